@@ -1,0 +1,181 @@
+/**
+ * The one contract between the renderer and the backend. The Electron preload bridge and
+ * the web-mode WebSocket bridge both implement exactly `StrideApi`; the backend implements
+ * it once (src/main/services/stride-service.ts) and validates every input with
+ * `API_INPUT_SCHEMAS` before acting on it.
+ */
+import { z } from 'zod'
+import type {
+  ExampleProgram,
+  ProgramSymbols,
+  RecentSession,
+  RunReport,
+  SessionInfo,
+  SourceFile,
+  TraceStopReason
+} from './domain'
+
+const levelName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,15}$/, 'a level name like L1')
+const powerOfTwo = (what: string) =>
+  z
+    .number()
+    .int()
+    .positive()
+    .refine((n) => (n & (n - 1)) === 0, `${what} must be a power of two`)
+
+export const cacheLevelSchema = z
+  .object({
+    name: levelName,
+    size: z.number().int().positive().max(2 ** 40),
+    assoc: z.number().int().positive().max(1024),
+    lineSize: powerOfTwo('line size').refine((n) => n >= 4 && n <= 4096, 'line size must be 4..4096 bytes'),
+    policy: z.literal('lru').default('lru')
+  })
+  .refine((l) => l.size % (l.assoc * l.lineSize) === 0, 'size must be a multiple of associativity x line size')
+  .refine((l) => {
+    const sets = l.size / (l.assoc * l.lineSize)
+    return (sets & (sets - 1)) === 0
+  }, 'the number of sets (size / (associativity x line size)) must be a power of two')
+
+export const hierarchySchema = z.object({
+  levels: z.array(cacheLevelSchema).min(1).max(8),
+  cachegrindCompatible: z.boolean().default(false)
+})
+
+const sessionPath = z.string().min(1).max(4096)
+
+export const API_INPUT_SCHEMAS = {
+  listExamples: z.object({}).strict(),
+  inspectProgram: z.object({ program: z.string().min(1).max(4096) }).strict(),
+  startTrace: z
+    .object({
+      program: z.string().min(1).max(4096),
+      args: z.array(z.string().max(4096)).max(256).default([]),
+      functions: z.array(z.string().min(1).max(512)).max(1000).default([]),
+      maxEvents: z.number().int().positive().max(1e12).nullable().default(null),
+      maxSeconds: z.number().positive().max(86400).nullable().default(null),
+      /** Where to write the session; a fresh file in the sessions folder when omitted. */
+      out: sessionPath.nullable().default(null),
+      /** Simulate right after tracing (what the launch dialog does). */
+      simulate: hierarchySchema.nullable().default(null)
+    })
+    .strict(),
+  simulate: z.object({ session: sessionPath, config: hierarchySchema }).strict(),
+  cancelJob: z.object({ jobId: z.string().min(1).max(64) }).strict(),
+  openSession: z.object({ path: sessionPath }).strict(),
+  getReport: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
+  getSource: z.object({ session: sessionPath, file: z.string().min(1).max(4096) }).strict(),
+  recentSessions: z.object({}).strict()
+} as const
+
+export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
+export type ApiInput<M extends ApiMethod> = z.input<(typeof API_INPUT_SCHEMAS)[M]>
+export type ApiParsedInput<M extends ApiMethod> = z.output<(typeof API_INPUT_SCHEMAS)[M]>
+
+export interface JobStarted {
+  jobId: string
+}
+
+export type JobPhase = 'starting' | 'tracing' | 'symbolizing' | 'simulating' | 'saving' | 'done'
+
+export interface JobProgress {
+  jobId: string
+  kind: 'trace' | 'simulate'
+  phase: JobPhase
+  /** Accesses captured (tracing) or simulated (simulating). */
+  events: number
+  /** Total known ahead (simulation), else null. */
+  total: number | null
+  eventsPerSecond: number
+  elapsedMs: number
+  message: string | null
+}
+
+export interface JobFinished {
+  jobId: string
+  kind: 'trace' | 'simulate'
+  /** Session written or updated; present even when the job failed part-way, if anything was kept. */
+  session: string | null
+  run: number | null
+  partial: boolean
+  stopReason: TraceStopReason
+  message: string | null
+}
+
+export interface JobFailed {
+  jobId: string
+  kind: 'trace' | 'simulate'
+  /** One clear line naming the problem and the fix. */
+  error: string
+  /** A session that still holds what was recorded before the failure. */
+  session: string | null
+}
+
+export interface ApiEvents {
+  progress: JobProgress
+  finished: JobFinished
+  failed: JobFailed
+}
+export type ApiEventName = keyof ApiEvents
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed']
+
+export interface ApiResults {
+  listExamples: ExampleProgram[]
+  inspectProgram: ProgramSymbols
+  startTrace: JobStarted
+  simulate: JobStarted
+  cancelJob: { cancelled: boolean }
+  openSession: SessionInfo
+  getReport: RunReport
+  getSource: SourceFile
+  recentSessions: RecentSession[]
+}
+
+/** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */
+export type StrideApi = {
+  [M in ApiMethod]: (input: ApiInput<M>) => Promise<ApiResults[M]>
+} & {
+  on<E extends ApiEventName>(event: E, listener: (payload: ApiEvents[E]) => void): () => void
+}
+
+export const API_METHODS = Object.keys(API_INPUT_SCHEMAS) as ApiMethod[]
+
+/** An error the user can act on: `message` names the problem and the fix. */
+export class StrideError extends Error {
+  constructor(
+    message: string,
+    readonly code: StrideErrorCode = 'invalid-input'
+  ) {
+    super(message)
+    this.name = 'StrideError'
+  }
+}
+export type StrideErrorCode =
+  | 'invalid-input'
+  | 'not-found'
+  | 'permission-denied'
+  | 'no-debug-info'
+  | 'malformed-session'
+  | 'tool-missing'
+  | 'target-failed'
+  | 'internal'
+
+/** Validate one method's input; throws StrideError with the first problem spelled out. */
+export function parseApiInput<M extends ApiMethod>(method: M, input: unknown): ApiParsedInput<M> {
+  const schema = API_INPUT_SCHEMAS[method]
+  if (!schema) throw new StrideError(`Unknown API method "${String(method)}".`)
+  const result = schema.safeParse(input ?? {})
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : ''
+    throw new StrideError(`Invalid input to ${method}${where}: ${issue?.message ?? 'rejected'}.`)
+  }
+  return result.data as ApiParsedInput<M>
+}
+
+/** Wire format of the web-mode WebSocket bridge (and the Electron IPC error envelope). */
+export type WireRequest = { id: number; method: ApiMethod; input: unknown }
+export type WireResponse =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { message: string; code: StrideErrorCode } }
+export type WireEvent = { event: ApiEventName; payload: unknown }
