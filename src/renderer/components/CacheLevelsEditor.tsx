@@ -1,0 +1,68 @@
+/** Editable cache hierarchy for the automatic simulation (innermost level first). */
+import { nextLevelDraft, type CacheLevelDraft } from '../logic/cache-form'
+
+interface Props {
+  levels: CacheLevelDraft[]
+  cachegrindCompatible: boolean
+  onChange(levels: CacheLevelDraft[]): void
+  onCachegrindChange(v: boolean): void
+}
+
+export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCachegrindChange }: Props) {
+  const update = (i: number, patch: Partial<CacheLevelDraft>) =>
+    onChange(levels.map((l, j) => (j === i ? { ...l, ...patch } : l)))
+
+  return (
+    <div className="cache-editor">
+      <table className="cache-levels">
+        <thead>
+          <tr>
+            <th scope="col">Level</th>
+            <th scope="col">Size</th>
+            <th scope="col">Ways</th>
+            <th scope="col">Line (bytes)</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {levels.map((l, i) => (
+            <tr key={i}>
+              <td>
+                <input aria-label={`Level ${i + 1} name`} value={l.name} size={4} onChange={(e) => update(i, { name: e.target.value })} />
+              </td>
+              <td>
+                <input aria-label={`${l.name} size`} value={l.size} size={6} onChange={(e) => update(i, { size: e.target.value })} data-testid={`cache-size-${i}`} />
+              </td>
+              <td>
+                <input aria-label={`${l.name} associativity`} value={l.assoc} size={3} inputMode="numeric" onChange={(e) => update(i, { assoc: e.target.value })} data-testid={`cache-assoc-${i}`} />
+              </td>
+              <td>
+                <input aria-label={`${l.name} line size`} value={l.lineSize} size={4} inputMode="numeric" onChange={(e) => update(i, { lineSize: e.target.value })} data-testid={`cache-line-${i}`} />
+              </td>
+              <td>
+                {levels.length > 1 && (
+                  <button type="button" className="link-button" aria-label={`Remove ${l.name}`} onClick={() => onChange(levels.filter((_, j) => j !== i))}>
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="cache-editor-actions">
+        {levels.length < 3 && (
+          <button type="button" className="link-button" onClick={() => onChange([...levels, nextLevelDraft(levels)])}>
+            + Add level
+          </button>
+        )}
+        <label className="checkbox">
+          <input type="checkbox" checked={cachegrindCompatible} onChange={(e) => onCachegrindChange(e.target.checked)} data-testid="cachegrind-compatible" />
+          Cachegrind-compatible counting
+        </label>
+      </div>
+    </div>
+  )
+}

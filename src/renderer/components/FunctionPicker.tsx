@@ -1,0 +1,92 @@
+/**
+ * Searchable multi-select over the binary's function symbols. Only the first matches are
+ * rendered: a stripped libc-linked binary can list thousands of symbols.
+ */
+import { useMemo, useState } from 'react'
+import type { FunctionSymbol } from '../../shared/domain'
+import { baseName } from '../logic/format'
+
+const SHOWN = 300
+
+interface Props {
+  functions: FunctionSymbol[]
+  selected: string[]
+  onChange(selected: string[]): void
+  disabled?: boolean
+}
+
+export function FunctionPicker({ functions, selected, onChange, disabled }: Props) {
+  const [filter, setFilter] = useState('')
+  const chosen = useMemo(() => new Set(selected), [selected])
+
+  const matches = useMemo(() => {
+    const q = filter.trim().toLowerCase()
+    // Functions with source lines first: those are the user's own code.
+    const sorted = [...functions].sort(
+      (a, b) => Number(b.file !== null) - Number(a.file !== null) || a.name.localeCompare(b.name)
+    )
+    return q ? sorted.filter((f) => f.name.toLowerCase().includes(q)) : sorted
+  }, [functions, filter])
+
+  const toggle = (name: string) =>
+    onChange(chosen.has(name) ? selected.filter((n) => n !== name) : [...selected, name])
+
+  return (
+    <div className="function-picker" data-testid="function-picker">
+      <div className="function-picker-bar">
+        <input
+          type="search"
+          placeholder="Filter functions…"
+          aria-label="Filter functions"
+          value={filter}
+          disabled={disabled}
+          onChange={(e) => setFilter(e.target.value)}
+          data-testid="function-filter"
+        />
+        <span className="muted">
+          {selected.length} of {functions.length} selected
+        </span>
+        {selected.length > 0 && (
+          <button type="button" className="link-button" onClick={() => onChange([])}>
+            Clear
+          </button>
+        )}
+      </div>
+      {selected.length > 0 && (
+        <ul className="chips" aria-label="Selected functions">
+          {selected.map((name) => (
+            <li key={name} className="chip">
+              <code>{name}</code>
+              <button type="button" aria-label={`Remove ${name}`} onClick={() => toggle(name)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ul className="function-list" role="group" aria-label="Functions">
+        {matches.slice(0, SHOWN).map((f) => (
+          <li key={`${f.name}@${f.address}`}>
+            <label className="function-row">
+              <input
+                type="checkbox"
+                checked={chosen.has(f.name)}
+                disabled={disabled}
+                onChange={() => toggle(f.name)}
+                data-testid={`function-${f.name}`}
+              />
+              <code className="function-name">{f.name}</code>
+              <span className="muted function-where">
+                {f.file ? `${baseName(f.file)}${f.line !== null ? `:${f.line}` : ''}` : f.address}
+              </span>
+            </label>
+          </li>
+        ))}
+        {matches.length === 0 && <li className="muted empty-row">No function matches “{filter}”.</li>}
+        {matches.length > SHOWN && (
+          <li className="muted empty-row">{matches.length - SHOWN} more: refine the filter.</li>
+        )}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,152 @@
+/**
+ * Read-only Monaco view of one source file, each line painted by its heat bucket, with a
+ * gutter bar proportional to the metric and a hover card of the line's figures. Loaded
+ * lazily: Monaco is the largest part of the bundle.
+ */
+import { useEffect, useRef, useState } from 'react'
+import Editor, { type OnMount } from '@monaco-editor/react'
+import { monaco } from '../monaco/setup'
+import type { HeatMap } from '../logic/heat'
+import type { LineMetric } from '../logic/line-metrics'
+import { LineStatsCard } from './LineStatsCard'
+import { useIsDark } from './use-color-scheme'
+
+type CodeEditor = Parameters<OnMount>[0]
+
+/** Overview-ruler marks use the same YlOrRd steps as styles/heat.css. */
+const RULER_COLORS = ['', '#fed976', '#feb24c', '#fd8d3c', '#f03b20', '#bd0026']
+
+export interface SourceHeatmapProps {
+  /** Model identity (session + file), so switching files does not reuse undo/scroll state. */
+  modelPath: string
+  /** The file as the report names it (exposed as data-file for tests and tools). */
+  file: string
+  text: string
+  metrics: Map<number, LineMetric>
+  heat: HeatMap
+  level: string | null
+  referencesByLine: Map<number, string[]>
+  selection: { line: number; seq: number } | null
+  onSelectLine(line: number): void
+}
+
+interface Hover {
+  line: number
+  x: number
+  y: number
+}
+
+export default function SourceHeatmap(props: SourceHeatmapProps) {
+  const { modelPath, file, text, metrics, heat, level, referencesByLine, selection, onSelectLine } = props
+  const dark = useIsDark()
+  const [editor, setEditor] = useState<CodeEditor | null>(null)
+  const decorations = useRef<ReturnType<CodeEditor['createDecorationsCollection']> | null>(null)
+  const [hover, setHover] = useState<Hover | null>(null)
+  // Monaco's listeners are registered once; they read the latest props through refs.
+  const latest = useRef({ metrics, onSelectLine })
+  latest.current = { metrics, onSelectLine }
+
+  const onMount: OnMount = (ed) => {
+    decorations.current = ed.createDecorationsCollection()
+    ed.onMouseMove((e) => {
+      const line = e.target.position?.lineNumber
+      if (line && latest.current.metrics.has(line)) {
+        setHover({ line, x: e.event.browserEvent.clientX, y: e.event.browserEvent.clientY })
+      } else setHover(null)
+    })
+    ed.onMouseLeave(() => setHover(null))
+    ed.onMouseDown((e) => {
+      const line = e.target.position?.lineNumber
+      if (line && latest.current.metrics.has(line)) latest.current.onSelectLine(line)
+    })
+    setEditor(ed)
+  }
+
+  // Paint: one whole-line decoration per line with data, plus the selected line.
+  useEffect(() => {
+    if (!editor || !decorations.current) return
+    const decos: Parameters<CodeEditor['createDecorationsCollection']>[0] = []
+    for (const [line, h] of heat.lines) {
+      if (h.bucket === 0 && h.bar === 0) continue
+      const hottest = line === heat.hottest ? ' heat-hottest' : ''
+      decos.push({
+        range: new monaco.Range(line, 1, line, 1),
+        options: {
+          isWholeLine: true,
+          className: `heat-line heat-bg-${h.bucket}${hottest}`,
+          linesDecorationsClassName: `heat-bar bar-w${h.bar} heat-fg-${h.bucket}`,
+          overviewRuler: h.bucket > 0 ? { color: RULER_COLORS[h.bucket]!, position: monaco.editor.OverviewRulerLane.Right } : undefined
+        }
+      })
+    }
+    if (selection) {
+      decos.push({
+        range: new monaco.Range(selection.line, 1, selection.line, 1),
+        options: { isWholeLine: true, className: 'line-selected', linesDecorationsClassName: 'line-selected-mark' }
+      })
+    }
+    decorations.current.set(decos)
+  }, [editor, heat, selection, text])
+
+  // Reveal the selected line (table click / Enter) in the middle of the view.
+  useEffect(() => {
+    if (!editor || !selection) return
+    editor.revealLineInCenter(selection.line)
+    editor.setPosition({ lineNumber: selection.line, column: 1 })
+  }, [editor, selection?.seq]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  // When a file opens, show its hottest line rather than the license header.
+  useEffect(() => {
+    if (editor && heat.hottest && !selection) editor.revealLineInCenterIfOutsideViewport(heat.hottest)
+  }, [editor, modelPath, heat.hottest]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  const hovered = hover ? metrics.get(hover.line) : undefined
+  return (
+    <div
+      className="source-view"
+      data-testid="source-view"
+      data-file={file}
+      data-hottest-line={heat.hottest ?? ''}
+      data-selected-line={selection?.line ?? ''}
+    >
+      <Editor
+        path={modelPath}
+        value={text}
+        language="c"
+        theme={dark ? 'vs-dark' : 'vs'}
+        onMount={onMount}
+        loading={<p className="muted pad">Loading editor…</p>}
+        options={{
+          readOnly: true,
+          domReadOnly: true,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          renderLineHighlight: 'none',
+          lineDecorationsWidth: 40,
+          glyphMargin: false,
+          folding: false,
+          fontSize: 13,
+          automaticLayout: true,
+          tabFocusMode: true,
+          contextmenu: false,
+          hover: { enabled: false },
+          ariaLabel: 'Source with cache-miss heat'
+        }}
+      />
+      {hover && hovered && (
+        <div
+          className="hover-card"
+          role="tooltip"
+          data-testid="hover-card"
+          data-line={hover.line}
+          style={{
+            left: Math.min(hover.x + 18, window.innerWidth - 380),
+            top: hover.y + 18 + 240 > window.innerHeight ? hover.y - 250 : hover.y + 18
+          }}
+        >
+          <LineStatsCard metric={hovered} references={referencesByLine.get(hover.line) ?? []} activeLevel={level} />
+        </div>
+      )}
+    </div>
+  )
+}

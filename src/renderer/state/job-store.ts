@@ -1,0 +1,119 @@
+/**
+ * The trace job this window started: live progress, cancel, and what happens at the end
+ * (open the session, or show the failure). Events for all jobs arrive on one stream; we
+ * follow only ours.
+ */
+import { create } from 'zustand'
+import type { ApiInput, JobFailed, JobFinished, JobProgress } from '../../shared/api'
+import { useRecent } from './recent-store'
+import { useSession } from './session-store'
+import { errorMessage, stride } from './stride'
+
+export interface ActiveJob {
+  jobId: string
+  program: string
+  status: 'running' | 'finished' | 'failed'
+  progress: JobProgress | null
+  finished: JobFinished | null
+  failed: JobFailed | null
+  cancelling: boolean
+}
+
+interface JobState {
+  active: ActiveJob | null
+  starting: boolean
+  startError: string | null
+  start(input: ApiInput<'startTrace'>): Promise<boolean>
+  cancel(): Promise<void>
+  dismiss(): void
+  clearStartError(): void
+  /** Subscribe to the backend's job events; returns the unsubscribe function. */
+  connect(): () => void
+}
+
+// Events can overtake startTrace's reply (a fast failure), so remember the latest
+// events of jobs we do not know yet and replay them once the jobId is known.
+type Early = { progress?: JobProgress; finished?: JobFinished; failed?: JobFailed }
+const early = new Map<string, Early>()
+
+function remember(jobId: string, patch: Early): void {
+  early.set(jobId, { ...early.get(jobId), ...patch })
+  if (early.size > 64) early.delete(early.keys().next().value as string)
+}
+
+export const useJobs = create<JobState>((set, get) => {
+  const onProgress = (p: JobProgress): void => {
+    const a = get().active
+    if (!a || a.jobId !== p.jobId) return void remember(p.jobId, { progress: p })
+    if (a.status === 'running') set({ active: { ...a, progress: p } })
+  }
+
+  const onFinished = (f: JobFinished): void => {
+    const a = get().active
+    if (!a || a.jobId !== f.jobId) return void remember(f.jobId, { finished: f })
+    if (f.session) {
+      // The session summary shows partial/stop reason from here on.
+      set({ active: null })
+      void useSession.getState().open(f.session, f.run)
+    } else {
+      set({ active: { ...a, status: 'finished', finished: f, cancelling: false } })
+    }
+    void useRecent.getState().load()
+  }
+
+  const onFailed = (f: JobFailed): void => {
+    const a = get().active
+    if (!a || a.jobId !== f.jobId) return void remember(f.jobId, { failed: f })
+    set({ active: { ...a, status: 'failed', failed: f, cancelling: false } })
+    void useRecent.getState().load()
+  }
+
+  return {
+    active: null,
+    starting: false,
+    startError: null,
+
+    async start(input) {
+      set({ starting: true, startError: null })
+      try {
+        const { jobId } = await stride().startTrace(input)
+        set({
+          starting: false,
+          active: { jobId, program: input.program, status: 'running', progress: null, finished: null, failed: null, cancelling: false }
+        })
+        const seen = early.get(jobId)
+        early.delete(jobId)
+        if (seen?.progress) onProgress(seen.progress)
+        if (seen?.failed) onFailed(seen.failed)
+        else if (seen?.finished) onFinished(seen.finished)
+        return true
+      } catch (e) {
+        set({ starting: false, startError: errorMessage(e) })
+        return false
+      }
+    },
+
+    async cancel() {
+      const a = get().active
+      if (!a || a.status !== 'running') return
+      set({ active: { ...a, cancelling: true } })
+      try {
+        await stride().cancelJob({ jobId: a.jobId })
+        // The job now ends with `finished` (partial) and we open what was kept.
+      } catch (e) {
+        const cur = get().active
+        if (cur?.jobId === a.jobId)
+          set({ active: { ...cur, cancelling: false, status: 'failed', failed: { jobId: a.jobId, kind: 'trace', error: errorMessage(e), session: null } } })
+      }
+    },
+
+    dismiss: () => set({ active: null }),
+    clearStartError: () => set({ startError: null }),
+
+    connect() {
+      const api = stride()
+      const offs = [api.on('progress', onProgress), api.on('finished', onFinished), api.on('failed', onFailed)]
+      return () => offs.forEach((off) => off())
+    }
+  }
+})

@@ -1,0 +1,120 @@
+/**
+ * The open session: its summary, the selected run's report, and what the user is looking
+ * at (level, metric, file, selected line). Reports are computed by the backend; we keep
+ * them as received.
+ */
+import { create } from 'zustand'
+import type { RunReport, SessionInfo } from '../../shared/domain'
+import type { HeatMetric } from '../logic/line-metrics'
+import { computeSourceFiles } from '../logic/references'
+import { useRecent } from './recent-store'
+import { errorMessage, stride } from './stride'
+
+export interface LineSelection {
+  file: string
+  line: number
+  /** Bumped on every selection so re-selecting the same line reveals it again. */
+  seq: number
+  /** Reference id whose row was clicked, if the selection came from the table. */
+  reference: string | null
+}
+
+interface SessionState {
+  path: string | null
+  info: SessionInfo | null
+  run: number | null
+  report: RunReport | null
+  status: 'idle' | 'loading' | 'ready' | 'error'
+  /** Report-specific state ('loading' while switching runs). */
+  reportStatus: 'idle' | 'loading' | 'ready' | 'error'
+  error: string | null
+  level: string | null
+  metric: HeatMetric
+  file: string | null
+  selection: LineSelection | null
+  open(path: string, run?: number | null): Promise<void>
+  selectRun(run: number): Promise<void>
+  setLevel(level: string): void
+  setMetric(metric: HeatMetric): void
+  setFile(file: string): void
+  select(file: string | null, line: number | null, reference?: string | null): void
+  close(): void
+}
+
+// Each load gets a ticket; a late answer for an older request is dropped.
+let ticket = 0
+
+export const useSession = create<SessionState>((set, get) => ({
+  path: null,
+  info: null,
+  run: null,
+  report: null,
+  status: 'idle',
+  reportStatus: 'idle',
+  error: null,
+  level: null,
+  metric: 'misses',
+  file: null,
+  selection: null,
+
+  async open(path, run = null) {
+    const my = ++ticket
+    set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
+    try {
+      const info = await stride().openSession({ path })
+      if (my !== ticket) return
+      set({ info, status: 'ready' })
+      void useRecent.getState().load()
+      const latest = info.runs.length > 0 ? Math.max(...info.runs.map((r) => r.run)) : null
+      const chosen = run ?? latest
+      if (chosen !== null) await get().selectRun(chosen)
+      else set({ run: null, report: null, reportStatus: 'idle' })
+    } catch (e) {
+      if (my !== ticket) return
+      set({ status: 'error', error: errorMessage(e) })
+    }
+  },
+
+  async selectRun(run) {
+    const path = get().path
+    if (!path) return
+    const my = ++ticket
+    set({ run, reportStatus: 'loading', error: null })
+    try {
+      const report = await stride().getReport({ session: path, run })
+      if (my !== ticket) return
+      const levels = report.levels.map((l) => l.name)
+      const prevLevel = get().level
+      const files = computeSourceFiles(report)
+      const prevFile = get().file
+      set({
+        report,
+        reportStatus: 'ready',
+        level: prevLevel && levels.includes(prevLevel) ? prevLevel : (levels[0] ?? null),
+        file: prevFile && files.includes(prevFile) ? prevFile : (files[0] ?? null),
+        selection: null
+      })
+    } catch (e) {
+      if (my !== ticket) return
+      set({ reportStatus: 'error', error: errorMessage(e) })
+    }
+  },
+
+  setLevel: (level) => set({ level }),
+  setMetric: (metric) => set({ metric }),
+  setFile: (file) => set({ file, selection: null }),
+
+  select(file, line, reference = null) {
+    if (file === null || line === null) {
+      // No line information: keep only the row highlighted.
+      set({ selection: reference ? { file: '', line: 0, seq: Date.now(), reference } : null })
+      return
+    }
+    set({ file, selection: { file, line, seq: (get().selection?.seq ?? 0) + 1, reference } })
+  },
+
+  close() {
+    ticket++
+    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null })
+  }
+}))

@@ -1,0 +1,44 @@
+/** Top-level layout: header with Launch, the job banner, and either a session or the welcome screen. */
+import { useEffect } from 'react'
+import { useJobs } from '../state/job-store'
+import { useLaunch } from '../state/launch-store'
+import { useRecent } from '../state/recent-store'
+import { useSession } from '../state/session-store'
+import { JobBanner } from './JobBanner'
+import { LaunchDialog } from './LaunchDialog'
+import { SessionView } from './SessionView'
+import { WelcomeView } from './WelcomeView'
+
+export function App() {
+  const dialogOpen = useLaunch((s) => s.open)
+  const openDialog = useLaunch((s) => s.openDialog)
+  const running = useJobs((s) => s.active?.status === 'running')
+  const hasSession = useSession((s) => s.info !== null)
+  const closeSession = useSession((s) => s.close)
+
+  useEffect(() => {
+    const off = useJobs.getState().connect()
+    void useRecent.getState().load()
+    void useLaunch.getState().loadExamples()
+    return off
+  }, [])
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <button type="button" className="brand" onClick={closeSession} title="Home">
+          <span className="brand-mark" aria-hidden="true" />
+          Stride
+        </button>
+        <span className="muted small">memory-access profiler</span>
+        <div className="spacer" />
+        <button type="button" className="button primary" onClick={() => openDialog()} disabled={running} data-testid="launch-button">
+          Launch program…
+        </button>
+      </header>
+      <JobBanner />
+      <div className="app-body">{hasSession ? <SessionView /> : <WelcomeView />}</div>
+      {dialogOpen && <LaunchDialog />}
+    </div>
+  )
+}

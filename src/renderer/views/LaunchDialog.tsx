@@ -1,0 +1,185 @@
+/**
+ * "Launch program": choose an example or a binary, the functions to trace, a limit and the
+ * cache to simulate, then start the trace job. Validation mirrors the API's schemas so the
+ * backend's errors are the exception, not the way users learn the rules.
+ */
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import type { ExampleProgram } from '../../shared/domain'
+import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
+import { Dialog } from '../components/Dialog'
+import { ExampleChoices } from '../components/ExampleChoices'
+import { FunctionPicker } from '../components/FunctionPicker'
+import { splitArgs } from '../logic/args'
+import { DEFAULT_LEVELS, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
+import { useJobs } from '../state/job-store'
+import { useLaunch } from '../state/launch-store'
+import { useRecent } from '../state/recent-store'
+import { useProgramSymbols } from '../state/use-program-symbols'
+
+type Source = 'example' | 'custom'
+
+export function LaunchDialog() {
+  const { examples, examplesLoaded, examplesError, initialExample, closeDialog } = useLaunch()
+  const firstTime = useRecent((s) => s.loaded && s.items.length === 0)
+  const { start, starting, startError, clearStartError } = useJobs()
+
+  const [source, setSource] = useState<Source>(initialExample || firstTime ? 'example' : 'custom')
+  const [exampleName, setExampleName] = useState<string | null>(initialExample)
+  const [programPath, setProgramPath] = useState('')
+  const [argsText, setArgsText] = useState('')
+  const [functions, setFunctions] = useState<string[]>([])
+  const [maxEventsText, setMaxEventsText] = useState('')
+  const [levels, setLevels] = useState<CacheLevelDraft[]>(DEFAULT_LEVELS)
+  const [cachegrind, setCachegrind] = useState(false)
+  const [formError, setFormError] = useState<string | null>(null)
+
+  const example: ExampleProgram | undefined = examples.find((e) => e.name === exampleName)
+  const program = source === 'example' ? (example?.program ?? '') : programPath
+  const symbols = useProgramSymbols(program, source === 'example' ? 0 : 400)
+
+  // Preselect the example's interesting functions whenever the example changes.
+  useEffect(() => {
+    if (source === 'example' && example) {
+      setFunctions(example.functions)
+      setArgsText('')
+    }
+  }, [source, example])
+
+  useEffect(() => clearStartError, [clearStartError])
+
+  const canStart = program.trim() !== '' && !starting
+  const debugHint = symbols.status === 'ready' && !symbols.symbols.hasDebugInfo ? symbols.symbols.debugInfoHint : null
+  const functionList = useMemo(() => (symbols.status === 'ready' ? symbols.symbols.functions : []), [symbols])
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setFormError(null)
+    clearStartError()
+    const max = parseMaxEvents(maxEventsText)
+    if (!max.ok) return setFormError(max.error)
+    const cache = parseCacheForm(levels, cachegrind)
+    if (!cache.ok) return setFormError(cache.error)
+    const ok = await start({
+      program: program.trim(),
+      args: splitArgs(argsText),
+      functions,
+      maxEvents: max.value,
+      simulate: cache.config
+    })
+    if (ok) closeDialog()
+  }
+
+  const error = formError ?? startError
+  return (
+    <Dialog
+      title="Launch program"
+      onClose={closeDialog}
+      testId="launch-dialog"
+      className="launch-dialog"
+      footer={
+        <>
+          {error && (
+            <p className="form-error" role="alert" data-testid="launch-error">
+              {error}
+            </p>
+          )}
+          <button type="button" className="button" onClick={closeDialog}>
+            Close
+          </button>
+          <button type="submit" form="launch-form" className="button primary" disabled={!canStart} data-testid="start-trace">
+            {starting ? 'Starting…' : 'Start trace'}
+          </button>
+        </>
+      }
+    >
+      <form id="launch-form" onSubmit={onSubmit} className="launch-form">
+        <fieldset className="field-group">
+          <legend>Program</legend>
+          <div className="segmented" role="radiogroup" aria-label="Program source">
+            <label className={source === 'example' ? 'is-on' : ''}>
+              <input type="radio" name="source" checked={source === 'example'} onChange={() => setSource('example')} />
+              Bundled example
+            </label>
+            <label className={source === 'custom' ? 'is-on' : ''}>
+              <input type="radio" name="source" checked={source === 'custom'} onChange={() => setSource('custom')} data-testid="source-custom" />
+              Your program
+            </label>
+          </div>
+
+          {source === 'example' ? (
+            examplesError ? (
+              <p className="form-error" role="alert">Could not list the examples: {examplesError}</p>
+            ) : !examplesLoaded ? (
+              <p className="muted">Loading examples…</p>
+            ) : examples.length === 0 ? (
+              <p className="muted">No bundled examples were found.</p>
+            ) : (
+              <ExampleChoices examples={examples} selected={exampleName} onSelect={setExampleName} />
+            )
+          ) : (
+            <div className="field-row">
+              <label className="field grow">
+                <span>Program path</span>
+                <input
+                  value={programPath}
+                  onChange={(e) => setProgramPath(e.target.value)}
+                  placeholder="/path/to/program (built with -g)"
+                  spellCheck={false}
+                  autoFocus
+                  data-testid="program-path"
+                />
+              </label>
+              <label className="field grow">
+                <span>Arguments</span>
+                <input value={argsText} onChange={(e) => setArgsText(e.target.value)} placeholder='e.g. 1024 "two words"' spellCheck={false} data-testid="program-args" />
+              </label>
+            </div>
+          )}
+        </fieldset>
+
+        <fieldset className="field-group">
+          <legend>Functions to trace</legend>
+          {symbols.status === 'idle' && <p className="muted">Choose a program to list its functions.</p>}
+          {symbols.status === 'loading' && <p className="muted">Reading symbols…</p>}
+          {symbols.status === 'error' && (
+            <p className="form-error" role="alert" data-testid="inspect-error">
+              {symbols.error}
+            </p>
+          )}
+          {debugHint && (
+            <p className="notice warning" data-testid="debug-info-hint">
+              <strong>No debug information: </strong>
+              {debugHint}
+            </p>
+          )}
+          {symbols.status === 'ready' && <FunctionPicker functions={functionList} selected={functions} onChange={setFunctions} />}
+          {symbols.status === 'ready' && functions.length === 0 && (
+            <p className="muted small">No function chosen: every access of the program is traced (slow for large programs).</p>
+          )}
+        </fieldset>
+
+        <div className="field-columns">
+          <fieldset className="field-group">
+            <legend>Limit</legend>
+            <label className="field">
+              <span>Max events</span>
+              <input
+                value={maxEventsText}
+                onChange={(e) => setMaxEventsText(e.target.value)}
+                placeholder="no limit"
+                inputMode="numeric"
+                data-testid="max-events"
+              />
+            </label>
+            <p className="muted small">The trace stops after this many accesses and keeps what it has.</p>
+          </fieldset>
+
+          <fieldset className="field-group">
+            <legend>Cache to simulate</legend>
+            <CacheLevelsEditor levels={levels} cachegrindCompatible={cachegrind} onChange={setLevels} onCachegrindChange={setCachegrind} />
+          </fieldset>
+        </div>
+      </form>
+    </Dialog>
+  )
+}

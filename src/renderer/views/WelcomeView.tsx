@@ -1,0 +1,47 @@
+/** Empty state: what Stride does, the bundled examples as one-click starts, recent sessions. */
+import { useLaunch } from '../state/launch-store'
+import { useSession } from '../state/session-store'
+import { RecentPanel } from './RecentPanel'
+
+export function WelcomeView() {
+  const { examples, openDialog } = useLaunch()
+  const { status, error } = useSession()
+  return (
+    <div className="welcome">
+      <section className="welcome-main">
+        <h1>Find where your cache misses come from</h1>
+        <p className="lead">
+          Stride traces the loads and stores of the functions you choose, simulates a cache on them, and paints each
+          source line by its misses.
+        </p>
+        {status === 'loading' && <p className="muted">Opening session…</p>}
+        {status === 'error' && error && (
+          <p className="notice error" role="alert" data-testid="session-error">
+            {error}
+          </p>
+        )}
+        <button type="button" className="button primary large" onClick={() => openDialog()}>
+          Launch program…
+        </button>
+        {examples.length > 0 && (
+          <>
+            <h2 className="side-title">Try an example</h2>
+            <ul className="welcome-examples">
+              {examples.map((ex) => (
+                <li key={ex.name}>
+                  <button type="button" className="example-card as-button" disabled={!ex.built} onClick={() => openDialog(ex.name)} data-testid={`welcome-example-${ex.name}`}>
+                    <span className="example-title">{ex.title}</span>
+                    <span className="example-description">{ex.description}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+      <aside className="welcome-side">
+        <RecentPanel />
+      </aside>
+    </div>
+  )
+}
