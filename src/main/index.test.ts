@@ -1,0 +1,202 @@
+/** The Electron entry against stand-ins for Electron and the backend: wiring and lockdown. */
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { FakeBackend } from './server/test-backend'
+
+type Fn = (...args: any[]) => any
+
+const h = vi.hoisted(() => ({
+  lock: true,
+  appHandlers: new Map<string, Fn[]>(),
+  ipcHandlers: new Map<string, Fn>(),
+  windows: [] as any[],
+  permissionRequest: null as Fn | null,
+  permissionCheck: null as Fn | null,
+  headers: null as Fn | null,
+  quit: vi.fn(),
+  backend: null as FakeBackend | null
+}))
+
+function fire(event: string, ...args: unknown[]): void {
+  for (const fn of h.appHandlers.get(event) ?? []) fn(...args)
+}
+
+vi.mock('electron', () => {
+  class FakeContents {
+    handlers = new Map<string, Fn>()
+    openHandler: Fn | null = null
+    send = vi.fn()
+    isDestroyed = () => false
+    setWindowOpenHandler(fn: Fn) {
+      this.openHandler = fn
+    }
+    on(event: string, fn: Fn) {
+      this.handlers.set(event, fn)
+      return this
+    }
+  }
+  class BrowserWindow {
+    static getAllWindows = () => h.windows
+    webContents = new FakeContents()
+    loadURL = vi.fn(async () => undefined)
+    constructor(readonly options: any) {
+      h.windows.push(this)
+      fire('web-contents-created', {}, this.webContents)
+    }
+    once() {
+      return this
+    }
+    on() {
+      return this
+    }
+    isDestroyed = () => false
+    isMinimized = () => false
+    focus = vi.fn()
+    restore = vi.fn()
+    show = vi.fn()
+  }
+  return {
+    app: {
+      isPackaged: false,
+      requestSingleInstanceLock: () => h.lock,
+      enableSandbox: vi.fn(),
+      whenReady: () => Promise.resolve(),
+      quit: h.quit,
+      exit: vi.fn(),
+      on: (event: string, fn: Fn) => h.appHandlers.set(event, [...(h.appHandlers.get(event) ?? []), fn])
+    },
+    BrowserWindow,
+    ipcMain: {
+      handle: (channel: string, fn: Fn) => h.ipcHandlers.set(channel, fn),
+      removeHandler: (channel: string) => h.ipcHandlers.delete(channel)
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (fn: Fn) => (h.permissionRequest = fn),
+        setPermissionCheckHandler: (fn: Fn) => (h.permissionCheck = fn),
+        webRequest: { onHeadersReceived: (fn: Fn) => (h.headers = fn) }
+      }
+    }
+  }
+})
+
+vi.mock('./services/create-backend', async () => {
+  const { FakeBackend } = await import('./server/test-backend')
+  return {
+    createBackend: () => {
+      h.backend = new FakeBackend()
+      return h.backend
+    }
+  }
+})
+
+async function boot(): Promise<void> {
+  vi.resetModules()
+  h.appHandlers.clear()
+  h.ipcHandlers.clear()
+  h.windows.length = 0
+  h.quit.mockReset()
+  h.backend = null
+  delete process.env['ELECTRON_RENDERER_URL']
+  await import('./index')
+  await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+function appUrl(): string {
+  return h.windows[0].loadURL.mock.calls[0][0] as string
+}
+
+function invoke(frameUrl: string | null, method: unknown, input: unknown): Promise<unknown> {
+  const handler = h.ipcHandlers.get('stride:call')!
+  return Promise.resolve(handler({ sender: {}, senderFrame: frameUrl === null ? null : { url: frameUrl } }, method, input))
+}
+
+beforeEach(() => {
+  h.lock = true
+})
+
+describe('Electron entry', () => {
+  it('quits at once when another instance holds the lock', async () => {
+    h.lock = false
+    await boot()
+    expect(h.quit).toHaveBeenCalled()
+    expect(h.windows).toHaveLength(0)
+    expect(h.backend).toBeNull()
+  })
+
+  it('opens one sandboxed, isolated window on the built renderer through a file URL', async () => {
+    await boot()
+    expect(h.windows).toHaveLength(1)
+    const prefs = h.windows[0].options.webPreferences
+    expect(prefs).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true })
+    expect(prefs.preload).toMatch(/[/\\]preload[/\\]index\.js$/)
+    expect(appUrl()).toMatch(/^file:\/\/.*\/renderer\/index\.html$/)
+  })
+
+  it('answers stride:call with envelopes, validating the method and the sender', async () => {
+    await boot()
+    const url = appUrl()
+    await expect(invoke(url, 'listExamples', {})).resolves.toEqual({ ok: true, result: [{ name: 'conflict', echo: {} }] })
+    await expect(invoke(url, 'openSession', { path: '/x' })).resolves.toMatchObject({ ok: false, error: { code: 'not-found' } })
+    await expect(invoke(url, 'rmRf', {})).resolves.toMatchObject({ ok: false, error: { code: 'invalid-input' } })
+    await expect(invoke('https://evil.example/', 'listExamples', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'permission-denied' }
+    })
+    await expect(invoke(null, 'listExamples', {})).resolves.toMatchObject({ ok: false })
+    expect(h.backend!.calls.map((c) => c.method)).toEqual(['listExamples', 'openSession'])
+  })
+
+  it('forwards backend events to the window', async () => {
+    await boot()
+    h.backend!.emit('failed', { jobId: 'j', kind: 'trace', error: 'no valgrind; install it.', session: null })
+    expect(h.windows[0].webContents.send).toHaveBeenCalledWith('stride:event', 'failed', {
+      jobId: 'j',
+      kind: 'trace',
+      error: 'no valgrind; install it.',
+      session: null
+    })
+  })
+
+  it('denies new windows, foreign navigation, webviews and every permission', async () => {
+    await boot()
+    const contents = h.windows[0].webContents
+    expect(contents.openHandler({ url: 'https://example.com' })).toEqual({ action: 'deny' })
+    const away = { preventDefault: vi.fn() }
+    contents.handlers.get('will-navigate')(away, 'https://example.com/')
+    expect(away.preventDefault).toHaveBeenCalled()
+    const home = { preventDefault: vi.fn() }
+    contents.handlers.get('will-navigate')(home, appUrl())
+    expect(home.preventDefault).not.toHaveBeenCalled()
+    const webview = { preventDefault: vi.fn() }
+    contents.handlers.get('will-attach-webview')(webview)
+    expect(webview.preventDefault).toHaveBeenCalled()
+    const granted = vi.fn()
+    h.permissionRequest!(contents, 'media', granted)
+    expect(granted).toHaveBeenCalledWith(false)
+    expect(h.permissionCheck!(contents, 'clipboard-read')).toBe(false)
+  })
+
+  it('adds the CSP header to every response', async () => {
+    await boot()
+    const done = vi.fn()
+    h.headers!({ url: appUrl(), responseHeaders: { 'Content-Type': ['text/html'] } }, done)
+    const headers = done.mock.calls[0][0].responseHeaders
+    expect(headers['Content-Type']).toEqual(['text/html'])
+    expect(headers['Content-Security-Policy'][0]).toMatch(/^default-src 'self'; script-src 'self';/)
+  })
+
+  it('disposes the backend before quitting', async () => {
+    await boot()
+    const backend = h.backend!
+    const event = { preventDefault: vi.fn() }
+    fire('will-quit', event)
+    expect(event.preventDefault).toHaveBeenCalled()
+    await vi.waitFor(() => expect(h.quit).toHaveBeenCalled())
+    expect(backend.disposed).toBe(true)
+    expect(backend.listeners.size).toBe(0)
+    expect(h.ipcHandlers.has('stride:call')).toBe(false)
+    const again = { preventDefault: vi.fn() }
+    fire('will-quit', again)
+    expect(again.preventDefault).not.toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,175 @@
+/**
+ * Electron entry, deliberately thin: one window on the built renderer, the typed API over
+ * one IPC channel, backend events forwarded, and every door the app does not use shut
+ * (new windows, navigation, permissions, remote content). All real work is in the backend.
+ */
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { app, BrowserWindow, ipcMain, session, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { createBackend } from './services/create-backend'
+import type { StrideBackend } from './services/backend'
+import { callBackend, type CallEnvelope } from './server/envelope'
+import { CONTENT_SECURITY_POLICY } from './server/security-headers'
+
+const CALL_CHANNEL = 'stride:call'
+const EVENT_CHANNEL = 'stride:event'
+/** A backend that will not finish cleaning up must not keep the app from quitting. */
+const DISPOSE_TIMEOUT_MS = 5000
+
+const rendererIndex = join(__dirname, '../renderer/index.html')
+// The dev server URL is honoured only in development: a packaged app must never be
+// pointed at other content by an environment variable.
+const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+const appUrl = devServerUrl ?? pathToFileURL(rendererIndex).href
+
+/** Is `url` part of this app (the built renderer or, in development, the dev server)? */
+function isAppUrl(url: string): boolean {
+  try {
+    const target = new URL(url)
+    const home = new URL(appUrl)
+    if (home.protocol === 'file:') {
+      // Anything inside the built renderer folder (client-side routes may change the path).
+      const folder = home.pathname.slice(0, home.pathname.lastIndexOf('/') + 1)
+      return target.protocol === 'file:' && target.host === home.host && target.pathname.startsWith(folder)
+    }
+    return target.origin === home.origin
+  } catch {
+    return false
+  }
+}
+
+function trustedSender(event: IpcMainInvokeEvent): boolean {
+  const url = event.senderFrame?.url
+  return typeof url === 'string' && isAppUrl(url)
+}
+
+function lockDown(contents: WebContents): void {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault()
+  })
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+}
+
+function secureSession(): void {
+  const ses = session.defaultSession
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  ses.setPermissionCheckHandler(() => false)
+  // Also set by a <meta> tag in index.html; the header covers responses the tag cannot.
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+        'X-Content-Type-Options': ['nosniff']
+      }
+    })
+  })
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Stride',
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      sandbox: true,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false
+    }
+  })
+  win.once('ready-to-show', () => win.show())
+  win.loadURL(appUrl).catch((err: unknown) => {
+    console.error(`[stride] could not load the UI from ${appUrl}; run \`npm run build\` first.`, err)
+  })
+  return win
+}
+
+function serveApi(backend: StrideBackend): () => void {
+  ipcMain.handle(CALL_CHANNEL, (event, method: unknown, input: unknown): Promise<CallEnvelope> | CallEnvelope => {
+    if (!trustedSender(event)) {
+      return { ok: false, error: { code: 'permission-denied', message: 'Only the Stride window may call the Stride API.' } }
+    }
+    return callBackend(backend, method, input)
+  })
+  const unsubscribe = backend.subscribe((name, payload) => {
+    for (const win of BrowserWindow.getAllWindows()) {
+      if (!win.isDestroyed() && !win.webContents.isDestroyed()) win.webContents.send(EVENT_CHANNEL, name, payload)
+    }
+  })
+  return () => {
+    unsubscribe()
+    ipcMain.removeHandler(CALL_CHANNEL)
+  }
+}
+
+function disposeOnQuit(backend: StrideBackend, stopServing: () => void): void {
+  let disposed = false
+  app.on('will-quit', (event) => {
+    if (disposed) return
+    // Electron does not wait for async handlers: hold the quit, clean up, then quit again.
+    event.preventDefault()
+    disposed = true
+    stopServing()
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, DISPOSE_TIMEOUT_MS).unref())
+    Promise.race([backend.dispose(), timeout])
+      .catch((err: unknown) => console.error('[stride] backend cleanup failed:', err))
+      .finally(() => app.quit())
+  })
+}
+
+function main(): void {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return
+  }
+  app.enableSandbox()
+  app.on('web-contents-created', (_event, contents) => lockDown(contents))
+
+  let mainWindow: BrowserWindow | null = null
+  const showWindow = (): void => {
+    if (mainWindow === null || mainWindow.isDestroyed()) {
+      mainWindow = createWindow()
+      return
+    }
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
+  }
+  app.on('second-instance', showWindow)
+
+  app
+    .whenReady()
+    .then(() => {
+      secureSession()
+      const backend = createBackend()
+      disposeOnQuit(backend, serveApi(backend))
+      showWindow()
+      // macOS keeps apps alive without windows; the dock icon brings one back.
+      app.on('activate', () => {
+        if (BrowserWindow.getAllWindows().length === 0) showWindow()
+      })
+    })
+    .catch((err: unknown) => {
+      console.error('[stride] failed to start:', err)
+      app.exit(1)
+    })
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+}
+
+main()
