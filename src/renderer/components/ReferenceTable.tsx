@@ -104,9 +104,8 @@ export function ReferenceTable({ rows, level, selectedId, selectedLine, onActiva
                 data-reference={r.id}
                 data-location={r.file !== null && r.line !== null ? `${r.file}:${r.line}` : r.pc}
               >
-                <td>
+                <td title={[r.variable && `variable ${r.variable}`, r.function && `in ${r.function}`, r.kind].filter(Boolean).join(', ')}>
                   <code>{r.id}</code>
-                  {r.variable && <span className="muted small"> {r.variable}</span>}
                 </td>
                 <td title={r.file ? `${r.file}${r.line !== null ? `:${r.line}` : ''} (${r.pc})` : r.pc}>
                   <code>{r.location}</code>

@@ -25,9 +25,8 @@ export function SessionSummary({ info }: { info: SessionInfo }) {
       </h2>
       {info.args.length > 0 && <p className="muted small mono">{info.args.join(' ')}</p>}
       {info.partial && (
-        <p className="small partial-note">
-          Trace {STOP_LABEL[info.stopReason]}
-          {info.stopMessage ? `: ${info.stopMessage}` : '.'}
+        <p className="small partial-note" data-testid="partial-note">
+          Partial trace: {info.stopMessage ?? STOP_LABEL[info.stopReason]}
         </p>
       )}
       <dl className="facts">

@@ -20,7 +20,8 @@ type Source = 'example' | 'custom'
 
 export function LaunchDialog() {
   const { examples, examplesLoaded, examplesError, initialExample, closeDialog } = useLaunch()
-  const firstTime = useRecent((s) => s.loaded && s.items.length === 0)
+  // First-time users (nothing recorded yet) are offered the bundled examples first.
+  const firstTime = useRecent((s) => s.items.every((i) => !i.exists))
   const { start, starting, startError, clearStartError } = useJobs()
 
   const [source, setSource] = useState<Source>(initialExample || firstTime ? 'example' : 'custom')
@@ -97,7 +98,7 @@ export function LaunchDialog() {
           <legend>Program</legend>
           <div className="segmented" role="radiogroup" aria-label="Program source">
             <label className={source === 'example' ? 'is-on' : ''}>
-              <input type="radio" name="source" checked={source === 'example'} onChange={() => setSource('example')} />
+              <input type="radio" name="source" checked={source === 'example'} onChange={() => setSource('example')} data-testid="source-example" />
               Bundled example
             </label>
             <label className={source === 'custom' ? 'is-on' : ''}>
@@ -141,7 +142,7 @@ export function LaunchDialog() {
           <legend>Functions to trace</legend>
           {symbols.status === 'idle' && <p className="muted">Choose a program to list its functions.</p>}
           {symbols.status === 'loading' && <p className="muted">Reading symbols…</p>}
-          {symbols.status === 'error' && (
+          {symbols.status === 'error' && symbols.error !== startError && (
             <p className="form-error" role="alert" data-testid="inspect-error">
               {symbols.error}
             </p>

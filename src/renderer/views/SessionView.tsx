@@ -54,7 +54,7 @@ export function SessionView() {
           {levels.length > 1 && level && (
             <Segmented label="Cache level" value={level} options={levels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="level-selector" />
           )}
-          <Segmented label="Paint by" value={s.metric} options={METRICS} onChange={s.setMetric} testId="metric-toggle" />
+          {!noLines && <Segmented label="Paint by" value={s.metric} options={METRICS} onChange={s.setMetric} testId="metric-toggle" />}
           {report && (
             <span className="muted small toolbar-totals">
               {report.levels.map((l) => `${l.name}: ${(l.readMisses + l.writeMisses).toLocaleString('en-US')} misses`).join(' · ')}

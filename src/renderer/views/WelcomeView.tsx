@@ -1,11 +1,13 @@
 /** Empty state: what Stride does, the bundled examples as one-click starts, recent sessions. */
 import { useLaunch } from '../state/launch-store'
+import { useJobs } from '../state/job-store'
 import { useSession } from '../state/session-store'
 import { RecentPanel } from './RecentPanel'
 
 export function WelcomeView() {
   const { examples, openDialog } = useLaunch()
   const { status, error } = useSession()
+  const running = useJobs((s) => s.active?.status === 'running')
   return (
     <div className="welcome">
       <section className="welcome-main">
@@ -20,7 +22,7 @@ export function WelcomeView() {
             {error}
           </p>
         )}
-        <button type="button" className="button primary large" onClick={() => openDialog()}>
+        <button type="button" className="button primary large" onClick={() => openDialog()} disabled={running}>
           Launch program…
         </button>
         {examples.length > 0 && (
@@ -29,7 +31,7 @@ export function WelcomeView() {
             <ul className="welcome-examples">
               {examples.map((ex) => (
                 <li key={ex.name}>
-                  <button type="button" className="example-card as-button" disabled={!ex.built} onClick={() => openDialog(ex.name)} data-testid={`welcome-example-${ex.name}`}>
+                  <button type="button" className="example-card as-button" disabled={!ex.built || running} onClick={() => openDialog(ex.name)} data-testid={`welcome-example-${ex.name}`}>
                     <span className="example-title">{ex.title}</span>
                     <span className="example-description">{ex.description}</span>
                   </button>
