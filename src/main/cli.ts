@@ -1,0 +1,63 @@
+/**
+ * The `stride` command line (../shared/CLI.md): trace, simulate, report, info, export, serve.
+ * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
+ */
+import { StrideError } from '../shared/api'
+import { exportCommand } from './cli/export-command'
+import { infoCommand } from './cli/info-command'
+import { processIo, type Io } from './cli/io'
+import { reportCommand } from './cli/report-command'
+import { serveCommand } from './cli/serve-command'
+import { simulateCommand } from './cli/simulate-command'
+import { traceCommand } from './cli/trace-command'
+
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  trace: traceCommand,
+  simulate: simulateCommand,
+  report: reportCommand,
+  info: infoCommand,
+  export: exportCommand,
+  serve: serveCommand
+}
+
+const USAGE = `usage: stride <command> [options]
+  trace    --launch PROGRAM [--functions F1,F2] [--max-events N] [--seconds T] --out S.stride [-- ARGS...]
+  simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--json]
+  report   S.stride [--run N] --by line|reference|variable|function [--json]
+  info     S.stride [--json]
+  export   S.stride --format raw --out FILE
+  serve    [--port N]`
+
+async function main(argv: string[]): Promise<number> {
+  const io = processIo()
+  const [command, ...rest] = argv
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.out(USAGE)
+    return command ? 0 : 2
+  }
+  const run = COMMANDS[command]
+  if (!run) {
+    io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}.`)
+    return 2
+  }
+  try {
+    return await run(rest, io)
+  } catch (e) {
+    io.progress(null)
+    if (e instanceof StrideError) {
+      const msg = e.message.startsWith('stride') ? e.message : `stride ${command}: ${e.message}`
+      io.err(msg)
+      return e.code === 'internal' ? 1 : 2
+    }
+    io.err(`stride ${command}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+    return 1
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`stride: ${String(e)}\n`)
+    process.exit(1)
+  }
+)

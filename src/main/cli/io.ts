@@ -1,0 +1,24 @@
+/** Output helpers: results on stdout, progress on stderr (only on a terminal), errors on stderr. */
+export interface Io {
+  out(line: string): void
+  err(line: string): void
+  progress(line: string | null): void
+}
+
+export function processIo(): Io {
+  const tty = Boolean(process.stderr.isTTY)
+  return {
+    out: (line) => process.stdout.write(line + '\n'),
+    err: (line) => process.stderr.write(line + '\n'),
+    progress: (line) => {
+      if (!tty) return
+      process.stderr.write('\r\x1b[2K' + (line ?? ''))
+    }
+  }
+}
+
+export function progressLine(phase: string, events: number, started: number): string {
+  const s = (Date.now() - started) / 1000
+  const rate = s > 0 ? Math.round(events / s) : 0
+  return `${phase}: ${events.toLocaleString('en-US')} events, ${rate.toLocaleString('en-US')}/s, ${s.toFixed(1)} s`
+}

@@ -1,0 +1,60 @@
+/** `stride trace --launch PROGRAM ...` (CLI.md). */
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { StrideError } from '../../shared/api'
+import { assertRunnableProgram } from '../symbols/elf-reader'
+import { checkFunctions } from '../services/stride-service'
+import { rememberSession } from '../services/recent-sessions'
+import { runTraceWorker } from '../workers/run-worker'
+import { flag, has, parseArgs, positiveInt } from './args'
+import { progressLine, type Io } from './io'
+
+export async function traceCommand(argv: string[], io: Io): Promise<number> {
+  const args = parseArgs(
+    argv,
+    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true } },
+    'trace'
+  )
+  const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
+  if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
+  if (has(args, 'attach') || backend === 'frida')
+    throw new StrideError(
+      'stride trace: the Frida backend (--attach, --backend frida) is not available in this build yet; launch the program under Valgrind instead: stride trace --launch PROGRAM --out S.stride.'
+    )
+  const launch = flag(args, 'launch')
+  if (!launch) throw new StrideError('stride trace: give the program to run with --launch PROGRAM (or --attach PID).')
+  const out = flag(args, 'out')
+  if (!out) throw new StrideError('stride trace: give the session file to write with --out SESSION.stride.')
+  if (args.positional.length > 0) throw new StrideError(`stride trace: unexpected "${args.positional[0]}"; put program arguments after --, e.g. stride trace --launch ./prog --out s.stride -- arg1.`)
+  assertRunnableProgram(launch)
+  const program = realpathSync(launch)
+  const functions = (flag(args, 'functions') ?? '').split(',').map((f) => f.trim()).filter(Boolean)
+  await checkFunctions(program, functions)
+  const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
+  const seconds = flag(args, 'seconds') ? Number(flag(args, 'seconds')) : null
+  if (seconds !== null && !(seconds > 0)) throw new StrideError(`stride trace: --seconds "${flag(args, 'seconds')}" must be a positive number of seconds.`)
+
+  const started = Date.now()
+  const handle = runTraceWorker({ program, args: args.rest, functions, maxEvents, maxSeconds: seconds, out: resolve(out) }, (p) =>
+    io.progress(progressLine(p.phase, p.events, started))
+  )
+  const stop = () => handle.stop()
+  process.once('SIGINT', stop)
+  try {
+    const done = await handle.result
+    io.progress(null)
+    rememberSession(done.session, program)
+    const info = await import('../store/session-reader')
+    const db = info.openSessionDb(done.session, { readonly: true })
+    const s = info.readSessionInfo(db, done.session)
+    db.close()
+    const raw = s.events * 24
+    const ratio = s.storedBytes > 0 ? raw / s.storedBytes : 0
+    const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
+    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status} -> ${done.session}`)
+    if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
+    return 0
+  } finally {
+    process.off('SIGINT', stop)
+  }
+}

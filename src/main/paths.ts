@@ -1,0 +1,41 @@
+/**
+ * Where things live, for every runtime: the built bundles run from out/main (Node or
+ * Electron), tests run from src/ through vitest. Everything is found from the project root.
+ */
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+
+let root: string | null = null
+
+/** The folder holding package.json (walks up from this file, wherever it was bundled to). */
+export function projectRoot(): string {
+  if (root) return root
+  let dir = __dirname
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'resources'))) return (root = dir)
+    const up = dirname(dir)
+    if (up === dir) throw new Error(`cannot find the Stride project root above ${__dirname}`)
+    dir = up
+  }
+}
+
+/** A built worker bundle (electron-vite emits out/main/<name>.js). */
+export function workerPath(name: 'trace-worker' | 'simulate-worker'): string {
+  const file = join(projectRoot(), 'out', 'main', `${name}.js`)
+  if (!existsSync(file)) throw new Error(`${file} is missing; run "npm run build" first`)
+  return file
+}
+
+export function examplesDir(): string {
+  return join(projectRoot(), 'resources', 'examples')
+}
+
+/** Per-user state: recent sessions and new sessions. STRIDE_HOME overrides (tests isolate with it). */
+export function strideHome(): string {
+  return resolve(process.env.STRIDE_HOME || join(homedir(), '.stride'))
+}
+
+export function sessionsDir(): string {
+  return join(strideHome(), 'sessions')
+}

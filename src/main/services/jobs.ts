@@ -1,0 +1,126 @@
+/**
+ * Long-running work as jobs: a trace (optionally followed by a simulation) or a simulation.
+ * Each job runs in its own worker thread, reports progress as API events, and can be
+ * cancelled; a cancelled trace is kept, marked partial.
+ */
+import { randomUUID } from 'node:crypto'
+import type { ApiEventName, ApiEvents, ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
+import type { HierarchyConfig } from '../../shared/domain'
+import { JobError, runSimulateWorker, runTraceWorker, type WorkerHandle, type WorkerProgress } from '../workers/run-worker'
+import type { BackendEventListener } from './backend'
+import { rememberSession } from './recent-sessions'
+
+interface Job {
+  id: string
+  kind: 'trace' | 'simulate'
+  started: number
+  handle: WorkerHandle<unknown> | null
+  cancelled: boolean
+}
+
+export class JobManager {
+  private readonly jobs = new Map<string, Job>()
+  private readonly listeners = new Set<BackendEventListener>()
+
+  subscribe(listener: BackendEventListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private emit<E extends ApiEventName>(event: E, payload: ApiEvents[E]): void {
+    for (const l of this.listeners) l(event, payload)
+  }
+
+  cancel(jobId: string): boolean {
+    const job = this.jobs.get(jobId)
+    if (!job) return false
+    job.cancelled = true
+    job.handle?.stop()
+    return true
+  }
+
+  cancelAll(): void {
+    for (const id of this.jobs.keys()) this.cancel(id)
+  }
+
+  private progress(job: Job, p: WorkerProgress | { phase: JobPhase; events: number; total: number | null }): void {
+    const elapsedMs = Date.now() - job.started
+    this.emit('progress', {
+      jobId: job.id,
+      kind: job.kind,
+      phase: p.phase,
+      events: p.events,
+      total: p.total,
+      eventsPerSecond: elapsedMs > 0 ? Math.round((p.events * 1000) / elapsedMs) : 0,
+      elapsedMs,
+      message: null
+    })
+  }
+
+  startTrace(input: ApiParsedInput<'startTrace'> & { out: string }): string {
+    const job = this.newJob('trace')
+    void this.runTrace(job, input)
+    return job.id
+  }
+
+  startSimulate(session: string, config: HierarchyConfig): string {
+    const job = this.newJob('simulate')
+    void this.runSimulate(job, session, config, 'completed', false, null)
+    return job.id
+  }
+
+  private newJob(kind: Job['kind']): Job {
+    const job: Job = { id: randomUUID(), kind, started: Date.now(), handle: null, cancelled: false }
+    this.jobs.set(job.id, job)
+    return job
+  }
+
+  private async runTrace(job: Job, input: ApiParsedInput<'startTrace'> & { out: string }): Promise<void> {
+    try {
+      this.progress(job, { phase: 'starting', events: 0, total: input.maxEvents })
+      const handle = runTraceWorker(
+        { program: input.program, args: input.args, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, out: input.out },
+        (p) => this.progress(job, p)
+      )
+      job.handle = handle
+      const done = await handle.result
+      rememberSession(done.session, input.program)
+      // A cancelled trace is still simulated when asked: the user sees what was recorded.
+      if (input.simulate && done.events > 0) {
+        await this.runSimulate(job, done.session, input.simulate, done.stopReason, done.partial, done.message)
+        return
+      }
+      this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: done.stopReason, message: done.message })
+    } catch (e) {
+      this.fail(job, e)
+    }
+  }
+
+  private async runSimulate(job: Job, session: string, config: HierarchyConfig, stopReason: JobFinished['stopReason'], partial: boolean, message: string | null): Promise<void> {
+    try {
+      const handle = runSimulateWorker({ session, config }, (p) => this.progress(job, p))
+      job.handle = handle
+      const done = await handle.result
+      this.finish(job, {
+        session,
+        run: done.cancelled ? null : done.run,
+        partial,
+        stopReason: done.cancelled ? 'cancelled' : stopReason,
+        message: done.cancelled ? 'simulation cancelled; the trace is kept' : message
+      })
+    } catch (e) {
+      this.fail(job, e, session)
+    }
+  }
+
+  private finish(job: Job, result: Omit<JobFinished, 'jobId' | 'kind'>): void {
+    this.jobs.delete(job.id)
+    this.emit('finished', { jobId: job.id, kind: job.kind, ...result })
+  }
+
+  private fail(job: Job, e: unknown, session: string | null = null): void {
+    this.jobs.delete(job.id)
+    const error = e instanceof Error ? e.message : String(e)
+    this.emit('failed', { jobId: job.id, kind: job.kind, error, session: e instanceof JobError ? (e.session ?? session) : session })
+  }
+}

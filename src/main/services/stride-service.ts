@@ -1,0 +1,121 @@
+/**
+ * The backend behind both bridges: validates each call against the API contract and
+ * dispatches it. Heavy work (tracing, simulating) goes to worker threads through JobManager;
+ * everything here is short reads of session files and metadata.
+ */
+import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { parseApiInput, StrideError, type ApiMethod, type ApiParsedInput, type ApiResults } from '../../shared/api'
+import { sessionsDir } from '../paths'
+import { buildReport } from '../store/runs'
+import { openSessionDb, readSessionInfo } from '../store/session-reader'
+import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
+import { inspectProgram } from '../symbols/inspect-program'
+import type { StrideBackend } from './backend'
+import { ensureExampleBuilt, listExamples } from './examples'
+import { JobManager } from './jobs'
+import { recentSessions, rememberSession } from './recent-sessions'
+
+const MAX_SOURCE_BYTES = 8 * 1024 * 1024
+
+type Handlers = { [M in ApiMethod]: (input: ApiParsedInput<M>) => Promise<ApiResults[M]> | ApiResults[M] }
+
+/** Builds a bundled example on first use, so a first-time user can launch it at once. */
+function prepareProgram(program: string): string {
+  const example = listExamples().find((e) => e.program === resolve(program))
+  if (example) {
+    const error = ensureExampleBuilt(example)
+    if (error) throw new StrideError(error, 'tool-missing')
+  }
+  assertRunnableProgram(program)
+  return realpathSync(program)
+}
+
+/** Fails fast, before any worker starts, when a chosen function is not in the program. */
+export async function checkFunctions(program: string, functions: string[]): Promise<void> {
+  if (functions.length === 0) return
+  const elf = await readElf(program)
+  const missing = functions.filter((f) => !elf.functions.some((s) => s.name === f))
+  if (missing.length > 0)
+    throw new StrideError(
+      `Function${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} not found in ${program}; pick from its function list (static functions may be inlined at -O1 and above).`,
+      'not-found'
+    )
+}
+
+export function defaultSessionPath(program: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  return join(sessionsDir(), `${basename(program)}-${stamp}.stride`)
+}
+
+export function createStrideService(): StrideBackend {
+  const jobs = new JobManager()
+
+  const handlers: Handlers = {
+    listExamples: () => listExamples(),
+    inspectProgram: async ({ program }) => inspectProgram(prepareProgram(program)),
+    startTrace: async (input) => {
+      const program = prepareProgram(input.program)
+      await checkFunctions(program, input.functions)
+      const out = resolve(input.out ?? defaultSessionPath(program))
+      mkdirSync(resolve(out, '..'), { recursive: true })
+      return { jobId: jobs.startTrace({ ...input, program, out }) }
+    },
+    simulate: ({ session, config }) => {
+      openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
+      return { jobId: jobs.startSimulate(resolve(session), config) }
+    },
+    cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
+    openSession: ({ path }) => {
+      const db = openSessionDb(path, { readonly: true })
+      try {
+        const info = readSessionInfo(db, path)
+        rememberSession(info.path, info.program)
+        return info
+      } finally {
+        db.close()
+      }
+    },
+    getReport: ({ session, run }) => {
+      const db = openSessionDb(session, { readonly: true })
+      try {
+        return buildReport(db, run)
+      } finally {
+        db.close()
+      }
+    },
+    getSource: ({ session, file }) => {
+      const db = openSessionDb(session, { readonly: true })
+      let known: unknown
+      try {
+        // Only files the session's debug information names: the UI cannot read anything else.
+        known = db.prepare('SELECT 1 FROM points WHERE file = ? LIMIT 1').get(file)
+      } finally {
+        db.close()
+      }
+      if (!known) throw new StrideError(`"${file}" is not a source file of this session.`, 'not-found')
+      let size: number
+      try {
+        size = statSync(file).size
+      } catch {
+        throw new StrideError(`Source file "${file}" is not on this machine (moved or built elsewhere); lines are still listed in the table.`, 'not-found')
+      }
+      if (size > MAX_SOURCE_BYTES) throw new StrideError(`Source file "${file}" is larger than 8 MiB; open it in an editor.`, 'invalid-input')
+      return { path: file, text: readFileSync(file, 'utf8') }
+    },
+    recentSessions: () => recentSessions()
+  }
+
+  return {
+    async call(method, input) {
+      if (!Object.prototype.hasOwnProperty.call(handlers, method)) throw new StrideError(`Unknown API method "${String(method)}".`)
+      const parsed = parseApiInput(method, input)
+      const handler = handlers[method] as (i: unknown) => unknown
+      return await handler(parsed)
+    },
+    subscribe: (listener) => jobs.subscribe(listener),
+    async dispose() {
+      jobs.cancelAll()
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Trace chunk format `delta-deflate-v1` (pure). A chunk holds N accesses in execution order:
+ *   u32 N, then N x u32 point, N x f64 address delta, N x u16 size, raw-deflated together.
+ * The address is stored as the difference from the previous address of the same point within
+ * the chunk (the first one from 0), so strided loops become runs of one repeated value that
+ * deflate squeezes well. Chunks decode independently.
+ * (The PRSD/SEQUITUR codec of METRIC section 4 replaces this one as the default later.)
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
+
+export const CHUNK_CODEC = 'delta-deflate-v1'
+
+export interface DecodedChunk {
+  count: number
+  points: Uint32Array
+  addresses: Float64Array
+  sizes: Uint16Array
+}
+
+export function encodeChunk(
+  count: number,
+  points: Uint32Array,
+  addresses: Float64Array,
+  sizes: Uint16Array,
+  pointCount: number
+): Buffer {
+  const last = new Float64Array(pointCount)
+  const bytes = 4 + count * (4 + 8 + 2)
+  const raw = Buffer.allocUnsafe(bytes)
+  raw.writeUInt32LE(count, 0)
+  const pointsOut = new Uint32Array(raw.buffer, raw.byteOffset + 4, count)
+  // Float64Array views need 8-byte alignment: assemble deltas separately, then copy.
+  const deltas = new Float64Array(count)
+  for (let i = 0; i < count; i++) {
+    const p = points[i]!
+    pointsOut[i] = p
+    const a = addresses[i]!
+    deltas[i] = a - last[p]!
+    last[p] = a
+  }
+  Buffer.from(deltas.buffer, 0, count * 8).copy(raw, 4 + count * 4)
+  Buffer.from(sizes.buffer, sizes.byteOffset, count * 2).copy(raw, 4 + count * 12)
+  return deflateRawSync(raw, { level: 1 })
+}
+
+export function decodeChunk(data: Uint8Array, pointCount: number): DecodedChunk {
+  const raw = inflateRawSync(data)
+  if (raw.length < 4) throw new Error('trace chunk is truncated')
+  const count = raw.readUInt32LE(0)
+  if (raw.length !== 4 + count * 14) throw new Error(`trace chunk holds ${raw.length} bytes, expected ${4 + count * 14}`)
+  // Copy into aligned arrays (the inflated buffer's offset is arbitrary).
+  const aligned = new Uint8Array(raw.length - 4)
+  aligned.set(raw.subarray(4))
+  const points = new Uint32Array(aligned.buffer, 0, count).slice()
+  const deltas = new Float64Array(aligned.buffer.slice(count * 4, count * 12))
+  const sizes = new Uint16Array(aligned.buffer.slice(count * 12, count * 14))
+  const last = new Float64Array(pointCount)
+  const addresses = new Float64Array(count)
+  for (let i = 0; i < count; i++) {
+    const p = points[i]!
+    if (p >= pointCount) throw new Error(`trace chunk names access point ${p}, but the session has ${pointCount}`)
+    const a = last[p]! + deltas[i]!
+    addresses[i] = a
+    last[p] = a
+  }
+  return { count, points, addresses, sizes }
+}

@@ -1,0 +1,67 @@
+/** The session schema, versioned with `PRAGMA user_version`; each migration moves one step. */
+import { StrideError } from '../../shared/api'
+import type { Db } from './open-db'
+
+export const SCHEMA_VERSION = 1
+
+const MIGRATIONS: Array<(db: Db) => void> = [
+  // 0 -> 1
+  (db) => {
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE modules (
+        id INTEGER PRIMARY KEY, path TEXT NOT NULL, base INTEGER NOT NULL,
+        start INTEGER NOT NULL, end INTEGER NOT NULL);
+      CREATE TABLE points (
+        idx INTEGER PRIMARY KEY, pc INTEGER NOT NULL, kind INTEGER NOT NULL,
+        accesses INTEGER NOT NULL DEFAULT 0, first_address INTEGER,
+        ref_id TEXT, file TEXT, line INTEGER, function TEXT, module TEXT, variable TEXT);
+      CREATE INDEX points_line ON points(file, line);
+      CREATE TABLE trace_chunks (
+        seq INTEGER PRIMARY KEY, first_event INTEGER NOT NULL, events INTEGER NOT NULL,
+        codec TEXT NOT NULL, data BLOB NOT NULL);
+      CREATE TABLE runs (
+        run INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL,
+        config TEXT NOT NULL, accesses INTEGER NOT NULL);
+      CREATE TABLE run_levels (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, level INTEGER NOT NULL,
+        name TEXT NOT NULL, reads INTEGER NOT NULL, writes INTEGER NOT NULL,
+        read_misses INTEGER NOT NULL, write_misses INTEGER NOT NULL, PRIMARY KEY (run, level));
+      CREATE TABLE run_points (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, point INTEGER NOT NULL,
+        level INTEGER NOT NULL, reads INTEGER NOT NULL, writes INTEGER NOT NULL,
+        read_misses INTEGER NOT NULL, write_misses INTEGER NOT NULL, PRIMARY KEY (run, point, level));
+    `)
+  }
+]
+
+/** Brings a database up to SCHEMA_VERSION; refuses files from a newer Stride. */
+export function migrate(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number
+  if (version > SCHEMA_VERSION)
+    throw new StrideError(
+      `This session was written by a newer Stride (schema v${version}, this build reads up to v${SCHEMA_VERSION}); update Stride to open it.`,
+      'malformed-session'
+    )
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      MIGRATIONS[v]!(db)
+      db.pragma(`user_version = ${v + 1}`)
+    })()
+  }
+}
+
+/** Checks that an existing file is a Stride session before anything reads it. */
+export function assertSession(db: Db, path: string): void {
+  let version: number
+  try {
+    version = db.pragma('user_version', { simple: true }) as number
+    db.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name='trace_chunks'").get()
+  } catch {
+    throw new StrideError(`${path} is not a Stride session (not a SQLite database); open a .stride file written by "stride trace".`, 'malformed-session')
+  }
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").get()
+  if (version === 0 || !hasMeta)
+    throw new StrideError(`${path} is not a Stride session (no Stride tables); open a .stride file written by "stride trace".`, 'malformed-session')
+  if (version > SCHEMA_VERSION) migrate(db) // throws the "newer Stride" message
+}

@@ -1,0 +1,111 @@
+/** Reads a session back: its info, its point table and its trace chunks in order. */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { StrideError } from '../../shared/api'
+import type { AccessKind, AccessPoint, HierarchyConfig, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
+import { CHUNK_CODEC, decodeChunk, type DecodedChunk } from './chunk-codec'
+import { openDb, type Db } from './open-db'
+import { assertSession, SCHEMA_VERSION } from './schema'
+
+const KINDS: AccessKind[] = ['read', 'write', 'modify']
+
+export function openSessionDb(path: string, options: { readonly?: boolean } = {}): Db {
+  const full = resolve(path)
+  if (!existsSync(full)) throw new StrideError(`Session "${path}" does not exist; pass a .stride file written by "stride trace".`, 'not-found')
+  let db: Db
+  try {
+    db = openDb(full, { readonly: options.readonly ?? false })
+  } catch (e) {
+    throw new StrideError(`Cannot open session "${path}": ${(e as Error).message}.`, 'malformed-session')
+  }
+  try {
+    assertSession(db, path)
+  } catch (e) {
+    db.close()
+    throw e
+  }
+  return db
+}
+
+function meta(db: Db): Map<string, unknown> {
+  const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>
+  return new Map(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]))
+}
+
+export function readSessionInfo(db: Db, path: string): SessionInfo {
+  const m = meta(db)
+  const points = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
+  return {
+    path: resolve(path),
+    schemaVersion: SCHEMA_VERSION,
+    program: String(m.get('program') ?? ''),
+    args: (m.get('args') as string[] | undefined) ?? [],
+    backend: 'valgrind',
+    createdAt: String(m.get('createdAt') ?? ''),
+    functions: (m.get('functions') as string[] | undefined) ?? [],
+    events: Number(m.get('events') ?? 0),
+    partial: Boolean(m.get('partial')),
+    stopReason: (m.get('stopReason') as TraceStopReason | undefined) ?? 'error',
+    stopMessage: (m.get('stopMessage') as string | null | undefined) ?? null,
+    storedBytes: Number(m.get('storedBytes') ?? 0),
+    hasDebugInfo: Boolean(m.get('hasDebugInfo')),
+    debugInfoHint: (m.get('debugInfoHint') as string | null | undefined) ?? null,
+    points,
+    runs: readRuns(db)
+  }
+}
+
+export function readRuns(db: Db): RunSummary[] {
+  const rows = db.prepare('SELECT run, created_at, config, accesses FROM runs ORDER BY run').all() as Array<{ run: number; created_at: string; config: string; accesses: number }>
+  return rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: JSON.parse(r.config) as HierarchyConfig, accesses: r.accesses }))
+}
+
+export function readPoints(db: Db): AccessPoint[] {
+  const rows = db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable FROM points ORDER BY idx').all() as Array<{
+    idx: number; pc: number; kind: number; accesses: number; ref_id: string | null; file: string | null; line: number | null; function: string | null; module: string | null; variable: string | null
+  }>
+  return rows.map((r) => ({
+    index: r.idx,
+    id: r.ref_id ?? `point_${r.idx}`,
+    pc: '0x' + r.pc.toString(16),
+    kind: KINDS[r.kind] ?? 'read',
+    file: r.file,
+    line: r.line,
+    function: r.function,
+    module: r.module,
+    variable: r.variable,
+    accesses: r.accesses
+  }))
+}
+
+/** Kind code per point, the simulator's input. */
+export function readPointKinds(db: Db): Uint8Array {
+  const rows = db.prepare('SELECT idx, kind FROM points ORDER BY idx').all() as Array<{ idx: number; kind: number }>
+  const kinds = new Uint8Array(rows.length)
+  for (const r of rows) {
+    if (r.idx >= rows.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
+    kinds[r.idx] = r.kind
+  }
+  return kinds
+}
+
+/**
+ * Decoded chunks in execution order, one at a time: the whole trace is never in memory.
+ * A session cut short (crash, cancel) simply has fewer chunks.
+ */
+export function* iterateChunks(db: Db, pointCount: number): Generator<DecodedChunk> {
+  const rows = db.prepare('SELECT seq, codec, data FROM trace_chunks ORDER BY seq').iterate() as IterableIterator<{ seq: number; codec: string; data: Buffer }>
+  for (const row of rows) {
+    if (row.codec !== CHUNK_CODEC)
+      throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec}", which this Stride cannot read; update Stride.`, 'malformed-session')
+    try {
+      yield decodeChunk(row.data, pointCount)
+    } catch (e) {
+      throw new StrideError(`Trace chunk ${row.seq} is damaged (${(e as Error).message}); the session is malformed. Re-trace the program.`, 'malformed-session')
+    }
+  }
+}
+
+export function countEvents(db: Db): number {
+  return (db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM trace_chunks').get() as { n: number }).n
+}

@@ -1,0 +1,102 @@
+/**
+ * Writes a session while its trace streams in: access points as they are discovered, trace
+ * chunks as batches fill, and the metadata at the end. Each chunk is committed on its own,
+ * so a crash or a cancel leaves every chunk written so far readable.
+ */
+import { existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { TraceStopReason } from '../../shared/domain'
+import { CHUNK_CODEC, encodeChunk } from './chunk-codec'
+import { openDb, type Db } from './open-db'
+import { migrate } from './schema'
+
+export interface SessionMeta {
+  program: string
+  args: string[]
+  backend: 'valgrind'
+  functions: string[]
+  createdAt: string
+}
+
+export interface PointRecord {
+  idx: number
+  pc: number
+  kind: number
+  accesses: number
+  firstAddress: number
+}
+
+export interface PointNames {
+  idx: number
+  refId: string
+  file: string | null
+  line: number | null
+  function: string | null
+  module: string | null
+  variable: string | null
+}
+
+export class SessionWriter {
+  readonly db: Db
+  private seq = 0
+  private events = 0
+  private storedBytes = 0
+  private readonly insertChunk
+  private readonly setMeta
+
+  constructor(readonly path: string, meta: SessionMeta) {
+    mkdirSync(dirname(path), { recursive: true })
+    if (existsSync(path)) unlinkSync(path) // "--out" names a new session
+    this.db = openDb(path, { create: true })
+    migrate(this.db)
+    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data) VALUES (?, ?, ?, ?, ?)')
+    this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
+    this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: 'tracing did not finish', storedBytes: 0 })
+  }
+
+  writeMeta(values: Record<string, unknown>): void {
+    this.db.transaction(() => {
+      for (const [k, v] of Object.entries(values)) this.setMeta.run(k, JSON.stringify(v))
+    })()
+  }
+
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): void {
+    if (count === 0) return
+    const data = encodeChunk(count, points, addresses, sizes, pointCount)
+    this.insertChunk.run(this.seq++, this.events, count, CHUNK_CODEC, data)
+    this.events += count
+    this.storedBytes += data.length
+  }
+
+  get eventCount(): number {
+    return this.events
+  }
+
+  /** Stores the point table and module list (called once the trace has ended). */
+  writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>): void {
+    const byIdx = new Map(names.map((n) => [n.idx, n]))
+    const insertPoint = this.db.prepare(
+      'INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address, ref_id, file, line, function, module, variable) VALUES (?,?,?,?,?,?,?,?,?,?,?)'
+    )
+    const insertModule = this.db.prepare('INSERT INTO modules (path, base, start, end) VALUES (?,?,?,?)')
+    this.db.transaction(() => {
+      for (const p of points) {
+        const n = byIdx.get(p.idx)
+        insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress, n?.refId ?? null, n?.file ?? null, n?.line ?? null, n?.function ?? null, n?.module ?? null, n?.variable ?? null)
+      }
+      this.db.prepare('DELETE FROM modules').run()
+      for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
+    })()
+  }
+
+  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }): void {
+    this.writeMeta({ ...result, events: this.events, storedBytes: this.storedBytes })
+    this.db.pragma('wal_checkpoint(TRUNCATE)')
+    this.db.close()
+  }
+}
+
+/** Deletes a session file with its WAL side files. */
+export function removeSessionFile(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true })
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { findSymbol, hasDebugLines, parseAddr2line, parseElfType, parseNm } from './elf-parse'
+
+const NM = `0000000000024040 0000000000010000 B A
+0000000000014040 0000000000010000 B B
+0000000000003de0 d _DYNAMIC
+0000000000004018 D __TMC_END__
+0000000000001050 0000000000000022 T _start
+0000000000004020 0000000000000001 b completed.0
+0000000000001080 t deregister_tm_clones
+00000000000010b0 t register_tm_clones
+0000000000001174 000000000000008f T main
+0000000000001139 000000000000003b T sumfunc
+`
+
+describe('binutils parsers', () => {
+  it('splits nm output into sized functions and data objects', () => {
+    const { functions, data } = parseNm(NM)
+    expect(data.map((d) => d.name)).toEqual(['completed.0', 'B', 'A'])
+    expect(functions.map((f) => f.name)).toEqual(['_start', 'deregister_tm_clones', 'register_tm_clones', 'sumfunc', 'main'])
+    expect(functions.find((f) => f.name === 'deregister_tm_clones')!.size).toBe(0x30) // gap to the next
+    expect(findSymbol(functions, 0x1180)!.name).toBe('main')
+    expect(findSymbol(functions, 0x1139 + 0x3b)!.name).toBe("main")
+    expect(findSymbol(functions, 0x1174 + 0x8f)).toBeNull()
+    expect(findSymbol(data, 0x24040 + 8 * 100)!.name).toBe('A')
+    expect(findSymbol(data, 0x34040)).toBeNull()
+  })
+
+  it('reads addr2line locations, with discriminators and unknowns', () => {
+    const out = parseAddr2line('sumfunc\n/src/conflict.c:30 (discriminator 3)\n??\n??:0\nmain\n/src/x.c:?\n', 3)
+    expect(out).toEqual([
+      { file: '/src/conflict.c', line: 30 },
+      { file: null, line: null },
+      { file: '/src/x.c', line: null }
+    ])
+  })
+
+  it('tells PIE from fixed-address executables and finds line tables', () => {
+    expect(parseElfType('  Type:                              DYN (Position-Independent Executable file)')).toBe('dyn')
+    expect(parseElfType('  Type:                              EXEC (Executable file)')).toBe('exec')
+    expect(hasDebugLines('  [28] .debug_line       PROGBITS        0000000000000000 003153 0000b6 00      0   0  1')).toBe(true)
+    expect(hasDebugLines('  [27] .comment          PROGBITS')).toBe(false)
+  })
+})

@@ -1,0 +1,105 @@
+/** Pure parsers for binutils output. */
+
+export interface ElfSymbol {
+  name: string
+  /** Link-time address. */
+  start: number
+  size: number
+}
+
+export interface ElfSymbols {
+  functions: ElfSymbol[]
+  data: ElfSymbol[]
+}
+
+/**
+ * `nm -S --defined-only` lines: "ADDR SIZE TYPE NAME" (SIZE absent for some symbols).
+ * Text symbols (T/t/W/i) are functions; B/b/D/d/R/r/V with a size are data objects.
+ */
+export function parseNm(text: string): ElfSymbols {
+  const functions: ElfSymbol[] = []
+  const data: ElfSymbol[] = []
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-fA-F]+)\s+(?:([0-9a-fA-F]+)\s+)?([A-Za-z])\s+(.+)$/.exec(line.trim())
+    if (!m) continue
+    const start = parseInt(m[1]!, 16)
+    const size = m[2] ? parseInt(m[2], 16) : 0
+    const type = m[3]!
+    const name = m[4]!
+    if ('TtWwi'.includes(type)) functions.push({ name, start, size })
+    else if ('BbDdRrVvGgSs'.includes(type) && size > 0) data.push({ name, start, size })
+  }
+  const byStart = (a: ElfSymbol, b: ElfSymbol) => a.start - b.start || b.size - a.size
+  functions.sort(byStart)
+  data.sort(byStart)
+  // Give size-less function symbols the gap to the next one, so ranges still cover them.
+  for (let i = 0; i < functions.length; i++) {
+    const f = functions[i]!
+    if (f.size === 0) {
+      const next = functions.slice(i + 1).find((g) => g.start > f.start)
+      f.size = next ? next.start - f.start : 1
+    }
+  }
+  return { functions: dedupe(functions), data: dedupe(data) }
+}
+
+/** Aliases (weak + strong at one address): keep the first name. */
+function dedupe(symbols: ElfSymbol[]): ElfSymbol[] {
+  const out: ElfSymbol[] = []
+  for (const s of symbols) {
+    const prev = out[out.length - 1]
+    if (prev && prev.start === s.start && prev.size === s.size) continue
+    out.push(s)
+  }
+  return out
+}
+
+/** Binary search over sorted, non-overlapping-by-start symbols. */
+export function findSymbol(symbols: ElfSymbol[], address: number): ElfSymbol | null {
+  let lo = 0
+  let hi = symbols.length - 1
+  let best = -1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (symbols[mid]!.start <= address) {
+      best = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  // Walk back over enclosing symbols that started earlier (nested/overlapping sizes).
+  for (let i = best; i >= 0 && i > best - 4; i--) {
+    const s = symbols[i]!
+    if (address >= s.start && address < s.start + s.size) return s
+  }
+  return null
+}
+
+export interface SourceLocation {
+  file: string | null
+  line: number | null
+}
+
+/** `addr2line -f` output: per address, a function line then a "file:line" line. */
+export function parseAddr2line(text: string, count: number): SourceLocation[] {
+  const lines = text.split('\n')
+  const out: SourceLocation[] = []
+  for (let i = 0; i < count; i++) {
+    const loc = lines[i * 2 + 1] ?? '??:0'
+    const m = /^(.*):(\d+|\?)(?:\s+\(discriminator \d+\))?$/.exec(loc.trim())
+    const file = m && m[1] !== '??' && m[1] !== '' ? m[1]! : null
+    const line = m && m[2] !== '?' ? Number(m[2]) : null
+    out.push({ file, line: file && line ? line : null })
+  }
+  return out
+}
+
+/** `readelf -h` → whether addresses are relative to a load base (PIE / shared object). */
+export function parseElfType(text: string): 'exec' | 'dyn' | null {
+  const m = /Type:\s+(EXEC|DYN)\b/.exec(text)
+  return m ? (m[1] === 'EXEC' ? 'exec' : 'dyn') : null
+}
+
+/** `readelf -S -W` → whether DWARF line tables are present. */
+export function hasDebugLines(sectionsText: string): boolean {
+  return /\s\.debug_line\s/.test(sectionsText) || /\s\.zdebug_line\s/.test(sectionsText)
+}

@@ -1,0 +1,54 @@
+/** Reads what Stride needs from one ELF file, once per path (cached for the process). */
+import { accessSync, constants, statSync } from 'node:fs'
+import { StrideError } from '../../shared/api'
+import { hasDebugLines, parseElfType, parseNm, type ElfSymbols } from './elf-parse'
+import { runTool } from './run-tool'
+
+export interface ElfInfo extends ElfSymbols {
+  path: string
+  /** Addresses in the file are relative to where it is loaded (PIE or shared object). */
+  relocatable: boolean
+  hasDebugInfo: boolean
+}
+
+const cache = new Map<string, Promise<ElfInfo>>()
+
+export function readElf(path: string): Promise<ElfInfo> {
+  let hit = cache.get(path)
+  if (!hit) {
+    hit = load(path)
+    cache.set(path, hit)
+    hit.catch(() => cache.delete(path))
+  }
+  return hit
+}
+
+/** Checks a program path before launching it, with messages that say what to do. */
+export function assertRunnableProgram(path: string): void {
+  let st
+  try {
+    st = statSync(path)
+  } catch {
+    throw new StrideError(`Program "${path}" does not exist; give the path of an executable (build it first, e.g. cc -g -O1 prog.c -o prog).`, 'not-found')
+  }
+  if (!st.isFile()) throw new StrideError(`"${path}" is not a file; give the path of an executable.`, 'invalid-input')
+  try {
+    accessSync(path, constants.X_OK)
+  } catch {
+    throw new StrideError(`"${path}" is not executable; run chmod +x "${path}" or pick the built binary.`, 'permission-denied')
+  }
+}
+
+async function load(path: string): Promise<ElfInfo> {
+  const header = await runTool('readelf', ['-h', path]).catch(() => '')
+  const type = parseElfType(header)
+  if (!type) throw new StrideError(`"${path}" is not an ELF executable; Stride traces native Linux programs.`, 'invalid-input')
+  const [sections, nm, dyn] = await Promise.all([
+    runTool('readelf', ['-S', '-W', path]),
+    runTool('nm', ['-S', '--defined-only', path]).catch(() => ''),
+    runTool('nm', ['-S', '-D', '--defined-only', path]).catch(() => '')
+  ])
+  // A stripped object still has its dynamic symbols: use them so functions keep names.
+  const symbols = parseNm(nm.trim() ? nm : dyn)
+  return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections), ...symbols }
+}

@@ -1,0 +1,26 @@
+/** Runs a binutils command and returns stdout; turns a missing tool into an actionable error. */
+import { spawn } from 'node:child_process'
+import { StrideError } from '../../shared/api'
+
+export function runTool(cmd: string, args: string[], stdin?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (b: Buffer) => out.push(b))
+    child.stderr.on('data', (b: Buffer) => err.push(b))
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      reject(
+        e.code === 'ENOENT'
+          ? new StrideError(`"${cmd}" is not installed; install binutils (Debian: apt-get install binutils).`, 'tool-missing')
+          : e
+      )
+    })
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'))
+      else reject(new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().split('\n')[0] ?? ''}`))
+    })
+    child.stdin.on('error', () => {}) // the tool may exit before reading everything
+    child.stdin.end(stdin ?? '')
+  })
+}

@@ -1,0 +1,239 @@
+/**
+ * The Valgrind backend: runs the program under `valgrind --tool=lackey --trace-mem=yes`,
+ * with lackey's output on its own pipe (fd 3) so the target's stdout/stderr stay apart,
+ * and parses it as it arrives, through the stride-pipebuf relay (see pipebuf.ts). Parsing,
+ * filtering and chunk writing happen synchronously in the pipe's data handler, so when we
+ * fall behind the pipe fills and Valgrind blocks: memory stays bounded however long the run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { realpathSync } from 'node:fs'
+import type { Readable } from 'node:stream'
+import { StrideError } from '../../../shared/api'
+import type { TraceStopReason } from '../../../shared/domain'
+import type { PointRecord, SessionWriter } from '../../store/session-writer'
+import { readElf, type ElfInfo } from '../../symbols/elf-reader'
+import { ModuleMap, type LoadedModule } from '../proc-maps'
+import { LackeyParser } from './lackey-parser'
+import { parsePipebufHeader, pipebufPath } from './pipebuf'
+
+export const CHUNK_EVENTS = 1 << 16
+
+export interface TraceOptions {
+  program: string
+  args: string[]
+  /** Keep only accesses by instructions inside these functions of the program; [] = all. */
+  functions: string[]
+  maxEvents: number | null
+  maxSeconds: number | null
+}
+
+export interface TraceOutcome {
+  stopReason: TraceStopReason
+  message: string | null
+  points: PointRecord[]
+  modules: LoadedModule[]
+  elf: ElfInfo
+}
+
+export type ProgressListener = (events: number) => void
+
+export class ValgrindTrace {
+  private child: ChildProcess | null = null
+  private stopReason: TraceStopReason | null = null
+  private stopMessage: string | null = null
+  private readonly modules = new ModuleMap()
+  private readonly pointByKey = new Map<number, number>()
+  private readonly points: PointRecord[] = []
+  private readonly checkedPages = new Set<number>()
+  private readonly logTail: string[] = []
+  private readonly outputTail: string[] = []
+  private ranges: Float64Array | null = null
+  private kept = 0
+  private relocatable = true
+  // The batch being filled.
+  private bPoints = new Uint32Array(CHUNK_EVENTS)
+  private bAddresses = new Float64Array(CHUNK_EVENTS)
+  private bSizes = new Uint16Array(CHUNK_EVENTS)
+  private bCount = 0
+
+  constructor(
+    private readonly options: TraceOptions,
+    private readonly writer: SessionWriter,
+    private readonly onProgress: ProgressListener
+  ) {}
+
+  /** Ask the trace to end; what was recorded is kept. */
+  stop(reason: TraceStopReason, message: string | null = null): void {
+    if (!this.stopReason) {
+      this.stopReason = reason
+      this.stopMessage = message
+    }
+    this.child?.kill('SIGKILL')
+  }
+
+  async run(): Promise<TraceOutcome> {
+    const { program, functions } = this.options
+    const elf = await readElf(program)
+    const programPath = realpathSync(program)
+    const wanted = this.resolveFunctions(elf, functions)
+    const valgrind = ['valgrind', '--tool=lackey', '--trace-mem=yes', '--log-fd=3', program, ...this.options.args]
+    const relay = pipebufPath()
+    const child = relay
+      ? spawn(relay, valgrind, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+      : spawn(valgrind[0]!, valgrind.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+    this.child = child
+    // Through the relay, the traced process is the relay's child: its header names it.
+    let pid = relay ? undefined : child.pid
+    let timer: NodeJS.Timeout | null = null
+    if (this.options.maxSeconds) {
+      timer = setTimeout(() => this.stop('time-limit', `stopped after ${this.options.maxSeconds} s`), this.options.maxSeconds * 1000)
+    }
+    const progress = setInterval(() => this.onProgress(this.kept + this.bCount), 250)
+
+    const parser = new LackeyParser({
+      access: (pc, kind, address, size) => {
+        const key = pc * 4 + kind
+        let point = this.pointByKey.get(key)
+        if (point === undefined) {
+          point = this.classify(pc, kind, address, pid, programPath, wanted)
+          this.pointByKey.set(key, point)
+        }
+        if (point < 0) return true
+        const p = this.points[point]!
+        p.accesses++
+        const i = this.bCount++
+        this.bPoints[i] = point
+        this.bAddresses[i] = address
+        this.bSizes[i] = size > 0xffff ? 0xffff : size
+        if (this.bCount === CHUNK_EVENTS) this.flush()
+        if (this.options.maxEvents !== null && this.kept + this.bCount >= this.options.maxEvents) {
+          this.stop('max-events', `stopped after ${this.options.maxEvents} events`)
+          return false
+        }
+        return true
+      },
+      log: (line) => {
+        const relayed = parsePipebufHeader(line)
+        if (relayed !== null) {
+          pid = relayed
+          return
+        }
+        this.logTail.push(line)
+        if (this.logTail.length > 40) this.logTail.shift()
+      }
+    })
+
+    const keepTail = (stream: Readable | null) =>
+      stream?.on('data', (b: Buffer) => {
+        this.outputTail.push(b.toString('utf8'))
+        if (this.outputTail.length > 20) this.outputTail.shift()
+      })
+    keepTail(child.stdout)
+    keepTail(child.stderr)
+    const traceStream = child.stdio[3] as Readable
+    traceStream.on('data', (chunk: Buffer) => {
+      if (!parser.push(chunk)) traceStream.destroy()
+    })
+
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.on('error', (e: NodeJS.ErrnoException) => {
+        reject(e.code === 'ENOENT' ? new StrideError('Valgrind is not installed; install it (Debian: apt-get install valgrind) to trace with the Valgrind backend.', 'tool-missing') : e)
+      })
+      // 'close' fires after the pipes drained, so every event written before exit is parsed.
+      child.on('close', (code, signal) => resolve({ code, signal }))
+    }).finally(() => {
+      if (timer) clearTimeout(timer)
+      clearInterval(progress)
+    })
+    parser.end()
+    this.flush()
+    this.onProgress(this.kept)
+    if (pid) this.modules.refresh(pid)
+
+    let stopReason: TraceStopReason = this.stopReason ?? 'completed'
+    let message = this.stopMessage
+    if (!this.stopReason) {
+      const fatal = this.logTail.find((l) => /Process terminating with default action of signal/.test(l))
+      const relayFailed = this.outputTail.join('').match(/stride-pipebuf: cannot run (\S+): (.*)/)
+      if (relayFailed)
+        throw new StrideError(
+          relayFailed[1] === 'valgrind'
+            ? 'Valgrind is not installed; install it (Debian: apt-get install valgrind) to trace with the Valgrind backend.'
+            : `Cannot run ${relayFailed[1]}: ${relayFailed[2]}.`,
+          'tool-missing'
+        )
+      if (fatal) {
+        stopReason = 'target-crashed'
+        message = `the program crashed: ${fatal.replace(/^==\d+==\s*/, '')}; the accesses recorded before it are kept`
+      } else if (exit.code !== 0 && this.kept === 0 && this.points.length === 0) {
+        const why = this.logTail.filter((l) => /error|cannot|failed|valgrind:/i.test(l)).pop() ?? this.outputTail.join('').trim().split('\n').pop() ?? ''
+        throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why.replace(/^==\d+==\s*/, '').trim() || 'no output'}.`, 'target-failed')
+      } else if (exit.code !== 0) {
+        message = `the program exited with status ${exit.code}`
+      }
+    }
+    if (parser.malformedLines > 0) {
+      message = [message, `${parser.malformedLines} unreadable trace lines skipped`].filter(Boolean).join('; ')
+    }
+    return { stopReason, message, points: this.points, modules: this.modules.all(), elf }
+  }
+
+  /** Decides, once per (instruction, kind), whether it is traced; returns its point or -1. */
+  private classify(pc: number, kind: number, address: number, pid: number | undefined, programPath: string, wanted: Array<[number, number]> | null): number {
+    const page = Math.floor(pc / 4096)
+    if (pid && !this.checkedPages.has(page) && !this.modules.find(pc)) {
+      this.checkedPages.add(page)
+      this.modules.refresh(pid)
+    }
+    if (wanted) {
+      if (!this.ranges) {
+        const exe = this.modules.byPath(programPath)
+        if (!exe) return -1 // not mapped yet: the dynamic loader runs first
+        // Non-PIE executables are linked at their runtime addresses: no offset.
+        this.ranges = runtimeRanges(wanted, this.relocatable ? exe.base : 0)
+      }
+      if (!inRanges(this.ranges, pc)) return -1
+    }
+    const idx = this.points.length
+    this.points.push({ idx, pc, kind, accesses: 0, firstAddress: address })
+    return idx
+  }
+
+  private flush(): void {
+    if (this.bCount === 0) return
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points.length)
+    this.kept += this.bCount
+    this.bCount = 0
+  }
+
+  private resolveFunctions(elf: ElfInfo, names: string[]): Array<[number, number]> | null {
+    if (names.length === 0) return null
+    const out: Array<[number, number]> = []
+    for (const name of names) {
+      const f = elf.functions.find((s) => s.name === name)
+      if (!f)
+        throw new StrideError(
+          `Function "${name}" is not in ${elf.path}'s symbol table; pick one from the function list (static functions may have been inlined at -O1 and above).`,
+          'not-found'
+        )
+      out.push([f.start, f.start + f.size])
+    }
+    this.relocatable = elf.relocatable
+    return out
+  }
+}
+
+function runtimeRanges(link: Array<[number, number]>, offset: number): Float64Array {
+  const sorted = [...link].sort((a, b) => a[0] - b[0])
+  const out = new Float64Array(sorted.length * 2)
+  sorted.forEach(([s, e], i) => {
+    out[i * 2] = s + offset
+    out[i * 2 + 1] = e + offset
+  })
+  return out
+}
+
+function inRanges(ranges: Float64Array, pc: number): boolean {
+  for (let i = 0; i < ranges.length; i += 2) if (pc >= ranges[i]! && pc < ranges[i + 1]!) return true
+  return false
+}

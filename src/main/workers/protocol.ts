@@ -1,0 +1,30 @@
+/**
+ * Messages across the worker boundary. Everything here is structured-cloned; nothing is
+ * transferred (the payloads are small: counts and paths, never trace data).
+ */
+import type { HierarchyConfig, TraceStopReason } from '../../shared/domain'
+import type { StrideErrorCode } from '../../shared/api'
+
+export interface TraceWorkerInput {
+  program: string
+  args: string[]
+  functions: string[]
+  maxEvents: number | null
+  maxSeconds: number | null
+  out: string
+}
+
+export interface SimulateWorkerInput {
+  session: string
+  config: HierarchyConfig
+}
+
+/** Parent -> worker. */
+export type WorkerCommand = { type: 'stop' }
+
+/** Worker -> parent. */
+export type WorkerMessage =
+  | { type: 'progress'; phase: 'tracing' | 'symbolizing' | 'simulating' | 'saving'; events: number; total: number | null }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
+  | { type: 'simulate-done'; session: string; run: number; accesses: number; cancelled: boolean }
+  | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }

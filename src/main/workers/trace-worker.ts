@@ -1,0 +1,53 @@
+/** Worker thread: runs one trace (Valgrind backend), writes the session, names its points. */
+import { parentPort, workerData } from 'node:worker_threads'
+import { StrideError } from '../../shared/api'
+import { namePoints } from '../symbols/name-points'
+import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
+import { removeSessionFile, SessionWriter } from '../store/session-writer'
+import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
+import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
+
+const input = workerData as TraceWorkerInput
+const post = (m: WorkerMessage) => parentPort!.postMessage(m)
+
+async function main(): Promise<void> {
+  const writer = new SessionWriter(input.out, {
+    program: input.program,
+    args: input.args,
+    backend: 'valgrind',
+    functions: input.functions,
+    createdAt: new Date().toISOString()
+  })
+  const trace = new ValgrindTrace(input, writer, (events) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents }))
+  parentPort!.on('message', (m: WorkerCommand) => {
+    if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
+  })
+  let outcome
+  try {
+    outcome = await trace.run()
+  } catch (e) {
+    // Keep whatever reached the file, marked partial, and say why.
+    const message = e instanceof Error ? e.message : String(e)
+    const kept = writer.eventCount > 0
+    writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
+    if (!kept) removeSessionFile(input.out) // nothing was recorded: leave no empty session behind
+    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
+    return
+  }
+  post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
+  const names = await namePoints(outcome.points, outcome.modules, outcome.elf)
+  writer.writePoints(outcome.points, names, outcome.modules)
+  const partial = outcome.stopReason !== 'completed'
+  writer.finish({
+    partial,
+    stopReason: outcome.stopReason,
+    stopMessage: outcome.message,
+    hasDebugInfo: outcome.elf.hasDebugInfo,
+    debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
+  })
+  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message })
+}
+
+main().catch((e: unknown) => {
+  post({ type: 'error', message: e instanceof Error ? e.message : String(e), code: e instanceof StrideError ? e.code : 'internal', session: null })
+})
