@@ -20,6 +20,8 @@ export function Dialog({ title, onClose, children, footer, testId, className }: 
   useEffect(() => {
     const d = ref.current
     if (d && !d.open) d.showModal()
+    // Start in the content, not on the header's Close button the browser would pick.
+    d?.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea, button):not(:disabled)')?.focus()
     return () => d?.close()
   }, [])
 

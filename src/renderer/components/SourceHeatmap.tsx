@@ -125,6 +125,7 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
           lineDecorationsWidth: 40,
           glyphMargin: false,
           folding: false,
+          stickyScroll: { enabled: false },
           fontSize: 13,
           automaticLayout: true,
           tabFocusMode: true,
