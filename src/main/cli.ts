@@ -54,8 +54,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Exit only after stdout and stderr drained: writes to a pipe are asynchronous. */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterFlush(code),
   (e: unknown) => {
     process.stderr.write(`stride: ${String(e)}\n`)
     process.exit(1)

@@ -42,3 +42,10 @@ describe('binutils parsers', () => {
     expect(hasDebugLines('  [27] .comment          PROGBITS')).toBe(false)
   })
 })
+
+import { parseGdbLines } from './gdb-lines'
+describe('gdb line rows', () => {
+  it('reads file and line, and unknowns', () => {
+    expect(parseGdbLines('/src/conflict.c\t30\n?\t0\n', 3)).toEqual([{ file: '/src/conflict.c', line: 30 }, { file: null, line: null }, { file: null, line: null }])
+  })
+})

@@ -2,9 +2,9 @@
 import { spawn } from 'node:child_process'
 import { StrideError } from '../../shared/api'
 
-export function runTool(cmd: string, args: string[], stdin?: string): Promise<string> {
+export function runTool(cmd: string, args: string[], stdin?: string, env?: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (b: Buffer) => out.push(b))
@@ -12,7 +12,7 @@ export function runTool(cmd: string, args: string[], stdin?: string): Promise<st
     child.on('error', (e: NodeJS.ErrnoException) => {
       reject(
         e.code === 'ENOENT'
-          ? new StrideError(`"${cmd}" is not installed; install binutils (Debian: apt-get install binutils).`, 'tool-missing')
+          ? new StrideError(`"${cmd}" is not installed; install ${cmd === 'gdb' ? 'gdb' : 'binutils'} (Debian: apt-get install ${cmd === 'gdb' ? 'gdb' : 'binutils'}).`, 'tool-missing')
           : e
       )
     })

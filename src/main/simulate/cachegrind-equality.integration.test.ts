@@ -1,0 +1,60 @@
+/**
+ * The oracle: on every example's whole-program trace, the Cachegrind-compatible simulation
+ * gives exactly Cachegrind's D1 read/write miss totals, and the same counts per line of the
+ * example's own source, for two cache configurations.
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { RunReport } from '../../shared/domain'
+import { example, fixedEnv, run, strideOk, tempDir } from '../testing/cli-runner'
+import { parseCachegrindOut } from './oracle/cachegrind-out'
+
+const EXAMPLES = ['conflict', 'conflict_padded', 'mult', 'reuse', 'micro']
+const CONFIGS = [
+  { size: 32768, assoc: 8, line: 64, spec: 'L1:32K:8:64' },
+  { size: 131072, assoc: 2, line: 128, spec: 'L1:128K:2:128' }
+]
+
+const dir = tempDir('cg')
+
+function sourceLine(key: string): string {
+  const at = key.lastIndexOf(':')
+  return readFileSync(key.slice(0, at), 'utf8').split('\n')[Number(key.slice(at + 1)) - 1]?.trim() ?? ''
+}
+const env = fixedEnv(dir)
+
+describe.each(EXAMPLES)('Cachegrind equality: %s', (name) => {
+  const program = example(name)
+  const session = join(dir, `${name}.stride`)
+  beforeAll(() => {
+    strideOk(['trace', '--launch', program, '--out', session], env)
+  })
+
+  it.each(CONFIGS)('D1 $spec: totals and per-line counts equal', (cfg) => {
+    const report = JSON.parse(strideOk(['simulate', session, '--cache', cfg.spec, '--cachegrind-compatible', '--json'], env)) as RunReport
+    const outFile = join(dir, `${name}-${cfg.spec.replace(/:/g, '_')}.cg`)
+    const cg = run('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${cfg.size},${cfg.assoc},${cfg.line}`, `--cachegrind-out-file=${outFile}`, program], env)
+    expect(cg.status, cg.stderr).toBe(0)
+    const oracle = parseCachegrindOut(readFileSync(outFile, 'utf8'))
+
+    const l1 = report.levels[0]!
+    expect({ Dr: l1.reads, D1mr: l1.readMisses, Dw: l1.writes, D1mw: l1.writeMisses }).toEqual(oracle.totals)
+
+    // Every line of the examples' own sources (conflict_padded.c includes conflict.c).
+    const sourceDir = dirname(dirname(program)) + '/'
+    const ours = new Map(report.lines.filter((l) => l.file.startsWith(sourceDir)).map((l) => [`${l.file}:${l.line}`, l]))
+    const theirs = [...oracle.lines].filter(([key, c]) => key.startsWith(sourceDir) && c.Dr + c.Dw > 0)
+    expect(theirs.length, `Cachegrind saw no data access in ${sourceDir}`).toBeGreaterThan(0)
+    for (const [key, c] of theirs) {
+      const mine = ours.get(key)
+      const got = { Dr: mine?.reads ?? 0, D1mr: mine?.levels.L1?.readMisses ?? 0, Dw: mine?.writes ?? 0, D1mw: mine?.levels.L1?.writeMisses ?? 0 }
+      expect(got, `${key}: ${sourceLine(key)}`).toEqual(c)
+    }
+    // And nothing attributed to a source line on which Cachegrind saw no data access.
+    for (const [key, l] of ours) {
+      const c = oracle.lines.get(key)
+      if (l.reads + l.writes > 0) expect((c?.Dr ?? 0) + (c?.Dw ?? 0), `${key} only in Stride`).toBeGreaterThan(0)
+    }
+  })
+})

@@ -1,0 +1,65 @@
+/**
+ * Maps link-time instruction addresses to file:line with gdb in batch mode (its Python API).
+ * Why gdb and not addr2line: binutils 2.40's addr2line misnames files in DWARF 5 line tables
+ * (GCC 12's default), e.g. puts code from an #included conflict.c under conflict_padded.c.
+ * gdb reads them right, and gives the full path as Cachegrind does (compilation dir + name).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SourceLocation } from './elf-parse'
+import { runTool } from './run-tool'
+
+// Where several rows share an address (DWARF 5 "views"), the last row wins, as in
+// Valgrind's reader: find_pc_line prefers the statement row, so look the rows up ourselves.
+const SCRIPT = `
+import gdb, os
+out = []
+last_rows = {}
+def last_line_at(symtab, pc, line):
+    key = symtab.fullname()
+    rows = last_rows.get(key)
+    if rows is None:
+        rows = {}
+        for e in symtab.linetable():
+            rows[e.pc] = e.line
+        last_rows[key] = rows
+    return rows.get(pc, line)
+for a in open(os.environ["STRIDE_ADDRS"]).read().split():
+    sal = gdb.find_pc_line(int(a, 16))
+    if sal.symtab is None or sal.line == 0:
+        out.append("?\\t0")
+    else:
+        line = last_line_at(sal.symtab, sal.pc, sal.line)
+        out.append("%s\\t%d" % (sal.symtab.fullname(), line if line > 0 else sal.line))
+with open(os.environ["STRIDE_LINES"], "w") as f:
+    f.write("\\n".join(out) + "\\n")
+`
+
+/** Pure: one "file<TAB>line" row per address; "?" for unknown. */
+export function parseGdbLines(text: string, count: number): SourceLocation[] {
+  const rows = text.split('\n')
+  const out: SourceLocation[] = []
+  for (let i = 0; i < count; i++) {
+    const [file, line] = (rows[i] ?? '?\t0').split('\t')
+    const n = Number(line)
+    out.push(file && file !== '?' && n > 0 ? { file, line: n } : { file: null, line: null })
+  }
+  return out
+}
+
+export async function gdbSourceLocations(path: string, linkAddresses: number[]): Promise<SourceLocation[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'stride-gdb-'))
+  try {
+    const addrs = join(dir, 'addrs')
+    const lines = join(dir, 'lines')
+    const script = join(dir, 'lines.py')
+    writeFileSync(addrs, linkAddresses.map((a) => a.toString(16)).join('\n'))
+    writeFileSync(script, SCRIPT)
+    await runTool('gdb', ['-batch', '-nx', '-ex', `file ${path}`, '-x', script], undefined, { STRIDE_ADDRS: addrs, STRIDE_LINES: lines })
+    const { readFileSync } = await import('node:fs')
+    return parseGdbLines(readFileSync(lines, 'utf8'), linkAddresses.length)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
