@@ -1,0 +1,119 @@
+/** The Valgrind backend through the real CLI: filtering, limits, crashes and clear errors. */
+import { spawnSync } from 'node:child_process'
+import { readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { RunReport } from '../../../shared/domain'
+import { example, fixedEnv, stride, strideOk, tempDir } from '../../testing/cli-runner'
+
+const dir = tempDir('trace')
+const env = fixedEnv(dir)
+
+function info(session: string) {
+  return JSON.parse(strideOk(['info', session, '--json'], env)) as {
+    events: number
+    partial: boolean
+    stopReason: string
+    stopMessage: string | null
+    storedBytes: number
+    hasDebugInfo: boolean
+    points: Array<{ id: string; function: string | null; file: string | null; line: number | null; accesses: number }>
+  }
+}
+
+function compile(source: string, out: string, flags: string[]): string {
+  const r = spawnSync('cc', [...flags, '-o', out, source], { encoding: 'utf8' })
+  expect(r.status, r.stderr).toBe(0)
+  return out
+}
+
+/** One clear line on stderr and a non-zero exit. */
+function expectCleanError(r: { status: number | null; stderr: string }, pattern: RegExp): void {
+  expect(r.status).not.toBe(0)
+  expect(r.stderr.trim().split('\n')).toHaveLength(1)
+  expect(r.stderr).toMatch(pattern)
+}
+
+describe('stride trace (Valgrind backend)', () => {
+  it('--functions keeps only the accesses made inside those functions', () => {
+    const session = join(dir, 'mult-fn.stride')
+    strideOk(['trace', '--launch', example('mult'), '--functions', 'do_mult', '--out', session], env)
+    const s = info(session)
+    expect(s.partial).toBe(false)
+    expect(s.events).toBeGreaterThanOrEqual(3 * 1000 * 1000)
+    expect(new Set(s.points.map((p) => p.function))).toEqual(new Set(['do_mult']))
+    const ids = s.points.filter((p) => p.accesses >= 999_000).map((p) => p.id.replace(/_\d+$/, ''))
+    expect(ids.sort()).toEqual(['A_Read', 'A_Write', 'B_Read'])
+  })
+
+  it('--max-events stops the run, keeps the trace and marks it partial', () => {
+    const session = join(dir, 'micro-max.stride')
+    const out = strideOk(['trace', '--launch', example('micro'), '--max-events', '5000', '--out', session], env)
+    expect(out).toMatch(/^5000 events, \d+ access points, \d+ bytes stored, compression [\d.]+x \(partial: max-events/)
+    const s = info(session)
+    expect(s).toMatchObject({ events: 5000, partial: true, stopReason: 'max-events' })
+    // The partial trace simulates like any other.
+    const report = JSON.parse(strideOk(['simulate', session, '--cache', 'L1:32K:8:64', '--json'], env)) as RunReport
+    expect(report.levels[0]!.reads + report.levels[0]!.writes).toBeGreaterThanOrEqual(5000)
+  })
+
+  it('a target that crashes mid-trace leaves a partial session that says why', () => {
+    const program = compile(join(__dirname, 'fixtures', 'crash.c'), join(dir, 'crash'), ['-g', '-O1'])
+    const session = join(dir, 'crash.stride')
+    const r = stride(['trace', '--launch', program, '--functions', 'fill', '--out', session], env)
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/partial: target-crashed — the program crashed: .*signal 11/)
+    const s = info(session)
+    expect(s).toMatchObject({ partial: true, stopReason: 'target-crashed' })
+    // 4096 stores into data[] plus fill's return (the ret reads the return address).
+    expect(s.events).toBe(4097)
+    expect(s.points.find((p) => p.accesses === 4096)?.id).toMatch(/^data_Write_\d+$/)
+  })
+
+  it('a binary without debug information still traces and says how to get lines', () => {
+    const source = example('conflict').replace('/build/conflict', '/conflict.c')
+    const program = compile(source, join(dir, 'nodebug'), ['-O1'])
+    const session = join(dir, 'nodebug.stride')
+    const r = stride(['trace', '--launch', program, '--functions', 'sumfunc', '--out', session], env)
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/Rebuild it with -g/)
+    const s = info(session)
+    expect(s.hasDebugInfo).toBe(false)
+    expect(s.events).toBe(3 * 8192 + 1)
+    expect(s.points.every((p) => p.file === null && p.function === 'sumfunc')).toBe(true)
+  })
+
+  it('export writes the trace as 24-byte records in execution order', () => {
+    const session = join(dir, 'conflict-fn.stride')
+    strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session], env)
+    const file = join(dir, 'conflict.raw')
+    strideOk(['export', session, '--format', 'raw', '--out', file], env)
+    const s = info(session)
+    expect(statSync(file).size).toBe(s.events * 24)
+    const raw = readFileSync(file)
+    // The loop reads S1[i], S2[i], S3[i]: three reads of 8 bytes, addresses advancing by 8.
+    const rec = (i: number) => ({ pc: raw.readBigUInt64LE(i * 24), addr: raw.readBigUInt64LE(i * 24 + 8), size: raw.readUInt32LE(i * 24 + 16), kind: raw.readUInt32LE(i * 24 + 20) })
+    expect([rec(0), rec(1), rec(2)].map((r) => [r.size, r.kind])).toEqual([[8, 0], [8, 0], [8, 0]])
+    expect(rec(3).addr - rec(0).addr).toBe(8n)
+    expect(rec(3).pc).toBe(rec(0).pc)
+  })
+
+  it('bad input gets one clear line naming the problem and the fix', () => {
+    expectCleanError(stride(['trace', '--launch', join(dir, 'no-such-program'), '--out', join(dir, 'x.stride')], env), /does not exist; give the path of an executable/)
+    expectCleanError(stride(['trace', '--launch', example('conflict'), '--functions', 'nosuchfn', '--out', join(dir, 'x.stride')], env), /"nosuchfn" not found in .*pick from its function list/)
+    const notExec = join(dir, 'plain.txt')
+    writeFileSync(notExec, 'hello')
+    expectCleanError(stride(['trace', '--launch', notExec, '--out', join(dir, 'x.stride')], env), /is not executable; run chmod \+x/)
+    chmodSync(notExec, 0o755)
+    expectCleanError(stride(['trace', '--launch', notExec, '--out', join(dir, 'x.stride')], env), /is not an ELF executable/)
+    expectCleanError(stride(['trace', '--launch', example('conflict')], env), /--out SESSION.stride/)
+    expectCleanError(stride(['trace', '--attach', '1', '--functions', 'f', '--out', join(dir, 'x.stride')], env), /Frida backend .* not available/)
+    const garbage = join(dir, 'garbage.stride')
+    writeFileSync(garbage, 'this is not a database, just text that is long enough to be read as a header'.repeat(20))
+    expectCleanError(stride(['info', garbage], env), /not a Stride session/)
+    expectCleanError(stride(['simulate', join(dir, 'missing.stride'), '--cache', 'L1:32K:8:64'], env), /does not exist/)
+    expectCleanError(stride(['simulate', garbage, '--cache', 'L1:32K:8:63'], env), /line size must be a power of two/)
+    expectCleanError(stride(['simulate', garbage, '--cache', 'L1:48K:8:64'], env), /number of sets .* must be a power of two/)
+    expectCleanError(stride(['report', join(dir, 'conflict-fn.stride'), '--by', 'planet'], env), /--by must be one of line, reference, variable, function/)
+  })
+})
