@@ -71,6 +71,8 @@ export interface ExampleProgram {
   source: string
   /** Functions worth tracing in this example. */
   functions: string[]
+  /** The cache the example was written for (the paper's configuration), innermost first. */
+  suggestedCache: CacheLevelConfig[]
   built: boolean
 }
 

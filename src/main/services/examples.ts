@@ -11,6 +11,7 @@ interface CatalogEntry {
   description: string
   source: string
   functions: string[]
+  suggestedCache: ExampleProgram['suggestedCache']
 }
 
 export function listExamples(): ExampleProgram[] {

@@ -4,8 +4,8 @@
  * form rejects exactly what the backend would.
  */
 import { hierarchySchema } from '../../shared/api'
-import type { HierarchyConfig } from '../../shared/domain'
-import { parseSize } from '../../shared/sizes'
+import type { CacheLevelConfig, HierarchyConfig } from '../../shared/domain'
+import { formatSize, parseSize } from '../../shared/sizes'
 
 export interface CacheLevelDraft {
   name: string
@@ -15,6 +15,11 @@ export interface CacheLevelDraft {
 }
 
 export const DEFAULT_LEVELS: CacheLevelDraft[] = [{ name: 'L1', size: '32K', assoc: '8', lineSize: '64' }]
+
+/** A configured level as form text (sizes in the K/M form people type). */
+export function levelDraft(level: CacheLevelConfig): CacheLevelDraft {
+  return { name: level.name, size: formatSize(level.size), assoc: String(level.assoc), lineSize: String(level.lineSize) }
+}
 
 /** A sensible next level when the user adds one (L2 256K 8-way, L3 8M 16-way). */
 export function nextLevelDraft(existing: CacheLevelDraft[]): CacheLevelDraft {

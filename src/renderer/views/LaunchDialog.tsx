@@ -10,7 +10,7 @@ import { Dialog } from '../components/Dialog'
 import { ExampleChoices } from '../components/ExampleChoices'
 import { FunctionPicker } from '../components/FunctionPicker'
 import { splitArgs } from '../logic/args'
-import { DEFAULT_LEVELS, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
+import { DEFAULT_LEVELS, levelDraft, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
 import { useJobs } from '../state/job-store'
 import { useLaunch } from '../state/launch-store'
 import { useRecent } from '../state/recent-store'
@@ -43,6 +43,8 @@ export function LaunchDialog() {
     if (source === 'example' && example) {
       setFunctions(example.functions)
       setArgsText('')
+      // The cache the example was written for (e.g. METRIC 10.3's 128K 2-way, 128-byte lines).
+      if (example.suggestedCache.length > 0) setLevels(example.suggestedCache.map(levelDraft))
     }
   }, [source, example])
 

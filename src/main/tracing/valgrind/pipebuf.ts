@@ -11,6 +11,7 @@ let built: string | null | undefined
 
 /** Path of the built relay, or null when it cannot be built here. */
 export function pipebufPath(): string | null {
+  if (process.env.STRIDE_NO_PIPEBUF === '1') return null // bench/trace.mjs measures both ways
   if (built !== undefined) return built
   const dir = join(projectRoot(), 'resources', 'native')
   const source = join(dir, 'pipebuf.c')
