@@ -2,8 +2,11 @@
 import { StrideError } from '../../shared/api'
 import type { Db } from './open-db'
 
-export const SCHEMA_VERSION = 1
-
+/**
+ * Each entry moves the schema one version up; the version is the list's length. Append new
+ * steps at the end (re-read this file first: others may have appended); never edit or
+ * reorder a landed step, since session files on disk were written with it.
+ */
 const MIGRATIONS: Array<(db: Db) => void> = [
   // 0 -> 1
   (db) => {
@@ -32,8 +35,28 @@ const MIGRATIONS: Array<(db: Db) => void> = [
         level INTEGER NOT NULL, reads INTEGER NOT NULL, writes INTEGER NOT NULL,
         read_misses INTEGER NOT NULL, write_misses INTEGER NOT NULL, PRIMARY KEY (run, point, level));
     `)
+  },
+  // 1 -> 2: data structures, for naming addresses and for layout filters (padding).
+  (db) => {
+    db.exec(`
+      CREATE TABLE variables (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('global', 'stack', 'heap', 'unknown')),
+        start INTEGER,           -- runtime address of the first byte (null when not placed)
+        size INTEGER,            -- bytes
+        type TEXT,               -- C type as the debug information spells it, e.g. double [1000][1000]
+        element_size INTEGER,    -- bytes of one innermost element (8 for double[][])
+        dims TEXT,               -- JSON array of dimension extents, outermost first, or null
+        module TEXT,             -- object file that defines it
+        alloc_site TEXT          -- heap: where it was allocated (file:line), else null
+      );
+      CREATE INDEX variables_start ON variables(start);
+    `)
   }
 ]
+
+export const SCHEMA_VERSION = MIGRATIONS.length
 
 /** Brings a database up to SCHEMA_VERSION; refuses files from a newer Stride. */
 export function migrate(db: Db): void {

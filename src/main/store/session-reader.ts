@@ -5,7 +5,7 @@ import { StrideError } from '../../shared/api'
 import type { AccessKind, AccessPoint, HierarchyConfig, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
 import { CHUNK_CODEC, decodeChunk, type DecodedChunk } from './chunk-codec'
 import { openDb, type Db } from './open-db'
-import { assertSession, SCHEMA_VERSION } from './schema'
+import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 
 const KINDS: AccessKind[] = ['read', 'write', 'modify']
 
@@ -16,13 +16,27 @@ export function openSessionDb(path: string, options: { readonly?: boolean } = {}
   try {
     db = openDb(full, { readonly: options.readonly ?? false })
   } catch (e) {
-    throw new StrideError(`Cannot open session "${path}": ${(e as Error).message}.`, 'malformed-session')
+    const why = (e as Error).message
+    if (/not a database|file is encrypted/i.test(why))
+      throw new StrideError(`${path} is not a Stride session (not a SQLite database); open a .stride file written by "stride trace".`, 'malformed-session')
+    throw new StrideError(`Cannot open session "${path}": ${why}.`, 'malformed-session')
   }
   try {
     assertSession(db, path)
   } catch (e) {
     db.close()
     throw e
+  }
+  if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
+    // A session from an older Stride: upgrade it in place once, then open it as asked.
+    db.close()
+    const upgrade = openDb(full)
+    try {
+      migrate(upgrade)
+    } finally {
+      upgrade.close()
+    }
+    db = openDb(full, { readonly: options.readonly ?? false })
   }
   return db
 }
