@@ -53,6 +53,18 @@ const MIGRATIONS: Array<(db: Db) => void> = [
       );
       CREATE INDEX variables_start ON variables(start);
     `)
+  },
+  // 2 -> 3: source/data correlation: what each access point touched and how it reads in source.
+  (db) => {
+    db.exec(`
+      ALTER TABLE points ADD COLUMN source_expr TEXT;  -- e.g. B[j][i], C[ind[j]], p->next
+      ALTER TABLE points ADD COLUMN disasm TEXT;       -- the instruction, e.g. movsd (%rax),%xmm0
+      ALTER TABLE variables ADD COLUMN reads INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE variables ADD COLUMN writes INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE point_variables (
+        point INTEGER NOT NULL, variable INTEGER NOT NULL, accesses INTEGER NOT NULL,
+        PRIMARY KEY (point, variable));
+    `)
   }
 ]
 
