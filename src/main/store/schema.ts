@@ -65,6 +65,33 @@ const MIGRATIONS: Array<(db: Db) => void> = [
         point INTEGER NOT NULL, variable INTEGER NOT NULL, accesses INTEGER NOT NULL,
         PRIMARY KEY (point, variable));
     `)
+  },
+  // 3 -> 4: hierarchy simulator metrics (METRIC section 8): per point x level temporal/spatial
+  // hits and spatial-reuse inputs, per-level counters, evictor matrices, miss timelines.
+  // Level indexes run over the caches, then the TLB levels (runs.config says which is which).
+  (db) => {
+    db.exec(`
+      CREATE TABLE run_point_metrics (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, point INTEGER NOT NULL,
+        level INTEGER NOT NULL, temporal_hits INTEGER NOT NULL, spatial_hits INTEGER NOT NULL,
+        used_bytes INTEGER NOT NULL, line_ends INTEGER NOT NULL, evictions INTEGER NOT NULL,
+        PRIMARY KEY (run, point, level));
+      CREATE TABLE run_level_metrics (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, level INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('cache', 'tlb')), writebacks INTEGER NOT NULL,
+        prefetches INTEGER NOT NULL, useful_prefetches INTEGER NOT NULL,
+        back_invalidations INTEGER NOT NULL, evictions INTEGER NOT NULL, PRIMARY KEY (run, level));
+      -- evictee/evictor: a point index, or -2 = prefetcher, -3 = write-back traffic.
+      CREATE TABLE run_evictors (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, level INTEGER NOT NULL,
+        evictee INTEGER NOT NULL, evictor INTEGER NOT NULL, count INTEGER NOT NULL,
+        PRIMARY KEY (run, level, evictee, evictor));
+      CREATE TABLE run_timeline (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, level INTEGER NOT NULL,
+        variable TEXT NOT NULL, interval INTEGER NOT NULL, misses INTEGER NOT NULL,
+        PRIMARY KEY (run, level, variable, interval));
+      ALTER TABLE runs ADD COLUMN timeline_interval INTEGER;
+    `)
   }
 ]
 
