@@ -1,0 +1,356 @@
+/**
+ * Chunk codec `prsd-sequitur-v1` (METRIC section 3): a chunk of accesses in execution order
+ * is split into
+ *   - the order of access points, as a SEQUITUR grammar;
+ *   - per point, the PRSDs/RSDs its addresses form (section 4) and its irregular addresses;
+ *   - per point, its access size, plus the rare accesses whose size differs.
+ * Descriptors and the grammar ("structure") and the irregular addresses ("residue") then go
+ * through a second-stage compressor (brotli) each on its own, as METRIC runs two instances
+ * of its second stage.
+ *
+ * Layout (all integers LEB128 varints unless said otherwise):
+ *   byte   format (1)
+ *   uint   structure bytes (compressed), uint residue bytes (compressed; 0 = none)
+ *   brotli(structure) brotli(residue)
+ * structure:
+ *   uint count
+ *   grammar (see Sequitur.writeGrammar)
+ *   uint points used; per point, ascending: uint point delta, uint size, uint irregular
+ *     addresses, uint descriptors, and per descriptor: uint irregular addresses before it,
+ *     uint height, int start - previous start of this point, then per level outermost first
+ *     uint length, int stride
+ *   uint size exceptions; per exception: uint event index delta, uint size
+ * residue: the irregular addresses, points in the order above, each point's in order, as
+ *   eight byte planes (byte k of every address, then byte k+1 ...): high planes of nearby
+ *   addresses are constant and vanish in the second stage, low planes keep only their
+ *   entropy.
+ *
+ * Each chunk is self-contained: the detector and the grammar start afresh, so a session cut
+ * short keeps every chunk it committed, and any chunk decodes alone.
+ */
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
+import { ByteReader, ByteWriter } from './bytes'
+import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
+import { RsdMetrics } from './rsd-metrics'
+import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
+
+export const PRSD_CODEC = 'prsd-sequitur-v1'
+const FORMAT = 1
+
+export interface EncodeStats {
+  events: number
+  descriptors: number
+  irregular: number
+  rules: number
+  structureBytes: number
+  residueBytes: number
+}
+
+/** Collects the detector's output per point, in order. */
+class PointOutput implements PrsdSink {
+  /** Per point: [irregular before, height, start, (length, stride) outermost first]... */
+  items: number[][] = []
+  irr: number[][] = []
+  pending: Int32Array = new Int32Array(0)
+  touched: number[] = []
+  descriptors = 0
+  irregularCount = 0
+
+  reset(points: number): void {
+    for (const p of this.touched) {
+      this.items[p]!.length = 0
+      this.irr[p]!.length = 0
+      this.pending[p] = 0
+    }
+    this.touched.length = 0
+    if (this.pending.length < points) this.pending = new Int32Array(Math.max(points, this.pending.length * 2))
+    this.descriptors = 0
+    this.irregularCount = 0
+  }
+
+  private touch(p: number): void {
+    if (!this.items[p]) {
+      this.items[p] = []
+      this.irr[p] = []
+    }
+    if (this.items[p]!.length === 0 && this.irr[p]!.length === 0) this.touched.push(p)
+  }
+
+  descriptor(p: number, d: Prsd): void {
+    this.touch(p)
+    const it = this.items[p]!
+    it.push(this.pending[p]!, d.height, d.start)
+    for (let c: Prsd | null = d; c; c = c.child) it.push(c.length, c.stride)
+    this.pending[p] = 0
+    this.descriptors++
+  }
+
+  irregular(p: number, address: number): void {
+    this.touch(p)
+    this.irr[p]!.push(address)
+    this.pending[p]!++
+    this.irregularCount++
+  }
+}
+
+export interface EncoderOptions {
+  /** brotli quality for the structure stream (small), default 11. */
+  structureQuality?: number
+  /** brotli quality for the irregular residue, default 9 below 256 KiB, else 5. */
+  residueQuality?: number
+}
+
+/**
+ * Encodes chunks one after another. Keeps its buffers between chunks and the METRIC stream
+ * metrics across them (`metrics`).
+ */
+export class PrsdSequiturEncoder {
+  private readonly sequitur: Sequitur
+  private readonly output = new PointOutput()
+  private readonly detector: PrsdDetector
+  readonly metrics = new RsdMetrics()
+  private sizeOf = new Int32Array(0)
+  private readonly structure = new ByteWriter(1 << 16)
+  private readonly residue = new ByteWriter(1 << 16)
+  lastStats: EncodeStats | null = null
+
+  constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
+    this.sequitur = new Sequitur(maxChunkEvents)
+    this.detector = new PrsdDetector(0, this.output)
+  }
+
+  encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
+    if (count > this.maxChunkEvents) throw new Error(`chunk of ${count} events exceeds ${this.maxChunkEvents}`)
+    const seq = this.sequitur
+    const det = this.detector
+    const metrics = this.metrics
+    seq.reset()
+    det.grow(pointCount)
+    metrics.grow(pointCount)
+    this.output.reset(pointCount)
+    if (this.sizeOf.length < pointCount) this.sizeOf = new Int32Array(Math.max(pointCount, this.sizeOf.length * 2))
+    const sizeOf = this.sizeOf
+    sizeOf.fill(-1, 0, pointCount)
+    const exceptions: number[] = []
+    for (let i = 0; i < count; i++) {
+      const p = points[i]!
+      if (p >= pointCount) throw new Error(`access point ${p} is outside the point table (${pointCount})`)
+      const a = addresses[i]!
+      seq.append(p)
+      det.add(p, a)
+      metrics.add(p, a)
+      const s = sizes[i]!
+      const known = sizeOf[p]!
+      if (known !== s) {
+        if (known === -1) sizeOf[p] = s
+        else exceptions.push(i, s)
+      }
+    }
+    det.flush()
+
+    const out = this.output
+    const w = this.structure
+    w.reset()
+    w.uint(count)
+    seq.writeGrammar(w)
+    const used = out.touched.slice().sort((a, b) => a - b)
+    w.uint(used.length)
+    const r = this.residue
+    r.reset()
+    let prevPoint = 0
+    const irrAll: number[] = []
+    for (const p of used) {
+      w.uint(p - prevPoint)
+      prevPoint = p
+      w.uint(sizeOf[p]!)
+      const irr = out.irr[p]!
+      const items = out.items[p]!
+      w.uint(irr.length)
+      let descriptors = 0
+      for (let k = 0; k < items.length; k += 5 + 2 * items[k + 1]!) descriptors++
+      w.uint(descriptors)
+      let prevStart = 0
+      for (let k = 0; k < items.length; ) {
+        const height = items[k + 1]!
+        w.uint(items[k]!)
+        w.uint(height)
+        w.int(items[k + 2]! - prevStart)
+        prevStart = items[k + 2]!
+        for (let l = 0; l <= height; l++) {
+          w.uint(items[k + 3 + 2 * l]!)
+          w.int(items[k + 4 + 2 * l]!)
+        }
+        k += 5 + 2 * height
+      }
+      for (const a of irr) irrAll.push(a)
+    }
+    w.uint(exceptions.length / 2)
+    let prevIndex = 0
+    for (let k = 0; k < exceptions.length; k += 2) {
+      w.uint(exceptions[k]! - prevIndex)
+      prevIndex = exceptions[k]!
+      w.uint(exceptions[k + 1]!)
+    }
+    const n = irrAll.length
+    let residue: Buffer | null = null
+    if (n > 0) {
+      const planes = new Uint8Array(n * 8)
+      for (let i = 0; i < n; i++) {
+        const a = irrAll[i]!
+        let lo = a % 0x100000000
+        let hi = Math.floor(a / 0x100000000)
+        for (let b = 0; b < 4; b++) {
+          planes[b * n + i] = lo & 0xff
+          lo >>>= 8
+          planes[(b + 4) * n + i] = hi & 0xff
+          hi >>>= 8
+        }
+      }
+      const q = this.options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5)
+      residue = brotli(planes, q)
+    }
+    const structure = brotli(w.view(), this.options.structureQuality ?? 11)
+    const head = new ByteWriter(16)
+    head.byte(FORMAT)
+    head.uint(structure.length)
+    head.uint(residue ? residue.length : 0)
+    const result = Buffer.concat(residue ? [head.view(), structure, residue] : [head.view(), structure])
+    this.lastStats = {
+      events: count,
+      descriptors: out.descriptors,
+      irregular: out.irregularCount,
+      rules: seq.ruleCount(),
+      structureBytes: structure.length,
+      residueBytes: residue ? residue.length : 0
+    }
+    return result
+  }
+}
+
+function brotli(data: Uint8Array, quality: number): Buffer {
+  return brotliCompressSync(data, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+      [constants.BROTLI_PARAM_LGWIN]: 22
+    }
+  })
+}
+
+export interface DecodedAccesses {
+  count: number
+  points: Uint32Array
+  addresses: Float64Array
+  sizes: Uint16Array
+}
+
+/** Decodes one `prsd-sequitur-v1` chunk straight from its stored bytes. */
+export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number): DecodedAccesses {
+  const head = new ByteReader(data)
+  const format = head.byte()
+  if (format !== FORMAT) throw new Error(`unknown prsd-sequitur format ${format}`)
+  const structureBytes = head.uint()
+  const residueBytes = head.uint()
+  const at = head.pos
+  if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
+  const structure = brotliDecompressSync(data.subarray(at, at + structureBytes))
+  const planes = residueBytes > 0 ? brotliDecompressSync(data.subarray(at + structureBytes)) : new Uint8Array(0)
+  const r = new ByteReader(structure)
+  const count = r.uint()
+  const grammar = readGrammar(r)
+  const points = new Uint32Array(count)
+  const got = new GrammarCursor(grammar).fill(points, 0, count)
+  if (got !== count) throw new Error(`grammar expands to ${got} accesses, expected ${count}`)
+
+  // Per point: where its addresses go in a scratch array laid out point by point.
+  const perPoint = new Uint32Array(pointCount + 1)
+  for (let i = 0; i < count; i++) {
+    const p = points[i]!
+    if (p >= pointCount) throw new Error(`access point ${p} is outside the point table (${pointCount})`)
+    perPoint[p + 1]!++
+  }
+  for (let p = 0; p < pointCount; p++) perPoint[p + 1]! += perPoint[p]!
+  const byPoint = new Float64Array(count)
+  const sizeOf = new Uint16Array(pointCount)
+  const nIrr = planes.length / 8
+  let irrIndex = 0
+  const readIrregular = (): number => {
+    if (irrIndex >= nIrr) throw new Error('irregular addresses run out')
+    let lo = 0
+    let hi = 0
+    for (let b = 3; b >= 0; b--) {
+      lo = lo * 256 + planes[b * nIrr + irrIndex]!
+      hi = hi * 256 + planes[(b + 4) * nIrr + irrIndex]!
+    }
+    irrIndex++
+    return hi * 0x100000000 + lo
+  }
+  const used = r.uint()
+  let point = 0
+  const lengths = new Float64Array(16)
+  const strides = new Float64Array(16)
+  const counter = new Float64Array(16)
+  for (let u = 0; u < used; u++) {
+    point += r.uint()
+    if (point >= pointCount) throw new Error(`access point ${point} is outside the point table (${pointCount})`)
+    sizeOf[point] = r.uint()
+    let irregular = r.uint()
+    const descriptors = r.uint()
+    let pos = perPoint[point]!
+    const end = perPoint[point + 1]!
+    let prevStart = 0
+    for (let d = 0; d < descriptors; d++) {
+      let before = r.uint()
+      irregular -= before
+      if (irregular < 0 || pos + before > end) throw new Error('irregular address counts do not add up')
+      while (before-- > 0) byPoint[pos++] = readIrregular()
+      const height = r.uint()
+      if (height >= 16) throw new Error(`descriptor height ${height} is too deep`)
+      const start = prevStart + r.int()
+      prevStart = start
+      let total = 1
+      for (let l = height; l >= 0; l--) {
+        lengths[l] = r.uint()
+        strides[l] = r.int()
+        counter[l] = 0
+        total *= lengths[l]!
+      }
+      if (pos + total > end) throw new Error('descriptors expand past the point\'s accesses')
+      // Odometer over the levels, innermost (0) fastest.
+      let base = start
+      for (;;) {
+        const len0 = lengths[0]!
+        const s0 = strides[0]!
+        for (let i = 0; i < len0; i++) byPoint[pos++] = base + i * s0
+        let l = 1
+        while (l <= height) {
+          counter[l]!++
+          if (counter[l]! < lengths[l]!) break
+          counter[l] = 0
+          l++
+        }
+        if (l > height) break
+        base = start
+        for (let k = 1; k <= height; k++) base += counter[k]! * strides[k]!
+      }
+    }
+    if (pos + irregular !== end) throw new Error(`point ${point} has ${end - pos - irregular} accesses unaccounted for`)
+    while (irregular-- > 0) byPoint[pos++] = readIrregular()
+  }
+  const sizes = new Uint16Array(count)
+  const addresses = new Float64Array(count)
+  const cursor = perPoint.slice(0, pointCount)
+  for (let i = 0; i < count; i++) {
+    const p = points[i]!
+    addresses[i] = byPoint[cursor[p]!++]!
+    sizes[i] = sizeOf[p]!
+  }
+  const exceptions = r.uint()
+  let index = 0
+  for (let k = 0; k < exceptions; k++) {
+    index += r.uint()
+    if (index >= count) throw new Error('size exception outside the chunk')
+    sizes[index] = r.uint()
+  }
+  return { count, points, addresses, sizes }
+}
