@@ -54,6 +54,8 @@ export const API_INPUT_SCHEMAS = {
       functions: z.array(z.string().min(1).max(512)).max(1000).default([]),
       maxEvents: z.number().int().positive().max(1e12).nullable().default(null),
       maxSeconds: z.number().positive().max(86400).nullable().default(null),
+      /** Name heap blocks by allocation context (preloads Stride's malloc interposer). */
+      trackHeap: z.boolean().default(true),
       /** Where to write the session; a fresh file in the sessions folder when omitted. */
       out: sessionPath.nullable().default(null),
       /** Simulate right after tracing (what the launch dialog does). */

@@ -7,6 +7,11 @@ export interface Io {
 
 export function processIo(): Io {
   const tty = Boolean(process.stderr.isTTY)
+  // `stride report ... | head`: the reader left; stop quietly like other Unix tools.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0)
+    throw e
+  })
   return {
     out: (line) => process.stdout.write(line + '\n'),
     err: (line) => process.stderr.write(line + '\n'),

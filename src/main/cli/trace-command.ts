@@ -12,7 +12,7 @@ import { progressLine, type Io } from './io'
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(
     argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true } },
+    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, 'no-heap': {} },
     'trace'
   )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
@@ -35,7 +35,8 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   if (seconds !== null && !(seconds > 0)) throw new StrideError(`stride trace: --seconds "${flag(args, 'seconds')}" must be a positive number of seconds.`)
 
   const started = Date.now()
-  const handle = runTraceWorker({ program, args: args.rest, functions, maxEvents, maxSeconds: seconds, out: resolve(out) }, (p) =>
+  // --no-heap: no malloc interposer, so the run is exactly the program's own (as under Cachegrind).
+  const handle = runTraceWorker({ program, args: args.rest, functions, maxEvents, maxSeconds: seconds, out: resolve(out), trackHeap: !has(args, 'no-heap') }, (p) =>
     io.progress(progressLine(p.phase, p.events, started))
   )
   const stop = () => handle.stop()

@@ -79,7 +79,7 @@ export class JobManager {
     try {
       this.progress(job, { phase: 'starting', events: 0, total: input.maxEvents })
       const handle = runTraceWorker(
-        { program: input.program, args: input.args, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, out: input.out },
+        { program: input.program, args: input.args, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, out: input.out, trackHeap: input.trackHeap },
         (p) => this.progress(job, p)
       )
       job.handle = handle

@@ -28,7 +28,8 @@ describe.each(EXAMPLES)('Cachegrind equality: %s', (name) => {
   const program = example(name)
   const session = join(dir, `${name}.stride`)
   beforeAll(() => {
-    strideOk(['trace', '--launch', program, '--out', session], env)
+    // --no-heap: Cachegrind runs the program without Stride's malloc interposer, so must we.
+    strideOk(['trace', '--launch', program, '--no-heap', '--out', session], env)
   })
 
   it.each(CONFIGS)('D1 $spec: totals and per-line counts equal', (cfg) => {

@@ -34,6 +34,24 @@ export interface PointNames {
   function: string | null
   module: string | null
   variable: string | null
+  sourceExpr: string | null
+  disasm: string | null
+}
+
+/** A data structure as stored (see schema v2/v3). */
+export interface VariableRow {
+  id: number
+  name: string
+  kind: 'global' | 'stack' | 'heap' | 'unknown'
+  start: number | null
+  size: number | null
+  type: string | null
+  elementSize: number | null
+  dims: number[] | null
+  module: string | null
+  allocSite: string | null
+  reads: number
+  writes: number
 }
 
 export class SessionWriter {
@@ -76,16 +94,31 @@ export class SessionWriter {
   writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>): void {
     const byIdx = new Map(names.map((n) => [n.idx, n]))
     const insertPoint = this.db.prepare(
-      'INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address, ref_id, file, line, function, module, variable) VALUES (?,?,?,?,?,?,?,?,?,?,?)'
+      'INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address, ref_id, file, line, function, module, variable, source_expr, disasm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)'
     )
     const insertModule = this.db.prepare('INSERT INTO modules (path, base, start, end) VALUES (?,?,?,?)')
     this.db.transaction(() => {
       for (const p of points) {
         const n = byIdx.get(p.idx)
-        insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress, n?.refId ?? null, n?.file ?? null, n?.line ?? null, n?.function ?? null, n?.module ?? null, n?.variable ?? null)
+        insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress, n?.refId ?? null, n?.file ?? null, n?.line ?? null, n?.function ?? null, n?.module ?? null, n?.variable ?? null, n?.sourceExpr ?? null, n?.disasm ?? null)
       }
       this.db.prepare('DELETE FROM modules').run()
       for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
+    })()
+  }
+
+  /** Stores the data structures and, per point, how many of its accesses fell in each. */
+  writeVariables(variables: VariableRow[], histograms: Map<number, Map<number, number>>): void {
+    const insertVariable = this.db.prepare(
+      'INSERT INTO variables (id, name, kind, start, size, type, element_size, dims, module, alloc_site, reads, writes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)'
+    )
+    const insertHistogram = this.db.prepare('INSERT INTO point_variables (point, variable, accesses) VALUES (?,?,?)')
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM variables').run()
+      this.db.prepare('DELETE FROM point_variables').run()
+      for (const v of variables)
+        insertVariable.run(v.id, v.name, v.kind, v.start, v.size, v.type, v.elementSize, v.dims ? JSON.stringify(v.dims) : null, v.module, v.allocSite, v.reads, v.writes)
+      for (const [point, h] of histograms) for (const [variable, n] of h) insertHistogram.run(point, variable, n)
     })()
   }
 

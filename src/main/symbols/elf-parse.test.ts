@@ -46,6 +46,10 @@ describe('binutils parsers', () => {
 import { parseGdbLines } from './gdb-lines'
 describe('gdb line rows', () => {
   it('reads file and line, and unknowns', () => {
-    expect(parseGdbLines('/src/conflict.c\t30\n?\t0\n', 3)).toEqual([{ file: '/src/conflict.c', line: 30 }, { file: null, line: null }, { file: null, line: null }])
+    expect(parseGdbLines('/src/conflict.c\t30\tmovsd (%rdi,%rax,8),%xmm0\n?\t0\n', 3)).toEqual([
+      { file: '/src/conflict.c', line: 30, disasm: 'movsd (%rdi,%rax,8),%xmm0' },
+      { file: null, line: null },
+      { file: null, line: null }
+    ])
   })
 })

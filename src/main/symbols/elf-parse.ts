@@ -77,6 +77,8 @@ export function findSymbol(symbols: ElfSymbol[], address: number): ElfSymbol | n
 export interface SourceLocation {
   file: string | null
   line: number | null
+  /** The instruction at the address, when the mapper can disassemble (gdb). */
+  disasm?: string
 }
 
 /** `addr2line -f` output: per address, a function line then a "file:line" line. */

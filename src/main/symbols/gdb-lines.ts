@@ -25,25 +25,35 @@ def last_line_at(symtab, pc, line):
             rows[e.pc] = e.line
         last_rows[key] = rows
     return rows.get(pc, line)
+def disasm(pc):
+    try:
+        text = gdb.execute("x/i 0x%x" % pc, to_string=True)
+        # "   0x114d <sumfunc+20>:\\tmovsd ..." (C++ names hold colons: cut after ">:")
+        rest = text.split(">:", 1)[1] if ">:" in text else (text.split(":", 1)[1] if ":" in text else "")
+        return rest.strip().replace("\\t", " ")
+    except Exception:
+        return ""
 for a in open(os.environ["STRIDE_ADDRS"]).read().split():
-    sal = gdb.find_pc_line(int(a, 16))
+    pc = int(a, 16)
+    sal = gdb.find_pc_line(pc)
     if sal.symtab is None or sal.line == 0:
-        out.append("?\\t0")
+        out.append("?\\t0\\t" + disasm(pc))
     else:
         line = last_line_at(sal.symtab, sal.pc, sal.line)
-        out.append("%s\\t%d" % (sal.symtab.fullname(), line if line > 0 else sal.line))
+        out.append("%s\\t%d\\t%s" % (sal.symtab.fullname(), line if line > 0 else sal.line, disasm(pc)))
 with open(os.environ["STRIDE_LINES"], "w") as f:
     f.write("\\n".join(out) + "\\n")
 `
 
-/** Pure: one "file<TAB>line" row per address; "?" for unknown. */
+/** Pure: one "file<TAB>line<TAB>instruction" row per address; "?" for an unknown file. */
 export function parseGdbLines(text: string, count: number): SourceLocation[] {
   const rows = text.split('\n')
   const out: SourceLocation[] = []
   for (let i = 0; i < count; i++) {
-    const [file, line] = (rows[i] ?? '?\t0').split('\t')
+    const [file, line, disasm] = (rows[i] ?? '?\t0').split('\t')
     const n = Number(line)
-    out.push(file && file !== '?' && n > 0 ? { file, line: n } : { file: null, line: null })
+    const at = file && file !== '?' && n > 0 ? { file, line: n } : { file: null, line: null }
+    out.push(disasm ? { ...at, disasm } : at)
   }
   return out
 }

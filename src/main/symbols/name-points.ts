@@ -1,9 +1,12 @@
 /**
- * Names every access point after a trace: file:line (addr2line on the point's object),
- * function (the object's symbol table, as Cachegrind names functions), module, the global
- * variable its first access fell in, and a METRIC-style id `Var_Kind_N` (section 10.1.1),
- * N numbering points in address order so ids are stable for a binary.
+ * Names every access point after a trace: file:line and instruction (gdb on the point's
+ * object), function (the object's symbol table, as Cachegrind names functions), module, the
+ * data structure most of its accesses touched (from the correlator; without one, the global
+ * its first access fell in), its source expression (`B[j][i]`) and a METRIC-style id
+ * `Var_Kind_N` (section 10.1.1), N numbering points in address order so ids are stable.
  */
+import { readFileSync } from 'node:fs'
+import { collectAccesses, matchExpressions, parseLine, type LinePoint } from '../correlate/source-expressions'
 import type { PointNames, PointRecord } from '../store/session-writer'
 import type { LoadedModule } from '../tracing/proc-maps'
 import { sourceLocations } from './addr2line'
@@ -17,8 +20,11 @@ function moduleOf(modules: LoadedModule[], address: number): LoadedModule | null
   return null
 }
 
-export async function namePoints(points: PointRecord[], modules: LoadedModule[], program: ElfInfo): Promise<PointNames[]> {
-  const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null }))
+/** Point index -> the name of the variable it touched most (null: unknown). */
+export type PointVariables = (point: number) => string | null
+
+export async function namePoints(points: PointRecord[], modules: LoadedModule[], program: ElfInfo, pointVariables: PointVariables | null = null): Promise<PointNames[]> {
+  const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null }))
   // Group points by the object their instruction lives in.
   const groups = new Map<LoadedModule, PointRecord[]>()
   for (const p of points) {
@@ -44,18 +50,56 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
       n.function = findSymbol(elf.functions, links[i]!)?.name ?? null
       n.file = locations[i]?.file ?? null
       n.line = locations[i]?.line ?? null
+      n.disasm = locations[i]?.disasm ?? null
     })
   }
-  // Globals of the program (issue: heap/stack naming lives with the correlation work).
-  const exe = modules.find((m) => m.path === program.path)
-  const dataOffset = exe && program.relocatable ? exe.base : 0
-  for (const p of points) {
-    names[p.idx]!.variable = exe ? (findSymbol(program.data, p.firstAddress - dataOffset)?.name ?? null) : null
+  if (pointVariables) {
+    for (const p of points) names[p.idx]!.variable = pointVariables(p.idx)
+  } else {
+    // No correlator: the program global the point's first access fell in.
+    const exe = modules.find((m) => m.path === program.path)
+    const dataOffset = exe && program.relocatable ? exe.base : 0
+    for (const p of points) names[p.idx]!.variable = exe ? (findSymbol(program.data, p.firstAddress - dataOffset)?.name ?? null) : null
   }
+  await addSourceExpressions(points, names)
   const order = [...points].sort((a, b) => a.pc - b.pc || a.kind - b.kind)
   order.forEach((p, rank) => {
     const n = names[p.idx]!
     n.refId = `${n.variable ?? 'unknown'}_${KIND_NAMES[p.kind] ?? 'Access'}_${rank}`
   })
   return names
+}
+
+const KIND_OF = ['read', 'write', 'modify'] as const
+
+/** Fills sourceExpr per source line: matched expressions, else the plain line. */
+async function addSourceExpressions(points: PointRecord[], names: PointNames[]): Promise<void> {
+  const byLine = new Map<string, PointRecord[]>()
+  for (const p of points) {
+    const n = names[p.idx]!
+    if (!n.file || !n.line) continue
+    const key = `${n.file}\0${n.line}`
+    const list = byLine.get(key) ?? []
+    list.push(p)
+    byLine.set(key, list)
+  }
+  const files = new Map<string, string[] | null>()
+  for (const [key, list] of byLine) {
+    const [file, lineText] = key.split('\0') as [string, string]
+    if (!files.has(file)) {
+      try {
+        files.set(file, readFileSync(file, 'utf8').split('\n'))
+      } catch {
+        files.set(file, null)
+      }
+    }
+    const text = files.get(file)?.[Number(lineText) - 1]
+    if (text === undefined) continue
+    const root = await parseLine(text)
+    const linePoints: LinePoint[] = [...list]
+      .sort((a, b) => a.pc - b.pc)
+      .map((p) => ({ key: p.idx, kind: KIND_OF[p.kind] ?? 'read', variable: names[p.idx]!.variable }))
+    const matched = root ? matchExpressions(linePoints, collectAccesses(root)) : new Map<number, string>()
+    for (const p of list) names[p.idx]!.sourceExpr = matched.get(p.idx) ?? text.trim()
+  }
 }

@@ -12,6 +12,8 @@ export interface TraceWorkerInput {
   maxEvents: number | null
   maxSeconds: number | null
   out: string
+  /** Preload the allocation interposer (heap blocks named by allocation context). */
+  trackHeap: boolean
 }
 
 export interface SimulateWorkerInput {

@@ -1,6 +1,10 @@
 /** Worker thread: runs one trace (Valgrind backend), writes the session, names its points. */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
+import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
+import { nameVariables } from '../correlate/name-variables'
+import { readElf } from '../symbols/elf-reader'
+import { readProgramVariables } from '../symbols/gdb-variables'
 import { namePoints } from '../symbols/name-points'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import { removeSessionFile, SessionWriter } from '../store/session-writer'
@@ -18,7 +22,8 @@ async function main(): Promise<void> {
     functions: input.functions,
     createdAt: new Date().toISOString()
   })
-  const trace = new ValgrindTrace(input, writer, (events) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents }))
+  const correlator = new Correlator(await dataLayout(input.program).catch(() => null))
+  const trace = new ValgrindTrace(input, writer, (events) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents }), correlator)
   parentPort!.on('message', (m: WorkerCommand) => {
     if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
   })
@@ -35,8 +40,19 @@ async function main(): Promise<void> {
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
-  const names = await namePoints(outcome.points, outcome.modules, outcome.elf)
+  const { variables, histograms } = correlator.finish()
+  const named = await nameVariables(variables, outcome.modules)
+  const pointVariable = (point: number) => {
+    const v = dominantVariable(histograms.get(point))
+    return v === 0 ? null : (named[v]?.name ?? null)
+  }
+  const names = await namePoints(outcome.points, outcome.modules, outcome.elf, pointVariable)
   writer.writePoints(outcome.points, names, outcome.modules)
+  writer.writeVariables(
+    named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
+    histograms
+  )
+  writer.writeMeta({ heapTracked: trace.heapTracked, allocationEvents: correlator.allocEvents })
   const partial = outcome.stopReason !== 'completed'
   writer.finish({
     partial,
@@ -51,3 +67,13 @@ async function main(): Promise<void> {
 main().catch((e: unknown) => {
   post({ type: 'error', message: e instanceof Error ? e.message : String(e), code: e instanceof StrideError ? e.code : 'internal', session: null })
 })
+
+/** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
+async function dataLayout(program: string): Promise<ProgramDataLayout> {
+  const elf = await readElf(program)
+  const functions = elf.functions.filter((f) => f.size > 0)
+  const variables = elf.hasDebugInfo
+    ? await readProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
+    : { globals: {}, frames: {} }
+  return { globals: elf.data, functions, variables, relocatable: elf.relocatable }
+}

@@ -71,6 +71,15 @@ describe('LackeyParser', () => {
     expect(parser.malformedLines).toBe(5)
   })
 
+  it('passes client messages to the log and instructions to an optional hook', () => {
+    const pcs: number[] = []
+    const logs: string[] = []
+    const p = new LackeyParser({ access: () => true, log: (l) => logs.push(l), instruction: (pc) => pcs.push(pc) })
+    p.push(Buffer.from('I  10,1\n**7** stride-alloc f 5000\nI  11,2\n'))
+    expect(pcs).toEqual([0x10, 0x11])
+    expect(logs).toEqual(['**7** stride-alloc f 5000'])
+  })
+
   it('rejects addresses too wide to be exact in a double', () => {
     const { events, parser } = collect(['I  10,1\n L 12345678901234,4\n'])
     expect(events).toEqual([])

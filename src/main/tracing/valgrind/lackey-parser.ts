@@ -7,6 +7,7 @@
  *   " S 1ffefffd50,8"   a store
  *   " M 0421b48,4"      a modify (load + store of the same bytes by one instruction)
  *   "==1234== ..."      Valgrind's own log lines (errors, the target's fatal signal)
+ *   "**1234** ..."      client messages (VALGRIND_PRINTF), e.g. the allocation interposer's
  * A data line belongs to the last "I" line before it. Chunks may split lines anywhere;
  * the parser carries the unfinished tail over. It works on bytes, never builds strings
  * for trace lines, and allocates nothing per event.
@@ -19,14 +20,17 @@ export const KIND_MODIFY = 2
 export interface LackeySink {
   /** One data access. `pc` is the instruction that made it. Return false to stop parsing. */
   access(pc: number, kind: number, address: number, size: number): boolean
-  /** A Valgrind log line ("==pid== ..."), without the newline. */
+  /** A Valgrind log line ("==pid== ...") or client message ("**pid** ..."), without the newline. */
   log(line: string): void
+  /** Every instruction, when given (function entries for stack frames); costs a call per line. */
+  instruction?(pc: number): void
 }
 
 const NL = 0x0a
 const SPACE = 0x20
 const COMMA = 0x2c
 const EQ = 0x3d
+const STAR = 0x2a
 
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30
@@ -91,8 +95,10 @@ export class LackeyParser {
     const c0 = buf[start]!
     if (c0 === 0x49 /* I */ && buf[start + 1] === SPACE) {
       const pc = this.hexField(buf, start + 2, end)
-      if (pc >= 0) this.pc = pc
-      else this.malformedLines++
+      if (pc >= 0) {
+        this.pc = pc
+        this.sink.instruction?.(pc)
+      } else this.malformedLines++
       return true
     }
     if (c0 === SPACE && buf[start + 2] === SPACE) {
@@ -129,7 +135,8 @@ export class LackeyParser {
       }
       return this.sink.access(this.pc, kind, addr, size)
     }
-    if (c0 === EQ && buf[start + 1] === EQ) {
+    // "==pid==" Valgrind messages and "**pid**" client requests (VALGRIND_PRINTF).
+    if ((c0 === EQ && buf[start + 1] === EQ) || (c0 === STAR && buf[start + 1] === STAR)) {
       this.sink.log(buf.toString('utf8', start, end))
       return true
     }

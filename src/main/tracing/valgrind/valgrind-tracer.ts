@@ -14,7 +14,7 @@ import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { ModuleMap, type LoadedModule } from '../proc-maps'
 import { LackeyParser } from './lackey-parser'
-import { parsePipebufHeader, pipebufPath } from './pipebuf'
+import { allocInterposerPath, parsePipebufHeader, pipebufPath } from './native-tools'
 
 export const CHUNK_EVENTS = 1 << 16
 
@@ -25,6 +25,22 @@ export interface TraceOptions {
   functions: string[]
   maxEvents: number | null
   maxSeconds: number | null
+  /** Preload the allocation interposer so heap blocks get names (default true). */
+  trackHeap?: boolean
+}
+
+/**
+ * Sees the run as it happens, in order (the correlation work plugs in here): every access,
+ * the traced ones with their point, optionally every instruction, and Valgrind's log lines.
+ */
+export interface TraceObserver {
+  readonly wantsInstructions: boolean
+  programLoaded(base: number): void
+  instruction(pc: number): void
+  observe(kind: number, address: number, size: number): void
+  attribute(point: number, kind: number, address: number): void
+  /** Returns true when the line was the observer's (not a Valgrind message). */
+  log(line: string): boolean
 }
 
 export interface TraceOutcome {
@@ -56,11 +72,20 @@ export class ValgrindTrace {
   private bSizes = new Uint16Array(CHUNK_EVENTS)
   private bCount = 0
 
+  private interposer: string | null = null
+  private programBase: number | null = null
+
   constructor(
     private readonly options: TraceOptions,
     private readonly writer: SessionWriter,
-    private readonly onProgress: ProgressListener
+    private readonly onProgress: ProgressListener,
+    private readonly observer: TraceObserver | null = null
   ) {}
+
+  /** Whether heap blocks could be tracked (the interposer built and was preloaded). */
+  get heapTracked(): boolean {
+    return this.interposer !== null
+  }
 
   /** Ask the trace to end; what was recorded is kept. */
   stop(reason: TraceStopReason, message: string | null = null): void {
@@ -78,9 +103,12 @@ export class ValgrindTrace {
     const wanted = this.resolveFunctions(elf, functions)
     const valgrind = ['valgrind', '--tool=lackey', '--trace-mem=yes', '--log-fd=3', program, ...this.options.args]
     const relay = pipebufPath()
+    this.interposer = this.options.trackHeap === false ? null : allocInterposerPath()
+    // Valgrind passes LD_PRELOAD on to the program, after its own preloads.
+    const env = this.interposer ? { ...process.env, LD_PRELOAD: [this.interposer, process.env.LD_PRELOAD].filter(Boolean).join(':') } : process.env
     const child = relay
-      ? spawn(relay, valgrind, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
-      : spawn(valgrind[0]!, valgrind.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+      ? spawn(relay, valgrind, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env })
+      : spawn(valgrind[0]!, valgrind.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env })
     this.child = child
     // Through the relay, the traced process is the relay's child: its header names it.
     let pid = relay ? undefined : child.pid
@@ -90,8 +118,11 @@ export class ValgrindTrace {
     }
     const progress = setInterval(() => this.onProgress(this.kept + this.bCount), 250)
 
+    const observer = this.observer
     const parser = new LackeyParser({
+      instruction: observer?.wantsInstructions ? (pc) => observer.instruction(pc) : undefined,
       access: (pc, kind, address, size) => {
+        observer?.observe(kind, address, size)
         const key = pc * 4 + kind
         let point = this.pointByKey.get(key)
         if (point === undefined) {
@@ -101,6 +132,7 @@ export class ValgrindTrace {
         if (point < 0) return true
         const p = this.points[point]!
         p.accesses++
+        observer?.attribute(point, kind, address)
         const i = this.bCount++
         this.bPoints[i] = point
         this.bAddresses[i] = address
@@ -118,6 +150,7 @@ export class ValgrindTrace {
           pid = relayed
           return
         }
+        if (observer?.log(line)) return
         this.logTail.push(line)
         if (this.logTail.length > 40) this.logTail.shift()
       }
@@ -184,7 +217,16 @@ export class ValgrindTrace {
     if (pid && !this.checkedPages.has(page) && !this.modules.find(pc)) {
       this.checkedPages.add(page)
       this.modules.refresh(pid)
+      if (this.programBase === null) {
+        const exe = this.modules.byPath(programPath)
+        if (exe) {
+          this.programBase = exe.base
+          this.observer?.programLoaded(exe.base)
+        }
+      }
     }
+    // The interposer's own accesses are Stride's, not the program's.
+    if (this.interposer && this.modules.find(pc)?.path === this.interposer) return -1
     if (wanted) {
       if (!this.ranges) {
         const exe = this.modules.byPath(programPath)

@@ -1,0 +1,100 @@
+/*
+ * stride-allocs.so: an LD_PRELOAD interposer for malloc, calloc, realloc and free that reports
+ * each call through Valgrind's client-request printf. Valgrind writes those lines into the same
+ * log stream as lackey's trace, so every allocation arrives in order with the accesses around
+ * it (no clock, no second pipe to merge). Outside Valgrind the reports are no-ops.
+ *
+ * Line format (after Valgrind's "**PID** " prefix):
+ *   stride-alloc m|c|r PTR SIZE OLD SITE CTX1 CTX2 CTX3   (OLD is the realloc'd pointer, else 0)
+ *   stride-alloc f PTR
+ * SITE is the return address into the allocating function; CTX* are the callers above it
+ * (0 when unknown), so blocks can be grouped by allocation context.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <valgrind/valgrind.h>
+
+static void *(*real_malloc)(size_t);
+static void *(*real_calloc)(size_t, size_t);
+static void *(*real_realloc)(void *, size_t);
+static void (*real_free)(void *);
+
+/* dlsym may itself call calloc before real_calloc is known: serve it from here. */
+static char bootstrap[8192];
+static size_t bootstrap_used;
+static __thread int busy;
+
+static void resolve(void) {
+  if (real_malloc) return;
+  busy = 1;
+  real_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+  real_calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+  real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+  real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+  busy = 0;
+}
+
+static int from_bootstrap(void *p) {
+  return (char *)p >= bootstrap && (char *)p < bootstrap + sizeof bootstrap;
+}
+
+static void report(char kind, void *p, size_t size, void *old, void *site) {
+  void *frames[6] = {0};
+  int n = 0;
+  if (!busy) {
+    busy = 1; /* backtrace() may allocate on first use */
+    n = backtrace(frames, 6);
+    busy = 0;
+  }
+  /* frames[0] is report, frames[1] the wrapper, frames[2] the allocating function. */
+  VALGRIND_PRINTF("stride-alloc %c %lx %lx %lx %lx %lx %lx %lx\n", kind, (unsigned long)p, (unsigned long)size,
+                  (unsigned long)old, (unsigned long)site, (unsigned long)(n > 3 ? frames[3] : 0),
+                  (unsigned long)(n > 4 ? frames[4] : 0), (unsigned long)(n > 5 ? frames[5] : 0));
+}
+
+void *malloc(size_t size) {
+  resolve();
+  void *p = real_malloc(size);
+  if (p && !busy) report('m', p, size, 0, __builtin_return_address(0));
+  return p;
+}
+
+void *calloc(size_t n, size_t size) {
+  if (!real_calloc) {
+    if (busy) {
+      size_t bytes = (n * size + 15) & ~(size_t)15;
+      if (bootstrap_used + bytes > sizeof bootstrap) return NULL;
+      void *p = bootstrap + bootstrap_used;
+      bootstrap_used += bytes;
+      memset(p, 0, bytes);
+      return p;
+    }
+    resolve();
+  }
+  void *p = real_calloc(n, size);
+  if (p && !busy) report('c', p, n * size, 0, __builtin_return_address(0));
+  return p;
+}
+
+void *realloc(void *old, size_t size) {
+  resolve();
+  if (from_bootstrap(old)) {
+    void *p = real_malloc(size);
+    if (p) memcpy(p, old, size);
+    return p;
+  }
+  void *p = real_realloc(old, size);
+  if (p && !busy) report('r', p, size, old, __builtin_return_address(0));
+  return p;
+}
+
+void free(void *p) {
+  if (!p || from_bootstrap(p)) return;
+  resolve();
+  if (!busy) VALGRIND_PRINTF("stride-alloc f %lx\n", (unsigned long)p);
+  real_free(p);
+}

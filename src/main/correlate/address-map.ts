@@ -1,0 +1,127 @@
+/**
+ * The program's address space at one moment of the trace: which variable owns an address.
+ * Globals are fixed ranges; heap blocks come and go with malloc/free (a freed block's memory
+ * is attributed to whatever is allocated there next); stack frames are pushed at function
+ * entry (locals at offsets from the frame's CFA) and popped when the return address is read.
+ */
+
+export const UNKNOWN_VARIABLE = 0
+
+export interface Range {
+  start: number
+  end: number
+  variable: number
+}
+
+export interface FrameLocal {
+  /** Offset from the CFA (DW_OP_fbreg with a call-frame-CFA frame base). */
+  offset: number
+  size: number
+  variable: number
+}
+
+interface Frame {
+  cfa: number
+  ranges: Range[]
+}
+
+/** Sorted, non-overlapping ranges with binary search. */
+function findIn(ranges: Range[], address: number): Range | null {
+  let lo = 0
+  let hi = ranges.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const r = ranges[mid]!
+    if (address < r.start) hi = mid - 1
+    else if (address >= r.end) lo = mid + 1
+    else return r
+  }
+  return null
+}
+
+function insertionPoint(ranges: Range[], start: number): number {
+  let lo = 0
+  let hi = ranges.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (ranges[mid]!.start < start) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+export class AddressMap {
+  private globals: Range[] = []
+  private readonly heap: Range[] = []
+  private readonly frames: Frame[] = []
+  /** The last range that answered: consecutive accesses mostly hit the same variable. */
+  private last: Range | null = null
+
+  setGlobals(ranges: Range[]): void {
+    this.globals = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start)
+    this.last = null
+  }
+
+  /** A block allocated at [start, start + size). Overlapping stale blocks are dropped. */
+  alloc(start: number, size: number, variable: number): void {
+    const end = start + Math.max(size, 1)
+    this.removeOverlapping(start, end)
+    this.heap.splice(insertionPoint(this.heap, start), 0, { start, end, variable })
+  }
+
+  free(start: number): void {
+    const i = insertionPoint(this.heap, start)
+    if (this.heap[i]?.start === start) {
+      if (this.last === this.heap[i]) this.last = null
+      this.heap.splice(i, 1)
+    }
+  }
+
+  private removeOverlapping(start: number, end: number): void {
+    let i = insertionPoint(this.heap, start)
+    if (i > 0 && this.heap[i - 1]!.end > start) i--
+    while (i < this.heap.length && this.heap[i]!.start < end) {
+      if (this.heap[i]!.end > start) {
+        if (this.last === this.heap[i]) this.last = null
+        this.heap.splice(i, 1)
+      } else i++
+    }
+  }
+
+  /** A function was entered with this CFA (stack pointer before the call pushed its return address). */
+  enterFrame(cfa: number, locals: FrameLocal[]): void {
+    // Frames at or below the new CFA have returned (the stack grew back over them).
+    while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= cfa) this.frames.pop()
+    const ranges = locals.map((l) => ({ start: cfa + l.offset, end: cfa + l.offset + l.size, variable: l.variable })).sort((a, b) => a.start - b.start)
+    this.frames.push({ cfa, ranges })
+    this.last = null
+  }
+
+  /** A read of the innermost frame's return-address slot is its `ret`: pop it. */
+  maybeReturn(address: number, size: number): void {
+    const top = this.frames[this.frames.length - 1]
+    if (top && size === 8 && address === top.cfa - 8) {
+      this.frames.pop()
+      this.last = null
+    }
+  }
+
+  get depth(): number {
+    return this.frames.length
+  }
+
+  resolve(address: number): number {
+    const last = this.last
+    if (last && address >= last.start && address < last.end) return last.variable
+    // Innermost frame first: a local shadows nothing, but frames are the most volatile.
+    for (let f = this.frames.length - 1; f >= 0; f--) {
+      const hit = findIn(this.frames[f]!.ranges, address)
+      if (hit) return (this.last = hit).variable
+    }
+    const heap = findIn(this.heap, address)
+    if (heap) return (this.last = heap).variable
+    const global = findIn(this.globals, address)
+    if (global) return (this.last = global).variable
+    return UNKNOWN_VARIABLE
+  }
+}

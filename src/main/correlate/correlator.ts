@@ -1,0 +1,180 @@
+/**
+ * Attributes every traced access to a data structure while the trace streams in (the trace
+ * worker feeds it in execution order). Variables get dense ids; 0 is `unknown`. Heap blocks
+ * are grouped by allocation context (the call stack at malloc), stack locals by function and
+ * name. Naming contexts after the allocating source line happens after the trace (it needs
+ * line information); here they carry their context addresses.
+ */
+import { AddressMap, UNKNOWN_VARIABLE, type FrameLocal } from './address-map'
+import { isAllocLine, parseAllocLine } from './alloc-events'
+import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
+
+export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
+
+export interface VariableRecord {
+  id: number
+  name: string
+  kind: VariableKind
+  /** Runtime start (globals; the last block for heap contexts); null for stack locals. */
+  start: number | null
+  size: number | null
+  type: string | null
+  elementSize: number | null
+  dims: number[] | null
+  /** Stack: the function; heap: the allocation context (runtime return addresses). */
+  function: string | null
+  context: number[] | null
+  reads: number
+  writes: number
+}
+
+export interface ProgramDataLayout {
+  /** Globals of the program at link-time addresses. */
+  globals: Array<{ name: string; start: number; size: number }>
+  /** Functions with in-memory locals: name, link-time entry. */
+  functions: Array<{ name: string; start: number }>
+  variables: ProgramVariables
+  /** Addresses are relative to the load base (PIE). */
+  relocatable: boolean
+}
+
+const KIND_READ = 0
+const KIND_WRITE = 1
+
+export class Correlator {
+  private readonly map = new AddressMap()
+  private readonly variables: VariableRecord[] = []
+  private readonly contexts = new Map<string, number>()
+  /** Runtime entry pc -> the frame's locals with their variable ids. */
+  private readonly entries = new Map<number, FrameLocal[]>()
+  private readonly histograms = new Map<number, Map<number, number>>()
+  private lastStore = -1
+  private loaded = false
+  allocEvents = 0
+
+  constructor(private readonly layout: ProgramDataLayout | null) {
+    this.variables.push(this.record('unknown', 'unknown', null, null))
+  }
+
+  /** Whether instruction addresses are needed (to see function entries). */
+  get wantsInstructions(): boolean {
+    return Boolean(this.layout && this.layout.functions.some((f) => this.layout!.variables.frames[f.name]?.length))
+  }
+
+  private record(name: string, kind: VariableKind, shape: TypeShape | null, fn: string | null): VariableRecord {
+    return {
+      id: this.variables.length,
+      name,
+      kind,
+      start: null,
+      size: shape?.size ?? null,
+      type: shape?.type ?? null,
+      elementSize: shape?.elementSize ?? null,
+      dims: shape?.dims ?? null,
+      function: fn,
+      context: null,
+      reads: 0,
+      writes: 0
+    }
+  }
+
+  /** The program is mapped at `base`: place its globals and frame entries. */
+  programLoaded(base: number): void {
+    if (this.loaded || !this.layout) return
+    this.loaded = true
+    const offset = this.layout.relocatable ? base : 0
+    const ranges = this.layout.globals.map((g) => {
+      const v = this.record(g.name, 'global', this.layout!.variables.globals[g.name] ?? { type: '', size: g.size, elementSize: g.size, dims: null }, null)
+      v.start = g.start + offset
+      v.size = g.size
+      this.variables.push(v)
+      return { start: v.start, end: v.start + g.size, variable: v.id }
+    })
+    this.map.setGlobals(ranges)
+    for (const f of this.layout.functions) {
+      const locals: FrameLocalInfo[] = this.layout.variables.frames[f.name] ?? []
+      if (locals.length === 0) continue
+      const frame = locals.map((l) => {
+        const v = this.record(l.name, 'stack', l, f.name)
+        this.variables.push(v)
+        return { offset: l.offset, size: l.size, variable: v.id }
+      })
+      this.entries.set(f.start + offset, frame)
+    }
+  }
+
+  /** Every executed instruction (only called when wantsInstructions). */
+  instruction(pc: number): void {
+    const locals = this.entries.get(pc)
+    // At a function's first instruction the last store was the call pushing the return
+    // address: the CFA is just above it.
+    if (locals && this.lastStore >= 0) this.map.enterFrame(this.lastStore + 8, locals)
+  }
+
+  /** Every data access of the run, traced or not: keeps frames and the return slot current. */
+  observe(kind: number, address: number, size: number): void {
+    if (kind === KIND_WRITE) this.lastStore = address
+    else if (kind === KIND_READ) this.map.maybeReturn(address, size)
+  }
+
+  /** A traced access by access point `point`. Returns the variable id. */
+  attribute(point: number, kind: number, address: number): number {
+    const v = this.map.resolve(address)
+    let h = this.histograms.get(point)
+    if (!h) this.histograms.set(point, (h = new Map()))
+    h.set(v, (h.get(v) ?? 0) + 1)
+    const rec = this.variables[v]!
+    if (kind === KIND_READ) rec.reads++
+    else if (kind === KIND_WRITE) rec.writes++
+    else {
+      rec.reads++
+      rec.writes++
+    }
+    return v
+  }
+
+  /** A Valgrind log line; returns true when it was an allocation event. */
+  log(line: string): boolean {
+    if (!isAllocLine(line)) return false
+    const e = parseAllocLine(line)
+    if (!e) return true
+    this.allocEvents++
+    if (e.kind === 'free') {
+      this.map.free(e.ptr)
+      return true
+    }
+    if (e.old) this.map.free(e.old)
+    const key = e.context.join(',')
+    let id = this.contexts.get(key)
+    if (id === undefined) {
+      const v = this.record(`heap_${this.contexts.size}`, 'heap', null, null)
+      v.context = e.context
+      v.size = 0
+      this.variables.push(v)
+      this.contexts.set(key, (id = v.id))
+    }
+    const v = this.variables[id]!
+    v.start = e.ptr
+    v.size = Math.max(v.size ?? 0, e.size)
+    this.map.alloc(e.ptr, e.size, id)
+    return true
+  }
+
+  /** All variables (id order; 0 is unknown) and, per point, accesses per variable. */
+  finish(): { variables: VariableRecord[]; histograms: Map<number, Map<number, number>> } {
+    return { variables: this.variables, histograms: this.histograms }
+  }
+}
+
+/** A point's dominant variable: the one most of its accesses touched (unknown when none). */
+export function dominantVariable(histogram: Map<number, number> | undefined): number {
+  let best = UNKNOWN_VARIABLE
+  let count = -1
+  for (const [v, n] of histogram ?? []) {
+    if (n > count || (n === count && best === UNKNOWN_VARIABLE)) {
+      best = v
+      count = n
+    }
+  }
+  return best
+}

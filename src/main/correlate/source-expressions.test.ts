@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { assignedName, collectAccesses, matchExpressions, parseLine, type LinePoint } from './source-expressions'
+
+async function exprs(line: string) {
+  const root = await parseLine(line)
+  if (!root) throw new Error('tree-sitter C grammar missing')
+  return collectAccesses(root)
+}
+
+async function match(line: string, points: LinePoint[]) {
+  return Object.fromEntries(matchExpressions(points, await exprs(line)))
+}
+
+describe('source expressions (METRIC SourceRef)', () => {
+  it('finds accesses with their roles, skipping address arithmetic', async () => {
+    expect(await exprs('A[i][j] = A[i][j] * B[j][i];')).toEqual([
+      { text: 'A[i][j]', base: 'A', role: 'write' },
+      { text: 'A[i][j]', base: 'A', role: 'read' },
+      { text: 'B[j][i]', base: 'B', role: 'read' }
+    ])
+    expect((await exprs('C[ind[j]] *= D[ind[j]];')).map((e) => `${e.text}:${e.role}`)).toEqual(['C[ind[j]]:update', 'ind[j]:read', 'D[ind[j]]:read', 'ind[j]:read'])
+    expect((await exprs('for (struct node *p = head; p; p = p->next)')).map((e) => e.text)).toEqual(['p->next'])
+    expect((await exprs('q = &A[i]; *r += 1;')).map((e) => `${e.text}:${e.role}`)).toEqual(['*r:update'])
+  })
+
+  it('matches METRIC 10.2 (A[i][j] * B[j][i])', async () => {
+    expect(
+      await match('            A[i][j] = A[i][j] * B[j][i];', [
+        { key: 2, kind: 'read', variable: 'A' },
+        { key: 3, kind: 'read', variable: 'B' },
+        { key: 7, kind: 'write', variable: 'A' }
+      ])
+    ).toEqual({ 2: 'A[i][j]', 3: 'B[j][i]', 7: 'A[i][j]' })
+  })
+
+  it('matches METRIC 10.1 (C[ind[j]] *= D[ind[j]])', async () => {
+    expect(
+      await match('        C[ind[j]] *= D[ind[j]];', [
+        { key: 10, kind: 'read', variable: 'ind' },
+        { key: 11, kind: 'read', variable: 'C' },
+        { key: 12, kind: 'read', variable: 'D' },
+        { key: 13, kind: 'write', variable: 'C' }
+      ])
+    ).toEqual({ 10: 'ind[j]', 11: 'C[ind[j]]', 12: 'D[ind[j]]', 13: 'C[ind[j]]' })
+  })
+
+  it('matches accesses through parameters by order (METRIC 10.3 sumfunc)', async () => {
+    expect(
+      await match('        sum += S1[i] + S2[i] + S3[i];', [
+        { key: 0, kind: 'read', variable: 'A' },
+        { key: 1, kind: 'read', variable: 'B' },
+        { key: 2, kind: 'read', variable: 'C' }
+      ])
+    ).toEqual({ 0: 'S1[i]', 1: 'S2[i]', 2: 'S3[i]' })
+  })
+
+  it('names what an allocation is assigned to', async () => {
+    const name = async (line: string) => assignedName((await parseLine(line))!)
+    expect(await name('    struct particle *particles = calloc(PARTICLES, sizeof *particles);')).toBe('particles')
+    expect(await name('        struct node *node = malloc(sizeof *node);')).toBe('node')
+    expect(await name('    p->next = (struct node *)malloc(sizeof(struct node));')).toBe('p->next')
+    expect(await name('    use(malloc(16));')).toBeNull()
+  })
+})

@@ -1,0 +1,163 @@
+/**
+ * The expression an access point evaluates, recovered from its source line with tree-sitter's
+ * C grammar (METRIC's SourceRef: `B[j][i]`, `C[ind[j]]`, `p->next`). Best effort: the caller
+ * falls back to the plain line. Parsing is the adapter; `collectAccesses` and
+ * `matchExpressions` are pure over the syntax tree and plain data.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Node as SyntaxNode, Parser as TsParser } from 'web-tree-sitter'
+import { projectRoot } from '../paths'
+
+export type ExprRole = 'read' | 'write' | 'update'
+
+export interface AccessExpr {
+  text: string
+  /** Leftmost identifier (the array, pointer or struct the access goes through). */
+  base: string | null
+  role: ExprRole
+}
+
+function baseIdentifier(node: SyntaxNode): string | null {
+  let n: SyntaxNode | null = node
+  while (n) {
+    if (n.type === 'identifier') return n.text
+    n = n.childForFieldName('argument') ?? n.namedChild(0)
+  }
+  return null
+}
+
+function roleOf(node: SyntaxNode): ExprRole {
+  let child = node
+  let parent = node.parent
+  // Parentheses do not change the role.
+  while (parent && parent.type === 'parenthesized_expression') {
+    child = parent
+    parent = parent.parent
+  }
+  if (parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === child.id) {
+    return parent.childForFieldName('operator')?.text === '=' ? 'write' : 'update'
+  }
+  if (parent?.type === 'update_expression') return 'update'
+  return 'read'
+}
+
+/** Memory-access expressions of a statement, in source order (outer before the indexes inside). */
+export function collectAccesses(root: SyntaxNode): AccessExpr[] {
+  const out: AccessExpr[] = []
+  const visit = (node: SyntaxNode, insideAddressOf: boolean): void => {
+    const isDeref = node.type === 'pointer_expression' && node.childForFieldName('operator')?.text === '*'
+    const isAccess = node.type === 'subscript_expression' || node.type === 'field_expression' || isDeref
+    // `&A[i]` computes an address and touches no memory; a[i][j]'s inner a[i] is address arithmetic.
+    const addressOf = node.type === 'pointer_expression' && node.childForFieldName('operator')?.text === '&'
+    const innerOfMultiDim = node.type === 'subscript_expression' && node.parent?.type === 'subscript_expression' && node.parent.childForFieldName('argument')?.id === node.id
+    if (isAccess && !insideAddressOf && !innerOfMultiDim) out.push({ text: node.text, base: baseIdentifier(node), role: roleOf(node) })
+    for (const child of node.namedChildren) {
+      if (!child) continue
+      // Under &, indexes are still read: &A[ind[i]] reads ind[i], not A.
+      const isIndex = node.type === 'subscript_expression' && node.childForFieldName('index')?.id === child.id
+      visit(child, (insideAddressOf || addressOf) && !isIndex)
+    }
+  }
+  visit(root, false)
+  return out
+}
+
+export interface LinePoint {
+  /** Caller's handle (e.g. the point index). */
+  key: number
+  kind: 'read' | 'write' | 'modify'
+  /** The data structure the point's accesses fell in, when known. */
+  variable: string | null
+}
+
+function compatible(kind: LinePoint['kind'], role: ExprRole): boolean {
+  if (kind === 'read') return role === 'read' || role === 'update'
+  if (kind === 'write') return role === 'write' || role === 'update'
+  return true
+}
+
+/**
+ * Pairs the access points of one line (in instruction order) with its expressions: first by
+ * the variable the point touched (`C_Read` -> `C[ind[j]]`), then, for accesses through
+ * parameters (`S1[i]` reaching global A), by order among the expressions left.
+ */
+export function matchExpressions(points: LinePoint[], exprs: AccessExpr[]): Map<number, string> {
+  const out = new Map<number, string>()
+  const used = { read: new Set<number>(), write: new Set<number>(), modify: new Set<number>() }
+  const named = new Set(points.map((p) => p.variable).filter((v): v is string => Boolean(v)))
+  const pick = (p: LinePoint, ok: (e: AccessExpr) => boolean): number => {
+    const candidates = exprs.map((e, i) => [e, i] as const).filter(([e]) => compatible(p.kind, e.role) && ok(e))
+    const fresh = candidates.find(([, i]) => !used[p.kind].has(i))
+    return (fresh ?? candidates[0])?.[1] ?? -1
+  }
+  // Pass 1: expressions whose base is the variable itself.
+  for (const p of points) {
+    if (!p.variable) continue
+    const i = pick(p, (e) => e.base === p.variable)
+    if (i >= 0) {
+      used[p.kind].add(i)
+      out.set(p.key, exprs[i]!.text)
+    }
+  }
+  // Pass 2: the rest, in order, over expressions not naming another point's variable.
+  for (const p of points) {
+    if (out.has(p.key)) continue
+    const i = pick(p, (e) => !e.base || !named.has(e.base))
+    if (i >= 0) {
+      used[p.kind].add(i)
+      out.set(p.key, exprs[i]!.text)
+    }
+  }
+  return out
+}
+
+/** What an allocation's result is assigned to on its line: `items` in `struct s *items = calloc(...)`. */
+export function assignedName(root: SyntaxNode): string | null {
+  let found: string | null = null
+  const visit = (node: SyntaxNode): void => {
+    if (found) return
+    if (node.type === 'call_expression') {
+      const fn = node.childForFieldName('function')?.text ?? ''
+      if (/^(malloc|calloc|realloc|aligned_alloc|strdup)$/.test(fn)) {
+        let p = node.parent
+        while (p && (p.type === 'cast_expression' || p.type === 'parenthesized_expression')) p = p.parent
+        if (p?.type === 'init_declarator') {
+          let d = p.childForFieldName('declarator')
+          while (d && d.type !== 'identifier') d = d.childForFieldName('declarator')
+          found = d?.text ?? null
+        } else if (p?.type === 'assignment_expression') found = p.childForFieldName('left')?.text ?? null
+        if (found) return
+      }
+    }
+    for (const child of node.namedChildren) if (child) visit(child)
+  }
+  visit(root)
+  return found
+}
+
+let parser: Promise<TsParser | null> | null = null
+
+/** The C parser, loaded once; null if the grammar is not installed (callers fall back). */
+export function cParser(): Promise<TsParser | null> {
+  parser ??= (async () => {
+    try {
+      const { Parser, Language } = await import('web-tree-sitter')
+      await Parser.init()
+      const wasm = join(projectRoot(), 'node_modules', 'tree-sitter-c', 'tree-sitter-c.wasm')
+      if (!existsSync(wasm)) return null
+      const p = new Parser()
+      p.setLanguage(await Language.load(wasm))
+      return p
+    } catch {
+      return null
+    }
+  })()
+  return parser
+}
+
+/** Parses one line of C (statements and declarations alike). */
+export async function parseLine(text: string): Promise<SyntaxNode | null> {
+  const p = await cParser()
+  return p?.parse(text)?.rootNode ?? null
+}
