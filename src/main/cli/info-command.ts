@@ -1,6 +1,7 @@
 /** `stride info SESSION [--json]`. */
 import { StrideError } from '../../shared/api'
 import { openSessionDb, readPoints, readSessionInfo } from '../store/session-reader'
+import { sessionStreams } from '../store/stream-store'
 import { has, parseArgs } from './args'
 import type { Io } from './io'
 
@@ -12,6 +13,7 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
   try {
     const info = readSessionInfo(db, session)
     const points = readPoints(db)
+    const streams = sessionStreams(db, points.map((p) => p.function))
     if (has(args, 'json')) {
       io.out(
         JSON.stringify(
@@ -26,7 +28,36 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
             storedBytes: info.storedBytes,
             hasDebugInfo: info.hasDebugInfo,
             runs: info.runs,
-            points: points.map((p) => ({ id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, accesses: p.accesses }))
+            points: points.map((p) => {
+              const m = streams.points.get(p.index)
+              return {
+                id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, accesses: p.accesses,
+                // METRIC section 9, from the compressor's RSDs.
+                regularity: m?.regularity ?? 0,
+                meanStreamLength: m?.meanStreamLength ?? 0,
+                strides: m?.strides ?? [],
+                streams: m?.streams ?? 0,
+                distinctStrides: m?.distinctStrides ?? 0,
+                distinctLengths: m?.distinctLengths ?? 0,
+                lengths: m?.lengths ?? []
+              }
+            }),
+            // Mohan et al.: per function, stream statistics and Table 1's advice with its evidence.
+            functionStreams: streams.functions.map((f) => ({
+              function: f.function,
+              references: f.references,
+              spatialRegularity: f.spatialRegularity,
+              streams: f.streams,
+              scalarStreams: f.scalarStreams,
+              lengthBuckets: f.buckets,
+              meanLength: f.meanLength,
+              lengthDeviation: f.lengthDeviation,
+              meanStride: f.meanStride,
+              meanStrideElements: f.meanStrideElements,
+              longStreams: f.longStreams,
+              window: f.window,
+              advice: f.advice
+            }))
           },
           null,
           2
@@ -42,6 +73,10 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     io.out(`  points    ${points.length}`)
     io.out(`  runs      ${info.runs.map((r) => `${r.run}: ${r.config.levels.map((l) => `${l.name}:${l.size}:${l.assoc}:${l.lineSize}`).join(' ')}`).join('; ') || '(none)'}`)
     if (info.debugInfoHint) io.out(`  note      ${info.debugInfoHint}`)
+    for (const f of streams.functions) {
+      io.out(`  streams   ${f.function}: regularity ${f.spatialRegularity.toFixed(2)}, ${f.streams} streams (mean length ${f.meanLength.toFixed(1)}, mean stride ${f.meanStride.toFixed(0)} B)`)
+      for (const a of f.advice) io.out(`    advice  ${a.optimization} — ${a.evidence}`)
+    }
   } finally {
     db.close()
   }

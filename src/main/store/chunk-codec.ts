@@ -4,11 +4,18 @@
  * The address is stored as the difference from the previous address of the same point within
  * the chunk (the first one from 0), so strided loops become runs of one repeated value that
  * deflate squeezes well. Chunks decode independently.
- * (The PRSD/SEQUITUR codec of METRIC section 4 replaces this one as the default later.)
+ * New sessions use `prsd-sequitur-v1` (../compress/prsd-codec.ts); this one stays readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { decodePrsdSequiturChunk, PRSD_CODEC } from '../compress/prsd-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
+
+/** The codec new sessions are written with. */
+export const DEFAULT_CHUNK_CODEC = PRSD_CODEC
+
+/** Codecs this build reads. */
+export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, PRSD_CODEC]
 
 export interface DecodedChunk {
   count: number
@@ -64,4 +71,11 @@ export function decodeChunk(data: Uint8Array, pointCount: number): DecodedChunk 
     last[p] = a
   }
   return { count, points, addresses, sizes }
+}
+
+/** Decodes a stored chunk of either codec. */
+export function decodeStoredChunk(codec: string, data: Uint8Array, pointCount: number): DecodedChunk {
+  if (codec === PRSD_CODEC) return decodePrsdSequiturChunk(data, pointCount)
+  if (codec === CHUNK_CODEC) return decodeChunk(data, pointCount)
+  throw new Error(`unknown trace chunk codec "${codec}"`)
 }

@@ -92,6 +92,14 @@ const MIGRATIONS: Array<(db: Db) => void> = [
         PRIMARY KEY (run, level, variable, interval));
       ALTER TABLE runs ADD COLUMN timeline_interval INTEGER;
     `)
+  },
+  // 4 -> 5: stream metrics computed at the end of a trace (JSON documents, see stream-store.ts):
+  // METRIC section 9 per access point, Mohan's statistics and Table 1 advice per function.
+  (db) => {
+    db.exec(`
+      CREATE TABLE point_streams (point INTEGER PRIMARY KEY, metrics TEXT NOT NULL);
+      CREATE TABLE function_streams (function TEXT PRIMARY KEY, stats TEXT NOT NULL);
+    `)
   }
 ]
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
 import type { AccessKind, AccessPoint, HierarchyConfig, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
-import { CHUNK_CODEC, decodeChunk, type DecodedChunk } from './chunk-codec'
+import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import { openDb, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 
@@ -110,10 +110,10 @@ export function readPointKinds(db: Db): Uint8Array {
 export function* iterateChunks(db: Db, pointCount: number): Generator<DecodedChunk> {
   const rows = db.prepare('SELECT seq, codec, data FROM trace_chunks ORDER BY seq').iterate() as IterableIterator<{ seq: number; codec: string; data: Buffer }>
   for (const row of rows) {
-    if (row.codec !== CHUNK_CODEC)
+    if (!READABLE_CODECS.includes(row.codec))
       throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec}", which this Stride cannot read; update Stride.`, 'malformed-session')
     try {
-      yield decodeChunk(row.data, pointCount)
+      yield decodeStoredChunk(row.codec, row.data, pointCount)
     } catch (e) {
       throw new StrideError(`Trace chunk ${row.seq} is damaged (${(e as Error).message}); the session is malformed. Re-trace the program.`, 'malformed-session')
     }

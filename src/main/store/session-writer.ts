@@ -6,9 +6,11 @@
 import { existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { TraceStopReason } from '../../shared/domain'
-import { CHUNK_CODEC, encodeChunk } from './chunk-codec'
+import { PrsdSequiturEncoder } from '../compress/prsd-codec'
+import { DEFAULT_CHUNK_CODEC } from './chunk-codec'
 import { openDb, type Db } from './open-db'
 import { migrate } from './schema'
+import { storeStreamMetrics } from './stream-store'
 
 export interface SessionMeta {
   program: string
@@ -54,12 +56,17 @@ export interface VariableRow {
   writes: number
 }
 
+/** Most accesses in one stored chunk (the tracer's batches are this size). */
+export const MAX_STORED_CHUNK = 1 << 16
+
 export class SessionWriter {
   readonly db: Db
   private seq = 0
   private events = 0
   private storedBytes = 0
   private readonly insertChunk
+  /** Compresses chunks as they come (METRIC PRSDs + SEQUITUR) and keeps per-point stream metrics. */
+  private readonly encoder = new PrsdSequiturEncoder(MAX_STORED_CHUNK)
   private readonly setMeta
 
   constructor(readonly path: string, meta: SessionMeta) {
@@ -79,11 +86,13 @@ export class SessionWriter {
   }
 
   appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): void {
-    if (count === 0) return
-    const data = encodeChunk(count, points, addresses, sizes, pointCount)
-    this.insertChunk.run(this.seq++, this.events, count, CHUNK_CODEC, data)
-    this.events += count
-    this.storedBytes += data.length
+    for (let from = 0; from < count; from += MAX_STORED_CHUNK) {
+      const n = Math.min(MAX_STORED_CHUNK, count - from)
+      const data = this.encoder.encode(n, points.subarray(from, from + n), addresses.subarray(from, from + n), sizes.subarray(from, from + n), pointCount)
+      this.insertChunk.run(this.seq++, this.events, n, DEFAULT_CHUNK_CODEC, data)
+      this.events += n
+      this.storedBytes += data.length
+    }
   }
 
   get eventCount(): number {
@@ -105,6 +114,9 @@ export class SessionWriter {
       this.db.prepare('DELETE FROM modules').run()
       for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
     })()
+    const pointFunction = new Array<string | null>(points.length).fill(null)
+    for (const p of points) pointFunction[p.idx] = byIdx.get(p.idx)?.function ?? null
+    storeStreamMetrics(this.db, this.encoder.metrics, pointFunction)
   }
 
   /** Stores the data structures and, per point, how many of its accesses fell in each. */

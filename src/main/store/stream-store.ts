@@ -1,0 +1,110 @@
+/**
+ * Stream metrics stored in a session (schema v5): METRIC section 9 per access point, from the
+ * compressor's RSDs, and Mohan's function-level statistics with Table 1's advice. Computed
+ * once at the end of a trace, inside the trace worker.
+ */
+import { adviseFromStreams, type Advice } from '../compress/advisor'
+import { RsdMetrics as RsdMetricsClass, type PointStreamMetrics, type RsdMetrics } from '../compress/rsd-metrics'
+import { DEFAULT_WINDOW, StreamDetector, type StreamStatistics } from '../compress/stream-detector'
+import type { Db } from './open-db'
+import { iterateChunks } from './session-reader'
+
+export interface PointStreams {
+  point: number
+  accesses: number
+  regularity: number
+  meanStreamLength: number
+  streams: number
+  distinctLengths: number
+  distinctStrides: number
+  lengths: Array<{ length: number; fraction: number }>
+  strides: Array<{ stride: number; fraction: number }>
+}
+
+export interface FunctionStreams extends StreamStatistics {
+  function: string
+  advice: Advice[]
+}
+
+function toPointStreams(m: PointStreamMetrics): PointStreams {
+  const frac = (n: number) => (m.streams ? n / m.streams : 0)
+  return {
+    point: m.point,
+    accesses: m.accesses,
+    regularity: m.accesses ? m.predictable / m.accesses : 0,
+    meanStreamLength: m.streams ? m.lengthSum / m.streams : 0,
+    streams: m.streams,
+    distinctLengths: m.distinctLengths,
+    distinctStrides: m.distinctStrides,
+    lengths: m.lengths.map(([length, n]) => ({ length, fraction: frac(n) })),
+    strides: m.strides.map(([stride, n]) => ({ stride, fraction: frac(n) }))
+  }
+}
+
+/**
+ * Runs Mohan's detector per function over the stored trace (one chunk in memory at a time)
+ * and returns its statistics; accesses of points without a function go under "(unknown)".
+ */
+export function computeFunctionStreams(db: Db, pointFunction: Array<string | null>, window = DEFAULT_WINDOW): FunctionStreams[] {
+  const names = [...new Set(pointFunction.map((f) => f ?? '(unknown)'))]
+  const detectors = names.map(() => new StreamDetector(window))
+  const index = new Map(names.map((n, i) => [n, i]))
+  const byPoint = pointFunction.map((f) => detectors[index.get(f ?? '(unknown)')!]!)
+  for (const chunk of iterateChunks(db, pointFunction.length)) {
+    const { points, addresses, sizes } = chunk
+    for (let i = 0; i < chunk.count; i++) byPoint[points[i]!]!.add(addresses[i]!, sizes[i]!)
+  }
+  return names
+    .map((name, i) => {
+      const stats = detectors[i]!.finish()
+      return { function: name, ...stats, advice: adviseFromStreams(stats) }
+    })
+    .filter((f) => f.references > 0)
+}
+
+/** Stores both kinds of stream metrics (replacing any stored before). */
+export function storeStreamMetrics(db: Db, metrics: RsdMetrics, pointFunction: Array<string | null>): void {
+  const points = metrics.finish().map(toPointStreams)
+  const functions = computeFunctionStreams(db, pointFunction)
+  const insertPoint = db.prepare('INSERT INTO point_streams (point, metrics) VALUES (?, ?)')
+  const insertFunction = db.prepare('INSERT INTO function_streams (function, stats) VALUES (?, ?)')
+  db.transaction(() => {
+    db.prepare('DELETE FROM point_streams').run()
+    db.prepare('DELETE FROM function_streams').run()
+    for (const p of points) insertPoint.run(p.point, JSON.stringify(p))
+    for (const f of functions) insertFunction.run(f.function, JSON.stringify(f))
+  })()
+}
+
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
+}
+
+/** Per-point stream metrics by point index (empty for sessions traced before schema v5). */
+export function readPointStreams(db: Db): Map<number, PointStreams> {
+  if (!hasTable(db, 'point_streams')) return new Map()
+  const rows = db.prepare('SELECT point, metrics FROM point_streams ORDER BY point').all() as Array<{ point: number; metrics: string }>
+  return new Map(rows.map((r) => [r.point, JSON.parse(r.metrics) as PointStreams]))
+}
+
+export function readFunctionStreams(db: Db): FunctionStreams[] {
+  if (!hasTable(db, 'function_streams')) return []
+  const rows = db.prepare('SELECT stats FROM function_streams ORDER BY function').all() as Array<{ stats: string }>
+  return rows.map((r) => JSON.parse(r.stats) as FunctionStreams)
+}
+
+/**
+ * Stream metrics of a session: as stored, or for a session traced before they were stored,
+ * computed now from its trace (one chunk at a time) without writing them.
+ */
+export function sessionStreams(db: Db, pointFunction: Array<string | null>): { points: Map<number, PointStreams>; functions: FunctionStreams[] } {
+  const points = readPointStreams(db)
+  if (points.size > 0 || pointFunction.length === 0) return { points, functions: readFunctionStreams(db) }
+  const metrics = new RsdMetricsClass(pointFunction.length)
+  for (const chunk of iterateChunks(db, pointFunction.length))
+    for (let i = 0; i < chunk.count; i++) metrics.add(chunk.points[i]!, chunk.addresses[i]!)
+  return {
+    points: new Map(metrics.finish().map((m) => [m.point, toPointStreams(m)])),
+    functions: computeFunctionStreams(db, pointFunction)
+  }
+}
