@@ -29,17 +29,56 @@ export const cacheLevelSchema = z
     size: z.number().int().positive().max(2 ** 40),
     assoc: z.number().int().positive().max(1024),
     lineSize: powerOfTwo('line size').refine((n) => n >= 4 && n <= 4096, 'line size must be 4..4096 bytes'),
-    policy: z.literal('lru').default('lru')
+    policy: z.enum(['lru', 'fifo', 'plru', 'random']).default('lru'),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    writePolicy: z.enum(['write-back', 'write-through']).optional(),
+    writeAllocate: z.boolean().optional(),
+    inclusive: z.boolean().optional(),
+    prefetch: z.enum(['none', 'next-line', 'stride']).optional()
   })
+  .refine((l) => l.policy !== 'plru' || (l.assoc & (l.assoc - 1)) === 0, 'tree-PLRU needs a power-of-two associativity')
   .refine((l) => l.size % (l.assoc * l.lineSize) === 0, 'size must be a multiple of associativity x line size')
   .refine((l) => {
     const sets = l.size / (l.assoc * l.lineSize)
     return (sets & (sets - 1)) === 0
   }, 'the number of sets (size / (associativity x line size)) must be a power of two')
 
+export const tlbLevelSchema = z
+  .object({
+    name: levelName,
+    entries: z.number().int().positive().max(1 << 20),
+    assoc: z.number().int().positive().max(1 << 20),
+    pageSize: powerOfTwo('page size').refine((n) => n >= 256 && n <= 2 ** 30, 'page size must be 256 bytes..1 GiB'),
+    policy: z.enum(['lru', 'fifo', 'plru', 'random']).optional()
+  })
+  .refine((t) => t.entries % t.assoc === 0, 'entries must be a multiple of the associativity')
+  .refine((t) => {
+    const sets = t.entries / t.assoc
+    return (sets & (sets - 1)) === 0
+  }, 'the number of TLB sets (entries / associativity) must be a power of two')
+
+const variableName = z.string().min(1).max(512)
+export const layoutFilterSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('external'), variable: variableName, bytes: z.number().int().min(0).max(2 ** 40) }).strict(),
+  z
+    .object({
+      kind: z.literal('internal'),
+      variable: variableName,
+      dim: z.number().int().min(0).max(31),
+      extent: z.number().int().positive().max(2 ** 40),
+      order: z.enum(['row', 'column']).default('row'),
+      dims: z.array(z.number().int().positive()).min(1).max(32).optional(),
+      elementSize: z.number().int().positive().max(1 << 20).optional()
+    })
+    .strict()
+])
+
 export const hierarchySchema = z.object({
   levels: z.array(cacheLevelSchema).min(1).max(8),
-  cachegrindCompatible: z.boolean().default(false)
+  cachegrindCompatible: z.boolean().default(false),
+  tlb: z.array(tlbLevelSchema).max(2).optional(),
+  layout: z.array(layoutFilterSchema).max(256).optional(),
+  timelineInterval: z.number().int().positive().nullable().optional()
 })
 
 const sessionPath = z.string().min(1).max(4096)

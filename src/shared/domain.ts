@@ -8,22 +8,59 @@ export type AccessKind = 'read' | 'write' | 'modify'
 export const ACCESS_KIND_CODE: Record<AccessKind, number> = { read: 0, write: 1, modify: 2 }
 export const ACCESS_KINDS: readonly AccessKind[] = ['read', 'write', 'modify']
 
-export type ReplacementPolicy = 'lru'
+export type ReplacementPolicy = 'lru' | 'fifo' | 'plru' | 'random'
+export const REPLACEMENT_POLICIES: readonly ReplacementPolicy[] = ['lru', 'fifo', 'plru', 'random']
+export type WritePolicy = 'write-back' | 'write-through'
+export type PrefetchPolicy = 'none' | 'next-line' | 'stride'
 
-/** One cache level as the user describes it; sizes in bytes. */
+/**
+ * One cache level as the user describes it; sizes in bytes. The optional fields default to
+ * write-back, write-allocate, not inclusive, no prefetcher, seed 1 (see simulate/README.md).
+ */
 export interface CacheLevelConfig {
   name: string
   size: number
   assoc: number
   lineSize: number
   policy: ReplacementPolicy
+  /** Seed of the random policy's generator (runs are reproducible). */
+  seed?: number
+  writePolicy?: WritePolicy
+  writeAllocate?: boolean
+  /** Evicting a line here invalidates it in the levels inside this one. */
+  inclusive?: boolean
+  prefetch?: PrefetchPolicy
 }
+
+/** A data TLB level: `entries` translations of `pageSize`-byte pages. */
+export interface TlbLevelConfig {
+  name: string
+  entries: number
+  assoc: number
+  pageSize: number
+  policy?: ReplacementPolicy
+}
+
+/**
+ * A what-if layout change (SIGMA 3.2), applied to addresses on their way into the simulator.
+ * external: `variable` and everything laid out after it (same object file) move up `bytes`.
+ * internal: dimension `dim` (0 = outermost, as `dims` lists them) of `variable` grows to
+ * `extent`; `dims`/`elementSize` override what the session knows (needed when it does not).
+ */
+export type LayoutFilter =
+  | { kind: 'external'; variable: string; bytes: number }
+  | { kind: 'internal'; variable: string; dim: number; extent: number; order: 'row' | 'column'; dims?: number[]; elementSize?: number }
 
 export interface HierarchyConfig {
   /** Innermost first (L1, then L2 ...). */
   levels: CacheLevelConfig[]
   /** Count accesses exactly as Valgrind's Cachegrind counts its D1 (see simulate/README.md). */
   cachegrindCompatible: boolean
+  /** Data TLB levels, innermost first (at most two). */
+  tlb?: TlbLevelConfig[]
+  layout?: LayoutFilter[]
+  /** Accesses per interval of the per-variable miss timeline; null/absent: about 100 intervals. */
+  timelineInterval?: number | null
 }
 
 /** A static instruction that accesses memory, with the kind of access it makes. */
@@ -117,11 +154,27 @@ export interface LevelTotals {
   writes: number
   readMisses: number
   writeMisses: number
+  /** Absent in runs stored before these were counted. 'tlb' levels follow the caches. */
+  kind?: 'cache' | 'tlb'
+  /** Dirty lines written to the next level (write-back). */
+  writebacks?: number
+  prefetches?: number
+  /** Prefetched lines a demand access used before they left. */
+  usefulPrefetches?: number
+  /** Inner-level lines invalidated because this (inclusive) level evicted them. */
+  backInvalidations?: number
+  evictions?: number
 }
 
 export interface LineLevelStats {
   readMisses: number
   writeMisses: number
+  hits?: number
+  misses?: number
+  temporalHits?: number
+  spatialHits?: number
+  /** Bytes used / (line size x lines that left the cache), METRIC section 8. */
+  spatialReuse?: number
 }
 
 export interface LineStats {
@@ -138,6 +191,21 @@ export interface ReferenceLevelStats {
   misses: number
   readMisses: number
   writeMisses: number
+  temporalHits?: number
+  spatialHits?: number
+  spatialReuse?: number
+  /** Lines this reference brought in that left the cache (evicted, or still resident at the end). */
+  lineEnds?: number
+  usedBytes?: number
+}
+
+/** One evictor of a reference's lines: `by` is a reference id, `prefetch` or `write-back`. */
+export interface EvictorEntry {
+  level: string
+  by: string
+  count: number
+  /** count / all evictions of this reference's lines at that level. */
+  fraction: number
 }
 
 export interface ReferenceStats {
@@ -151,6 +219,7 @@ export interface ReferenceStats {
   reads: number
   writes: number
   levels: Record<string, ReferenceLevelStats>
+  evictors?: EvictorEntry[]
 }
 
 export interface FunctionStats {
@@ -165,6 +234,16 @@ export interface VariableStats {
   reads: number
   writes: number
   levels: Record<string, LineLevelStats>
+  /** Which variables' references evicted this variable's lines. */
+  evictors?: EvictorEntry[]
+}
+
+/** Misses per variable over fixed intervals of accesses (Buck section 3.5, Figure 5). */
+export interface MissTimeline {
+  level: string
+  interval: number
+  /** variable -> misses per interval (index = interval number). */
+  series: Record<string, number[]>
 }
 
 /** A stored simulation run, in the shapes of CLI.md. */
@@ -174,6 +253,7 @@ export interface RunReport {
   levels: LevelTotals[]
   lines: LineStats[]
   references: ReferenceStats[]
+  timelines?: MissTimeline[]
 }
 
 export interface RecentSession {

@@ -19,14 +19,33 @@ export function formatSize(bytes: number): string {
   return String(bytes)
 }
 
-/** `NAME:SIZE:ASSOC:LINE[:POLICY]` as in CLI.md. Returns an error string on bad input. */
-export function parseCacheSpec(
-  spec: string
-): { name: string; size: number; assoc: number; lineSize: number; policy: 'lru' } | string {
+const POLICIES = ['lru', 'fifo', 'plru', 'random'] as const
+type Policy = (typeof POLICIES)[number]
+
+export interface ParsedCacheSpec {
+  name: string
+  size: number
+  assoc: number
+  lineSize: number
+  policy: Policy
+  seed?: number
+  writePolicy?: 'write-back' | 'write-through'
+  writeAllocate?: boolean
+  inclusive?: boolean
+  prefetch?: 'none' | 'next-line' | 'stride'
+}
+
+/**
+ * `NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]]` as in CLI.md. POLICY: lru (default), fifo, plru
+ * (tree pseudo-LRU), random. OPTIONS, comma-separated: wb (write-back, default) | wt
+ * (write-through), wa (write-allocate, default) | nwa, incl (inclusive of the inner levels),
+ * pf=next | pf=stride (prefetcher), seed=N (random policy). Returns an error string on bad input.
+ */
+export function parseCacheSpec(spec: string): ParsedCacheSpec | string {
   const parts = spec.split(':')
-  if (parts.length < 4 || parts.length > 5)
-    return `--cache "${spec}" must look like NAME:SIZE:ASSOC:LINE[:POLICY], e.g. L1:32K:8:64`
-  const [name, sizeText, assocText, lineText, policy = 'lru'] = parts as [string, string, string, string, string?]
+  if (parts.length < 4 || parts.length > 6)
+    return `--cache "${spec}" must look like NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]], e.g. L1:32K:8:64 or L2:1M:16:64:plru:wt,pf=next`
+  const [name, sizeText, assocText, lineText, policy = 'lru', options = ''] = parts as [string, string, string, string, string?, string?]
   const size = parseSize(sizeText)
   const lineSize = parseSize(lineText)
   const assoc = Number(assocText)
@@ -34,6 +53,34 @@ export function parseCacheSpec(
   if (size === null) return `--cache "${spec}": size "${sizeText}" is not a size (use bytes or K/M/G, e.g. 32K)`
   if (!Number.isInteger(assoc) || assoc <= 0) return `--cache "${spec}": associativity "${assocText}" must be a positive integer`
   if (lineSize === null) return `--cache "${spec}": line size "${lineText}" is not a size (e.g. 64)`
-  if (policy !== 'lru') return `--cache "${spec}": policy "${policy}" is not supported yet (use lru)`
-  return { name, size, assoc, lineSize, policy }
+  if (!(POLICIES as readonly string[]).includes(policy)) return `--cache "${spec}": policy "${policy}" is not one of ${POLICIES.join(', ')}`
+  const out: ParsedCacheSpec = { name, size, assoc, lineSize, policy: policy as Policy }
+  for (const opt of options.split(',').filter((o) => o !== '')) {
+    if (opt === 'wb') out.writePolicy = 'write-back'
+    else if (opt === 'wt') out.writePolicy = 'write-through'
+    else if (opt === 'wa') out.writeAllocate = true
+    else if (opt === 'nwa') out.writeAllocate = false
+    else if (opt === 'incl') out.inclusive = true
+    else if (opt === 'pf=next') out.prefetch = 'next-line'
+    else if (opt === 'pf=stride') out.prefetch = 'stride'
+    else if (/^seed=\d+$/.test(opt)) out.seed = Number(opt.slice(5))
+    else return `--cache "${spec}": option "${opt}" is not one of wb, wt, wa, nwa, incl, pf=next, pf=stride, seed=N`
+  }
+  return out
+}
+
+/** `NAME:ENTRIES:ASSOC:PAGE[:POLICY]` (a data TLB level). Returns an error string on bad input. */
+export function parseTlbSpec(spec: string): { name: string; entries: number; assoc: number; pageSize: number; policy?: Policy } | string {
+  const parts = spec.split(':')
+  if (parts.length < 4 || parts.length > 5) return `--tlb "${spec}" must look like NAME:ENTRIES:ASSOC:PAGE[:POLICY], e.g. DTLB:64:4:4K`
+  const [name, entriesText, assocText, pageText, policy] = parts as [string, string, string, string, string?]
+  const entries = Number(entriesText)
+  const assoc = Number(assocText)
+  const pageSize = parseSize(pageText)
+  if (!name) return `--tlb "${spec}": the level needs a name, e.g. DTLB`
+  if (!Number.isInteger(entries) || entries <= 0) return `--tlb "${spec}": entries "${entriesText}" must be a positive integer`
+  if (!Number.isInteger(assoc) || assoc <= 0) return `--tlb "${spec}": associativity "${assocText}" must be a positive integer`
+  if (pageSize === null) return `--tlb "${spec}": page size "${pageText}" is not a size (e.g. 4K)`
+  if (policy !== undefined && !(POLICIES as readonly string[]).includes(policy)) return `--tlb "${spec}": policy "${policy}" is not one of ${POLICIES.join(', ')}`
+  return policy ? { name, entries, assoc, pageSize, policy: policy as Policy } : { name, entries, assoc, pageSize }
 }

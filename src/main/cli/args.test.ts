@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseCacheSpec, parseSize } from '../../shared/sizes'
+import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { flag, flags, parseArgs, positiveInt } from './args'
 
 describe('CLI arguments', () => {
@@ -25,6 +25,13 @@ describe('CLI arguments', () => {
     expect(parseSize('12Q')).toBeNull()
     expect(parseCacheSpec('L1:128K:2:128')).toEqual({ name: 'L1', size: 131072, assoc: 2, lineSize: 128, policy: 'lru' })
     expect(parseCacheSpec('L1:32K:8')).toMatch(/NAME:SIZE:ASSOC:LINE/)
-    expect(parseCacheSpec('L1:32K:8:64:plru')).toMatch(/not supported yet/)
+    expect(parseCacheSpec('L1:32K:8:64:plru')).toMatchObject({ policy: 'plru' })
+    expect(parseCacheSpec('L2:1M:16:64:random:wt,nwa,incl,pf=stride,seed=9')).toEqual({
+      name: 'L2', size: 1 << 20, assoc: 16, lineSize: 64, policy: 'random', writePolicy: 'write-through', writeAllocate: false, inclusive: true, prefetch: 'stride', seed: 9
+    })
+    expect(parseCacheSpec('L1:32K:8:64:mru')).toMatch(/policy "mru" is not one of/)
+    expect(parseCacheSpec('L1:32K:8:64:lru:pf=far')).toMatch(/option "pf=far"/)
+    expect(parseTlbSpec('DTLB:64:4:4K')).toEqual({ name: 'DTLB', entries: 64, assoc: 4, pageSize: 4096 })
+    expect(parseTlbSpec('DTLB:64:4')).toMatch(/NAME:ENTRIES:ASSOC:PAGE/)
   })
 })

@@ -1,15 +1,19 @@
-/** `stride report SESSION [--run N] --by line|reference|variable|function [--json]`. */
+/**
+ * `stride report SESSION [--run N] --by line|reference|variable|function [--json]`, and
+ * `--against M`: the difference of run N (default: latest) against run M, per line,
+ * reference or variable (e.g. a padded run against the unpadded one).
+ */
 import { StrideError } from '../../shared/api'
 import { buildReport } from '../store/runs'
 import { openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
-import { printReport, reportJson, type ReportBy } from './report-output'
+import { diffJson, printDiff, printReport, reportJson, type ReportBy } from './report-output'
 
 const BYS: ReportBy[] = ['line', 'reference', 'variable', 'function']
 
 export async function reportCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, { run: { value: true }, by: { value: true }, json: {} }, 'report')
+  const args = parseArgs(argv, { run: { value: true }, by: { value: true }, against: { value: true }, json: {} }, 'report')
   const session = args.positional[0]
   if (!session || args.positional.length > 1) throw new StrideError('stride report: give one session file, e.g. stride report s.stride --by line.')
   const by = (flag(args, 'by') ?? 'line') as ReportBy
@@ -18,6 +22,14 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const db = openSessionDb(session, { readonly: true })
   try {
     const report = buildReport(db, run)
+    const against = flag(args, 'against')
+    if (against) {
+      const base = buildReport(db, positiveInt(against, '--against', 'report'))
+      if (by === 'function') throw new StrideError('stride report: --against compares by line, reference or variable; not by function.')
+      if (has(args, 'json')) io.out(JSON.stringify(diffJson(base, report), null, 2))
+      else printDiff(base, report, by, io)
+      return 0
+    }
     if (has(args, 'json')) io.out(JSON.stringify(reportJson(report, by), null, 2))
     else printReport(report, by, io)
   } finally {

@@ -1,12 +1,12 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
-import type { RunReport } from '../../shared/domain'
-import { groupFunctions, groupVariables } from '../store/runs'
+import type { LineLevelStats, RunReport } from '../../shared/domain'
+import { groupFunctions, groupVariables, levelNames } from '../store/runs'
 import type { Io } from './io'
 
 export type ReportBy = 'line' | 'reference' | 'variable' | 'function'
 
 export function reportJson(report: RunReport, by: ReportBy | null = null): unknown {
-  const base = { run: report.run, config: report.config, levels: report.levels }
+  const base = { run: report.run, config: report.config, levels: report.levels, ...(report.timelines ? { timelines: report.timelines } : {}) }
   const references = report.references.map((r) => ({
     id: r.id,
     pc: r.pc,
@@ -17,7 +17,8 @@ export function reportJson(report: RunReport, by: ReportBy | null = null): unkno
     variable: r.variable,
     reads: r.reads,
     writes: r.writes,
-    levels: r.levels
+    levels: r.levels,
+    ...(r.evictors ? { evictors: r.evictors } : {})
   }))
   switch (by) {
     case null:
@@ -46,8 +47,8 @@ function table(header: string[], rows: string[][], io: Io): void {
 const ratio = (misses: number, total: number) => (total > 0 ? (misses / total).toFixed(4) : '-')
 
 export function printReport(report: RunReport, by: ReportBy, io: Io): void {
-  const names = report.config.levels.map((l) => l.name)
-  io.out(`run ${report.run}: ${report.config.levels.map((l) => `${l.name} ${l.size}B ${l.assoc}-way ${l.lineSize}B lines`).join(', ')}${report.config.cachegrindCompatible ? ' (Cachegrind-compatible)' : ''}`)
+  const names = levelNames(report.config)
+  io.out(`run ${report.run}: ${describeConfig(report)}`)
   for (const l of report.levels)
     io.out(`  ${l.name}: ${l.reads} reads, ${l.writes} writes, ${l.readMisses} read misses, ${l.writeMisses} write misses, miss ratio ${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)}`)
   io.out('')
@@ -78,6 +79,80 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
   table(
     [label, 'reads', 'writes', ...missCols],
     rows.map((r) => [r.label, String(r.reads), String(r.writes), ...names.flatMap((n) => [String(r.levels[n]?.readMisses ?? 0), String(r.levels[n]?.writeMisses ?? 0)])]),
+    io
+  )
+}
+
+export function describeConfig(report: RunReport): string {
+  const c = report.config
+  const levels = c.levels.map((l) => {
+    const opts = [l.policy !== 'lru' ? l.policy : '', l.writePolicy === 'write-through' ? 'write-through' : '', l.writeAllocate === false ? 'no write-allocate' : '', l.inclusive ? 'inclusive' : '', l.prefetch && l.prefetch !== 'none' ? `${l.prefetch} prefetch` : ''].filter(Boolean)
+    return `${l.name} ${l.size}B ${l.assoc}-way ${l.lineSize}B lines${opts.length ? ` (${opts.join(', ')})` : ''}`
+  })
+  const tlb = (c.tlb ?? []).map((t) => `${t.name} ${t.entries} entries ${t.assoc}-way ${t.pageSize}B pages`)
+  const layout = (c.layout ?? []).map((f) => (f.kind === 'external' ? `pad ${f.variable} +${f.bytes}B` : `${f.variable} dim ${f.dim} -> ${f.extent} (${f.order})`))
+  return [...levels, ...tlb].join(', ') + (c.cachegrindCompatible ? ' (Cachegrind-compatible)' : '') + (layout.length ? `; layout: ${layout.join(', ')}` : '')
+}
+
+/** One row per configuration of a sweep: misses and miss ratio per level. */
+export function printSweep(reports: RunReport[], io: Io): void {
+  const rows = reports.map((r) => [String(r.run), describeConfig(r), ...r.levels.map((l) => `${l.name} ${l.readMisses + l.writeMisses} (${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)})`)])
+  const width = Math.max(...rows.map((r) => r.length))
+  table(['run', 'configuration', ...Array.from({ length: width - 2 }, (_, i) => `level ${i + 1} misses (ratio)`)], rows.map((r) => [...r, ...new Array<string>(width - r.length).fill('')]), io)
+}
+
+type DiffBy = 'variable' | 'line' | 'reference'
+interface DiffRow {
+  key: string
+  levels: Record<string, { before: number; after: number; delta: number }>
+}
+
+function rowsBy(report: RunReport, by: DiffBy): Map<string, Record<string, LineLevelStats>> {
+  switch (by) {
+    case 'variable':
+      return new Map(groupVariables(report).map((v) => [v.variable, v.levels]))
+    case 'line':
+      return new Map(report.lines.map((l) => [`${l.file}:${l.line}`, l.levels]))
+    case 'reference':
+      return new Map(report.references.map((r) => [r.id, r.levels as Record<string, LineLevelStats>]))
+  }
+}
+
+/** Misses per row and level in `before` and `after` (e.g. unpadded and padded runs). */
+export function computeDiff(before: RunReport, after: RunReport, by: DiffBy): DiffRow[] {
+  const a = rowsBy(before, by)
+  const b = rowsBy(after, by)
+  const names = levelNames(after.config)
+  const keys = [...new Set([...a.keys(), ...b.keys()])]
+  const misses = (l: LineLevelStats | undefined) => (l ? l.readMisses + l.writeMisses : 0)
+  return keys
+    .map((key) => ({
+      key,
+      levels: Object.fromEntries(
+        names.map((n) => {
+          const x = misses(a.get(key)?.[n])
+          const y = misses(b.get(key)?.[n])
+          return [n, { before: x, after: y, delta: y - x }]
+        })
+      )
+    }))
+    .sort((p, q) => Math.abs(Object.values(q.levels)[0]?.delta ?? 0) - Math.abs(Object.values(p.levels)[0]?.delta ?? 0))
+}
+
+export function diffJson(before: RunReport, after: RunReport): unknown {
+  return { before: before.run, after: after.run, variables: computeDiff(before, after, 'variable'), lines: computeDiff(before, after, 'line'), references: computeDiff(before, after, 'reference') }
+}
+
+export function printDiff(before: RunReport, after: RunReport, by: DiffBy, io: Io): void {
+  const names = levelNames(after.config)
+  io.out(`misses, run ${after.run} against run ${before.run} (${describeConfig(before)}):`)
+  const rows = computeDiff(before, after, by)
+  table(
+    [by, ...names.flatMap((n) => [`${n} before`, `${n} after`, `${n} change`])],
+    rows.map((r) => [r.key, ...names.flatMap((n) => {
+      const l = r.levels[n]!
+      return [String(l.before), String(l.after), `${l.delta > 0 ? '+' : ''}${l.delta}${l.before > 0 ? ` (${((100 * l.delta) / l.before).toFixed(1)}%)` : ''}`]
+    })]),
     io
   )
 }

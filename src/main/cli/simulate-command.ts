@@ -1,55 +1,234 @@
-/** `stride simulate SESSION --cache NAME:SIZE:ASSOC:LINE ...` (CLI.md). */
+/**
+ * `stride simulate SESSION --cache NAME:SIZE:ASSOC:LINE ...` (CLI.md), with TLB levels,
+ * layout filters (--pad, --pad-dim, --dims) and sweeps (--config, repeatable, or --configs
+ * FILE.json) run in parallel on a worker pool.
+ */
+import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { hierarchySchema, StrideError } from '../../shared/api'
-import type { HierarchyConfig } from '../../shared/domain'
-import { parseCacheSpec } from '../../shared/sizes'
+import type { HierarchyConfig, LayoutFilter, RunReport } from '../../shared/domain'
+import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
+import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
 import { openSessionDb } from '../store/session-reader'
-import { runSimulateWorker } from '../workers/run-worker'
-import { flags, has, parseArgs } from './args'
-import { progressLine, type Io } from './io'
-import { printReport, reportJson } from './report-output'
+import { readPlacedVariables } from '../workers/placed-variables'
+import { runSimulatePool } from '../workers/run-worker'
+import { flag, flags, has, parseArgs, positiveInt } from './args'
+import type { Io } from './io'
+import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
+
+export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...
+        [--tlb NAME:ENTRIES:ASSOC:PAGE[:POLICY]] ... [--pad VAR=BYTES] ... [--pad-dim VAR=DIM:EXTENT[:row|col]] ...
+        [--dims VAR=D0xD1[x...][@ELEMENT_BYTES]] ... [--config "SPEC;SPEC;..."] ... [--configs FILE.json]
+        [--jobs N] [--interval N] [--no-baseline] [--cachegrind-compatible] [--json]
+  POLICY   lru (default) | fifo | plru | random
+  OPTIONS  comma-separated: wb|wt (write-back default), wa|nwa (write-allocate default), incl, pf=next|pf=stride, seed=N
+  --tlb        a data TLB level (at most two, innermost first), e.g. DTLB:64:4:4K
+  --pad        external padding: VAR and everything laid out after it move up BYTES
+  --pad-dim    internal padding: dimension DIM of VAR (0 = outermost) grows to EXTENT (row-major unless :col)
+  --dims       VAR's dimensions, outermost first, and element size, when the session does not know them
+  --config     one hierarchy of a sweep: level specs separated by ";", TLB levels as tlb=NAME:ENTRIES:ASSOC:PAGE
+  --configs    a JSON file: an array of {"levels": [...], "tlb": [...]} (the API's hierarchy objects)
+  --jobs       workers for a sweep (default: the machine's cores)
+  --interval   accesses per interval of the per-variable miss timeline (default: about 100 intervals)
+  With a layout filter the unpadded run is simulated too (unless --no-baseline) and the difference shown.`
+
+function usage(message: string): never {
+  throw new StrideError(`stride simulate: ${message}`)
+}
+
+function parseLevels(specs: string[]): HierarchyConfig['levels'] {
+  return specs.map((spec) => {
+    const parsed = parseCacheSpec(spec)
+    if (typeof parsed === 'string') usage(`${parsed}.`)
+    return parsed
+  })
+}
+
+function parseTlbs(specs: string[]): NonNullable<HierarchyConfig['tlb']> {
+  return specs.map((spec) => {
+    const parsed = parseTlbSpec(spec)
+    if (typeof parsed === 'string') usage(`${parsed}.`)
+    return parsed
+  })
+}
+
+/** `--config "L1:32K:8:64;L2:256K:8:64;tlb=DTLB:64:4:4K"`. */
+function parseConfigSpec(text: string): { levels: HierarchyConfig['levels']; tlb: NonNullable<HierarchyConfig['tlb']> | null } {
+  const items = text.split(/[;\s]+/).filter((s) => s !== '')
+  const tlb = items.filter((s) => s.startsWith('tlb=')).map((s) => s.slice(4))
+  const caches = items.filter((s) => !s.startsWith('tlb='))
+  if (caches.length === 0) usage(`--config "${text}" names no cache level; e.g. --config "L1:32K:8:64;L2:256K:8:64".`)
+  return { levels: parseLevels(caches), tlb: tlb.length > 0 ? parseTlbs(tlb) : null }
+}
+
+function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): LayoutFilter[] {
+  const filters: LayoutFilter[] = []
+  for (const p of pads) {
+    const m = /^([^=]+)=(.+)$/.exec(p)
+    const bytes = m ? parseSize(m[2]!) : null
+    if (!m || bytes === null) usage(`--pad "${p}" must look like VAR=BYTES, e.g. --pad B=1K.`)
+    filters.push({ kind: 'external', variable: m[1]!, bytes })
+  }
+  const dims = new Map<string, { dims: number[]; elementSize?: number }>()
+  for (const d of dimsSpecs) {
+    const m = /^([^=]+)=(\d+(?:x\d+)*)(?:@(\d+))?$/.exec(d)
+    if (!m) usage(`--dims "${d}" must look like VAR=D0xD1[@ELEMENT_BYTES], outermost first, e.g. --dims A=1000x1000@8.`)
+    dims.set(m[1]!, { dims: m[2]!.split('x').map(Number), ...(m[3] ? { elementSize: Number(m[3]) } : {}) })
+  }
+  for (const p of padDims) {
+    const m = /^([^=]+)=(\d+):(\d+)(?::(row|col|column))?$/.exec(p)
+    if (!m) usage(`--pad-dim "${p}" must look like VAR=DIM:EXTENT[:row|col], e.g. --pad-dim A=1:1001 (dimension 1 of A grows to 1001).`)
+    const given = dims.get(m[1]!)
+    filters.push({ kind: 'internal', variable: m[1]!, dim: Number(m[2]), extent: Number(m[3]), order: m[4] && m[4] !== 'row' ? 'column' : 'row', ...(given ?? {}) })
+  }
+  for (const name of dims.keys())
+    if (!padDims.some((p) => p.startsWith(`${name}=`))) usage(`--dims ${name} is only used with --pad-dim ${name}=DIM:EXTENT; add one or leave --dims out.`)
+  return filters
+}
+
+function checkConfig(raw: unknown, what: string): HierarchyConfig {
+  const checked = hierarchySchema.safeParse(raw)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!
+    usage(`${what}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}.`)
+  }
+  return checked.data as HierarchyConfig
+}
+
+/** Fails early, in the user's terms, when a layout filter cannot be applied to this session. */
+async function checkLayout(path: string, layout: LayoutFilter[]): Promise<void> {
+  const db = openSessionDb(path, { readonly: true })
+  let variables
+  try {
+    variables = await readPlacedVariables(db)
+  } finally {
+    db.close()
+  }
+  try {
+    buildLayoutMap(variables, layout)
+  } catch (e) {
+    const why = (e as Error).message
+    if (/is not known/.test(why)) {
+      const known = variables.map((v) => v.name).slice(0, 12)
+      usage(`${why}; known variables: ${known.length ? known.join(', ') : 'none (the session has no data symbols)'}.`)
+    }
+    if (/dimensions of/.test(why)) usage(`${why.replace(/give them \(e\.g\. (.*)\)/, 'give them with --dims $1 (outermost first, @element bytes)')}.`)
+    usage(`${why}.`)
+  }
+}
 
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(SIMULATE_HELP)
+    return 0
+  }
   const args = parseArgs(
     argv,
-    { cache: { value: true, repeat: true }, tlb: { value: true, repeat: true }, pad: { value: true, repeat: true }, 'cachegrind-compatible': {}, json: {} },
+    {
+      cache: { value: true, repeat: true },
+      tlb: { value: true, repeat: true },
+      pad: { value: true, repeat: true },
+      'pad-dim': { value: true, repeat: true },
+      dims: { value: true, repeat: true },
+      config: { value: true, repeat: true },
+      configs: { value: true },
+      jobs: { value: true },
+      interval: { value: true },
+      'no-baseline': {},
+      'cachegrind-compatible': {},
+      json: {}
+    },
     'simulate'
   )
   const session = args.positional[0]
-  if (!session || args.positional.length > 1) throw new StrideError('stride simulate: give one session file, e.g. stride simulate s.stride --cache L1:32K:8:64.')
-  if (has(args, 'tlb')) throw new StrideError('stride simulate: --tlb is not supported by this build yet (the TLB model comes with the full hierarchy simulator); leave it out.')
-  if (has(args, 'pad')) throw new StrideError('stride simulate: --pad is not supported by this build yet (layout filters come with the full hierarchy simulator); leave it out.')
+  if (!session || args.positional.length > 1) usage('give one session file, e.g. stride simulate s.stride --cache L1:32K:8:64.')
+  const compatible = has(args, 'cachegrind-compatible')
+  const sharedTlb = parseTlbs(flags(args, 'tlb'))
+  const layout = parseLayout(flags(args, 'pad'), flags(args, 'pad-dim'), flags(args, 'dims'))
+  const interval = flag(args, 'interval') ? positiveInt(flag(args, 'interval')!, '--interval', 'simulate') : null
+
+  // The hierarchies to simulate: --cache levels, and/or each --config, and/or --configs FILE.
+  const raws: Array<{ raw: unknown; what: string }> = []
   const specs = flags(args, 'cache')
-  if (specs.length === 0) throw new StrideError('stride simulate: give at least one cache level, e.g. --cache L1:32K:8:64 (innermost first).')
-  const levels = specs.map((spec) => {
-    const parsed = parseCacheSpec(spec)
-    if (typeof parsed === 'string') throw new StrideError(`stride simulate: ${parsed}.`)
-    return parsed
-  })
-  const checked = hierarchySchema.safeParse({ levels, cachegrindCompatible: has(args, 'cachegrind-compatible') })
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!
-    const at = issue.path[1]
-    throw new StrideError(`stride simulate: --cache ${typeof at === 'number' ? specs[at] : ''}: ${issue.message}.`)
+  if (specs.length > 0) raws.push({ raw: { levels: parseLevels(specs), tlb: sharedTlb }, what: `--cache ${specs.join(' --cache ')}` })
+  for (const c of flags(args, 'config')) {
+    const parsed = parseConfigSpec(c)
+    raws.push({ raw: { levels: parsed.levels, tlb: parsed.tlb ?? sharedTlb }, what: `--config "${c}"` })
   }
-  const config: HierarchyConfig = checked.data
+  const file = flag(args, 'configs')
+  if (file) {
+    let list: unknown
+    try {
+      list = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (e) {
+      usage(`--configs ${file}: ${(e as Error).message}; give a JSON array of {"levels": [...]} objects.`)
+    }
+    if (!Array.isArray(list) || list.length === 0) usage(`--configs ${file} must hold a non-empty JSON array of {"levels": [...]} objects.`)
+    list.forEach((c, i) => raws.push({ raw: { tlb: sharedTlb, ...(c as object) }, what: `--configs ${file} [${i}]` }))
+  }
+  if (raws.length === 0) usage('give at least one cache level, e.g. --cache L1:32K:8:64 (innermost first), or a sweep with --config.')
+  const configs = raws.map(({ raw, what }) =>
+    checkConfig({ ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
+  )
+  if (compatible)
+    for (const c of configs)
+      for (const l of c.levels)
+        if (l.policy !== 'lru' || l.writeAllocate === false || (l.prefetch ?? 'none') !== 'none')
+          usage(`--cachegrind-compatible simulates LRU, write-allocate caches without a prefetcher (as Cachegrind does); ${l.name} is not one.`)
+
   const path = resolve(session)
   openSessionDb(path, { readonly: true }).close()
+  if (layout.length > 0) await checkLayout(path, layout)
+  const baseline = layout.length > 0 && !has(args, 'no-baseline')
+  // Job list: each config, then (with a layout filter) the same config unpadded.
+  const jobs = configs.flatMap((config) => {
+    if (!baseline) return [config]
+    const { layout: _, ...plain } = config
+    return [config, plain]
+  })
+  const poolSize = flag(args, 'jobs') ? positiveInt(flag(args, 'jobs')!, '--jobs', 'simulate') : availableParallelism()
 
   const started = Date.now()
-  const handle = runSimulateWorker({ session: path, config }, (p) => io.progress(progressLine(p.phase, p.events, started)))
+  const handle = runSimulatePool(
+    jobs.map((config) => ({ session: path, config })),
+    poolSize,
+    (p) => {
+      const s = (Date.now() - started) / 1000
+      const pct = p.total ? ` of ${p.total.toLocaleString('en-US')}` : ''
+      io.progress(`simulating ${p.finished}/${p.jobs} runs: ${p.events.toLocaleString('en-US')}${pct} accesses, ${Math.round(p.events / Math.max(s, 1e-3)).toLocaleString('en-US')}/s, ${s.toFixed(1)} s`)
+    }
+  )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
     const done = await handle.result
     io.progress(null)
-    if (done.cancelled) throw new StrideError('stride simulate: cancelled; no run was stored.')
+    if (done.some((d) => !d || d.cancelled)) usage('cancelled; runs that finished are stored, the others are not.')
     const db = openSessionDb(path, { readonly: true })
-    const report = buildReport(db, done.run)
+    const reports = done.map((d) => buildReport(db, d!.run))
     db.close()
-    if (has(args, 'json')) io.out(JSON.stringify(reportJson(report), null, 2))
-    else printReport(report, 'line', io)
+    // Pairs (padded, unpadded) when there is a baseline.
+    const step = baseline ? 2 : 1
+    const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
+    for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
+
+    if (has(args, 'json')) {
+      const one = (o: { report: RunReport; base: RunReport | null }) =>
+        o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
+      io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
+      return 0
+    }
+    if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
+    for (const o of outputs) {
+      if (outputs.length > 1) io.out('')
+      if (outputs.length === 1) printReport(o.report, 'line', io)
+      if (o.base) {
+        io.out('')
+        printDiff(o.base, o.report, 'variable', io)
+      }
+    }
     return 0
   } finally {
     process.off('SIGINT', stop)

@@ -1,61 +1,271 @@
 /**
- * One set-associative cache level with LRU replacement. Tags live in one flat
- * Float64Array, `assoc` entries per set, most recently used first (Cachegrind's layout):
- * a hit on way 0 returns at once; other hits and misses shift the set down by one.
+ * One set-associative level (a cache, or a TLB with pages as lines). State lives in flat
+ * typed arrays indexed by slot = set * assoc + way; a way never moves, so per-line state
+ * (owner, byte bit vector, dirty, prefetched) is written once per fill, not shifted.
+ * Recency is a stamp per slot (LRU: every use; FIFO: fills only) and tree bits per set
+ * (PLRU); the victim is the first empty way, else the policy's choice. An LRU by stamps
+ * evicts exactly the line Cachegrind's most-recent-first list evicts.
+ *
+ * `lookup` reports what it did through fields (victim*) instead of returning objects, so an
+ * access allocates nothing.
  */
-import type { CacheLevelConfig } from '../../shared/domain'
+import type { CacheLevelConfig, ReplacementPolicy } from '../../shared/domain'
 
 const EMPTY = -1
+export const HIT_TEMPORAL = 0
+export const HIT_SPATIAL = 1
+export const MISS = 2
+
+const POLICY_CODE: Record<ReplacementPolicy, number> = { lru: 0, fifo: 1, plru: 2, random: 3 }
+const LRU = 0
+const FIFO = 1
+const PLRU = 2
+
+export interface LevelGeometry {
+  name: string
+  size: number
+  assoc: number
+  lineSize: number
+  policy: ReplacementPolicy
+  seed?: number
+}
+
+/** 32-bit population count (used bytes of a line at eviction). */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+}
 
 export class CacheLevel {
   readonly name: string
   readonly lineSize: number
   readonly assoc: number
   readonly sets: number
+  /** Byte bit vectors kept (caches); TLBs only need presence. */
+  readonly trackBytes: boolean
   private readonly setMask: number
+  private readonly policy: number
   private readonly tags: Float64Array
+  private readonly stamps: Float64Array
+  /** PLRU tree bits, `assoc` per set (node 1..assoc-1; 0 unused): 0 = victim on the left. */
+  private readonly tree: Uint8Array
+  /** Point that brought the line in (>= 0), or a negative owner code (prefetch, write-back). */
+  readonly owner: Int32Array
+  readonly dirty: Uint8Array
+  /** 1 while a prefetched line has not been used by a demand access. */
+  readonly prefetched: Uint8Array
+  private readonly words: number
+  private readonly used: Uint32Array
+  private clock = 0
+  private rng: number
 
-  constructor(config: CacheLevelConfig) {
+  // What the last lookup/fill evicted (victimBlock = -1: nothing).
+  victimBlock = -1
+  victimOwner = -1
+  victimUsed = 0
+  victimDirty = 0
+  victimPrefetched = 0
+  /** Slot the last lookup hit or filled. */
+  slot = 0
+
+  constructor(config: LevelGeometry | CacheLevelConfig, trackBytes = true) {
     const sets = config.size / (config.assoc * config.lineSize)
     if (!Number.isInteger(sets) || sets < 1 || (sets & (sets - 1)) !== 0)
       throw new Error(`${config.name}: size / (assoc x line) must be a power of two, got ${sets}`)
     if ((config.lineSize & (config.lineSize - 1)) !== 0) throw new Error(`${config.name}: line size must be a power of two`)
+    const policy = POLICY_CODE[config.policy ?? 'lru']
+    if (policy === undefined) throw new Error(`${config.name}: unknown replacement policy "${String(config.policy)}"`)
+    if (policy === PLRU && (config.assoc & (config.assoc - 1)) !== 0) throw new Error(`${config.name}: tree-PLRU needs a power-of-two associativity`)
     this.name = config.name
     this.lineSize = config.lineSize
     this.assoc = config.assoc
     this.sets = sets
     this.setMask = sets - 1
-    this.tags = new Float64Array(sets * config.assoc).fill(EMPTY)
+    this.policy = policy
+    this.trackBytes = trackBytes
+    const slots = sets * config.assoc
+    this.tags = new Float64Array(slots).fill(EMPTY)
+    this.stamps = new Float64Array(slots)
+    this.tree = new Uint8Array(policy === PLRU ? slots : 0)
+    this.owner = new Int32Array(slots).fill(-1)
+    this.dirty = new Uint8Array(slots)
+    this.prefetched = new Uint8Array(slots)
+    this.words = trackBytes ? Math.ceil(config.lineSize / 32) : 0
+    this.used = new Uint32Array(slots * this.words)
+    // xorshift32 must not start at 0.
+    this.rng = (config.seed ?? 1) >>> 0 || 1
   }
 
-  /** Accesses `size` bytes at `address`; returns true on a miss (either line, if it straddles). */
+  /** Accesses `size` bytes at `address` (read, LRU-style use); true on a miss of either line. */
   access(address: number, size: number): boolean {
     const line = this.lineSize
     const block1 = Math.floor(address / line)
     const block2 = Math.floor((address + size - 1) / line)
-    if (block1 === block2) return this.touch(block1)
+    const lo = address - block1 * line
+    if (block1 === block2) return this.lookup(block1, lo, lo + size - 1, false, 0, true) === MISS
     if (block2 !== block1 + 1) throw new Error(`${this.name}: access of ${size} bytes at ${address} spans more than two lines`)
     // Always touch both: the cache state changes as a side effect.
-    const miss1 = this.touch(block1)
-    const miss2 = this.touch(block2)
+    const miss1 = this.lookup(block1, lo, line - 1, false, 0, true) === MISS
+    const miss2 = this.lookup(block2, 0, address + size - 1 - block2 * line, false, 0, true) === MISS
     return miss1 || miss2
   }
 
-  /** Looks up one block; on a miss inserts it as most recent. Returns true on a miss. */
-  private touch(block: number): boolean {
+  /**
+   * Looks up one block, marking bytes lo..hi (offsets in the line) used. On a miss with
+   * `allocate`, fills it for `owner`; `victimBlock` then says what left. Returns HIT_TEMPORAL
+   * (every byte asked for was used before), HIT_SPATIAL or MISS.
+   */
+  lookup(block: number, lo: number, hi: number, write: boolean, owner: number, allocate: boolean): number {
     const tags = this.tags
     const assoc = this.assoc
     const base = ((block >>> 0) & this.setMask) * assoc
-    if (tags[base] === block) return false
-    for (let i = 1; i < assoc; i++) {
-      if (tags[base + i] === block) {
-        for (let j = i; j > 0; j--) tags[base + j] = tags[base + j - 1]!
-        tags[base] = block
-        return false
+    this.victimBlock = -1
+    for (let w = 0; w < assoc; w++) {
+      if (tags[base + w] === block) {
+        const slot = base + w
+        this.slot = slot
+        this.use(base, w)
+        if (write) this.dirty[slot] = 1
+        return this.words === 0 || this.mark(slot, lo, hi) ? HIT_TEMPORAL : HIT_SPATIAL
       }
     }
-    for (let j = assoc - 1; j > 0; j--) tags[base + j] = tags[base + j - 1]!
-    tags[base] = block
-    return true
+    if (!allocate) return MISS
+    this.fillAt(base, block, owner, write)
+    if (this.words !== 0) this.mark(this.slot, lo, hi)
+    return MISS
+  }
+
+  contains(block: number): boolean {
+    const base = ((block >>> 0) & this.setMask) * this.assoc
+    for (let w = 0; w < this.assoc; w++) if (this.tags[base + w] === block) return true
+    return false
+  }
+
+  /** Marks a resident block dirty (a write-back from an inner level landed here). */
+  setDirty(block: number): void {
+    const base = ((block >>> 0) & this.setMask) * this.assoc
+    for (let w = 0; w < this.assoc; w++) if (this.tags[base + w] === block) this.dirty[base + w] = 1
+  }
+
+  /** Brings a block in without a demand access (prefetch, write-back from inside); no bytes used. */
+  fill(block: number, owner: number, write: boolean): void {
+    const base = ((block >>> 0) & this.setMask) * this.assoc
+    this.victimBlock = -1
+    this.fillAt(base, block, owner, write)
+  }
+
+  /** Drops a block if present (inclusion); reports it through the victim fields. */
+  invalidate(block: number): boolean {
+    const base = ((block >>> 0) & this.setMask) * this.assoc
+    this.victimBlock = -1
+    for (let w = 0; w < this.assoc; w++) {
+      if (this.tags[base + w] === block) {
+        this.leave(base + w)
+        this.tags[base + w] = EMPTY
+        this.stamps[base + w] = 0
+        return true
+      }
+    }
+    return false
+  }
+
+  /** Calls `f(owner, usedBytes)` for every resident line (end-of-run accounting). */
+  forEachResident(f: (owner: number, usedBytes: number) => void): void {
+    for (let s = 0; s < this.tags.length; s++) if (this.tags[s] !== EMPTY) f(this.owner[s]!, this.usedBytes(s))
+  }
+
+  private usedBytes(slot: number): number {
+    let n = 0
+    for (let i = slot * this.words, end = i + this.words; i < end; i++) n += popcount(this.used[i]!)
+    return n
+  }
+
+  private fillAt(base: number, block: number, owner: number, write: boolean): void {
+    const w = this.victimWay(base)
+    const slot = base + w
+    if (this.tags[slot] !== EMPTY) this.leave(slot)
+    this.tags[slot] = block
+    this.owner[slot] = owner
+    this.dirty[slot] = write ? 1 : 0
+    this.prefetched[slot] = 0
+    if (this.words !== 0) this.used.fill(0, slot * this.words, (slot + 1) * this.words)
+    this.slot = slot
+    if (this.policy === FIFO) this.stamps[slot] = ++this.clock
+    else this.use(base, w)
+  }
+
+  /** Records the line in `slot` as the victim. */
+  private leave(slot: number): void {
+    this.victimBlock = this.tags[slot]!
+    this.victimOwner = this.owner[slot]!
+    this.victimDirty = this.dirty[slot]!
+    this.victimPrefetched = this.prefetched[slot]!
+    this.victimUsed = this.words !== 0 ? this.usedBytes(slot) : 0
+  }
+
+  private use(base: number, way: number): void {
+    const policy = this.policy
+    if (policy === LRU) this.stamps[base + way] = ++this.clock
+    else if (policy === PLRU) {
+      // Walk root to leaf, pointing each node away from the way just used.
+      const tree = this.tree
+      let node = 1
+      for (let half = this.assoc >>> 1; half > 0; half >>>= 1) {
+        const right = way & half ? 1 : 0
+        tree[base + node] = right ? 0 : 1
+        node = 2 * node + right
+      }
+    }
+  }
+
+  private victimWay(base: number): number {
+    const assoc = this.assoc
+    const tags = this.tags
+    for (let w = 0; w < assoc; w++) if (tags[base + w] === EMPTY) return w
+    const policy = this.policy
+    if (policy === LRU || policy === FIFO) {
+      const stamps = this.stamps
+      let best = 0
+      let min = stamps[base]!
+      for (let w = 1; w < assoc; w++) {
+        const s = stamps[base + w]!
+        if (s < min) {
+          min = s
+          best = w
+        }
+      }
+      return best
+    }
+    if (policy === PLRU) {
+      let node = 1
+      while (node < assoc) node = 2 * node + this.tree[base + node]!
+      return node - assoc
+    }
+    let x = this.rng
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    this.rng = x >>> 0
+    return this.rng % assoc
+  }
+
+  /** Sets bits lo..hi of the slot's byte vector; true if they were all set already. */
+  private mark(slot: number, lo: number, hi: number): boolean {
+    const used = this.used
+    const first = slot * this.words
+    let all = true
+    for (let word = lo >>> 5, last = hi >>> 5; word <= last; word++) {
+      const from = word === lo >>> 5 ? lo & 31 : 0
+      const to = word === last ? hi & 31 : 31
+      // Bits from..to inclusive; `>>> 0` keeps the 32-bit mask unsigned.
+      const mask = to - from === 31 ? 0xffffffff : (((1 << (to - from + 1)) - 1) << from) >>> 0
+      const old = used[first + word]!
+      if ((old & mask) >>> 0 !== mask) {
+        all = false
+        used[first + word] = (old | mask) >>> 0
+      }
+    }
+    return all
   }
 }

@@ -1,7 +1,10 @@
 /** Simulation runs: storing a finished run, and reading it back in the CLI/API shapes. */
 import { StrideError } from '../../shared/api'
 import type {
+  AccessPoint,
   FunctionStats,
+  MissTimeline,
+  ReferenceLevelStats,
   HierarchyConfig,
   LevelTotals,
   LineLevelStats,
@@ -10,33 +13,83 @@ import type {
   RunReport,
   VariableStats
 } from '../../shared/domain'
+import {
+  EXTRA_BACK_INVALIDATIONS,
+  EXTRA_EVICTIONS,
+  EXTRA_FIELDS,
+  EXTRA_PREFETCHES,
+  EXTRA_USEFUL_PREFETCHES,
+  EXTRA_WRITEBACKS,
+  STAT_EVICTIONS,
+  STAT_FIELDS,
+  STAT_LINE_ENDS,
+  STAT_READ_MISSES,
+  STAT_READS,
+  STAT_SPATIAL_HITS,
+  STAT_TEMPORAL_HITS,
+  STAT_USED_BYTES,
+  STAT_WRITE_MISSES,
+  STAT_WRITES
+} from '../simulate/hierarchy'
+import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import type { Db } from './open-db'
 import { readPoints } from './session-reader'
 
-const F_READS = 0
-const F_WRITES = 1
-const F_READ_MISSES = 2
-const F_WRITE_MISSES = 3
+/** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
+export interface SimulationResult {
+  config: HierarchyConfig
+  accesses: number
+  totals: LevelTotals[]
+  /** point x level x STAT_FIELDS */
+  pointStats: Float64Array
+  pointCount: number
+  /** level x EXTRA_FIELDS */
+  extras: Float64Array
+  /** Per level: evictee x evictor counts (owner codes of simulate/evictor-matrix.ts). */
+  evictors: EvictorCount[][]
+  timeline: Array<{ level: number; variable: string; interval: number; misses: number }>
+  timelineInterval: number | null
+}
 
-/** Stores totals and the per point x level counts (layout of simulate/hierarchy.ts). */
-export function storeRun(db: Db, config: HierarchyConfig, accesses: number, totals: LevelTotals[], pointStats: Float64Array, pointCount: number): number {
-  const nLevels = config.levels.length
+/** Stores totals, the per point x level counts and the simulator's metrics, in one transaction. */
+export function storeRun(db: Db, r: SimulationResult): number {
+  const nLevels = r.totals.length
+  const nCaches = r.config.levels.length
   return db.transaction(() => {
     const run = Number(
-      db.prepare('INSERT INTO runs (created_at, config, accesses) VALUES (?, ?, ?)').run(new Date().toISOString(), JSON.stringify(config), accesses).lastInsertRowid
+      db
+        .prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)')
+        .run(new Date().toISOString(), JSON.stringify(r.config), r.accesses, r.timelineInterval).lastInsertRowid
     )
     const level = db.prepare('INSERT INTO run_levels (run, level, name, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
-    totals.forEach((t, l) => level.run(run, l, t.name, t.reads, t.writes, t.readMisses, t.writeMisses))
+    const levelMetrics = db.prepare(
+      'INSERT INTO run_level_metrics (run, level, kind, writebacks, prefetches, useful_prefetches, back_invalidations, evictions) VALUES (?,?,?,?,?,?,?,?)'
+    )
+    r.totals.forEach((t, l) => {
+      level.run(run, l, t.name, t.reads, t.writes, t.readMisses, t.writeMisses)
+      const e = l * EXTRA_FIELDS
+      levelMetrics.run(run, l, l < nCaches ? 'cache' : 'tlb', r.extras[e + EXTRA_WRITEBACKS]!, r.extras[e + EXTRA_PREFETCHES]!, r.extras[e + EXTRA_USEFUL_PREFETCHES]!, r.extras[e + EXTRA_BACK_INVALIDATIONS]!, r.extras[e + EXTRA_EVICTIONS]!)
+    })
     const point = db.prepare('INSERT INTO run_points (run, point, level, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
-    for (let p = 0; p < pointCount; p++) {
+    const metrics = db.prepare('INSERT INTO run_point_metrics (run, point, level, temporal_hits, spatial_hits, used_bytes, line_ends, evictions) VALUES (?,?,?,?,?,?,?,?)')
+    const s = r.pointStats
+    for (let p = 0; p < r.pointCount; p++) {
       for (let l = 0; l < nLevels; l++) {
-        const at = (p * nLevels + l) * 4
-        const reads = pointStats[at + F_READS]!
-        const writes = pointStats[at + F_WRITES]!
-        if (reads === 0 && writes === 0) continue
-        point.run(run, p, l, reads, writes, pointStats[at + F_READ_MISSES]!, pointStats[at + F_WRITE_MISSES]!)
+        const at = (p * nLevels + l) * STAT_FIELDS
+        const reads = s[at + STAT_READS]!
+        const writes = s[at + STAT_WRITES]!
+        // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
+        if (reads === 0 && writes === 0 && s[at + STAT_LINE_ENDS] === 0) continue
+        point.run(run, p, l, reads, writes, s[at + STAT_READ_MISSES]!, s[at + STAT_WRITE_MISSES]!)
+        metrics.run(run, p, l, s[at + STAT_TEMPORAL_HITS]!, s[at + STAT_SPATIAL_HITS]!, s[at + STAT_USED_BYTES]!, s[at + STAT_LINE_ENDS]!, s[at + STAT_EVICTIONS]!)
       }
     }
+    const evictor = db.prepare('INSERT INTO run_evictors (run, level, evictee, evictor, count) VALUES (?,?,?,?,?)')
+    r.evictors.forEach((entries, l) => {
+      for (const e of entries) evictor.run(run, l, e.evictee, e.evictor, e.count)
+    })
+    const cell = db.prepare('INSERT INTO run_timeline (run, level, variable, interval, misses) VALUES (?,?,?,?,?)')
+    for (const c of r.timeline) cell.run(run, c.level, c.variable, c.interval, c.misses)
     return run
   })()
 }
@@ -53,7 +106,23 @@ interface RunPointRow {
   writes: number
   read_misses: number
   write_misses: number
+  temporal_hits: number | null
+  spatial_hits: number | null
+  used_bytes: number | null
+  line_ends: number | null
 }
+
+/** Names of a run's levels in stats order: caches, then TLB levels. */
+export function levelNames(config: HierarchyConfig): string[] {
+  return [...config.levels.map((l) => l.name), ...(config.tlb ?? []).map((t) => t.name)]
+}
+
+function lineSizes(config: HierarchyConfig): number[] {
+  return [...config.levels.map((l) => l.lineSize), ...(config.tlb ?? []).map((t) => t.pageSize)]
+}
+
+const ownerName = (points: AccessPoint[], owner: number): string =>
+  owner === OWNER_PREFETCH ? 'prefetch' : owner === OWNER_WRITEBACK ? 'write-back' : (points[owner]?.id ?? `point_${owner}`)
 
 export function buildReport(db: Db, runArg: number | null): RunReport {
   const run = runArg ?? latestRun(db)
@@ -61,13 +130,40 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
   const runRow = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
   if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const config = JSON.parse(runRow.config) as HierarchyConfig
-  const names = config.levels.map((l) => l.name)
-  const levels = (db.prepare('SELECT name, reads, writes, read_misses, write_misses FROM run_levels WHERE run = ? ORDER BY level').all(run) as Array<{
-    name: string; reads: number; writes: number; read_misses: number; write_misses: number
-  }>).map((r) => ({ name: r.name, reads: r.reads, writes: r.writes, readMisses: r.read_misses, writeMisses: r.write_misses }))
+  const names = levelNames(config)
+  const lines = lineSizes(config)
+  const nCaches = config.levels.length
+  const extras = new Map(
+    (db.prepare('SELECT level, writebacks, prefetches, useful_prefetches, back_invalidations, evictions FROM run_level_metrics WHERE run = ?').all(run) as Array<{
+      level: number; writebacks: number; prefetches: number; useful_prefetches: number; back_invalidations: number; evictions: number
+    }>).map((r) => [r.level, r])
+  )
+  const levels: LevelTotals[] = (db.prepare('SELECT level, name, reads, writes, read_misses, write_misses FROM run_levels WHERE run = ? ORDER BY level').all(run) as Array<{
+    level: number; name: string; reads: number; writes: number; read_misses: number; write_misses: number
+  }>).map((r) => {
+    const t: LevelTotals = { name: r.name, reads: r.reads, writes: r.writes, readMisses: r.read_misses, writeMisses: r.write_misses }
+    const e = extras.get(r.level)
+    if (e)
+      Object.assign(t, {
+        kind: r.level < nCaches ? 'cache' : 'tlb',
+        writebacks: e.writebacks,
+        prefetches: e.prefetches,
+        usefulPrefetches: e.useful_prefetches,
+        backInvalidations: e.back_invalidations,
+        evictions: e.evictions
+      })
+    return t
+  })
 
   const points = readPoints(db)
-  const rows = db.prepare('SELECT point, level, reads, writes, read_misses, write_misses FROM run_points WHERE run = ? ORDER BY point, level').all(run) as RunPointRow[]
+  const rows = db
+    .prepare(
+      `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
+              m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
+         FROM run_points p LEFT JOIN run_point_metrics m ON m.run = p.run AND m.point = p.point AND m.level = p.level
+        WHERE p.run = ? ORDER BY p.point, p.level`
+    )
+    .all(run) as RunPointRow[]
   const refs = new Map<number, ReferenceStats>()
   for (const r of rows) {
     const p = points[r.point]
@@ -84,62 +180,143 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
     const name = names[r.level] ?? `L${r.level + 1}`
     const accesses = r.reads + r.writes
     const misses = r.read_misses + r.write_misses
-    ref.levels[name] = { hits: accesses - misses, misses, readMisses: r.read_misses, writeMisses: r.write_misses }
+    const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses: r.read_misses, writeMisses: r.write_misses }
+    if (r.temporal_hits !== null && r.level < nCaches) {
+      stats.temporalHits = r.temporal_hits
+      stats.spatialHits = r.spatial_hits!
+      stats.usedBytes = r.used_bytes!
+      stats.lineEnds = r.line_ends!
+      stats.spatialReuse = spatialReuse(r.used_bytes!, r.line_ends!, lines[r.level] ?? 1)
+    }
+    ref.levels[name] = stats
+  }
+  // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
+  const evRows = db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor').all(run) as Array<{
+    level: number; evictee: number; evictor: number; count: number
+  }>
+  const evictedTotal = new Map<string, number>()
+  for (const e of evRows) evictedTotal.set(`${e.level}:${e.evictee}`, (evictedTotal.get(`${e.level}:${e.evictee}`) ?? 0) + e.count)
+  const withEvictors = rows.length > 0 && extras.size > 0
+  if (withEvictors) for (const ref of refs.values()) ref.evictors = []
+  for (const e of evRows) {
+    const ref = refs.get(e.evictee)
+    if (!ref) continue
+    ;(ref.evictors ??= []).push({ level: names[e.level] ?? `L${e.level + 1}`, by: ownerName(points, e.evictor), count: e.count, fraction: e.count / evictedTotal.get(`${e.level}:${e.evictee}`)! })
   }
   const references = [...refs.values()]
-  return { run, config, levels, lines: groupLines(references, names), references }
+  const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
+  if (extras.size > 0) report.timelines = readTimelines(db, run, names)
+  return report
 }
+
+function spatialReuse(usedBytes: number, lineEnds: number, lineSize: number): number {
+  return lineEnds > 0 ? usedBytes / (lineSize * lineEnds) : 0
+}
+
+function readTimelines(db: Db, run: number, names: string[]): MissTimeline[] {
+  const interval = (db.prepare('SELECT timeline_interval AS n FROM runs WHERE run = ?').get(run) as { n: number | null }).n
+  if (!interval) return []
+  const cells = db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval').all(run) as Array<{
+    level: number; variable: string; interval: number; misses: number
+  }>
+  const count = cells.reduce((m, c) => Math.max(m, c.interval + 1), 0)
+  const byLevel = new Map<number, MissTimeline>()
+  for (const c of cells) {
+    let t = byLevel.get(c.level)
+    if (!t) {
+      t = { level: names[c.level] ?? `L${c.level + 1}`, interval, series: {} }
+      byLevel.set(c.level, t)
+    }
+    ;(t.series[c.variable] ??= new Array<number>(count).fill(0))[c.interval] = c.misses
+  }
+  return [...byLevel.values()]
+}
+
+type Rollup = { reads: number; writes: number; levels: Record<string, LineLevelStats> }
+/** Sums kept while rolling up, to derive spatial reuse at the end. */
+const reuseInputs = new WeakMap<LineLevelStats, { used: number; ends: number; line: number }>()
 
 function emptyLevels(names: string[]): Record<string, LineLevelStats> {
   return Object.fromEntries(names.map((n) => [n, { readMisses: 0, writeMisses: 0 }]))
 }
 
-function addInto(target: { reads: number; writes: number; levels: Record<string, LineLevelStats> }, ref: ReferenceStats): void {
+function addInto(target: Rollup, ref: ReferenceStats, names: string[], lines: number[]): void {
   target.reads += ref.reads
   target.writes += ref.writes
   for (const [name, l] of Object.entries(ref.levels)) {
     const t = (target.levels[name] ??= { readMisses: 0, writeMisses: 0 })
     t.readMisses += l.readMisses
     t.writeMisses += l.writeMisses
+    t.hits = (t.hits ?? 0) + l.hits
+    t.misses = (t.misses ?? 0) + l.misses
+    if (l.temporalHits === undefined) continue
+    t.temporalHits = (t.temporalHits ?? 0) + l.temporalHits
+    t.spatialHits = (t.spatialHits ?? 0) + (l.spatialHits ?? 0)
+    const acc = reuseInputs.get(t) ?? { used: 0, ends: 0, line: lines[names.indexOf(name)] ?? 1 }
+    acc.used += l.usedBytes ?? 0
+    acc.ends += l.lineEnds ?? 0
+    reuseInputs.set(t, acc)
+    t.spatialReuse = spatialReuse(acc.used, acc.ends, acc.line)
   }
 }
 
 /** Per source line; references without a line (no debug info) are left out here. */
-export function groupLines(references: ReferenceStats[], names: string[]): LineStats[] {
-  const lines = new Map<string, LineStats>()
+export function groupLines(references: ReferenceStats[], names: string[], lines: number[] = []): LineStats[] {
+  const out = new Map<string, LineStats>()
   for (const ref of references) {
     if (!ref.file || !ref.line) continue
     const key = `${ref.file}\0${ref.line}`
-    let l = lines.get(key)
+    let l = out.get(key)
     if (!l) {
       l = { file: ref.file, line: ref.line, function: ref.function, reads: 0, writes: 0, levels: emptyLevels(names) }
-      lines.set(key, l)
+      out.set(key, l)
     }
-    addInto(l, ref)
+    addInto(l, ref, names, lines)
   }
-  return [...lines.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
+  return [...out.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
 }
 
 export function groupFunctions(report: RunReport): FunctionStats[] {
-  const names = report.config.levels.map((l) => l.name)
+  const names = levelNames(report.config)
+  const lines = lineSizes(report.config)
   const out = new Map<string, FunctionStats>()
   for (const ref of report.references) {
     const key = ref.function ?? '(unknown)'
     const f = out.get(key) ?? { function: key, reads: 0, writes: 0, levels: emptyLevels(names) }
-    addInto(f, ref)
+    addInto(f, ref, names, lines)
     out.set(key, f)
   }
   return [...out.values()]
 }
 
+/** Per variable, with evictors rolled up to variables (which data structures evict which). */
 export function groupVariables(report: RunReport): VariableStats[] {
-  const names = report.config.levels.map((l) => l.name)
+  const names = levelNames(report.config)
+  const lines = lineSizes(report.config)
   const out = new Map<string, VariableStats>()
+  const varOfRef = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
+  const evictors = new Map<string, Map<string, number>>()
   for (const ref of report.references) {
     const key = ref.variable ?? 'unknown'
     const v = out.get(key) ?? { variable: key, reads: 0, writes: 0, levels: emptyLevels(names) }
-    addInto(v, ref)
+    addInto(v, ref, names, lines)
     out.set(key, v)
+    for (const e of ref.evictors ?? []) {
+      const m = evictors.get(key) ?? new Map<string, number>()
+      const by = `${e.level}\0${varOfRef.get(e.by) ?? e.by}`
+      m.set(by, (m.get(by) ?? 0) + e.count)
+      evictors.set(key, m)
+    }
+  }
+  for (const [key, m] of evictors) {
+    const totals = new Map<string, number>()
+    for (const [k, c] of m) totals.set(k.split('\0')[0]!, (totals.get(k.split('\0')[0]!) ?? 0) + c)
+    out.get(key)!.evictors = [...m]
+      .map(([k, count]) => {
+        const [level, by] = k.split('\0') as [string, string]
+        return { level, by, count, fraction: count / totals.get(level)! }
+      })
+      .sort((a, b) => b.count - a.count)
   }
   return [...out.values()]
 }

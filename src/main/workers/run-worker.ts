@@ -52,3 +52,73 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
 export function runSimulateWorker(input: SimulateWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<SimulateDone> {
   return start<SimulateDone>('simulate-worker', input, 'simulate-done', onProgress)
 }
+
+export interface PoolProgress {
+  /** Accesses simulated so far, summed over the pool's jobs. */
+  events: number
+  /** Sum of the jobs' totals, when known. */
+  total: number | null
+  finished: number
+  jobs: number
+}
+
+/**
+ * Several simulations (a sweep) on a pool of `size` workers: each job is one worker over the
+ * same session; the pool starts the next job as one finishes. Results come back in input
+ * order; the first failure stops the rest.
+ */
+export function runSimulatePool(inputs: SimulateWorkerInput[], size: number, onProgress: (p: PoolProgress) => void): WorkerHandle<Array<SimulateDone | undefined>> {
+  const events = new Array<number>(inputs.length).fill(0)
+  const totals = new Array<number | null>(inputs.length).fill(null)
+  const running = new Set<WorkerHandle<SimulateDone>>()
+  const results: Array<SimulateDone | undefined> = new Array(inputs.length).fill(undefined)
+  let next = 0
+  let finished = 0
+  let stopped = false
+  const report = () => {
+    const known = totals.every((t) => t !== null)
+    onProgress({ events: events.reduce((a, b) => a + b, 0), total: known ? (totals as number[]).reduce((a, b) => a + b, 0) : null, finished, jobs: inputs.length })
+  }
+  const result = new Promise<Array<SimulateDone | undefined>>((resolve, reject) => {
+    const launch = () => {
+      if (stopped) return
+      if (next >= inputs.length) {
+        // Done, or stopped with jobs never started (their results stay undefined).
+        if (running.size === 0) resolve(results)
+        return
+      }
+      const i = next++
+      const handle = runSimulateWorker(inputs[i]!, (p) => {
+        events[i] = p.events
+        totals[i] = p.total
+        report()
+      })
+      running.add(handle)
+      handle.result.then(
+        (done) => {
+          running.delete(handle)
+          results[i] = done
+          events[i] = done.accesses
+          finished++
+          report()
+          launch()
+        },
+        (e: unknown) => {
+          running.delete(handle)
+          stopped = true
+          for (const h of running) h.stop()
+          reject(e)
+        }
+      )
+    }
+    for (let k = 0; k < Math.max(1, Math.min(size, inputs.length)); k++) launch()
+  })
+  return {
+    result,
+    stop: () => {
+      // Running jobs end cancelled (their done message says so); queued ones never start.
+      next = inputs.length
+      for (const h of running) h.stop()
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The data structures of a traced run, placed at their runtime addresses, for layout filters.
+ * The session's `variables` table is the source (filled by symbolization); a session without
+ * it (older, or no debug information) falls back to the program's ELF data symbols placed
+ * with the recorded load address: globals only, and without dimensions.
+ */
+import type { PlacedVariable } from '../simulate/layout-filter'
+import { readElf } from '../symbols/elf-reader'
+import type { Db } from '../store/open-db'
+
+export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='variables'").get()
+  const rows = hasTable
+    ? (db.prepare('SELECT name, kind, start, size, element_size, dims, module FROM variables WHERE start IS NOT NULL AND size > 0').all() as Array<{
+        name: string; kind: string; start: number; size: number; element_size: number | null; dims: string | null; module: string | null
+      }>)
+    : []
+  if (rows.length > 0) {
+    return rows.map((r) => ({
+      name: r.name,
+      start: r.start,
+      size: r.size,
+      // Globals move with their object file; a stack or heap block moves alone.
+      group: r.kind === 'global' ? `global:${r.module ?? ''}` : `${r.kind}:${r.name}:${r.start}`,
+      dims: parseDims(r.dims),
+      elementSize: r.element_size
+    }))
+  }
+  const program = db.prepare("SELECT value FROM meta WHERE key = 'program'").get() as { value: string } | undefined
+  if (!program) return []
+  const path = JSON.parse(program.value) as string
+  let elf
+  try {
+    elf = await readElf(path)
+  } catch {
+    return []
+  }
+  const module = db.prepare('SELECT base FROM modules WHERE path = ? ORDER BY id LIMIT 1').get(path) as { base: number } | undefined
+  const offset = elf.relocatable ? (module?.base ?? 0) : 0
+  return elf.data.map((d) => ({ name: d.name, start: d.start + offset, size: d.size, group: `global:${path}`, dims: null, elementSize: null }))
+}
+
+function parseDims(text: string | null): number[] | null {
+  if (!text) return null
+  try {
+    const dims = JSON.parse(text) as unknown
+    return Array.isArray(dims) && dims.length > 0 && dims.every((d) => Number.isInteger(d) && d > 0) ? (dims as number[]) : null
+  } catch {
+    return null
+  }
+}
