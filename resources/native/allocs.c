@@ -5,14 +5,15 @@
  * it (no clock, no second pipe to merge). Outside Valgrind the reports are no-ops.
  *
  * Line format (after Valgrind's "**PID** " prefix):
- *   stride-alloc m|c|r PTR SIZE OLD SITE CTX1 CTX2 CTX3   (OLD is the realloc'd pointer, else 0)
+ *   stride-alloc m|c|r PTR SIZE OLD SITE   (OLD is the realloc'd pointer, else 0)
  *   stride-alloc f PTR
- * SITE is the return address into the allocating function; CTX* are the callers above it
- * (0 when unknown), so blocks can be grouped by allocation context.
+ * SITE is the return address into the allocating function. An allocation line is followed
+ * by Valgrind's own backtrace ("==PID==    at 0x...: malloc", "by 0x...: caller", ...):
+ * Valgrind unwinds natively, so the call stack costs no traced instructions (glibc's
+ * backtrace() would run its unwinder as guest code, and lackey would trace all of it).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <execinfo.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -42,18 +43,10 @@ static int from_bootstrap(void *p) {
   return (char *)p >= bootstrap && (char *)p < bootstrap + sizeof bootstrap;
 }
 
-static void report(char kind, void *p, size_t size, void *old, void *site) {
-  void *frames[6] = {0};
-  int n = 0;
-  if (!busy) {
-    busy = 1; /* backtrace() may allocate on first use */
-    n = backtrace(frames, 6);
-    busy = 0;
-  }
-  /* frames[0] is report, frames[1] the wrapper, frames[2] the allocating function. */
-  VALGRIND_PRINTF("stride-alloc %c %lx %lx %lx %lx %lx %lx %lx\n", kind, (unsigned long)p, (unsigned long)size,
-                  (unsigned long)old, (unsigned long)site, (unsigned long)(n > 3 ? frames[3] : 0),
-                  (unsigned long)(n > 4 ? frames[4] : 0), (unsigned long)(n > 5 ? frames[5] : 0));
+/* Inlined so the backtrace's first frame is the wrapper and its second the allocating function. */
+static inline __attribute__((always_inline)) void report(char kind, void *p, size_t size, void *old, void *site) {
+  VALGRIND_PRINTF_BACKTRACE("stride-alloc %c %lx %lx %lx %lx\n", kind, (unsigned long)p, (unsigned long)size,
+                            (unsigned long)old, (unsigned long)site);
 }
 
 void *malloc(size_t size) {

@@ -1,13 +1,23 @@
-/** Parses the interposer's lines (see resources/native/allocs.c) as they come out of Valgrind's log. */
+/**
+ * Parses what the interposer (resources/native/allocs.c) prints through Valgrind's log, in
+ * order with the trace: an allocation line, then Valgrind's backtrace of it, one frame a line.
+ */
 
 export type AllocEvent =
-  | { kind: 'alloc'; ptr: number; size: number; old: number; context: number[] }
+  | { kind: 'alloc'; ptr: number; size: number; old: number; site: number }
   | { kind: 'free'; ptr: number }
 
 const PREFIX = /^\*\*\d+\*\* stride-alloc /
+const FRAME = /^==\d+==\s+(?:at|by) 0x([0-9A-Fa-f]{1,13}):/
 
 export function isAllocLine(line: string): boolean {
   return PREFIX.test(line)
+}
+
+/** The instruction address of one backtrace frame line, or null for any other line. */
+export function parseFrameLine(line: string): number | null {
+  const m = FRAME.exec(line)
+  return m ? parseInt(m[1]!, 16) : null
 }
 
 export function parseAllocLine(line: string): AllocEvent | null {
@@ -19,7 +29,7 @@ export function parseAllocLine(line: string): AllocEvent | null {
     return Number.isNaN(ptr) ? null : { kind: 'free', ptr }
   }
   if (op !== 'm' && op !== 'c' && op !== 'r') return null
-  const [ptr, size, old, ...context] = fields.slice(1).map(hex)
-  if ([ptr, size, old].some((v) => v === undefined || Number.isNaN(v)) || context.some(Number.isNaN)) return null
-  return { kind: 'alloc', ptr: ptr!, size: size!, old: old!, context: context.filter((c) => c !== 0) }
+  const [ptr, size, old, site] = fields.slice(1, 5).map(hex)
+  if ([ptr, size, old, site].some((v) => v === undefined || Number.isNaN(v))) return null
+  return { kind: 'alloc', ptr: ptr!, size: size!, old: old!, site: site! }
 }

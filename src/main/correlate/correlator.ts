@@ -6,7 +6,7 @@
  * line information); here they carry their context addresses.
  */
 import { AddressMap, UNKNOWN_VARIABLE, type FrameLocal } from './address-map'
-import { isAllocLine, parseAllocLine } from './alloc-events'
+import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './alloc-events'
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
@@ -50,6 +50,8 @@ export class Correlator {
   private readonly histograms = new Map<number, Map<number, number>>()
   private lastStore = -1
   private loaded = false
+  /** An allocation whose backtrace lines are still arriving. */
+  private pending: { event: Extract<AllocEvent, { kind: 'alloc' }>; frames: number[] } | null = null
   allocEvents = 0
 
   constructor(private readonly layout: ProgramDataLayout | null) {
@@ -113,6 +115,7 @@ export class Correlator {
 
   /** Every data access of the run, traced or not: keeps frames and the return slot current. */
   observe(kind: number, address: number, size: number): void {
+    if (this.pending) this.applyPending()
     if (kind === KIND_WRITE) this.lastStore = address
     else if (kind === KIND_READ) this.map.maybeReturn(address, size)
   }
@@ -133,22 +136,40 @@ export class Correlator {
     return v
   }
 
-  /** A Valgrind log line; returns true when it was an allocation event. */
+  /** A Valgrind log line; returns true when it belonged to an allocation event. */
   log(line: string): boolean {
+    if (this.pending) {
+      const frame = parseFrameLine(line)
+      if (frame !== null) {
+        this.pending.frames.push(frame)
+        return true
+      }
+      this.applyPending()
+    }
     if (!isAllocLine(line)) return false
     const e = parseAllocLine(line)
     if (!e) return true
     this.allocEvents++
-    if (e.kind === 'free') {
-      this.map.free(e.ptr)
-      return true
-    }
+    if (e.kind === 'free') this.map.free(e.ptr)
+    else this.pending = { event: e, frames: [] }
+    return true
+  }
+
+  /**
+   * Places an allocation once its backtrace is complete. The context is the call stack from
+   * the allocating function up (the first frame is the interposer's wrapper), so blocks from
+   * one line reached through different callers are told apart.
+   */
+  private applyPending(): void {
+    const { event: e, frames } = this.pending!
+    this.pending = null
     if (e.old) this.map.free(e.old)
-    const key = e.context.join(',')
+    const context = frames.length > 1 ? [e.site, ...frames.slice(2, 5)] : [e.site]
+    const key = context.join(',')
     let id = this.contexts.get(key)
     if (id === undefined) {
       const v = this.record(`heap_${this.contexts.size}`, 'heap', null, null)
-      v.context = e.context
+      v.context = context
       v.size = 0
       this.variables.push(v)
       this.contexts.set(key, (id = v.id))
@@ -157,11 +178,11 @@ export class Correlator {
     v.start = e.ptr
     v.size = Math.max(v.size ?? 0, e.size)
     this.map.alloc(e.ptr, e.size, id)
-    return true
   }
 
   /** All variables (id order; 0 is unknown) and, per point, accesses per variable. */
   finish(): { variables: VariableRecord[]; histograms: Map<number, Map<number, number>> } {
+    if (this.pending) this.applyPending()
     return { variables: this.variables, histograms: this.histograms }
   }
 }

@@ -71,12 +71,12 @@ describe('LackeyParser', () => {
     expect(parser.malformedLines).toBe(5)
   })
 
-  it('passes client messages to the log and instructions to an optional hook', () => {
+  it('passes client messages to the log, and instructions right after a store to a hook', () => {
     const pcs: number[] = []
     const logs: string[] = []
-    const p = new LackeyParser({ access: () => true, log: (l) => logs.push(l), instruction: (pc) => pcs.push(pc) })
-    p.push(Buffer.from('I  10,1\n**7** stride-alloc f 5000\nI  11,2\n'))
-    expect(pcs).toEqual([0x10, 0x11])
+    const p = new LackeyParser({ access: () => true, log: (l) => logs.push(l), instructionAfterStore: (pc) => pcs.push(pc) })
+    p.push(Buffer.from('I  10,1\n**7** stride-alloc f 5000\nI  11,5\n S 7ff8,8\nI  40,1\n L 7ff8,8\nI  12,1\n'))
+    expect(pcs).toEqual([0x40])
     expect(logs).toEqual(['**7** stride-alloc f 5000'])
   })
 

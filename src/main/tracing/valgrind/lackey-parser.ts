@@ -22,8 +22,12 @@ export interface LackeySink {
   access(pc: number, kind: number, address: number, size: number): boolean
   /** A Valgrind log line ("==pid== ...") or client message ("**pid** ..."), without the newline. */
   log(line: string): void
-  /** Every instruction, when given (function entries for stack frames); costs a call per line. */
-  instruction?(pc: number): void
+  /**
+   * An instruction that directly follows a store line, when given. A function's first
+   * instruction always does (the call pushed the return address), so this sees every entry
+   * at a fraction of the cost of a call per instruction.
+   */
+  instructionAfterStore?(pc: number): void
 }
 
 const NL = 0x0a
@@ -41,6 +45,7 @@ function hexValue(c: number): number {
 
 export class LackeyParser {
   private pc = 0
+  private afterStore = false
   private tail: Buffer | null = null
   private stopped = false
   /** Lines that were neither trace nor log lines (e.g. the target's own output on the same fd). */
@@ -97,8 +102,9 @@ export class LackeyParser {
       const pc = this.hexField(buf, start + 2, end)
       if (pc >= 0) {
         this.pc = pc
-        this.sink.instruction?.(pc)
+        if (this.afterStore) this.sink.instructionAfterStore?.(pc)
       } else this.malformedLines++
+      this.afterStore = false
       return true
     }
     if (c0 === SPACE && buf[start + 2] === SPACE) {
@@ -133,6 +139,7 @@ export class LackeyParser {
         this.malformedLines++
         return true
       }
+      this.afterStore = kind === KIND_WRITE
       return this.sink.access(this.pc, kind, addr, size)
     }
     // "==pid==" Valgrind messages and "**pid**" client requests (VALGRIND_PRINTF).

@@ -36,6 +36,7 @@ export interface TraceOptions {
 export interface TraceObserver {
   readonly wantsInstructions: boolean
   programLoaded(base: number): void
+  /** An instruction right after a store (where every function entry is). */
   instruction(pc: number): void
   observe(kind: number, address: number, size: number): void
   attribute(point: number, kind: number, address: number): void
@@ -120,7 +121,7 @@ export class ValgrindTrace {
 
     const observer = this.observer
     const parser = new LackeyParser({
-      instruction: observer?.wantsInstructions ? (pc) => observer.instruction(pc) : undefined,
+      instructionAfterStore: observer?.wantsInstructions ? (pc) => observer.instruction(pc) : undefined,
       access: (pc, kind, address, size) => {
         observer?.observe(kind, address, size)
         const key = pc * 4 + kind
