@@ -77,9 +77,52 @@ export interface AccessPoint {
   function: string | null
   /** Object file the instruction belongs to. */
   module: string | null
-  /** Data symbol most of its accesses fall in (globals only for now), or null. */
+  /** The data structure most of its accesses fall in (global, stack local or heap context), or null. */
   variable: string | null
   accesses: number
+  /** The expression it evaluates in source, e.g. `B[j][i]` (METRIC's SourceRef); the line when unknown. */
+  sourceExpr?: string | null
+  /** The instruction, e.g. `movsd (%rax),%xmm0`. */
+  disasm?: string | null
+  /** METRIC section 9 stream metrics from the compressor (absent for sessions without them). */
+  streams?: PointStreams
+}
+
+/** METRIC section 9, per access point: its RSDs (regular runs of three or more). */
+export interface PointStreams {
+  /** Predictable accesses (inside an RSD) / accesses. */
+  regularity: number
+  meanStreamLength: number
+  /** Number of RSDs. */
+  streams: number
+  distinctLengths: number
+  distinctStrides: number
+  /** Most frequent first (at most 32), fractions of the RSDs. */
+  lengths: Array<{ length: number; fraction: number }>
+  strides: Array<{ stride: number; fraction: number }>
+}
+
+/** One row of Mohan et al. Table 1 that a function's statistics match, and why. */
+export interface StreamAdvice {
+  optimization: string
+  rule: string
+  evidence: string
+}
+
+/** Mohan et al. section 2, for a traced function as a whole. */
+export interface FunctionStreams {
+  function: string
+  references: number
+  spatialRegularity: number
+  streams: number
+  scalarStreams: number
+  lengthBuckets: { '4-32': number; '32-128': number; '128-16384': number; '>16384': number }
+  meanLength: number
+  lengthDeviation: number
+  /** Bytes; `meanStrideElements` divides each stream's stride by its access size. */
+  meanStride: number
+  meanStrideElements: number
+  advice: StreamAdvice[]
 }
 
 export interface FunctionSymbol {
@@ -139,6 +182,8 @@ export interface SessionInfo {
   debugInfoHint: string | null
   points: number
   runs: RunSummary[]
+  /** Mohan's stream statistics per traced function (absent for sessions without them). */
+  functionStreams?: FunctionStreams[]
 }
 
 export interface RunSummary {
@@ -216,6 +261,8 @@ export interface ReferenceStats {
   line: number | null
   function: string | null
   variable: string | null
+  sourceExpr?: string | null
+  disasm?: string | null
   reads: number
   writes: number
   levels: Record<string, ReferenceLevelStats>
@@ -229,8 +276,33 @@ export interface FunctionStats {
   levels: Record<string, LineLevelStats>
 }
 
+export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
+
+/** A data structure of the traced run (globals, stack locals, heap allocation contexts, unknown). */
+export interface VariableInfo {
+  name: string
+  kind: VariableKind
+  /** Runtime address (heap: the context's last block), hex; null when it has none. */
+  start: string | null
+  size: number | null
+  /** C type as the debug information spells it, e.g. `double [1000][1000]`. */
+  type: string | null
+  elementSize: number | null
+  /** Array extents, outermost first. */
+  dims: number[] | null
+  /** Heap: the allocating line (file:line); stack: the function. */
+  allocSite: string | null
+  reads: number
+  writes: number
+}
+
 export interface VariableStats {
   variable: string
+  kind?: VariableKind
+  type?: string | null
+  dims?: number[] | null
+  size?: number | null
+  allocSite?: string | null
   reads: number
   writes: number
   levels: Record<string, LineLevelStats>
@@ -254,6 +326,8 @@ export interface RunReport {
   lines: LineStats[]
   references: ReferenceStats[]
   timelines?: MissTimeline[]
+  /** The session's data structures (absent for sessions traced before correlation). */
+  variables?: VariableInfo[]
 }
 
 export interface RecentSession {

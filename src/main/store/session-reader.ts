@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
-import type { AccessKind, AccessPoint, HierarchyConfig, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
+import type { AccessKind, AccessPoint, FunctionStreams, HierarchyConfig, PointStreams, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
 import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import { openDb, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
@@ -65,7 +65,33 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     hasDebugInfo: Boolean(m.get('hasDebugInfo')),
     debugInfoHint: (m.get('debugInfoHint') as string | null | undefined) ?? null,
     points,
-    runs: readRuns(db)
+    runs: readRuns(db),
+    ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
+  }
+}
+
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
+}
+
+function readStoredJson<T>(db: Db, sql: string): T[] {
+  return (db.prepare(sql).all() as Array<{ json: string }>).map((r) => JSON.parse(r.json) as T)
+}
+
+/** The stored document (stream-store.ts) in the API's shape. */
+function toFunctionStreams(f: FunctionStreams & { buckets?: FunctionStreams['lengthBuckets'] }): FunctionStreams {
+  return {
+    function: f.function,
+    references: f.references,
+    spatialRegularity: f.spatialRegularity,
+    streams: f.streams,
+    scalarStreams: f.scalarStreams,
+    lengthBuckets: f.buckets ?? f.lengthBuckets,
+    meanLength: f.meanLength,
+    lengthDeviation: f.lengthDeviation,
+    meanStride: f.meanStride,
+    meanStrideElements: f.meanStrideElements,
+    advice: f.advice
   }
 }
 
@@ -75,10 +101,18 @@ export function readRuns(db: Db): RunSummary[] {
 }
 
 export function readPoints(db: Db): AccessPoint[] {
-  const rows = db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable FROM points ORDER BY idx').all() as Array<{
+  const rows = db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable, source_expr, disasm FROM points ORDER BY idx').all() as Array<{
     idx: number; pc: number; kind: number; accesses: number; ref_id: string | null; file: string | null; line: number | null; function: string | null; module: string | null; variable: string | null
+    source_expr: string | null; disasm: string | null
   }>
+  const streams = new Map<number, PointStreams>()
+  if (hasTable(db, 'point_streams'))
+    for (const r of db.prepare('SELECT point, metrics FROM point_streams').all() as Array<{ point: number; metrics: string }>) {
+      const m = JSON.parse(r.metrics) as PointStreams
+      streams.set(r.point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
+    }
   return rows.map((r) => ({
+    ...(streams.has(r.idx) ? { streams: streams.get(r.idx)! } : {}),
     index: r.idx,
     id: r.ref_id ?? `point_${r.idx}`,
     pc: '0x' + r.pc.toString(16),
@@ -88,7 +122,9 @@ export function readPoints(db: Db): AccessPoint[] {
     function: r.function,
     module: r.module,
     variable: r.variable,
-    accesses: r.accesses
+    accesses: r.accesses,
+    sourceExpr: r.source_expr,
+    disasm: r.disasm
   }))
 }
 

@@ -3,7 +3,7 @@
  * chunks as batches fill, and the metadata at the end. Each chunk is committed on its own,
  * so a crash or a cancel leaves every chunk written so far readable.
  */
-import { existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { TraceStopReason } from '../../shared/domain'
 import { PrsdSequiturEncoder } from '../compress/prsd-codec'
@@ -67,6 +67,12 @@ export class SessionWriter {
   private readonly insertChunk
   /** Compresses chunks as they come (METRIC PRSDs + SEQUITUR) and keeps per-point stream metrics. */
   private readonly encoder = new PrsdSequiturEncoder(MAX_STORED_CHUNK)
+  /**
+   * Test hook: with STRIDE_TRACE_DUMP=FILE the batches are also appended to FILE uncompressed
+   * (u32 count, count x u32 point, count x f64 address, count x u16 size), so a test can check
+   * the stored trace against exactly what the tracer produced.
+   */
+  private readonly dump = process.env.STRIDE_TRACE_DUMP || null
   private readonly setMeta
 
   constructor(readonly path: string, meta: SessionMeta) {
@@ -77,6 +83,7 @@ export class SessionWriter {
     this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data) VALUES (?, ?, ?, ?, ?)')
     this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
     this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: 'tracing did not finish', storedBytes: 0 })
+    if (this.dump) writeFileSync(this.dump, '')
   }
 
   writeMeta(values: Record<string, unknown>): void {
@@ -86,6 +93,11 @@ export class SessionWriter {
   }
 
   appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): void {
+    if (this.dump && count > 0) {
+      const head = Buffer.alloc(4)
+      head.writeUInt32LE(count)
+      appendFileSync(this.dump, Buffer.concat([head, bytesOf(points, count * 4), bytesOf(addresses, count * 8), bytesOf(sizes, count * 2)]))
+    }
     for (let from = 0; from < count; from += MAX_STORED_CHUNK) {
       const n = Math.min(MAX_STORED_CHUNK, count - from)
       const data = this.encoder.encode(n, points.subarray(from, from + n), addresses.subarray(from, from + n), sizes.subarray(from, from + n), pointCount)
@@ -139,6 +151,10 @@ export class SessionWriter {
     this.db.pragma('wal_checkpoint(TRUNCATE)')
     this.db.close()
   }
+}
+
+function bytesOf(a: Uint32Array | Float64Array | Uint16Array, n: number): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, n)
 }
 
 /** Deletes a session file with its WAL side files. */
