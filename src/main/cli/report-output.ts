@@ -15,6 +15,8 @@ export function reportJson(report: RunReport, by: ReportBy | null = null): unkno
     line: r.line,
     function: r.function,
     variable: r.variable,
+    ...(r.sourceExpr ? { sourceExpr: r.sourceExpr } : {}),
+    ...(r.disasm ? { disasm: r.disasm } : {}),
     reads: r.reads,
     writes: r.writes,
     levels: r.levels,
@@ -67,7 +69,7 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
       break
     case 'variable':
       label = 'variable'
-      rows = groupVariables(report).map((v) => ({ label: v.variable, ...v }))
+      rows = groupVariables(report).map((v) => ({ label: `${v.variable} (${v.kind ?? 'unknown'})`, ...v }))
       break
     case 'function':
       label = 'function'

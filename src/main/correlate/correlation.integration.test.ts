@@ -94,3 +94,24 @@ describe('correlation: heap and stack', () => {
     expect(db.prepare("SELECT kind, dims FROM variables WHERE name = 'G'").get()).toEqual({ kind: 'global', dims: '[256]' })
   })
 })
+
+describe('correlation: reports by variable', () => {
+  it('stride report --by variable --json lists kinds, reads, writes and per-level misses', () => {
+    const session = join(dir, 'heap-main.stride') // traced above, with stack, heap and unknown accesses
+    strideOk(['simulate', session, '--cache', 'L1:32K:8:64'], env)
+    const out = JSON.parse(strideOk(['report', session, '--by', 'variable', '--json'], env)) as {
+      variables: Array<{ variable: string; kind: string; reads: number; writes: number; levels: Record<string, { readMisses: number; writeMisses: number }> }>
+    }
+    const byName = new Map(out.variables.map((v) => [v.variable, v]))
+    expect(byName.get('node')).toMatchObject({ kind: 'heap' })
+    expect(byName.get('samples')).toMatchObject({ kind: 'heap', reads: 1000, writes: 1000 })
+    expect(byName.get('unknown')).toMatchObject({ kind: 'unknown' })
+    for (const v of out.variables) expect(typeof v.levels.L1?.readMisses).toBe('number')
+    const locals = join(dir, 'locals.stride')
+    strideOk(['simulate', locals, '--cache', 'L1:32K:8:64'], env)
+    const kinds = Object.fromEntries((JSON.parse(strideOk(['report', locals, '--by', 'variable', '--json'], env)) as typeof out).variables.map((v) => [v.variable, v.kind]))
+    expect(kinds).toMatchObject({ local: 'stack', G: 'global' })
+    const refs = (JSON.parse(strideOk(['report', locals, '--by', 'reference', '--json'], env)) as { references: Array<{ variable: string | null; sourceExpr?: string }> }).references
+    expect(refs.filter((r) => r.variable === 'local').map((r) => r.sourceExpr)).toEqual(['local[i]', 'local[i % 64]'])
+  })
+})

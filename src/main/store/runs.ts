@@ -34,6 +34,7 @@ import {
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import type { Db } from './open-db'
 import { readPoints } from './session-reader'
+import { readVariables } from './variables'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
 export interface SimulationResult {
@@ -170,7 +171,7 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
     if (!p) continue
     let ref = refs.get(r.point)
     if (!ref) {
-      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, reads: 0, writes: 0, levels: {} }
+      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {} }
       refs.set(r.point, ref)
     }
     if (r.level === 0) {
@@ -206,6 +207,8 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
   const references = [...refs.values()]
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
   if (extras.size > 0) report.timelines = readTimelines(db, run, names)
+  const variables = readVariables(db)
+  if (variables.length > 0) report.variables = variables
   return report
 }
 
@@ -294,11 +297,20 @@ export function groupVariables(report: RunReport): VariableStats[] {
   const names = levelNames(report.config)
   const lines = lineSizes(report.config)
   const out = new Map<string, VariableStats>()
+  const catalog = new Map((report.variables ?? []).map((v) => [v.name, v]))
   const varOfRef = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
   const evictors = new Map<string, Map<string, number>>()
   for (const ref of report.references) {
     const key = ref.variable ?? 'unknown'
-    const v = out.get(key) ?? { variable: key, reads: 0, writes: 0, levels: emptyLevels(names) }
+    const info = catalog.get(key)
+    const v = out.get(key) ?? {
+      variable: key,
+      kind: info?.kind ?? 'unknown',
+      ...(info ? { type: info.type, dims: info.dims, size: info.size, allocSite: info.allocSite } : {}),
+      reads: 0,
+      writes: 0,
+      levels: emptyLevels(names)
+    }
     addInto(v, ref, names, lines)
     out.set(key, v)
     for (const e of ref.evictors ?? []) {

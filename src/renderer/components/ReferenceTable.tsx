@@ -9,6 +9,7 @@ import { sortReferenceRows, type ReferenceRow, type ReferenceSort, type Referenc
 const COLUMNS: { key: ReferenceSortKey; label: string; numeric: boolean }[] = [
   { key: 'id', label: 'Reference', numeric: false },
   { key: 'location', label: 'Location', numeric: false },
+  { key: 'source', label: 'Source', numeric: false },
   { key: 'reads', label: 'Reads', numeric: true },
   { key: 'writes', label: 'Writes', numeric: true },
   { key: 'hits', label: 'Hits', numeric: true },
@@ -109,6 +110,9 @@ export function ReferenceTable({ rows, level, selectedId, selectedLine, onActiva
                 </td>
                 <td title={r.file ? `${r.file}${r.line !== null ? `:${r.line}` : ''} (${r.pc})` : r.pc}>
                   <code>{r.location}</code>
+                </td>
+                <td className="source-expr" title={r.disasm ? `${r.pc}: ${r.disasm}` : r.pc}>
+                  <code>{r.sourceExpr ?? ''}</code>
                 </td>
                 <td className="num">{formatCount(r.reads)}</td>
                 <td className="num">{formatCount(r.writes)}</td>

@@ -12,6 +12,9 @@ export interface ReferenceRow {
   variable: string | null
   /** "conflict.c:30", or the pc when the binary has no line information. */
   location: string
+  /** What it evaluates in source (METRIC's SourceRef, e.g. `B[j][i]`), or null. */
+  sourceExpr: string | null
+  disasm: string | null
   reads: number
   writes: number
   hits: number
@@ -19,7 +22,7 @@ export interface ReferenceRow {
   ratio: number | null
 }
 
-export type ReferenceSortKey = 'id' | 'location' | 'reads' | 'writes' | 'hits' | 'misses' | 'ratio'
+export type ReferenceSortKey = 'id' | 'location' | 'source' | 'reads' | 'writes' | 'hits' | 'misses' | 'ratio'
 export interface ReferenceSort {
   key: ReferenceSortKey
   dir: 'asc' | 'desc'
@@ -38,6 +41,8 @@ export function computeReferenceRows(report: RunReport, level: string): Referenc
       function: r.function,
       variable: r.variable,
       location: r.file !== null && r.line !== null ? `${baseName(r.file)}:${r.line}` : r.pc,
+      sourceExpr: r.sourceExpr ?? null,
+      disasm: r.disasm ?? null,
       reads: r.reads,
       writes: r.writes,
       hits: s.hits,
@@ -64,6 +69,8 @@ export function sortReferenceRows(rows: ReferenceRow[], sort: ReferenceSort): Re
         return a.id.localeCompare(b.id, undefined, { numeric: true })
       case 'location':
         return compareLocation(a, b)
+      case 'source':
+        return (a.sourceExpr ?? '').localeCompare(b.sourceExpr ?? '')
       case 'ratio':
         return (a.ratio ?? -1) - (b.ratio ?? -1)
       default:
