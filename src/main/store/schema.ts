@@ -100,6 +100,18 @@ const MIGRATIONS: Array<(db: Db) => void> = [
       CREATE TABLE point_streams (point INTEGER PRIMARY KEY, metrics TEXT NOT NULL);
       CREATE TABLE function_streams (function TEXT PRIMARY KEY, stats TEXT NOT NULL);
     `)
+  },
+  // 5 -> 6: loop nests of the traced program (back edges of its control flow) and, per access
+  // point, its innermost loop.
+  (db) => {
+    db.exec(`
+      CREATE TABLE loops (
+        id INTEGER PRIMARY KEY, function TEXT NOT NULL,
+        start INTEGER NOT NULL, end INTEGER NOT NULL,   -- runtime addresses, header .. last back edge
+        depth INTEGER NOT NULL, parent INTEGER,          -- parent: enclosing loop id or null
+        file TEXT, line INTEGER);                        -- the header's source line
+      CREATE TABLE point_loops (point INTEGER PRIMARY KEY, loop INTEGER NOT NULL);
+    `)
   }
 ]
 
