@@ -88,7 +88,7 @@ function info(session: string): Info {
 describe('prsd-sequitur-v1 sessions are lossless for every example', () => {
   for (const ex of examples) {
     it(`${ex.name}: decoded chunks equal the tracer's batches (order, addresses, sizes)`, () => {
-      const { session, dump } = trace(ex.name, ex.functions, ex.name === 'mult' ? null : 2_000_000)
+      const { session, dump } = trace(ex.name, ex.functions, ex.name === 'mult' ? null : 500_000)
       const events = expectSameTrace(session, dump)
       expect(events).toBe(info(session).events)
       expect(events).toBeGreaterThan(1000)

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Trace compression, per example: Stride's stored trace (prsd-sequitur-v1: METRIC PRSDs +
+// SEQUITUR + brotli) against general-purpose compressors on the same raw trace (CLI.md's
+// 24-byte records from `stride export --format raw`), SIGMA's repeat/exit codec, and the
+// compressor's own speed in one worker thread.
+//   raw        events x 24 bytes
+//   stride     storedBytes of the session (all trace chunks)
+//   sigma      SIGMA repeat/exit loop codec + brotli on the same chunks (comparison only)
+//   xz, zstd, brotli, bzip2   `xz -9`, `zstd -19`, `brotli -q 11`, `bzip2 -9` of the raw file
+//   xz/stride  how many times smaller Stride's form is than xz -9's
+//   Mev/s      compressor events/s in one worker (encode only, 64K-event chunks, in memory)
+// Goals (issue 3): regular kernels >= 100x smaller than xz -9; irregular ones no more than
+// 10% larger than xz -9; >= 10 M events/s.
+// Usage: npm run build && npm run examples && node bench/compression.mjs [example ...]
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+
+const root = join(import.meta.dirname, '..')
+const cli = join(root, 'out', 'main', 'cli.js')
+const examples = JSON.parse(readFileSync(join(root, 'resources', 'examples', 'examples.json'), 'utf8'))
+const names = process.argv.slice(2).length ? process.argv.slice(2) : examples.map((e) => e.name)
+const dir = mkdtempSync(join(tmpdir(), 'stride-bench-'))
+
+const tools = [
+  ['xz', ['-9', '-T1', '-c']],
+  ['zstd', ['-19', '-T1', '-c', '-q']],
+  ['brotli', ['-q', '11', '-c']],
+  ['bzip2', ['-9', '-c']]
+]
+const present = tools.filter(([t]) => spawnSync('sh', ['-c', `command -v ${t}`]).status === 0)
+const missing = tools.filter((t) => !present.includes(t)).map(([t]) => t)
+if (missing.length) console.log(`missing compressors (columns skipped): ${missing.join(', ')} — install them (apt-get install ${missing.join(' ')}) for the full table`)
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 << 20, ...opts })
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
+  return r.stdout
+}
+
+function compressedSize(tool, args, file) {
+  const r = spawnSync('sh', ['-c', `${tool} ${args.join(' ')} "${file}" | wc -c`], { encoding: 'utf8' })
+  return Number(r.stdout.trim())
+}
+
+// The compressor modules are TypeScript: bundle them once for the worker.
+const { build } = await import('rolldown')
+const entry = join(dir, 'entry.ts')
+writeFileSync(
+  entry,
+  `export { PrsdSequiturEncoder, decodePrsdSequiturChunk } from ${JSON.stringify(join(root, 'src/main/compress/prsd-codec.ts'))}\n` +
+    `export { encodeSigmaChunk, decodeSigmaChunk } from ${JSON.stringify(join(root, 'src/main/compress/sigma-codec.ts'))}\n`
+)
+const bundle = join(dir, 'compress.mjs')
+await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } })
+
+const workerSource = `
+import { parentPort, workerData } from 'node:worker_threads'
+import { readFileSync } from 'node:fs'
+const { PrsdSequiturEncoder, decodePrsdSequiturChunk, encodeSigmaChunk, decodeSigmaChunk } = await import(workerData.bundle)
+const raw = readFileSync(workerData.raw)
+const n = raw.length / 24
+const points = new Uint32Array(n), addresses = new Float64Array(n), sizes = new Uint16Array(n)
+const ids = new Map()
+for (let i = 0; i < n; i++) {
+  const key = raw.readBigUInt64LE(i * 24) * 4n + BigInt(raw.readUInt32LE(i * 24 + 20))
+  let p = ids.get(key)
+  if (p === undefined) ids.set(key, (p = ids.size))
+  points[i] = p
+  addresses[i] = Number(raw.readBigUInt64LE(i * 24 + 8))
+  sizes[i] = raw.readUInt32LE(i * 24 + 16)
+}
+const C = 1 << 16
+const pointCount = ids.size
+const enc = new PrsdSequiturEncoder(C)
+const chunks = []
+// Warm up on the first chunk, then time the whole trace (best of 3).
+enc.encode(Math.min(C, n), points, addresses, sizes, pointCount)
+let best = Infinity, bytes = 0
+for (let rep = 0; rep < 3; rep++) {
+  const e = new PrsdSequiturEncoder(C)
+  chunks.length = 0
+  const t = process.hrtime.bigint()
+  for (let at = 0; at < n; at += C) {
+    const k = Math.min(C, n - at)
+    chunks.push(e.encode(k, points.subarray(at, at + k), addresses.subarray(at, at + k), sizes.subarray(at, at + k), pointCount))
+  }
+  best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e9)
+  bytes = chunks.reduce((s, c) => s + c.length, 0)
+}
+// Lossless check of what was timed.
+let at = 0
+for (const c of chunks) {
+  const d = decodePrsdSequiturChunk(c, pointCount)
+  for (let i = 0; i < d.count; i++, at++)
+    if (d.points[i] !== points[at] || d.addresses[i] !== addresses[at] || d.sizes[i] !== sizes[at]) throw new Error('round trip differs at ' + at)
+}
+let sigmaBytes = 0, sigmaSeconds = 0
+{
+  const t = process.hrtime.bigint()
+  const parts = []
+  for (let a = 0; a < n; a += C) {
+    const k = Math.min(C, n - a)
+    parts.push(encodeSigmaChunk(k, points.subarray(a, a + k), addresses.subarray(a, a + k), sizes.subarray(a, a + k)))
+  }
+  sigmaSeconds = Number(process.hrtime.bigint() - t) / 1e9
+  let b = 0
+  for (const p of parts) {
+    sigmaBytes += p.length
+    const d = decodeSigmaChunk(p)
+    for (let i = 0; i < d.count; i++, b++)
+      if (d.points[i] !== points[b] || d.addresses[i] !== addresses[b] || d.sizes[i] !== sizes[b]) throw new Error('sigma round trip differs at ' + b)
+  }
+}
+parentPort.postMessage({ events: n, seconds: best, bytes, sigmaBytes, sigmaSeconds })
+`
+const workerFile = join(dir, 'worker.mjs')
+writeFileSync(workerFile, workerSource)
+
+function measure(raw) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(workerFile, { workerData: { raw, bundle } })
+    w.once('message', resolve)
+    w.once('error', reject)
+  })
+}
+
+const fmt = (n) => String(n).padStart(10)
+const header = ['example'.padEnd(10), 'events'.padStart(9), 'raw'.padStart(10), 'stride'.padStart(10), 'sigma'.padStart(10)]
+for (const [t] of present) header.push(t.padStart(10))
+header.push('raw/stride'.padStart(11), 'xz/stride'.padStart(10), 'Mev/s'.padStart(7), 'sigma Mev/s'.padStart(12))
+console.log(header.join(' '))
+for (const name of names) {
+  const ex = examples.find((e) => e.name === name)
+  if (!ex) throw new Error(`no example "${name}" in examples.json`)
+  const program = join(root, 'resources', 'examples', 'build', name)
+  const session = join(dir, `${name}.stride`)
+  const raw = join(dir, `${name}.raw`)
+  run(process.execPath, [cli, 'trace', '--launch', program, '--functions', ex.functions.join(','), '--out', session])
+  const info = JSON.parse(run(process.execPath, [cli, 'info', session, '--json']))
+  run(process.execPath, [cli, 'export', session, '--format', 'raw', '--out', raw])
+  const rawBytes = statSync(raw).size
+  const sizes = Object.fromEntries(present.map(([t, args]) => [t, compressedSize(t, args, raw)]))
+  const m = await measure(raw)
+  const row = [name.padEnd(10), String(info.events).padStart(9), fmt(rawBytes), fmt(info.storedBytes), fmt(m.sigmaBytes)]
+  for (const [t] of present) row.push(fmt(sizes[t]))
+  row.push(
+    (rawBytes / info.storedBytes).toFixed(0).padStart(11),
+    sizes.xz ? (sizes.xz / info.storedBytes).toFixed(2).padStart(10) : '-'.padStart(10),
+    (m.events / m.seconds / 1e6).toFixed(2).padStart(7),
+    (m.events / m.sigmaSeconds / 1e6).toFixed(2).padStart(12)
+  )
+  console.log(row.join(' '))
+  rmSync(raw, { force: true })
+}
+console.log(`(${process.version}, ${(await import('node:os')).cpus()[0].model}, ${(await import('node:os')).cpus().length} cores)`)
+rmSync(dir, { recursive: true, force: true })
