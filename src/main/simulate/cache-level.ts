@@ -189,7 +189,8 @@ export class CacheLevel {
     this.owner[slot] = owner
     this.dirty[slot] = write ? 1 : 0
     this.prefetched[slot] = 0
-    if (this.words !== 0) this.used.fill(0, slot * this.words, (slot + 1) * this.words)
+    // A loop, not TypedArray#fill: a line has 1-4 words, and the builtin call costs more.
+    for (let i = slot * this.words, end = i + this.words; i < end; i++) this.used[i] = 0
     this.slot = slot
     if (this.policy === FIFO) this.stamps[slot] = ++this.clock
     else this.use(base, w)
