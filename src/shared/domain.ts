@@ -276,6 +276,38 @@ export interface FunctionStats {
   levels: Record<string, LineLevelStats>
 }
 
+/** A loop of the traced program, found from the back edges of its control flow. */
+export interface LoopInfo {
+  id: number
+  function: string
+  /** Runtime addresses of the header and of the last back edge, hex. */
+  start: string
+  end: string
+  depth: number
+  /** Enclosing loop id, or null for an outermost loop. */
+  parent: number | null
+  /** The header's source location, when known. */
+  file: string | null
+  line: number | null
+  /** References whose innermost loop this is. */
+  references: string[]
+}
+
+/** A loop's accesses and misses, including those of the loops nested in it. */
+export interface LoopStats {
+  loop: number
+  /** e.g. `do_mult loop@mult.c:25`. */
+  name: string
+  function: string
+  depth: number
+  parent: number | null
+  file: string | null
+  line: number | null
+  reads: number
+  writes: number
+  levels: Record<string, LineLevelStats>
+}
+
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
 /** A data structure of the traced run (globals, stack locals, heap allocation contexts, unknown). */
@@ -328,6 +360,8 @@ export interface RunReport {
   timelines?: MissTimeline[]
   /** The session's data structures (absent for sessions traced before correlation). */
   variables?: VariableInfo[]
+  /** The traced program's loop nests (absent for sessions traced before loops were found). */
+  loops?: LoopInfo[]
 }
 
 export interface RecentSession {

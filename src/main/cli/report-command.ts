@@ -1,5 +1,5 @@
 /**
- * `stride report SESSION [--run N] --by line|reference|variable|function [--json]`, and
+ * `stride report SESSION [--run N] --by line|reference|variable|function|loop [--json]`, and
  * `--against M`: the difference of run N (default: latest) against run M, per line,
  * reference or variable (e.g. a padded run against the unpadded one).
  */
@@ -10,7 +10,7 @@ import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { diffJson, printDiff, printReport, reportJson, type ReportBy } from './report-output'
 
-const BYS: ReportBy[] = ['line', 'reference', 'variable', 'function']
+const BYS: ReportBy[] = ['line', 'reference', 'variable', 'function', 'loop']
 
 export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, { run: { value: true }, by: { value: true }, against: { value: true }, json: {} }, 'report')
@@ -25,7 +25,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
     const against = flag(args, 'against')
     if (against) {
       const base = buildReport(db, positiveInt(against, '--against', 'report'))
-      if (by === 'function') throw new StrideError('stride report: --against compares by line, reference or variable; not by function.')
+      if (by === 'function' || by === 'loop') throw new StrideError(`stride report: --against compares by line, reference or variable; not by ${by}.`)
       if (has(args, 'json')) io.out(JSON.stringify(diffJson(base, report), null, 2))
       else printDiff(base, report, by, io)
       return 0

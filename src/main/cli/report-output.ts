@@ -1,9 +1,10 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
 import type { LineLevelStats, RunReport } from '../../shared/domain'
 import { groupFunctions, groupVariables, levelNames } from '../store/runs'
+import { groupLoops } from '../store/loops'
 import type { Io } from './io'
 
-export type ReportBy = 'line' | 'reference' | 'variable' | 'function'
+export type ReportBy = 'line' | 'reference' | 'variable' | 'function' | 'loop'
 
 export function reportJson(report: RunReport, by: ReportBy | null = null): unknown {
   const base = { run: report.run, config: report.config, levels: report.levels, ...(report.timelines ? { timelines: report.timelines } : {}) }
@@ -33,6 +34,8 @@ export function reportJson(report: RunReport, by: ReportBy | null = null): unkno
       return { ...base, variables: groupVariables(report) }
     case 'function':
       return { ...base, functions: groupFunctions(report) }
+    case 'loop':
+      return { ...base, loops: groupLoops(report) }
   }
 }
 
@@ -74,6 +77,10 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
     case 'function':
       label = 'function'
       rows = groupFunctions(report).map((f) => ({ label: f.function, ...f }))
+      break
+    case 'loop':
+      label = 'loop (with the loops nested in it)'
+      rows = groupLoops(report).map((l) => ({ label: `${'  '.repeat(l.depth)}${l.name}`, ...l }))
       break
   }
   const misses = (r: Row) => Object.values(r.levels).reduce((s, l) => s + l.readMisses + l.writeMisses, 0)

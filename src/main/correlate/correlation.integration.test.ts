@@ -115,3 +115,21 @@ describe('correlation: reports by variable', () => {
     expect(refs.filter((r) => r.variable === 'local').map((r) => r.sourceExpr)).toEqual(['local[i]', 'local[i % 64]'])
   })
 })
+
+describe('correlation: loop nests', () => {
+  it('finds do_mult\'s two nested loops from back edges and rolls accesses up to both', () => {
+    const session = join(dir, 'mult.stride') // traced above with --functions do_mult
+    strideOk(['simulate', session, '--cache', 'L1:32K:2:128'], env)
+    const out = JSON.parse(strideOk(['report', session, '--by', 'loop', '--json'], env)) as {
+      loops: Array<{ name: string; function: string; depth: number; parent: number | null; line: number | null; reads: number; writes: number; levels: Record<string, { readMisses: number }> }>
+    }
+    const loops = out.loops.filter((l) => l.function === 'do_mult')
+    expect(loops.map((l) => l.depth).sort()).toEqual([0, 1])
+    const [outer, inner] = [loops.find((l) => l.depth === 0)!, loops.find((l) => l.depth === 1)!]
+    expect(inner.reads).toBeGreaterThanOrEqual(2_000_000) // A[i][j] and B[j][i]
+    expect(inner.writes).toBeGreaterThanOrEqual(1_000_000)
+    expect(outer.reads).toBeGreaterThanOrEqual(inner.reads) // the outer loop includes the inner one
+    expect(inner.levels.L1!.readMisses).toBeGreaterThanOrEqual(999_000) // B's column walk
+    expect(inner.name).toMatch(/^do_mult loop@mult\.c:\d+$/)
+  })
+})

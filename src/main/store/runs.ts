@@ -34,6 +34,7 @@ import {
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import type { Db } from './open-db'
 import { readPoints } from './session-reader'
+import { readLoopNests } from './loops'
 import { readVariables } from './variables'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
@@ -209,6 +210,8 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
   if (extras.size > 0) report.timelines = readTimelines(db, run, names)
   const variables = readVariables(db)
   if (variables.length > 0) report.variables = variables
+  const loops = readLoopNests(db)
+  if (loops.length > 0) report.loops = loops
   return report
 }
 

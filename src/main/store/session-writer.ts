@@ -146,6 +146,16 @@ export class SessionWriter {
     })()
   }
 
+  /** Stores loop nests (runtime addresses) and each point's innermost loop. */
+  writeLoops(loops: Array<{ function: string; start: number; end: number; depth: number; parent: number; file: string | null; line: number | null }>, pointLoops: Map<number, number>): void {
+    const insertLoop = this.db.prepare('INSERT INTO loops (id, function, start, end, depth, parent, file, line) VALUES (?,?,?,?,?,?,?,?)')
+    const insertPoint = this.db.prepare('INSERT INTO point_loops (point, loop) VALUES (?,?)')
+    this.db.transaction(() => {
+      loops.forEach((l, i) => insertLoop.run(i, l.function, l.start, l.end, l.depth, l.parent < 0 ? null : l.parent, l.file, l.line))
+      for (const [point, loop] of pointLoops) insertPoint.run(point, loop)
+    })()
+  }
+
   finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }): void {
     this.writeMeta({ ...result, events: this.events, storedBytes: this.storedBytes })
     this.db.pragma('wal_checkpoint(TRUNCATE)')

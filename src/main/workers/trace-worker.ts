@@ -5,6 +5,8 @@ import { Correlator, dominantVariable, type ProgramDataLayout } from '../correla
 import { nameVariables } from '../correlate/name-variables'
 import { readElf } from '../symbols/elf-reader'
 import { readProgramVariables } from '../symbols/gdb-variables'
+import { sourceLocations } from '../symbols/addr2line'
+import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints } from '../symbols/name-points'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import { removeSessionFile, SessionWriter } from '../store/session-writer'
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
     histograms
   )
   writer.writeMeta({ heapTracked: trace.heapTracked, allocationEvents: correlator.allocEvents })
+  await storeLoops(writer, outcome).catch(() => {}) // no objdump or no text: reports simply have no loops
   const partial = outcome.stopReason !== 'completed'
   writer.finish({
     partial,
@@ -76,4 +79,23 @@ async function dataLayout(program: string): Promise<ProgramDataLayout> {
     ? await readProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
     : { globals: {}, frames: {} }
   return { globals: elf.data, functions, variables, relocatable: elf.relocatable }
+}
+
+/** Loop nests of the program, at runtime addresses, with header lines; and each point's innermost loop. */
+async function storeLoops(writer: SessionWriter, outcome: Awaited<ReturnType<ValgrindTrace['run']>>): Promise<void> {
+  const exe = outcome.modules.find((m) => m.path === outcome.elf.path)
+  if (!exe) return
+  const offset = outcome.elf.relocatable ? exe.base : 0
+  const loops = await readLoops(outcome.elf.path)
+  if (loops.length === 0) return
+  const lines = outcome.elf.hasDebugInfo ? await sourceLocations(outcome.elf.path, loops.map((l) => l.start)) : []
+  const pointLoops = new Map<number, number>()
+  for (const p of outcome.points) {
+    const loop = innermostLoop(loops, p.pc - offset)
+    if (loop >= 0) pointLoops.set(p.idx, loop)
+  }
+  writer.writeLoops(
+    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, file: lines[i]?.file ?? null, line: lines[i]?.line ?? null })),
+    pointLoops
+  )
 }

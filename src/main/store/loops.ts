@@ -1,0 +1,65 @@
+/** The session's loop nests (schema v6) in the API's shape, and per-loop roll-ups of a run. */
+import { basename } from 'node:path'
+import type { LineLevelStats, LoopInfo, LoopStats, RunReport } from '../../shared/domain'
+import type { Db } from './open-db'
+
+export function readLoopNests(db: Db): LoopInfo[] {
+  const loops = db.prepare('SELECT id, function, start, end, depth, parent, file, line FROM loops ORDER BY id').all() as Array<{
+    id: number; function: string; start: number; end: number; depth: number; parent: number | null; file: string | null; line: number | null
+  }>
+  const refs = db.prepare('SELECT pl.loop AS loop, p.ref_id AS ref FROM point_loops pl JOIN points p ON p.idx = pl.point ORDER BY p.pc').all() as Array<{ loop: number; ref: string | null }>
+  const byLoop = new Map<number, string[]>()
+  for (const r of refs) if (r.ref) (byLoop.get(r.loop) ?? byLoop.set(r.loop, []).get(r.loop)!).push(r.ref)
+  return loops.map((l) => ({
+    id: l.id,
+    function: l.function,
+    start: '0x' + l.start.toString(16),
+    end: '0x' + l.end.toString(16),
+    depth: l.depth,
+    parent: l.parent,
+    file: l.file,
+    line: l.line,
+    references: byLoop.get(l.id) ?? []
+  }))
+}
+
+export function loopName(l: Pick<LoopInfo, 'function' | 'file' | 'line' | 'start'>): string {
+  return `${l.function} loop@${l.file && l.line ? `${basename(l.file)}:${l.line}` : l.start}`
+}
+
+/** Per loop, the accesses and misses of its references and of every loop nested in it. */
+export function groupLoops(report: RunReport): LoopStats[] {
+  const loops = report.loops ?? []
+  const refs = new Map(report.references.map((r) => [r.id, r]))
+  const names = report.config.levels.map((l) => l.name)
+  const stats: LoopStats[] = loops.map((l) => ({
+    loop: l.id,
+    name: loopName(l),
+    function: l.function,
+    depth: l.depth,
+    parent: l.parent,
+    file: l.file,
+    line: l.line,
+    reads: 0,
+    writes: 0,
+    levels: Object.fromEntries(names.map((n) => [n, { readMisses: 0, writeMisses: 0 } as LineLevelStats]))
+  }))
+  const byId = new Map(stats.map((s) => [s.loop, s]))
+  for (const l of loops) {
+    for (const id of l.references) {
+      const ref = refs.get(id)
+      if (!ref) continue
+      // Add into this loop and every loop enclosing it.
+      for (let at: LoopStats | undefined = byId.get(l.id); at; at = at.parent === null ? undefined : byId.get(at.parent)) {
+        at.reads += ref.reads
+        at.writes += ref.writes
+        for (const [name, lv] of Object.entries(ref.levels)) {
+          const t = (at.levels[name] ??= { readMisses: 0, writeMisses: 0 })
+          t.readMisses += lv.readMisses
+          t.writeMisses += lv.writeMisses
+        }
+      }
+    }
+  }
+  return stats
+}
