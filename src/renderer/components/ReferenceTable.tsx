@@ -14,7 +14,7 @@ const COLUMNS: { key: ReferenceSortKey; label: string; numeric: boolean }[] = [
   { key: 'writes', label: 'Writes', numeric: true },
   { key: 'hits', label: 'Hits', numeric: true },
   { key: 'misses', label: 'Misses', numeric: true },
-  { key: 'ratio', label: 'Miss ratio', numeric: true }
+  { key: 'ratio', label: 'Miss %', numeric: true }
 ]
 
 /** Rendering thousands of rows is still cheap; beyond this we ask first. */
