@@ -1,7 +1,8 @@
 /** The session's loop nests (schema v6) in the API's shape, and per-loop roll-ups of a run. */
 import { basename } from 'node:path'
-import type { LineLevelStats, LoopInfo, LoopStats, RunReport } from '../../shared/domain'
+import type { LoopInfo, LoopStats, RunReport } from '../../shared/domain'
 import type { Db } from './open-db'
+import { addInto, emptyLevels, levelNames, lineSizes } from './runs'
 
 export function readLoopNests(db: Db): LoopInfo[] {
   const loops = db.prepare('SELECT id, function, start, end, depth, parent, file, line FROM loops ORDER BY id').all() as Array<{
@@ -31,7 +32,8 @@ export function loopName(l: Pick<LoopInfo, 'function' | 'file' | 'line' | 'start
 export function groupLoops(report: RunReport): LoopStats[] {
   const loops = report.loops ?? []
   const refs = new Map(report.references.map((r) => [r.id, r]))
-  const names = report.config.levels.map((l) => l.name)
+  const names = levelNames(report.config)
+  const lines = lineSizes(report.config)
   const stats: LoopStats[] = loops.map((l) => ({
     loop: l.id,
     name: loopName(l),
@@ -42,7 +44,7 @@ export function groupLoops(report: RunReport): LoopStats[] {
     line: l.line,
     reads: 0,
     writes: 0,
-    levels: Object.fromEntries(names.map((n) => [n, { readMisses: 0, writeMisses: 0 } as LineLevelStats]))
+    levels: emptyLevels(names)
   }))
   const byId = new Map(stats.map((s) => [s.loop, s]))
   for (const l of loops) {
@@ -50,15 +52,7 @@ export function groupLoops(report: RunReport): LoopStats[] {
       const ref = refs.get(id)
       if (!ref) continue
       // Add into this loop and every loop enclosing it.
-      for (let at: LoopStats | undefined = byId.get(l.id); at; at = at.parent === null ? undefined : byId.get(at.parent)) {
-        at.reads += ref.reads
-        at.writes += ref.writes
-        for (const [name, lv] of Object.entries(ref.levels)) {
-          const t = (at.levels[name] ??= { readMisses: 0, writeMisses: 0 })
-          t.readMisses += lv.readMisses
-          t.writeMisses += lv.writeMisses
-        }
-      }
+      for (let at: LoopStats | undefined = byId.get(l.id); at; at = at.parent === null ? undefined : byId.get(at.parent)) addInto(at, ref, names, lines)
     }
   }
   return stats

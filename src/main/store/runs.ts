@@ -119,7 +119,7 @@ export function levelNames(config: HierarchyConfig): string[] {
   return [...config.levels.map((l) => l.name), ...(config.tlb ?? []).map((t) => t.name)]
 }
 
-function lineSizes(config: HierarchyConfig): number[] {
+export function lineSizes(config: HierarchyConfig): number[] {
   return [...config.levels.map((l) => l.lineSize), ...(config.tlb ?? []).map((t) => t.pageSize)]
 }
 
@@ -242,11 +242,12 @@ type Rollup = { reads: number; writes: number; levels: Record<string, LineLevelS
 /** Sums kept while rolling up, to derive spatial reuse at the end. */
 const reuseInputs = new WeakMap<LineLevelStats, { used: number; ends: number; line: number }>()
 
-function emptyLevels(names: string[]): Record<string, LineLevelStats> {
+export function emptyLevels(names: string[]): Record<string, LineLevelStats> {
   return Object.fromEntries(names.map((n) => [n, { readMisses: 0, writeMisses: 0 }]))
 }
 
-function addInto(target: Rollup, ref: ReferenceStats, names: string[], lines: number[]): void {
+/** Adds a reference's counts (and the inputs of derived metrics) into a roll-up. */
+export function addInto(target: Rollup, ref: ReferenceStats, names: string[], lines: number[]): void {
   target.reads += ref.reads
   target.writes += ref.writes
   for (const [name, l] of Object.entries(ref.levels)) {

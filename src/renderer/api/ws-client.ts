@@ -4,16 +4,8 @@
  * does not leave the UI deaf to job events. Written against `SocketConnector` only (no DOM
  * or Node types) so the same code runs in the browser and in tests.
  */
-import {
-  API_EVENT_NAMES,
-  API_METHODS,
-  StrideError,
-  type ApiEventName,
-  type ApiEvents,
-  type ApiMethod,
-  type StrideApi,
-  type StrideErrorCode
-} from '../../shared/api'
+import { API_METHODS, StrideError, type ApiMethod, type StrideApi, type StrideErrorCode } from '../../shared/api'
+import { createEventHub } from '../../shared/event-hub'
 import type { SocketConnection, SocketConnector } from './socket'
 
 export interface WebSocketClientOptions {
@@ -43,16 +35,10 @@ interface Pending {
   reject(error: Error): void
 }
 
-type AnyListener = (payload: unknown) => void
-
-function isEventName(name: unknown): name is ApiEventName {
-  return typeof name === 'string' && (API_EVENT_NAMES as readonly string[]).includes(name)
-}
-
 export function createWebSocketClient(options: WebSocketClientOptions): WebSocketClient {
   const backoff = options.backoffMs ?? defaultBackoff
   const pending = new Map<number, Pending>()
-  const listeners = new Map<ApiEventName, Set<AnyListener>>()
+  const events = createEventHub()
   let nextId = 1
   let socket: SocketConnection | null = null
   let open = false
@@ -140,7 +126,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
     if (typeof message !== 'object' || message === null) return
     const m = message as Record<string, unknown>
     if ('event' in m) {
-      if (isEventName(m.event)) emit(m.event, m.payload)
+      events.emit(m.event, m.payload)
       return
     }
     if (typeof m.id !== 'number') return
@@ -160,17 +146,6 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
     entry.reject(new StrideError(messageText, code))
   }
 
-  function emit(event: ApiEventName, payload: unknown): void {
-    for (const listener of [...(listeners.get(event) ?? [])]) {
-      try {
-        listener(payload)
-      } catch (err) {
-        // One broken view must not stop the others from hearing about the job.
-        console.error(`[stride] a ${event} listener failed:`, err)
-      }
-    }
-  }
-
   function call(method: ApiMethod, input: unknown): Promise<unknown> {
     if (closed) return Promise.reject(new StrideError('The Stride connection is closed; reload the page.', 'internal'))
     return new Promise((resolve, reject) => {
@@ -188,19 +163,8 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
     })
   }
 
-  function on<E extends ApiEventName>(event: E, listener: (payload: ApiEvents[E]) => void): () => void {
-    if (!isEventName(event)) throw new StrideError(`Unknown event "${String(event)}".`)
-    let set = listeners.get(event)
-    if (!set) listeners.set(event, (set = new Set()))
-    const wrapped = listener as AnyListener
-    set.add(wrapped)
-    return () => {
-      listeners.get(event)?.delete(wrapped)
-    }
-  }
-
   const methods = Object.fromEntries(API_METHODS.map((m) => [m, (input: unknown) => call(m, input)]))
-  const api = Object.freeze({ ...methods, on }) as StrideApi
+  const api = Object.freeze({ ...methods, on: events.on }) as StrideApi
 
   connect()
 
