@@ -1,23 +1,31 @@
 /**
- * One set-associative level (a cache, or a TLB with pages as lines). State lives in flat
- * typed arrays indexed by slot = set * assoc + way; a way never moves, so per-line state
- * (owner, byte bit vector, dirty, prefetched) is written once per fill, not shifted.
- * Recency is a stamp per slot (LRU: every use; FIFO: fills only) and tree bits per set
- * (PLRU); the victim is the first empty way, else the policy's choice. An LRU by stamps
- * evicts exactly the line Cachegrind's most-recent-first list evicts.
+ * One set-associative level (a cache, or a TLB with pages as lines), after Cachegrind's
+ * `cg_sim.c`: configuration normalized once (reciprocal of the line size, set mask), tags in
+ * one flat Float64Array indexed by position = set * assoc + i.
  *
- * `lookup` reports what it did through fields (victim*) instead of returning objects, so an
- * access allocates nothing.
+ * - LRU keeps each set's tags most recent first, as `cg_sim.c` does: a hit at position 0
+ *   changes nothing, a hit at i moves the tag to the front, a miss evicts the last position
+ *   (empty ways sit at the end, so they fill first). No stamps, no victim search.
+ * - FIFO, tree-PLRU and random keep a tag in its way (position = way): recency is a fill
+ *   stamp per way (FIFO), tree bits per set (PLRU) or xorshift32 from the seed (random).
+ *
+ * Per-line state (owner, dirty, prefetched, byte bit vector) lives in flat typed arrays
+ * indexed by *slot*, and `slots[position]` says which slot a tag's state is in, so moving a
+ * tag to the front moves two numbers, not the line's state. (Identity unless LRU.)
+ *
+ * The general entry points (`lookup`, `fill`, `invalidate`) report what left through scalar
+ * fields (victim*): an access allocates nothing. The hierarchy's fused LRU loop reads the
+ * typed arrays directly (`tags`, `slots`, `owner`, `dirty`, `used`).
  */
 import type { CacheLevelConfig, ReplacementPolicy } from '../../shared/domain'
 
-const EMPTY = -1
+export const EMPTY = -1
 export const HIT_TEMPORAL = 0
 export const HIT_SPATIAL = 1
 export const MISS = 2
 
 const POLICY_CODE: Record<ReplacementPolicy, number> = { lru: 0, fifo: 1, plru: 2, random: 3 }
-const LRU = 0
+export const LRU = 0
 const FIFO = 1
 const PLRU = 2
 
@@ -31,22 +39,28 @@ export interface LevelGeometry {
 }
 
 /** 32-bit population count (used bytes of a line at eviction). */
-function popcount(x: number): number {
+export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
 export class CacheLevel {
   readonly name: string
   readonly lineSize: number
+  /** 1 / lineSize: a power of two, so `address * lineScale` is exact and floor() gives the block. */
+  readonly lineScale: number
   readonly assoc: number
   readonly sets: number
+  readonly setMask: number
+  readonly policy: number
   /** Byte bit vectors kept (caches); TLBs only need presence. */
   readonly trackBytes: boolean
-  private readonly setMask: number
-  private readonly policy: number
-  private readonly tags: Float64Array
+  /** Block number per position (EMPTY: none). LRU: most recent first within a set. */
+  readonly tags: Float64Array
+  /** Slot of the per-line state for the tag at each position. */
+  readonly slots: Int32Array
+  /** FIFO fill stamps, per way. */
   private readonly stamps: Float64Array
   /** PLRU tree bits, `assoc` per set (node 1..assoc-1; 0 unused): 0 = victim on the left. */
   private readonly tree: Uint8Array
@@ -55,12 +69,14 @@ export class CacheLevel {
   readonly dirty: Uint8Array
   /** 1 while a prefetched line has not been used by a demand access. */
   readonly prefetched: Uint8Array
-  private readonly words: number
-  private readonly used: Uint32Array
+  /** 32-bit words per line in `used` (0: no byte bit vectors). */
+  readonly words: number
+  /** Byte bit vector per slot: `words` words, bit i of word k = byte 32k + i used. */
+  readonly used: Int32Array
   private clock = 0
   private rng: number
 
-  // What the last lookup/fill evicted (victimBlock = -1: nothing).
+  // What the last lookup/fill/invalidate evicted (victimBlock = -1: nothing).
   victimBlock = -1
   victimOwner = -1
   victimUsed = 0
@@ -79,6 +95,7 @@ export class CacheLevel {
     if (policy === PLRU && (config.assoc & (config.assoc - 1)) !== 0) throw new Error(`${config.name}: tree-PLRU needs a power-of-two associativity`)
     this.name = config.name
     this.lineSize = config.lineSize
+    this.lineScale = 1 / config.lineSize
     this.assoc = config.assoc
     this.sets = sets
     this.setMask = sets - 1
@@ -86,13 +103,15 @@ export class CacheLevel {
     this.trackBytes = trackBytes
     const slots = sets * config.assoc
     this.tags = new Float64Array(slots).fill(EMPTY)
-    this.stamps = new Float64Array(slots)
+    this.slots = new Int32Array(slots)
+    for (let i = 0; i < slots; i++) this.slots[i] = i
+    this.stamps = new Float64Array(policy === FIFO ? slots : 0)
     this.tree = new Uint8Array(policy === PLRU ? slots : 0)
     this.owner = new Int32Array(slots).fill(-1)
     this.dirty = new Uint8Array(slots)
     this.prefetched = new Uint8Array(slots)
     this.words = trackBytes ? Math.ceil(config.lineSize / 32) : 0
-    this.used = new Uint32Array(slots * this.words)
+    this.used = new Int32Array(slots * this.words)
     // xorshift32 must not start at 0.
     this.rng = (config.seed ?? 1) >>> 0 || 1
   }
@@ -100,8 +119,8 @@ export class CacheLevel {
   /** Accesses `size` bytes at `address` (read, LRU-style use); true on a miss of either line. */
   access(address: number, size: number): boolean {
     const line = this.lineSize
-    const block1 = Math.floor(address / line)
-    const block2 = Math.floor((address + size - 1) / line)
+    const block1 = Math.floor(address * this.lineScale)
+    const block2 = Math.floor((address + size - 1) * this.lineScale)
     const lo = address - block1 * line
     if (block1 === block2) return this.lookup(block1, lo, lo + size - 1, false, 0, true) === MISS
     if (block2 !== block1 + 1) throw new Error(`${this.name}: access of ${size} bytes at ${address} spans more than two lines`)
@@ -123,7 +142,7 @@ export class CacheLevel {
     this.victimBlock = -1
     for (let w = 0; w < assoc; w++) {
       if (tags[base + w] === block) {
-        const slot = base + w
+        const slot = this.slots[base + w]!
         this.slot = slot
         this.use(base, w)
         if (write) this.dirty[slot] = 1
@@ -136,16 +155,21 @@ export class CacheLevel {
     return MISS
   }
 
-  contains(block: number): boolean {
+  /** Position of a resident block, or -1 (no recency change). */
+  find(block: number): number {
     const base = ((block >>> 0) & this.setMask) * this.assoc
-    for (let w = 0; w < this.assoc; w++) if (this.tags[base + w] === block) return true
-    return false
+    for (let w = 0; w < this.assoc; w++) if (this.tags[base + w] === block) return base + w
+    return -1
+  }
+
+  contains(block: number): boolean {
+    return this.find(block) !== -1
   }
 
   /** Marks a resident block dirty (a write-back from an inner level landed here). */
   setDirty(block: number): void {
-    const base = ((block >>> 0) & this.setMask) * this.assoc
-    for (let w = 0; w < this.assoc; w++) if (this.tags[base + w] === block) this.dirty[base + w] = 1
+    const at = this.find(block)
+    if (at !== -1) this.dirty[this.slots[at]!] = 1
   }
 
   /** Brings a block in without a demand access (prefetch, write-back from inside); no bytes used. */
@@ -159,56 +183,98 @@ export class CacheLevel {
   invalidate(block: number): boolean {
     const base = ((block >>> 0) & this.setMask) * this.assoc
     this.victimBlock = -1
+    const tags = this.tags
     for (let w = 0; w < this.assoc; w++) {
-      if (this.tags[base + w] === block) {
-        this.leave(base + w)
-        this.tags[base + w] = EMPTY
-        this.stamps[base + w] = 0
-        return true
+      if (tags[base + w] !== block) continue
+      const slots = this.slots
+      const slot = slots[base + w]!
+      this.leave(slot, block)
+      if (this.policy === LRU) {
+        // Keep empties at the end of the recency list: the rest keep their order.
+        const tail = base + this.assoc - 1
+        for (let i = base + w; i < tail; i++) {
+          tags[i] = tags[i + 1]!
+          slots[i] = slots[i + 1]!
+        }
+        tags[tail] = EMPTY
+        slots[tail] = slot
+      } else {
+        tags[base + w] = EMPTY
+        if (this.policy === FIFO) this.stamps[base + w] = 0
       }
+      return true
     }
     return false
   }
 
   /** Calls `f(owner, usedBytes)` for every resident line (end-of-run accounting). */
   forEachResident(f: (owner: number, usedBytes: number) => void): void {
-    for (let s = 0; s < this.tags.length; s++) if (this.tags[s] !== EMPTY) f(this.owner[s]!, this.usedBytes(s))
+    for (let s = 0; s < this.tags.length; s++) if (this.tags[s] !== EMPTY) f(this.owner[this.slots[s]!]!, this.usedBytes(this.slots[s]!))
   }
 
-  private usedBytes(slot: number): number {
+  usedBytes(slot: number): number {
     let n = 0
     for (let i = slot * this.words, end = i + this.words; i < end; i++) n += popcount(this.used[i]!)
     return n
   }
 
   private fillAt(base: number, block: number, owner: number, write: boolean): void {
-    const w = this.victimWay(base)
-    const slot = base + w
-    if (this.tags[slot] !== EMPTY) this.leave(slot)
-    this.tags[slot] = block
+    const tags = this.tags
+    const slots = this.slots
+    let slot: number
+    if (this.policy === LRU) {
+      // The last position is empty or least recent: shift the set down one, new tag first.
+      const tail = base + this.assoc - 1
+      slot = slots[tail]!
+      const old = tags[tail]!
+      if (old !== EMPTY) this.leave(slot, old)
+      for (let i = tail; i > base; i--) {
+        tags[i] = tags[i - 1]!
+        slots[i] = slots[i - 1]!
+      }
+      tags[base] = block
+      slots[base] = slot
+    } else {
+      const w = this.victimWay(base)
+      slot = base + w
+      if (tags[slot] !== EMPTY) this.leave(slot, tags[slot]!)
+      tags[slot] = block
+      if (this.policy === FIFO) this.stamps[slot] = ++this.clock
+      else this.use(base, w)
+    }
     this.owner[slot] = owner
     this.dirty[slot] = write ? 1 : 0
     this.prefetched[slot] = 0
     // A loop, not TypedArray#fill: a line has 1-4 words, and the builtin call costs more.
     for (let i = slot * this.words, end = i + this.words; i < end; i++) this.used[i] = 0
     this.slot = slot
-    if (this.policy === FIFO) this.stamps[slot] = ++this.clock
-    else this.use(base, w)
   }
 
   /** Records the line in `slot` as the victim. */
-  private leave(slot: number): void {
-    this.victimBlock = this.tags[slot]!
+  private leave(slot: number, block: number): void {
+    this.victimBlock = block
     this.victimOwner = this.owner[slot]!
     this.victimDirty = this.dirty[slot]!
     this.victimPrefetched = this.prefetched[slot]!
     this.victimUsed = this.words !== 0 ? this.usedBytes(slot) : 0
   }
 
+  /** A demand use of the tag at position base + way. */
   private use(base: number, way: number): void {
     const policy = this.policy
-    if (policy === LRU) this.stamps[base + way] = ++this.clock
-    else if (policy === PLRU) {
+    if (policy === LRU) {
+      if (way === 0) return
+      const tags = this.tags
+      const slots = this.slots
+      const tag = tags[base + way]!
+      const slot = slots[base + way]!
+      for (let i = base + way; i > base; i--) {
+        tags[i] = tags[i - 1]!
+        slots[i] = slots[i - 1]!
+      }
+      tags[base] = tag
+      slots[base] = slot
+    } else if (policy === PLRU) {
       // Walk root to leaf, pointing each node away from the way just used.
       const tree = this.tree
       let node = 1
@@ -220,12 +286,13 @@ export class CacheLevel {
     }
   }
 
+  /** Victim way (not LRU): the first empty way, else the policy's choice. */
   private victimWay(base: number): number {
     const assoc = this.assoc
     const tags = this.tags
     for (let w = 0; w < assoc; w++) if (tags[base + w] === EMPTY) return w
     const policy = this.policy
-    if (policy === LRU || policy === FIFO) {
+    if (policy === FIFO) {
       const stamps = this.stamps
       let best = 0
       let min = stamps[base]!
@@ -252,19 +319,28 @@ export class CacheLevel {
   }
 
   /** Sets bits lo..hi of the slot's byte vector; true if they were all set already. */
-  private mark(slot: number, lo: number, hi: number): boolean {
+  mark(slot: number, lo: number, hi: number): boolean {
     const used = this.used
     const first = slot * this.words
+    const wordLo = lo >>> 5
+    const wordHi = hi >>> 5
+    if (wordLo === wordHi) {
+      // Bits lo..hi of one word: (2 << hi) - (1 << lo), where 2 << 31 wraps to 0 as needed.
+      const mask = ((2 << (hi & 31)) - (1 << (lo & 31))) | 0
+      const old = used[first + wordLo]!
+      if ((old & mask) === mask) return true
+      used[first + wordLo] = old | mask
+      return false
+    }
     let all = true
-    for (let word = lo >>> 5, last = hi >>> 5; word <= last; word++) {
-      const from = word === lo >>> 5 ? lo & 31 : 0
-      const to = word === last ? hi & 31 : 31
-      // Bits from..to inclusive; `>>> 0` keeps the 32-bit mask unsigned.
-      const mask = to - from === 31 ? 0xffffffff : (((1 << (to - from + 1)) - 1) << from) >>> 0
+    for (let word = wordLo; word <= wordHi; word++) {
+      const from = word === wordLo ? lo & 31 : 0
+      const to = word === wordHi ? hi & 31 : 31
+      const mask = ((2 << to) - (1 << from)) | 0
       const old = used[first + word]!
-      if ((old & mask) >>> 0 !== mask) {
+      if ((old & mask) !== mask) {
         all = false
-        used[first + word] = (old | mask) >>> 0
+        used[first + word] = old | mask
       }
     }
     return all

@@ -5,7 +5,7 @@
  * batch allocates nothing. Rules: see README.md.
  */
 import type { CacheLevelConfig, HierarchyConfig, LevelTotals, TlbLevelConfig } from '../../shared/domain'
-import { CacheLevel, HIT_TEMPORAL, MISS } from './cache-level'
+import { CacheLevel, EMPTY, HIT_SPATIAL, HIT_TEMPORAL, LRU, MISS } from './cache-level'
 import { EvictorMatrix, OWNER_PREFETCH, OWNER_WRITEBACK } from './evictor-matrix'
 
 export const STAT_READS = 0
@@ -48,6 +48,11 @@ export interface HierarchyOptions {
   variableCount?: number
   /** Accesses per timeline interval. */
   timelineInterval?: number
+  /**
+   * false: always take the general path, even where the fused LRU loop applies (the tests
+   * compare the two; they must give identical results).
+   */
+  fastPath?: boolean
 }
 
 /** One timeline row: misses of one variable at one level in one interval. */
@@ -76,6 +81,8 @@ export class Hierarchy {
   private readonly inclusive: Uint8Array
   private readonly prefetch: Uint8Array
   private readonly anyInclusive: boolean
+  /** Every cache level LRU, write-back, write-allocate, not inclusive, no prefetcher; TLBs LRU. */
+  readonly fused: boolean
   private readonly extras: Float64Array
   private pointStats: Float64Array
   private pointCount: number
@@ -120,6 +127,10 @@ export class Hierarchy {
     this.anyInclusive = this.inclusive.some((x) => x === 1)
     this.prefetch = Uint8Array.from(caches.map((l) => (l.prefetch === 'next-line' ? PF_NEXT : l.prefetch === 'stride' ? PF_STRIDE : PF_NONE)))
     this.extras = new Float64Array(this.nLevels * EXTRA_FIELDS)
+    this.fused =
+      options.fastPath !== false &&
+      this.levels.every((l) => l.policy === LRU) &&
+      caches.every((_, l) => this.writeThrough[l] === 0 && this.writeAllocate[l] === 1 && this.inclusive[l] === 0 && this.prefetch[l] === PF_NONE)
     const minLine = Math.min(...caches.map((l) => l.lineSize))
     this.maxSize = this.compatible ? Math.min(minLine, 64) : minLine
     this.pointKinds = pointKinds
@@ -156,6 +167,211 @@ export class Hierarchy {
   }
 
   run(batch: AccessBatch): void {
+    if (this.fused) this.runFused(batch)
+    else this.runGeneral(batch)
+    this.accesses += batch.count
+  }
+
+  /**
+   * The fused loop for the common configuration (see `fused`): the general path's rules,
+   * specialized and written out in one monomorphic loop, as `cg_sim.c` does. Each set's tags
+   * are most recent first: a hit at position 0 costs one compare; a hit further in or a miss
+   * shifts the positions before it down one (tags and slots: the line's state stays put);
+   * a miss takes the last position (empty or least recent). Per access: no object, no
+   * allocation, no call unless a line leaves (`fusedEvict`).
+   */
+  private runFused(batch: AccessBatch): void {
+    const { points, addresses, sizes } = batch
+    const kinds = this.pointKinds
+    const maxSize = this.maxSize
+    const compatible = this.compatible
+    const count = batch.count
+    const pointCount = this.pointCount
+    const timed = this.interval !== Infinity
+    const timeline = this.pointVariables !== null
+    const levels = this.levels
+    const nCaches = this.nCaches
+    const nLevels = this.nLevels
+    const stats = this.pointStats
+    for (let i = 0; i < count; i++) {
+      const point = points[i]!
+      if (point >= pointCount) throw new Error(`access point ${point} is outside the point table (${pointCount})`)
+      const kind = kinds[point]!
+      let size = sizes[i]!
+      if (size > maxSize) size = maxSize
+      const address = addresses[i]!
+      const last = address + size - 1
+      const row = point * nLevels * STAT_FIELDS
+      // Data TLB levels: one translation per access (a modify's write reuses its read's), one
+      // lookup per page touched, a miss at one level is a lookup at the next.
+      const tlbWrite = kind === KIND_WRITE
+      for (let l = nCaches, at = row + nCaches * STAT_FIELDS; l < nLevels; l++, at += STAT_FIELDS) {
+        stats[at + (tlbWrite ? STAT_WRITES : STAT_READS)]!++
+        const level = levels[l]!
+        const first = Math.floor(address * level.lineScale)
+        const end = Math.floor(last * level.lineScale)
+        if (end - first > 1) throw new Error(`${level.name}: access of ${size} bytes at ${address} spans more than two lines`)
+        const tags = level.tags
+        const slots = level.slots
+        const assoc = level.assoc
+        let missed = false
+        for (let block = first; block <= end; block++) {
+          const base = ((block >>> 0) & level.setMask) * assoc
+          if (tags[base] === block) continue
+          let p = base + 1
+          const stop = base + assoc
+          while (p < stop && tags[p] !== block) p++
+          const miss = p === stop
+          if (miss) {
+            p--
+            missed = true
+            if (tags[p] !== EMPTY) this.fusedEvict(l, level, p, point)
+          }
+          const slot = slots[p]!
+          for (; p > base; p--) {
+            tags[p] = tags[p - 1]!
+            slots[p] = slots[p - 1]!
+          }
+          tags[base] = block
+          slots[base] = slot
+          if (miss) level.owner[slot] = point
+        }
+        if (!missed) break
+        stats[at + (tlbWrite ? STAT_WRITE_MISSES : STAT_READ_MISSES)]!++
+        if (timeline) this.countTimelineMiss(l, point)
+      }
+      // Cache levels (write-back, write-allocate: a hit ends the walk). A modify is a read
+      // then a write; in Cachegrind-compatible mode one read.
+      let write = kind === KIND_WRITE
+      for (let rep = kind === KIND_MODIFY && !compatible ? 2 : 1; rep > 0; rep--, write = true) {
+        for (let l = 0, at = row; l < nCaches; l++, at += STAT_FIELDS) {
+          stats[at + (write ? STAT_WRITES : STAT_READS)]!++
+          const level = levels[l]!
+          const line = level.lineSize
+          const first = Math.floor(address * level.lineScale)
+          const end = Math.floor(last * level.lineScale)
+          if (end - first > 1) throw new Error(`${level.name}: access of ${size} bytes at ${address} spans more than two lines`)
+          const tags = level.tags
+          const slots = level.slots
+          const assoc = level.assoc
+          // MISS > HIT_SPATIAL > HIT_TEMPORAL: a miss if either line missed (Cachegrind's
+          // rule), temporal only if both parts were.
+          let result = HIT_TEMPORAL
+          for (let block = first; block <= end; block++) {
+            const lo = block === first ? address - first * line : 0
+            const hi = block === end ? last - end * line : line - 1
+            const base = ((block >>> 0) & level.setMask) * assoc
+            let slot: number
+            let missed = false
+            if (tags[base] === block) slot = slots[base]!
+            else {
+              let p = base + 1
+              const stop = base + assoc
+              while (p < stop && tags[p] !== block) p++
+              if (p === stop) {
+                p--
+                missed = true
+                if (tags[p] !== EMPTY) this.fusedEvict(l, level, p, point)
+              }
+              slot = slots[p]!
+              for (; p > base; p--) {
+                tags[p] = tags[p - 1]!
+                slots[p] = slots[p - 1]!
+              }
+              tags[base] = block
+              slots[base] = slot
+            }
+            if (missed) {
+              level.owner[slot] = point
+              level.dirty[slot] = write ? 1 : 0
+              const used = level.used
+              const words = level.words
+              for (let k = slot * words, e = k + words; k < e; k++) used[k] = 0
+              level.mark(slot, lo, hi)
+              result = MISS
+            } else {
+              if (write) level.dirty[slot] = 1
+              if (!level.mark(slot, lo, hi) && result === HIT_TEMPORAL) result = HIT_SPATIAL
+            }
+          }
+          if (result !== MISS) {
+            stats[at + (result === HIT_TEMPORAL ? STAT_TEMPORAL_HITS : STAT_SPATIAL_HITS)]!++
+            break
+          }
+          stats[at + (write ? STAT_WRITE_MISSES : STAT_READ_MISSES)]!++
+          if (timeline) this.countTimelineMiss(l, point)
+        }
+      }
+      if (timed && --this.untilBoundary === 0) this.closeInterval()
+    }
+  }
+
+  /**
+   * `evicted` for a fused level: the line at position `at` (still in place) leaves to make
+   * room for `by`'s line; a dirty line is written to the next level first.
+   */
+  private fusedEvict(l: number, level: CacheLevel, at: number, by: number): void {
+    const slot = level.slots[at]!
+    this.extras[l * EXTRA_FIELDS + EXTRA_EVICTIONS]!++
+    const owner = level.owner[slot]!
+    this.evictors[l]!.add(owner, by)
+    if (owner >= 0) {
+      const row = (owner * this.nLevels + l) * STAT_FIELDS
+      const stats = this.pointStats
+      if (level.words !== 0) stats[row + STAT_USED_BYTES]! += level.usedBytes(slot)
+      stats[row + STAT_LINE_ENDS]!++
+      stats[row + STAT_EVICTIONS]!++
+    }
+    if (l < this.nCaches && level.dirty[slot] === 1) {
+      this.extras[l * EXTRA_FIELDS + EXTRA_WRITEBACKS]!++
+      if (l + 1 < this.nCaches) this.fusedWriteBack(l + 1, level.tags[at]! * level.lineSize, level.lineSize)
+    }
+  }
+
+  /**
+   * `background` for a write-back into fused levels from k on: a resident line turns dirty
+   * (no recency change); a missing one is filled dirty, owned by OWNER_WRITEBACK, and the
+   * write goes on to the next level.
+   */
+  private fusedWriteBack(k: number, address: number, bytes: number): void {
+    for (; k < this.nCaches; k++) {
+      const level = this.levels[k]!
+      const tags = level.tags
+      const slots = level.slots
+      const assoc = level.assoc
+      const first = Math.floor(address * level.lineScale)
+      const end = Math.floor((address + bytes - 1) * level.lineScale)
+      let missed = false
+      for (let block = first; block <= end; block++) {
+        const base = ((block >>> 0) & level.setMask) * assoc
+        const stop = base + assoc
+        let p = base
+        while (p < stop && tags[p] !== block) p++
+        if (p !== stop) {
+          level.dirty[slots[p]!] = 1
+          continue
+        }
+        missed = true
+        p--
+        if (tags[p] !== EMPTY) this.fusedEvict(k, level, p, OWNER_WRITEBACK)
+        const slot = slots[p]!
+        for (; p > base; p--) {
+          tags[p] = tags[p - 1]!
+          slots[p] = slots[p - 1]!
+        }
+        tags[base] = block
+        slots[base] = slot
+        level.owner[slot] = OWNER_WRITEBACK
+        level.dirty[slot] = 1
+        const used = level.used
+        const words = level.words
+        for (let i = slot * words, e = i + words; i < e; i++) used[i] = 0
+      }
+      if (!missed) return
+    }
+  }
+
+  private runGeneral(batch: AccessBatch): void {
     const { points, addresses, sizes } = batch
     const kinds = this.pointKinds
     const maxSize = this.maxSize
@@ -183,7 +399,6 @@ export class Hierarchy {
       }
       if (--this.untilBoundary === 0) this.closeInterval()
     }
-    this.accesses += batch.count
   }
 
   /** One reference through the cache levels: a miss at one level is an access at the next. */
@@ -200,7 +415,7 @@ export class Hierarchy {
         if (!(write && this.writeThrough[l] === 1)) return
       } else {
         stats[at + (write ? STAT_WRITE_MISSES : STAT_READ_MISSES)]!++
-        if (this.pointVariables !== null) this.countTimelineMiss(l)
+        if (this.pointVariables !== null) this.countTimelineMiss(l, this.point)
       }
     }
   }
@@ -215,7 +430,7 @@ export class Hierarchy {
       // No temporal/spatial split for translations: a page has no byte vector.
       if (this.accessLevel(l, address, size, false) !== MISS) return
       stats[at + (write ? STAT_WRITE_MISSES : STAT_READ_MISSES)]!++
-      if (this.pointVariables !== null) this.countTimelineMiss(l)
+      if (this.pointVariables !== null) this.countTimelineMiss(l, this.point)
     }
   }
 
@@ -352,8 +567,8 @@ export class Hierarchy {
     if (target !== Math.floor(address / level.lineSize)) this.prefetchBlock(l, target)
   }
 
-  private countTimelineMiss(l: number): void {
-    const v = this.pointVariables![this.point]!
+  private countTimelineMiss(l: number, point: number): void {
+    const v = this.pointVariables![point]!
     if (v >= 0) this.current[l * this.nVars + v]!++
   }
 
