@@ -45,37 +45,54 @@ function trace(name: string, functions: string[], maxEvents: number | null): { s
   return { session, dump }
 }
 
-/** Compares the session's decoded chunks with the dumped batches, access for access. */
-function expectSameTrace(session: string, dump: string): number {
+/** The dumped batches, concatenated. */
+function readDump(dump: string): { points: Uint32Array; addresses: Float64Array; sizes: Uint16Array } {
   const raw = readFileSync(dump)
+  let total = 0
+  for (let at = 0; at < raw.length; at += 4 + 14 * raw.readUInt32LE(at)) total += raw.readUInt32LE(at)
+  const points = new Uint32Array(total)
+  const addresses = new Float64Array(total)
+  const sizes = new Uint16Array(total)
+  let n = 0
+  for (let at = 0; at < raw.length; ) {
+    const count = raw.readUInt32LE(at)
+    const copy = (from: number, bytes: number) => {
+      const b = new Uint8Array(count * bytes)
+      b.set(raw.subarray(from, from + count * bytes))
+      return b.buffer
+    }
+    points.set(new Uint32Array(copy(at + 4, 4)), n)
+    addresses.set(new Float64Array(copy(at + 4 + 4 * count, 8)), n)
+    sizes.set(new Uint16Array(copy(at + 4 + 12 * count, 2)), n)
+    n += count
+    at += 4 + 14 * count
+  }
+  return { points, addresses, sizes }
+}
+
+const bytes = (a: Uint32Array | Float64Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+
+/** Compares the session's decoded trace with the dumped batches, access for access. */
+function expectSameTrace(session: string, dump: string): number {
+  const want = readDump(dump)
   const db = openSessionDb(session, { readonly: true })
   try {
     const codecs = db.prepare('SELECT DISTINCT codec FROM trace_chunks').all() as Array<{ codec: string }>
     expect(codecs.map((c) => c.codec)).toEqual(['prsd-sequitur-v1'])
     const pointCount = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
     let at = 0
-    let events = 0
     for (const chunk of iterateChunks(db, pointCount)) {
-      const count = raw.readUInt32LE(at)
-      expect(chunk.count).toBe(count)
-      const copy = (bytes: number) => {
-        const b = new Uint8Array(count * bytes)
-        b.set(raw.subarray(at, at + count * bytes))
-        at += count * bytes
-        return b.buffer
-      }
-      at += 4
-      const points = new Uint32Array(copy(4))
-      const addresses = new Float64Array(copy(8))
-      const sizes = new Uint16Array(copy(2))
+      expect(chunk.count).toBeLessThanOrEqual(65536)
+      const end = at + chunk.count
+      expect(end).toBeLessThanOrEqual(want.points.length)
       // Compare as whole buffers (fast), then say where they differ if they do.
-      if (!Buffer.from(chunk.points.buffer, chunk.points.byteOffset, count * 4).equals(Buffer.from(points.buffer))) expect(Array.from(chunk.points)).toEqual(Array.from(points))
-      if (!Buffer.from(chunk.addresses.buffer, chunk.addresses.byteOffset, count * 8).equals(Buffer.from(addresses.buffer))) expect(Array.from(chunk.addresses)).toEqual(Array.from(addresses))
-      if (!Buffer.from(chunk.sizes.buffer, chunk.sizes.byteOffset, count * 2).equals(Buffer.from(sizes.buffer))) expect(Array.from(chunk.sizes)).toEqual(Array.from(sizes))
-      events += count
+      if (!bytes(chunk.points).equals(bytes(want.points.subarray(at, end)))) expect(Array.from(chunk.points)).toEqual(Array.from(want.points.subarray(at, end)))
+      if (!bytes(chunk.addresses).equals(bytes(want.addresses.subarray(at, end)))) expect(Array.from(chunk.addresses)).toEqual(Array.from(want.addresses.subarray(at, end)))
+      if (!bytes(chunk.sizes).equals(bytes(want.sizes.subarray(at, end)))) expect(Array.from(chunk.sizes)).toEqual(Array.from(want.sizes.subarray(at, end)))
+      at = end
     }
-    expect(at).toBe(raw.length)
-    return events
+    expect(at).toBe(want.points.length)
+    return at
   } finally {
     db.close()
   }

@@ -55,7 +55,7 @@ export class Sequitur {
     this.ruleRefs = new Int32Array(rules)
     this.freeRules = new Int32Array(rules)
     let size = 1024
-    while (size < 4 * nodes) size *= 2
+    while (size < 2 * nodes) size *= 2 // digrams in the index <= nodes: load <= 1/2
     this.keyA = new Int32Array(size)
     this.keyB = new Int32Array(size)
     this.slot = new Int32Array(size).fill(NIL)

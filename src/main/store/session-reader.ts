@@ -139,8 +139,12 @@ export function readPointKinds(db: Db): Uint8Array {
   return kinds
 }
 
+/** Most accesses iterateChunks yields at once (stored chunks may be larger; they are sliced). */
+export const MAX_YIELDED_CHUNK = 1 << 16
+
 /**
- * Decoded chunks in execution order, one at a time: the whole trace is never in memory.
+ * Decoded chunks in execution order, one at a time: the whole trace is never in memory, only
+ * one stored chunk, yielded in slices of at most MAX_YIELDED_CHUNK accesses.
  * A session cut short (crash, cancel) simply has fewer chunks.
  */
 export function* iterateChunks(db: Db, pointCount: number): Generator<DecodedChunk> {
@@ -148,11 +152,18 @@ export function* iterateChunks(db: Db, pointCount: number): Generator<DecodedChu
   for (const row of rows) {
     if (!READABLE_CODECS.includes(row.codec))
       throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec}", which this Stride cannot read; update Stride.`, 'malformed-session')
+    let chunk: DecodedChunk
     try {
-      yield decodeStoredChunk(row.codec, row.data, pointCount)
+      chunk = decodeStoredChunk(row.codec, row.data, pointCount)
     } catch (e) {
       throw new StrideError(`Trace chunk ${row.seq} is damaged (${(e as Error).message}); the session is malformed. Re-trace the program.`, 'malformed-session')
     }
+    if (chunk.count <= MAX_YIELDED_CHUNK) yield chunk
+    else
+      for (let at = 0; at < chunk.count; at += MAX_YIELDED_CHUNK) {
+        const end = Math.min(chunk.count, at + MAX_YIELDED_CHUNK)
+        yield { count: end - at, points: chunk.points.subarray(at, end), addresses: chunk.addresses.subarray(at, end), sizes: chunk.sizes.subarray(at, end) }
+      }
   }
 }
 
