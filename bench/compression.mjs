@@ -8,7 +8,7 @@
 //   sigma      SIGMA repeat/exit loop codec + brotli on the same chunks (comparison only)
 //   xz, zstd, brotli, bzip2   `xz -9`, `zstd -19`, `brotli -q 11`, `bzip2 -9` of the raw file
 //   xz/stride  how many times smaller Stride's form is than xz -9's
-//   Mev/s      compressor events/s in one worker (encode only, 64K-event chunks, in memory)
+//   Mev/s      compressor events/s in one worker (encode only, 256K-event chunks as stored, in memory)
 // Goals (issue 3): regular kernels >= 100x smaller than xz -9; irregular ones no more than
 // 10% larger than xz -9; >= 10 M events/s.
 // Usage: npm run build && npm run examples && node bench/compression.mjs [example ...]
@@ -72,7 +72,7 @@ for (let i = 0; i < n; i++) {
   addresses[i] = Number(raw.readBigUInt64LE(i * 24 + 8))
   sizes[i] = raw.readUInt32LE(i * 24 + 16)
 }
-const C = 1 << 16
+const C = 1 << 18 // as SessionWriter stores them (MAX_STORED_CHUNK)
 const pointCount = ids.size
 const enc = new PrsdSequiturEncoder(C)
 const chunks = []
