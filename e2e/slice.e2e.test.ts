@@ -105,6 +105,13 @@ describe('web-mode slice', () => {
     await page.keyboard.press('Enter')
     await expect.poll(() => page.getByTestId('source-view').getAttribute('data-selected-line')).toBe(String(HOT_LINE))
     expect(await page.getByTestId('line-details').textContent()).toContain('conflict.c:30')
+    // The pinned line lists its references with their source expressions and stream metrics
+    // (METRIC Fig. 15: three single-stride-8 streams), and the sidebar has Mohan's statistics.
+    const refs = page.getByTestId('line-details').getByTestId('line-references')
+    expect(await refs.textContent()).toMatch(/A_Read_0\s*S1\[i\]\s*100\.0%/)
+    expect(await refs.textContent()).toContain('8 (100.0%)')
+    expect(await page.getByTestId('function-streams').textContent()).toMatch(/sumfunc\s*regularity 100\.0%/)
+    await screenshot(page, 'slice-3b-line-details')
 
     // After a reload the session is one click away in the recent list.
     await page.reload()

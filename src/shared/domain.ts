@@ -263,6 +263,8 @@ export interface ReferenceStats {
   variable: string | null
   sourceExpr?: string | null
   disasm?: string | null
+  /** METRIC section 9 stream metrics of the access point, when the session has them. */
+  streams?: PointStreams
   reads: number
   writes: number
   levels: Record<string, ReferenceLevelStats>

@@ -172,7 +172,7 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
     if (!p) continue
     let ref = refs.get(r.point)
     if (!ref) {
-      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {} }
+      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {}, ...(p.streams ? { streams: p.streams } : {}) }
       refs.set(r.point, ref)
     }
     if (r.level === 0) {

@@ -1,12 +1,23 @@
 /** A line's figures per cache level: the hover card's content and the selected-line panel. */
+import type { ReferenceStats } from '../../shared/domain'
 import type { LineMetric } from '../logic/line-metrics'
 import { baseName, formatCount, formatPercent } from '../logic/format'
 
 interface Props {
   metric: LineMetric
-  /** Reference ids on this line, for cross-reading with the table. */
-  references: string[]
+  /** The references on this line, for cross-reading with the table. */
+  references: ReferenceStats[]
   activeLevel: string | null
+}
+
+/** "8 (100%)" or "8000 (97%), 8 (3%)": the dominant strides of a reference's streams. */
+function strideText(r: ReferenceStats): string {
+  const strides = r.streams?.strides ?? []
+  if (strides.length === 0) return '—'
+  return strides
+    .slice(0, 2)
+    .map((s) => `${s.stride} (${formatPercent(s.fraction)})`)
+    .join(', ')
 }
 
 export function LineStatsCard({ metric, references, activeLevel }: Props) {
@@ -53,15 +64,32 @@ export function LineStatsCard({ metric, references, activeLevel }: Props) {
         </tbody>
       </table>
       {references.length > 0 && (
-        <p className="line-stats-refs muted">
-          {references.length === 1 ? 'Reference ' : 'References '}
-          {references.map((r, i) => (
-            <span key={r}>
-              {i > 0 && ', '}
-              <code>{r}</code>
-            </span>
-          ))}
-        </p>
+        <table className="line-stats-refs" data-testid="line-references">
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Source</th>
+              <th scope="col" title="METRIC: accesses inside regular streams / accesses">Regularity</th>
+              <th scope="col">Mean stream</th>
+              <th scope="col">Strides (bytes)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {references.map((r) => (
+              <tr key={r.id}>
+                <th scope="row" title={r.disasm ?? undefined}>
+                  <code>{r.id}</code>
+                </th>
+                <td>
+                  <code>{r.sourceExpr ?? ''}</code>
+                </td>
+                <td>{r.streams ? formatPercent(r.streams.regularity) : '—'}</td>
+                <td>{r.streams ? formatCount(Math.round(r.streams.meanStreamLength)) : '—'}</td>
+                <td>{strideText(r)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </div>
   )

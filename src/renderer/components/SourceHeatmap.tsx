@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react'
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { monaco } from '../monaco/setup'
+import type { ReferenceStats } from '../../shared/domain'
 import type { HeatMap } from '../logic/heat'
 import type { LineMetric } from '../logic/line-metrics'
 import { LineStatsCard } from './LineStatsCard'
@@ -25,7 +26,7 @@ export interface SourceHeatmapProps {
   metrics: Map<number, LineMetric>
   heat: HeatMap
   level: string | null
-  referencesByLine: Map<number, string[]>
+  referencesByLine: Map<number, ReferenceStats[]>
   selection: { line: number; seq: number } | null
   onSelectLine(line: number): void
 }

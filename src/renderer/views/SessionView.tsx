@@ -1,6 +1,7 @@
 /** An open session: summary, runs and recent sessions on the side; heatmap and table in the middle. */
 import { useMemo } from 'react'
 import { ReferenceTable } from '../components/ReferenceTable'
+import { FunctionStreamsPanel } from '../components/FunctionStreamsPanel'
 import { RunList } from '../components/RunList'
 import { Segmented } from '../components/Segmented'
 import { SessionSummary } from '../components/SessionSummary'
@@ -34,6 +35,7 @@ export function SessionView() {
           <h3 className="side-title">Runs</h3>
           <RunList runs={info.runs} current={s.run} onSelect={(r) => void s.selectRun(r)} />
         </section>
+        <FunctionStreamsPanel functions={info.functionStreams ?? []} />
         <RecentPanel />
       </aside>
 

@@ -3,7 +3,7 @@
  * report, and hand both to the (lazily loaded) Monaco view.
  */
 import { lazy, Suspense, useEffect, useMemo } from 'react'
-import type { RunReport } from '../../shared/domain'
+import type { ReferenceStats, RunReport } from '../../shared/domain'
 import { HeatLegend } from '../components/HeatLegend'
 import { LineStatsCard } from '../components/LineStatsCard'
 import { computeHeat } from '../logic/heat'
@@ -45,10 +45,10 @@ export function SourcePane({ session, report, file, level, metric }: Props) {
     return computeHeat(values)
   }, [metrics, level, metric])
   const referencesByLine = useMemo(() => {
-    const by = new Map<number, string[]>()
+    const by = new Map<number, ReferenceStats[]>()
     for (const r of report.references) {
       if (r.file !== file || r.line === null) continue
-      by.set(r.line, [...(by.get(r.line) ?? []), r.id])
+      by.set(r.line, [...(by.get(r.line) ?? []), r])
     }
     return by
   }, [report, file])
