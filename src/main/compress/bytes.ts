@@ -97,3 +97,18 @@ export class ByteReader {
     return out
   }
 }
+
+/**
+ * Accesses whose size differs from their point's usual one, as (event index, size) pairs:
+ * a count, then per pair the index's delta from the previous one and the size. Both codecs
+ * store sizes this way.
+ */
+export function writeSizeExceptions(w: ByteWriter, exceptions: number[]): void {
+  w.uint(exceptions.length / 2)
+  let prevIndex = 0
+  for (let k = 0; k < exceptions.length; k += 2) {
+    w.uint(exceptions[k]! - prevIndex)
+    prevIndex = exceptions[k]!
+    w.uint(exceptions[k + 1]!)
+  }
+}

@@ -29,7 +29,7 @@
  * short keeps every chunk it committed, and any chunk decodes alone.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
-import { ByteReader, ByteWriter } from './bytes'
+import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
 import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
@@ -184,13 +184,7 @@ export class PrsdSequiturEncoder {
       }
       for (const a of irr) irrAll.push(a)
     }
-    w.uint(exceptions.length / 2)
-    let prevIndex = 0
-    for (let k = 0; k < exceptions.length; k += 2) {
-      w.uint(exceptions[k]! - prevIndex)
-      prevIndex = exceptions[k]!
-      w.uint(exceptions[k + 1]!)
-    }
+    writeSizeExceptions(w, exceptions)
     const n = irrAll.length
     let residue: Buffer | null = null
     if (n > 0) {

@@ -17,7 +17,7 @@
  * u exit m, n items, then i stride per address slot).
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
-import { ByteReader, ByteWriter } from './bytes'
+import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 
 export const MAX_BODY = 32
 const MAX_PASSES = 8
@@ -144,13 +144,7 @@ export function encodeSigmaChunk(count: number, points: Uint32Array, addresses: 
   }
   w.uint(pointCount)
   for (let p = 0; p < pointCount; p++) w.uint(Math.max(0, sizeOf[p]!))
-  w.uint(exceptions.length / 2)
-  let prevIndex = 0
-  for (let k = 0; k < exceptions.length; k += 2) {
-    w.uint(exceptions[k]! - prevIndex)
-    prevIndex = exceptions[k]!
-    w.uint(exceptions[k + 1]!)
-  }
+  writeSizeExceptions(w, exceptions)
   let prevAddr = 0
   const write = (it: Item): void => {
     if (it.kind === 0) {

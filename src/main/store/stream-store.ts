@@ -6,19 +6,14 @@
 import { adviseFromStreams, type Advice } from '../compress/advisor'
 import { RsdMetrics as RsdMetricsClass, type PointStreamMetrics, type RsdMetrics } from '../compress/rsd-metrics'
 import { DEFAULT_WINDOW, StreamDetector, type StreamStatistics } from '../compress/stream-detector'
+import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import type { Db } from './open-db'
 import { iterateChunks } from './session-reader'
 
-export interface PointStreams {
+/** The API's per-point stream metrics, as stored with their point and access count. */
+export interface PointStreams extends ApiPointStreams {
   point: number
   accesses: number
-  regularity: number
-  meanStreamLength: number
-  streams: number
-  distinctLengths: number
-  distinctStrides: number
-  lengths: Array<{ length: number; fraction: number }>
-  strides: Array<{ stride: number; fraction: number }>
 }
 
 export interface FunctionStreams extends StreamStatistics {
