@@ -21,7 +21,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli.ts'),
           'trace-worker': resolve('src/main/workers/trace-worker.ts'),
-          'simulate-worker': resolve('src/main/workers/simulate-worker.ts')
+          'simulate-worker': resolve('src/main/workers/simulate-worker.ts'),
+          'report-worker': resolve('src/main/workers/report-worker.ts')
         },
         external: ['better-sqlite3', 'ws', 'frida']
       }

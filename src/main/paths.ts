@@ -21,7 +21,9 @@ export function projectRoot(): string {
 }
 
 /** A built worker bundle (electron-vite emits out/main/<name>.js). */
-export function workerPath(name: 'trace-worker' | 'simulate-worker'): string {
+export type WorkerName = 'trace-worker' | 'simulate-worker' | 'report-worker'
+
+export function workerPath(name: WorkerName): string {
   const file = join(projectRoot(), 'out', 'main', `${name}.js`)
   if (!existsSync(file)) throw new Error(`${file} is missing; run "npm run build" first`)
   return file

@@ -7,13 +7,13 @@ import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { parseApiInput, StrideError, type ApiMethod, type ApiParsedInput, type ApiResults } from '../../shared/api'
 import { sessionsDir } from '../paths'
-import { buildReport } from '../store/runs'
 import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
 import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
+import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
@@ -76,14 +76,8 @@ export function createStrideService(): StrideBackend {
         db.close()
       }
     },
-    getReport: ({ session, run }) => {
-      const db = openSessionDb(session, { readonly: true })
-      try {
-        return buildReport(db, run)
-      } finally {
-        db.close()
-      }
-    },
+    // Off the main thread: the Electron main process (or the web server) stays responsive.
+    getReport: ({ session, run }) => runReportWorker({ session, run }),
     getSource: ({ session, file }) => {
       const db = openSessionDb(session, { readonly: true })
       let known: unknown

@@ -2,7 +2,7 @@
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
  * transferred (the payloads are small: counts and paths, never trace data).
  */
-import type { HierarchyConfig, TraceStopReason } from '../../shared/domain'
+import type { HierarchyConfig, TraceStopReason, RunReport } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/api'
 
 export interface TraceWorkerInput {
@@ -22,6 +22,12 @@ export interface SimulateWorkerInput {
 }
 
 /** Parent -> worker. */
+/** A stored run to read back as the API's RunReport (null: the latest). */
+export interface ReportWorkerInput {
+  session: string
+  run: number | null
+}
+
 export type WorkerCommand = { type: 'stop' }
 
 /** Worker -> parent. */
@@ -29,4 +35,5 @@ export type WorkerMessage =
   | { type: 'progress'; phase: 'tracing' | 'symbolizing' | 'simulating' | 'saving'; events: number; total: number | null }
   | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
   | { type: 'simulate-done'; session: string; run: number; accesses: number; cancelled: boolean }
+  | { type: 'report-done'; report: RunReport }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }

@@ -1,11 +1,13 @@
 /** Starts a worker bundle and turns its messages into a promise plus progress callbacks. */
 import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import { workerPath } from '../paths'
-import type { SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
+import type { RunReport } from '../../shared/domain'
+import { workerPath, type WorkerName } from '../paths'
+import type { ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type SimulateDone = Extract<WorkerMessage, { type: 'simulate-done' }>
+export type ReportDone = Extract<WorkerMessage, { type: 'report-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
 
 /** A failed job; `session` still holds what was recorded before the failure, if anything. */
@@ -20,7 +22,7 @@ export interface WorkerHandle<T> {
   stop(): void
 }
 
-function start<T extends WorkerMessage>(name: 'trace-worker' | 'simulate-worker', input: unknown, doneType: T['type'], onProgress: (p: WorkerProgress) => void): WorkerHandle<T> {
+function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneType: T['type'], onProgress: (p: WorkerProgress) => void): WorkerHandle<T> {
   const worker = new Worker(workerPath(name), { workerData: input })
   let settled = false
   const result = new Promise<T>((resolve, reject) => {
@@ -47,6 +49,11 @@ function start<T extends WorkerMessage>(name: 'trace-worker' | 'simulate-worker'
 
 export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<TraceDone> {
   return start<TraceDone>('trace-worker', input, 'trace-done', onProgress)
+}
+
+/** Builds a run's report in a worker: on a big session the queries and roll-ups take seconds. */
+export function runReportWorker(input: ReportWorkerInput): Promise<RunReport> {
+  return start<ReportDone>('report-worker', input, 'report-done', () => {}).result.then((m) => m.report)
 }
 
 export function runSimulateWorker(input: SimulateWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<SimulateDone> {
