@@ -13,23 +13,9 @@ import {
   STAT_WRITE_MISSES,
   STAT_WRITES
 } from './hierarchy'
+import { batch, level } from './test-fixtures'
 
-const level = (size: number, assoc: number, lineSize: number, name = 'L1'): CacheLevelConfig => ({
-  name,
-  size,
-  assoc,
-  lineSize,
-  policy: 'lru'
-})
 
-function batch(accesses: Array<[point: number, address: number, size: number]>) {
-  return {
-    count: accesses.length,
-    points: Uint32Array.from(accesses.map((a) => a[0])),
-    addresses: Float64Array.from(accesses.map((a) => a[1])),
-    sizes: Uint16Array.from(accesses.map((a) => a[2]))
-  }
-}
 
 /** Obviously-correct reference: a list per set, most recent first. */
 function referenceMisses(cfg: CacheLevelConfig, accesses: Array<[number, number]>): boolean[] {
@@ -119,7 +105,7 @@ describe('Hierarchy', () => {
 
   it('a miss at L1 is an access at L2; hits stop at L1', () => {
     const cfg: HierarchyConfig = {
-      levels: [level(32, 1, 16, 'L1'), level(256, 2, 16, 'L2')],
+      levels: [level(32, 1, 16), level(256, 2, 16, { name: 'L2' })],
       cachegrindCompatible: false
     }
     const h = new Hierarchy(cfg, Uint8Array.from([KIND_READ]))

@@ -22,24 +22,9 @@ import {
   STAT_WRITE_MISSES,
   STAT_WRITES
 } from './hierarchy'
+import { batch, level } from './test-fixtures'
 
-const level = (size: number, assoc: number, lineSize: number, extra: Partial<CacheLevelConfig> = {}): CacheLevelConfig => ({
-  name: extra.name ?? 'L1',
-  size,
-  assoc,
-  lineSize,
-  policy: 'lru',
-  ...extra
-})
 
-function batch(accesses: Array<[point: number, address: number, size: number]>) {
-  return {
-    count: accesses.length,
-    points: Uint32Array.from(accesses.map((a) => a[0])),
-    addresses: Float64Array.from(accesses.map((a) => a[1])),
-    sizes: Uint16Array.from(accesses.map((a) => a[2]))
-  }
-}
 
 const stat = (h: Hierarchy, levels: number, point: number, lvl: number, field: number) => h.pointResults()[(point * levels + lvl) * STAT_FIELDS + field]
 const extra = (h: Hierarchy, lvl: number, field: number) => h.levelExtras()[lvl * EXTRA_FIELDS + field]
