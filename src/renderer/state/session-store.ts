@@ -10,6 +10,9 @@ import { computeSourceFiles } from '../logic/references'
 import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 
+/** The workspace's views of one run; each is a tab (keyboard: Alt+1..9). */
+export type WorkspaceTab = 'source'
+
 export interface LineSelection {
   file: string
   line: number
@@ -32,11 +35,13 @@ interface SessionState {
   metric: HeatMetric
   file: string | null
   selection: LineSelection | null
+  tab: WorkspaceTab
   open(path: string, run?: number | null): Promise<void>
   selectRun(run: number): Promise<void>
   setLevel(level: string): void
   setMetric(metric: HeatMetric): void
   setFile(file: string): void
+  setTab(tab: WorkspaceTab): void
   select(file: string | null, line: number | null, reference?: string | null): void
   close(): void
 }
@@ -56,6 +61,7 @@ export const useSession = create<SessionState>((set, get) => ({
   metric: 'misses',
   file: null,
   selection: null,
+  tab: 'source',
 
   async open(path, run = null) {
     const my = ++ticket
@@ -103,6 +109,7 @@ export const useSession = create<SessionState>((set, get) => ({
   setLevel: (level) => set({ level }),
   setMetric: (metric) => set({ metric }),
   setFile: (file) => set({ file, selection: null }),
+  setTab: (tab) => set({ tab }),
 
   select(file, line, reference = null) {
     if (file === null || line === null) {

@@ -11,6 +11,7 @@ import { computeReferenceRows, computeSourceFiles } from '../logic/references'
 import { useSession } from '../state/session-store'
 import { RecentPanel } from './RecentPanel'
 import { SourcePane } from './SourcePane'
+import { WorkspaceTabBar } from './WorkspaceTabBar'
 
 const METRICS: { value: HeatMetric; label: string }[] = [
   { value: 'misses', label: 'Misses' },
@@ -40,43 +41,12 @@ export function SessionView() {
       </aside>
 
       <main className="workspace">
-        <div className="toolbar">
-          {files.length > 1 && (
-            <label className="field inline">
-              <span>File</span>
-              <select value={file ?? ''} onChange={(e) => s.setFile(e.target.value)} data-testid="file-select">
-                {files.map((f) => (
-                  <option key={f} value={f}>
-                    {baseName(f)}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          {levels.length > 1 && level && (
-            <Segmented label="Cache level" value={level} options={levels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="level-selector" />
-          )}
-          {!noLines && <Segmented label="Paint by" value={s.metric} options={METRICS} onChange={s.setMetric} testId="metric-toggle" />}
-          {report && (
-            <span className="muted small toolbar-totals">
-              {report.levels.map((l) => `${l.name}: ${(l.readMisses + l.writeMisses).toLocaleString('en-US')} misses`).join(' · ')}
-            </span>
-          )}
-        </div>
-
+        {report && <WorkspaceTabBar value={s.tab} onChange={s.setTab} />}
         {s.error && (
           <div className="notice error" role="alert">
             {s.error}
           </div>
         )}
-        {noLines && (
-          <div className="notice warning" data-testid="no-debug-info">
-            <strong>Source lines are unavailable. </strong>
-            {info.debugInfoHint ?? 'The program has no debug information: rebuild it with -g (e.g. gcc -g -O1) and trace again.'} The table below
-            still lists every access point by instruction address.
-          </div>
-        )}
-
         {s.reportStatus === 'loading' && <p className="muted pad">Loading run…</p>}
         {!report && s.reportStatus !== 'loading' && info.runs.length === 0 && (
           <div className="empty-state">
@@ -85,22 +55,60 @@ export function SessionView() {
           </div>
         )}
 
-        {report && level && (
-          <div className={`panes ${noLines || !file ? 'table-only' : ''}`}>
-            {!noLines && file && <SourcePane session={info.path} report={report} file={file} level={level} metric={s.metric} />}
-            <section className="table-pane" aria-label="Access points">
-              <div className="pane-header">
-                <h3 className="pane-title">Access points</h3>
-                <span className="muted small">{rows.length.toLocaleString('en-US')} references · {level}</span>
+        {(s.tab === 'source' || !report) && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-source" aria-labelledby="tab-source">
+            <div className="toolbar">
+              {files.length > 1 && (
+                <label className="field inline">
+                  <span>File</span>
+                  <select value={file ?? ''} onChange={(e) => s.setFile(e.target.value)} data-testid="file-select">
+                    {files.map((f) => (
+                      <option key={f} value={f}>
+                        {baseName(f)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              {levels.length > 1 && level && (
+                <Segmented label="Cache level" value={level} options={levels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="level-selector" />
+              )}
+              {!noLines && <Segmented label="Paint by" value={s.metric} options={METRICS} onChange={s.setMetric} testId="metric-toggle" />}
+              {report && (
+                <span className="muted small toolbar-totals">
+                  {report.levels.map((l) => `${l.name}: ${(l.readMisses + l.writeMisses).toLocaleString('en-US')} misses`).join(' · ')}
+                </span>
+              )}
+            </div>
+
+            {noLines && (
+              <div className="notice warning" data-testid="no-debug-info">
+                <strong>Source lines are unavailable. </strong>
+                {info.debugInfoHint ?? 'The program has no debug information: rebuild it with -g (e.g. gcc -g -O1) and trace again.'} The table
+                below still lists every access point by instruction address.
               </div>
-              <ReferenceTable
-                rows={rows}
-                level={level}
-                selectedId={s.selection?.reference ?? null}
-                selectedLine={s.selection && s.selection.line > 0 ? s.selection : null}
-                onActivate={(r) => s.select(r.file, r.line, r.id)}
-              />
-            </section>
+            )}
+
+            {report && level && (
+              <div className={`panes ${noLines || !file ? 'table-only' : ''}`}>
+                {!noLines && file && <SourcePane session={info.path} report={report} file={file} level={level} metric={s.metric} />}
+                <section className="table-pane" aria-label="Access points">
+                  <div className="pane-header">
+                    <h3 className="pane-title">Access points</h3>
+                    <span className="muted small">
+                      {rows.length.toLocaleString('en-US')} references · {level}
+                    </span>
+                  </div>
+                  <ReferenceTable
+                    rows={rows}
+                    level={level}
+                    selectedId={s.selection?.reference ?? null}
+                    selectedLine={s.selection && s.selection.line > 0 ? s.selection : null}
+                    onActivate={(r) => s.select(r.file, r.line, r.id)}
+                  />
+                </section>
+              </div>
+            )}
           </div>
         )}
       </main>

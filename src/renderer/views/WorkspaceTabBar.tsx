@@ -1,0 +1,68 @@
+/**
+ * The tabs over one run (source, and the explore views added next to it). Arrow keys move
+ * between tabs (WAI-ARIA tabs pattern); Alt+1..9 jumps from anywhere in the app.
+ */
+import { useEffect, useRef } from 'react'
+import type { WorkspaceTab } from '../state/session-store'
+
+export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [{ id: 'source', label: 'Source' }]
+
+interface Props {
+  value: WorkspaceTab
+  onChange(tab: WorkspaceTab): void
+}
+
+export function WorkspaceTabBar({ value, onChange }: Props) {
+  const refs = useRef(new Map<WorkspaceTab, HTMLButtonElement>())
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return
+      const n = Number(e.key)
+      const tab = Number.isInteger(n) && n >= 1 ? WORKSPACE_TABS[n - 1] : undefined
+      if (!tab) return
+      e.preventDefault()
+      onChange(tab.id)
+      refs.current.get(tab.id)?.focus()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [onChange])
+
+  const move = (delta: number) => {
+    const i = WORKSPACE_TABS.findIndex((t) => t.id === value)
+    const next = WORKSPACE_TABS[(i + delta + WORKSPACE_TABS.length) % WORKSPACE_TABS.length]!
+    onChange(next.id)
+    refs.current.get(next.id)?.focus()
+  }
+
+  return (
+    <div className="tab-bar" role="tablist" aria-label="Views of this run" data-testid="workspace-tabs">
+      {WORKSPACE_TABS.map((t, i) => (
+        <button
+          key={t.id}
+          ref={(el) => {
+            if (el) refs.current.set(t.id, el)
+            else refs.current.delete(t.id)
+          }}
+          type="button"
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={t.id === value}
+          aria-controls={`tabpanel-${t.id}`}
+          tabIndex={t.id === value ? 0 : -1}
+          className={`tab ${t.id === value ? 'is-on' : ''}`}
+          title={`${t.label} (Alt+${i + 1})`}
+          data-testid={`tab-${t.id}`}
+          onClick={() => onChange(t.id)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowRight') move(1)
+            else if (e.key === 'ArrowLeft') move(-1)
+          }}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  )
+}
