@@ -1,5 +1,5 @@
 /**
- * The trace job this window started: live progress, cancel, and what happens at the end
+ * The trace or simulation (what-if) job this window started: live progress, cancel, and what happens at the end
  * (open the session, or show the failure). Events for all jobs arrive on one stream; we
  * follow only ours.
  */
@@ -11,6 +11,8 @@ import { errorMessage, stride } from './stride'
 
 export interface ActiveJob {
   jobId: string
+  kind: 'trace' | 'simulate'
+  /** What the banner names: the traced program, or the session being re-simulated. */
   program: string
   status: 'running' | 'finished' | 'failed'
   progress: JobProgress | null
@@ -24,6 +26,8 @@ interface JobState {
   starting: boolean
   startError: string | null
   start(input: ApiInput<'startTrace'>): Promise<boolean>
+  /** Re-simulate a session with another hierarchy or layout (a what-if); opens the new run when done. */
+  simulate(input: ApiInput<'simulate'>): Promise<boolean>
   cancel(): Promise<void>
   dismiss(): void
   clearStartError(): void
@@ -68,29 +72,37 @@ export const useJobs = create<JobState>((set, get) => {
     void useRecent.getState().load()
   }
 
+  const begin = async (kind: ActiveJob['kind'], program: string, call: () => Promise<{ jobId: string }>): Promise<boolean> => {
+    set({ starting: true, startError: null })
+    try {
+      const { jobId } = await call()
+      set({
+        starting: false,
+        active: { jobId, kind, program, status: 'running', progress: null, finished: null, failed: null, cancelling: false }
+      })
+      const seen = early.get(jobId)
+      early.delete(jobId)
+      if (seen?.progress) onProgress(seen.progress)
+      if (seen?.failed) onFailed(seen.failed)
+      else if (seen?.finished) onFinished(seen.finished)
+      return true
+    } catch (e) {
+      set({ starting: false, startError: errorMessage(e) })
+      return false
+    }
+  }
+
   return {
     active: null,
     starting: false,
     startError: null,
 
     async start(input) {
-      set({ starting: true, startError: null })
-      try {
-        const { jobId } = await stride().startTrace(input)
-        set({
-          starting: false,
-          active: { jobId, program: input.program, status: 'running', progress: null, finished: null, failed: null, cancelling: false }
-        })
-        const seen = early.get(jobId)
-        early.delete(jobId)
-        if (seen?.progress) onProgress(seen.progress)
-        if (seen?.failed) onFailed(seen.failed)
-        else if (seen?.finished) onFinished(seen.finished)
-        return true
-      } catch (e) {
-        set({ starting: false, startError: errorMessage(e) })
-        return false
-      }
+      return begin('trace', input.program, () => stride().startTrace(input))
+    },
+
+    async simulate(input) {
+      return begin('simulate', input.session, () => stride().simulate(input))
     },
 
     async cancel() {
@@ -103,7 +115,7 @@ export const useJobs = create<JobState>((set, get) => {
       } catch (e) {
         const cur = get().active
         if (cur?.jobId === a.jobId)
-          set({ active: { ...cur, cancelling: false, status: 'failed', failed: { jobId: a.jobId, kind: 'trace', error: errorMessage(e), session: null } } })
+          set({ active: { ...cur, cancelling: false, status: 'failed', failed: { jobId: a.jobId, kind: a.kind, error: errorMessage(e), session: null } } })
       }
     },
 

@@ -36,12 +36,15 @@ interface SessionState {
   file: string | null
   selection: LineSelection | null
   tab: WorkspaceTab
+  /** The run the current one is compared against (diff view, what-if); null: none. */
+  baseline: number | null
   open(path: string, run?: number | null): Promise<void>
   selectRun(run: number): Promise<void>
   setLevel(level: string): void
   setMetric(metric: HeatMetric): void
   setFile(file: string): void
   setTab(tab: WorkspaceTab): void
+  setBaseline(run: number | null): void
   select(file: string | null, line: number | null, reference?: string | null): void
   close(): void
 }
@@ -62,10 +65,13 @@ export const useSession = create<SessionState>((set, get) => ({
   file: null,
   selection: null,
   tab: 'source',
+  baseline: null,
 
   async open(path, run = null) {
     const my = ++ticket
-    set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
+    // A what-if reopens the same session at its new run: keep the baseline it is compared with.
+    const baseline = path === get().path ? get().baseline : null
+    set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle', baseline })
     try {
       const info = await stride().openSession({ path })
       if (my !== ticket) return
@@ -110,6 +116,7 @@ export const useSession = create<SessionState>((set, get) => ({
   setMetric: (metric) => set({ metric }),
   setFile: (file) => set({ file, selection: null }),
   setTab: (tab) => set({ tab }),
+  setBaseline: (baseline) => set({ baseline }),
 
   select(file, line, reference = null) {
     if (file === null || line === null) {
@@ -122,6 +129,6 @@ export const useSession = create<SessionState>((set, get) => ({
 
   close() {
     ticket++
-    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null })
+    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null, baseline: null })
   }
 }))

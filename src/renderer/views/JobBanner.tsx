@@ -1,8 +1,10 @@
-/** The running (or just failed) trace job: progress, Cancel, and failures with their fix. */
+/** The running (or just failed) trace or simulation job: progress, Cancel, and failures with their fix. */
 import { ProgressReadout } from '../components/ProgressReadout'
 import { baseName } from '../logic/format'
 import { useJobs } from '../state/job-store'
 import { useSession } from '../state/session-store'
+
+const verb = (kind: 'trace' | 'simulate') => (kind === 'trace' ? 'Trace' : 'Simulation')
 
 export function JobBanner() {
   const { active, cancel, dismiss } = useJobs()
@@ -14,7 +16,7 @@ export function JobBanner() {
     return (
       <section className="job-banner is-failed" role="alert" data-testid="job-failed">
         <div className="job-banner-main">
-          <strong>Trace of {baseName(active.program)} failed</strong>
+          <strong>{verb(active.kind)} of {baseName(active.program)} failed</strong>
           <p className="job-error" data-testid="job-error">
             {active.failed.error}
           </p>
@@ -45,7 +47,7 @@ export function JobBanner() {
     return (
       <section className="job-banner" role="status">
         <div className="job-banner-main">
-          <strong>Trace of {baseName(active.program)} ended</strong>
+          <strong>{verb(active.kind)} of {baseName(active.program)} ended</strong>
           <p>{active.finished?.message ?? 'Nothing was recorded.'}</p>
         </div>
         <button type="button" className="button" onClick={dismiss}>
@@ -56,9 +58,11 @@ export function JobBanner() {
   }
 
   return (
-    <section className="job-banner is-running" aria-label="Running trace" data-testid="job-running">
+    <section className="job-banner is-running" aria-label={active.kind === 'trace' ? 'Running trace' : 'Running simulation'} data-testid="job-running">
       <div className="job-banner-main">
-        <strong title={active.program}>Tracing {baseName(active.program)}</strong>
+        <strong title={active.program}>
+          {active.kind === 'trace' ? 'Tracing' : 'Simulating'} {baseName(active.program)}
+        </strong>
         <ProgressReadout progress={active.progress} />
       </div>
       <button type="button" className="button danger" onClick={() => void cancel()} disabled={active.cancelling} data-testid="cancel-job">
