@@ -2,6 +2,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './views/App'
+import './state/theme-store' // sets <html data-theme> before the first paint
 import './styles/base.css'
 import './styles/layout.css'
 import './styles/heat.css'

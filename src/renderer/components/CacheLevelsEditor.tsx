@@ -1,14 +1,24 @@
 /** Editable cache hierarchy for the automatic simulation (innermost level first). */
+import type { ReplacementPolicy } from '../../shared/domain'
 import { nextLevelDraft, type CacheLevelDraft } from '../logic/cache-form'
+
+const POLICIES: { value: ReplacementPolicy; label: string }[] = [
+  { value: 'lru', label: 'LRU' },
+  { value: 'plru', label: 'tree-PLRU' },
+  { value: 'fifo', label: 'FIFO' },
+  { value: 'random', label: 'Random' }
+]
 
 interface Props {
   levels: CacheLevelDraft[]
   cachegrindCompatible: boolean
   onChange(levels: CacheLevelDraft[]): void
   onCachegrindChange(v: boolean): void
+  /** The what-if keeps the run's counting mode: hide the switch. */
+  hideCachegrind?: boolean
 }
 
-export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCachegrindChange }: Props) {
+export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCachegrindChange, hideCachegrind = false }: Props) {
   const update = (i: number, patch: Partial<CacheLevelDraft>) =>
     onChange(levels.map((l, j) => (j === i ? { ...l, ...patch } : l)))
 
@@ -21,6 +31,7 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
             <th scope="col">Size</th>
             <th scope="col">Ways</th>
             <th scope="col">Line (bytes)</th>
+            <th scope="col">Replacement</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -42,6 +53,15 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
                 <input aria-label={`${l.name} line size`} value={l.lineSize} size={4} inputMode="numeric" onChange={(e) => update(i, { lineSize: e.target.value })} data-testid={`cache-line-${i}`} />
               </td>
               <td>
+                <select aria-label={`${l.name} replacement policy`} value={l.policy ?? 'lru'} onChange={(e) => update(i, { policy: e.target.value as ReplacementPolicy })} data-testid={`cache-policy-${i}`}>
+                  {POLICIES.map((p) => (
+                    <option key={p.value} value={p.value}>
+                      {p.label}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
                 {levels.length > 1 && (
                   <button type="button" className="link-button" aria-label={`Remove ${l.name}`} onClick={() => onChange(levels.filter((_, j) => j !== i))}>
                     Remove
@@ -58,10 +78,12 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
             + Add level
           </button>
         )}
+        {!hideCachegrind && (
         <label className="checkbox">
           <input type="checkbox" checked={cachegrindCompatible} onChange={(e) => onCachegrindChange(e.target.checked)} data-testid="cachegrind-compatible" />
           Cachegrind-compatible counting
         </label>
+        )}
       </div>
     </div>
   )

@@ -1,19 +1,36 @@
 /** Legend for the heat colors: what each step means for the current metric and level. */
 import { HEAT_STEPS } from '../logic/heat'
 import { formatCompact, formatPercent } from '../logic/format'
-import type { HeatMetric } from '../logic/line-metrics'
+import type { HeatMetricInfo } from '../logic/heat-metrics'
 
-export function HeatLegend({ max, metric, level }: { max: number; metric: HeatMetric; level: string }) {
-  const fmt = (v: number) => (metric === 'ratio' ? formatPercent(v) : formatCompact(v))
+interface Props {
+  max: number
+  metric: HeatMetricInfo
+  level: string
+  /** A diff: green steps for fewer misses, red for more. */
+  signed?: boolean
+}
+
+export function HeatLegend({ max, metric, level, signed = false }: Props) {
+  const fmt = (v: number) => (metric.fraction ? formatPercent(v) : formatCompact(v))
+  const steps = Array.from({ length: HEAT_STEPS }, (_, i) => i)
   return (
-    <div className="heat-legend" aria-label="Heat legend">
-      <span className="muted">{level} {metric === 'ratio' ? 'miss ratio' : 'misses'}</span>
+    <div className="heat-legend" aria-label="Heat legend" data-testid="heat-legend">
+      <span className="muted">
+        {level} {metric.legend}
+      </span>
       <span className="heat-legend-scale">
-        {Array.from({ length: HEAT_STEPS }, (_, i) => (
-          <span key={i} className={`swatch heat-bg-${i + 1}`} title={`${fmt((max * i) / HEAT_STEPS)} – ${fmt((max * (i + 1)) / HEAT_STEPS)}`} />
+        {signed &&
+          [...steps].reverse().map((i) => <span key={`b${i}`} className={`swatch diff-better-${i + 1}`} title={`fewer misses: ${fmt((max * i) / HEAT_STEPS)} – ${fmt((max * (i + 1)) / HEAT_STEPS)}`} />)}
+        {steps.map((i) => (
+          <span
+            key={i}
+            className={`swatch ${signed ? `diff-worse-${i + 1}` : `heat-bg-${i + 1}`}`}
+            title={`${signed ? 'more misses: ' : ''}${fmt((max * i) / HEAT_STEPS)} – ${fmt((max * (i + 1)) / HEAT_STEPS)}`}
+          />
         ))}
       </span>
-      <span className="muted">0 – {fmt(max)}</span>
+      <span className="muted">{signed ? `±${fmt(max)}` : `0 – ${fmt(max)}`}</span>
     </div>
   )
 }

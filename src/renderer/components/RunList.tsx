@@ -5,7 +5,9 @@ import { formatCompact, formatDate } from '../logic/format'
 
 export function describeHierarchy(c: HierarchyConfig): string {
   const levels = c.levels.map((l) => `${l.name} ${formatSize(l.size)} ${l.assoc}-way ${l.lineSize}B`).join(', ')
-  return c.cachegrindCompatible ? `${levels} (Cachegrind)` : levels
+  const pads = (c.layout ?? []).map((f) => (f.kind === 'external' ? `pad ${f.variable} +${formatSize(f.bytes)}` : `${f.variable} dim ${f.dim} → ${f.extent}`))
+  const text = [levels, ...pads].join('; ')
+  return c.cachegrindCompatible ? `${text} (Cachegrind)` : text
 }
 
 interface Props {

@@ -16,6 +16,8 @@ type CodeEditor = Parameters<OnMount>[0]
 
 /** Overview-ruler marks use the same YlOrRd steps as styles/heat.css. */
 const RULER_COLORS = ['', '#fed976', '#feb24c', '#fd8d3c', '#f03b20', '#bd0026']
+/** Diff marks: PuOr-free green/red pair that stays distinct for red-green weak eyes by lightness. */
+const DIFF_RULER = { better: '#1a9850', worse: '#d73027' }
 
 export interface SourceHeatmapProps {
   /** Model identity (session + file), so switching files does not reuse undo/scroll state. */
@@ -56,6 +58,9 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
       } else setHover(null)
     })
     ed.onMouseLeave(() => setHover(null))
+    // The editor keeps n / N / F8 for walking hot lines (handled by the pane) rather than its own find.
+    ed.addCommand(monaco.KeyCode.F8, () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8' })))
+    ed.addCommand(monaco.KeyMod.Shift | monaco.KeyCode.F8, () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8', shiftKey: true })))
     ed.onMouseDown((e) => {
       const line = e.target.position?.lineNumber
       if (line && latest.current.metrics.has(line)) latest.current.onSelectLine(line)
@@ -70,13 +75,19 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
     for (const [line, h] of heat.lines) {
       if (h.bucket === 0 && h.bar === 0) continue
       const hottest = line === heat.hottest ? ' heat-hottest' : ''
+      const tone = !heat.signed ? `heat-bg-${h.bucket}` : h.sign < 0 ? `diff-better-${h.bucket}` : `diff-worse-${h.bucket}`
+      const bar = !heat.signed ? `heat-fg-${h.bucket}` : h.sign < 0 ? `diff-fg-better` : `diff-fg-worse`
       decos.push({
         range: new monaco.Range(line, 1, line, 1),
         options: {
           isWholeLine: true,
-          className: `heat-line heat-bg-${h.bucket}${hottest}`,
-          linesDecorationsClassName: `heat-bar bar-w${h.bar} heat-fg-${h.bucket}`,
-          overviewRuler: h.bucket > 0 ? { color: RULER_COLORS[h.bucket]!, position: monaco.editor.OverviewRulerLane.Right } : undefined
+          className: `heat-line ${tone}${hottest}`,
+          linesDecorationsClassName: `heat-bar bar-w${h.bar} ${bar}`,
+          overviewRuler:
+            h.bucket > 0
+              ? { color: heat.signed ? (h.sign < 0 ? DIFF_RULER.better : DIFF_RULER.worse) : RULER_COLORS[h.bucket]!, position: monaco.editor.OverviewRulerLane.Right }
+              : undefined,
+          minimap: h.bucket > 0 ? { color: heat.signed ? (h.sign < 0 ? DIFF_RULER.better : DIFF_RULER.worse) : RULER_COLORS[h.bucket]!, position: monaco.editor.MinimapPosition.Inline } : undefined
         }
       })
     }
@@ -120,7 +131,8 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
         options={{
           readOnly: true,
           domReadOnly: true,
-          minimap: { enabled: false },
+          // The minimap shows where the hot regions of a long file are (lines carry minimap marks).
+          minimap: { enabled: true, renderCharacters: false, showSlider: 'mouseover', scale: 1 },
           scrollBeyondLastLine: false,
           renderLineHighlight: 'none',
           lineDecorationsWidth: 40,

@@ -1,15 +1,6 @@
-/** Tracks prefers-color-scheme so Monaco's theme follows the OS like the rest of the UI. */
-import { useEffect, useState } from 'react'
-
-const query = '(prefers-color-scheme: dark)'
+/** Whether the app is dark (the user's theme choice or the OS's), for Monaco and charts. */
+import { useTheme } from '../state/theme-store'
 
 export function useIsDark(): boolean {
-  const [dark, setDark] = useState(() => window.matchMedia(query).matches)
-  useEffect(() => {
-    const mq = window.matchMedia(query)
-    const on = (e: MediaQueryListEvent) => setDark(e.matches)
-    mq.addEventListener('change', on)
-    return () => mq.removeEventListener('change', on)
-  }, [])
-  return dark
+  return useTheme((s) => s.resolved === 'dark')
 }

@@ -4,7 +4,7 @@
  * form rejects exactly what the backend would.
  */
 import { hierarchySchema } from '../../shared/api'
-import type { CacheLevelConfig, HierarchyConfig } from '../../shared/domain'
+import type { CacheLevelConfig, HierarchyConfig, ReplacementPolicy } from '../../shared/domain'
 import { formatSize, parseSize } from '../../shared/sizes'
 
 export interface CacheLevelDraft {
@@ -12,13 +12,17 @@ export interface CacheLevelDraft {
   size: string
   assoc: string
   lineSize: string
+  policy?: ReplacementPolicy
+  /** Options the form does not edit (write policy, prefetcher, seed…), kept as the run had them. */
+  kept?: Omit<CacheLevelConfig, 'name' | 'size' | 'assoc' | 'lineSize' | 'policy'>
 }
 
 export const DEFAULT_LEVELS: CacheLevelDraft[] = [{ name: 'L1', size: '32K', assoc: '8', lineSize: '64' }]
 
 /** A configured level as form text (sizes in the K/M form people type). */
 export function levelDraft(level: CacheLevelConfig): CacheLevelDraft {
-  return { name: level.name, size: formatSize(level.size), assoc: String(level.assoc), lineSize: String(level.lineSize) }
+  const { name, size, assoc, lineSize, policy, ...kept } = level
+  return { name, size: formatSize(size), assoc: String(assoc), lineSize: String(lineSize), policy, kept }
 }
 
 /** A sensible next level when the user adds one (L2 256K 8-way, L3 8M 16-way). */
@@ -42,7 +46,7 @@ export function parseCacheForm(levels: CacheLevelDraft[], cachegrindCompatible: 
     const assoc = Number(l.assoc)
     if (!Number.isInteger(assoc) || assoc <= 0)
       return { ok: false, error: `${l.name || 'Level'}: associativity must be a positive whole number.` }
-    parsed.push({ name: l.name.trim(), size, assoc, lineSize, policy: 'lru' as const })
+    parsed.push({ ...l.kept, name: l.name.trim(), size, assoc, lineSize, policy: l.policy ?? ('lru' as const) })
   }
   const result = hierarchySchema.safeParse({ levels: parsed, cachegrindCompatible })
   if (!result.success) {

@@ -8,43 +8,66 @@ export const HEAT_STEPS = 5
 export const BAR_STEPS = 20
 
 export interface LineHeat {
-  /** 0 = nothing to show, 1..HEAT_STEPS = coolest..hottest. */
+  /** 0 = nothing to show, 1..HEAT_STEPS = coolest..hottest (of |value| for signed maps). */
   bucket: number
-  /** 0..BAR_STEPS, proportional to value / max. */
+  /** 0..BAR_STEPS, proportional to |value| / max. */
   bar: number
   value: number
+  /** Signed maps (diffs): -1 improvement, +1 regression, 0 unchanged. Unsigned maps: 1 or 0. */
+  sign: -1 | 0 | 1
 }
 
 export interface HeatMap {
   lines: Map<number, LineHeat>
+  /** Largest |value|. */
   max: number
-  /** Line with the largest value (first such line), or null if every value is zero. */
+  /** Line with the largest |value| (first such line), or null if every value is zero. */
   hottest: number | null
+  /** Lines with a nonzero value, hottest first (ties by line): the "next hottest" order. */
+  order: number[]
+  signed: boolean
 }
 
-export function computeHeat(values: Map<number, number>): HeatMap {
+/** Buckets for painting. Signed maps (Δ misses) paint both directions by magnitude. */
+export function computeHeat(values: Map<number, number>, signed = false): HeatMap {
+  const entries = [...values].sort((a, b) => a[0] - b[0])
   let max = 0
   let hottest: number | null = null
-  for (const [line, v] of [...values].sort((a, b) => a[0] - b[0])) {
-    if (v > max) {
-      max = v
+  for (const [line, v] of entries) {
+    const a = signed ? Math.abs(v) : v
+    if (a > max) {
+      max = a
       hottest = line
     }
   }
   const lines = new Map<number, LineHeat>()
-  for (const [line, value] of values) {
-    if (max <= 0 || value <= 0) {
-      lines.set(line, { bucket: 0, bar: 0, value })
+  for (const [line, value] of entries) {
+    const a = signed ? Math.abs(value) : value
+    if (max <= 0 || a <= 0) {
+      lines.set(line, { bucket: 0, bar: 0, value, sign: 0 })
       continue
     }
-    const f = value / max
+    const f = a / max
     lines.set(line, {
       bucket: Math.min(HEAT_STEPS, Math.max(1, Math.ceil(f * HEAT_STEPS))),
       bar: Math.max(1, Math.round(f * BAR_STEPS)),
-      value
+      value,
+      sign: value < 0 ? -1 : 1
     })
   }
-  return { lines, max, hottest }
+  const order = entries
+    .filter(([, v]) => (signed ? v !== 0 : v > 0))
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]) || a[0] - b[0])
+    .map(([line]) => line)
+  return { lines, max, hottest, order, signed }
+}
+
+/** The line to jump to from `current` going down (+1) or up (-1) the hotness order, wrapping. */
+export function nextHotLine(heat: HeatMap, current: number | null, direction: 1 | -1): number | null {
+  if (heat.order.length === 0) return null
+  const at = current === null ? -1 : heat.order.indexOf(current)
+  if (at < 0) return direction === 1 ? heat.order[0]! : heat.order[heat.order.length - 1]!
+  return heat.order[(at + direction + heat.order.length) % heat.order.length]!
 }
 
 /** Lower bound of each bucket as a fraction of the max, for the legend. */

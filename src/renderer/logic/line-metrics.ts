@@ -26,8 +26,6 @@ export interface LineMetric {
   levels: LevelCounts[]
 }
 
-export type HeatMetric = 'misses' | 'ratio'
-
 export function computeLineMetrics(report: RunReport, file: string): Map<number, LineMetric> {
   const levelNames = report.levels.map((l) => l.name)
   const out = new Map<number, LineMetric>()
@@ -52,11 +50,4 @@ export function computeLineMetrics(report: RunReport, file: string): Map<number,
     out.set(l.line, { file: l.file, line: l.line, function: l.function, reads: l.reads, writes: l.writes, levels })
   }
   return out
-}
-
-/** The value a line is painted by, for the chosen level and metric. */
-export function lineMetricValue(m: LineMetric, level: string, metric: HeatMetric): number {
-  const lv = m.levels.find((l) => l.name === level)
-  if (!lv) return 0
-  return metric === 'misses' ? lv.misses : (lv.ratio ?? 0)
 }

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
 import { splitArgs } from './args'
 import { parseCacheForm, parseMaxEvents } from './cache-form'
-import { computeHeat } from './heat'
-import { computeLineMetrics, lineMetricValue } from './line-metrics'
+import { computeHeat, nextHotLine } from './heat'
+import { computeLineValues } from './heat-metrics'
+import { computeLineMetrics } from './line-metrics'
 import { computeReferenceRows, computeSourceFiles, sortReferenceRows } from './references'
 
 const report: RunReport = {
@@ -34,7 +35,7 @@ describe('line metrics', () => {
     const m = computeLineMetrics(report, 'a.c').get(30)!
     expect(m.levels[0]).toMatchObject({ name: 'L1', accesses: 300, hits: 0, misses: 300, ratio: 1 })
     expect(m.levels[1]).toMatchObject({ name: 'L2', accesses: 300, hits: 297, misses: 3, ratio: 0.01 })
-    expect(lineMetricValue(m, 'L2', 'misses')).toBe(3)
+    expect(computeLineValues(report, 'a.c', 'L2', 'misses').get(30)).toBe(3)
   })
 })
 
@@ -42,12 +43,52 @@ describe('heat', () => {
   it('puts the maximum in the top bucket with a full bar, and zero at nothing', () => {
     const h = computeHeat(new Map([[1, 0], [2, 10], [3, 100]]))
     expect(h.hottest).toBe(3)
-    expect(h.lines.get(3)).toEqual({ bucket: 5, bar: 20, value: 100 })
+    expect(h.lines.get(3)).toEqual({ bucket: 5, bar: 20, value: 100, sign: 1 })
     expect(h.lines.get(2)).toMatchObject({ bucket: 1, bar: 2 })
     expect(h.lines.get(1)).toMatchObject({ bucket: 0, bar: 0 })
   })
   it('has no hottest line when everything is zero', () => {
     expect(computeHeat(new Map([[1, 0]])).hottest).toBeNull()
+  })
+  it('paints diffs by magnitude with their direction', () => {
+    const h = computeHeat(new Map([[1, -100], [2, 20], [3, 0]]), true)
+    expect(h.hottest).toBe(1)
+    expect(h.lines.get(1)).toMatchObject({ bucket: 5, sign: -1 })
+    expect(h.lines.get(2)).toMatchObject({ bucket: 1, sign: 1 })
+    expect(h.order).toEqual([1, 2])
+  })
+  it('walks lines from hottest down and wraps, starting at the top from anywhere else', () => {
+    const h = computeHeat(new Map([[10, 5], [20, 50], [30, 7], [40, 0]]))
+    expect(h.order).toEqual([20, 30, 10])
+    expect(nextHotLine(h, null, 1)).toBe(20)
+    expect(nextHotLine(h, 20, 1)).toBe(30)
+    expect(nextHotLine(h, 10, 1)).toBe(20)
+    expect(nextHotLine(h, 20, -1)).toBe(10)
+    expect(nextHotLine(h, 40, 1)).toBe(20)
+    expect(nextHotLine(computeHeat(new Map()), null, 1)).toBeNull()
+  })
+})
+
+describe('heat metrics', () => {
+  const r: RunReport = {
+    ...report,
+    config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
+    references: [
+      { ...report.references[0]!, levels: { L1: { hits: 50, misses: 50, readMisses: 50, writeMisses: 0, temporalHits: 10, spatialHits: 40, usedBytes: 16 * 64, lineEnds: 50 } }, streams: { regularity: 1 } as never },
+      { ...report.references[0]!, id: 'B_Read_1', reads: 300, levels: { L1: { hits: 0, misses: 300, readMisses: 300, writeMisses: 0, temporalHits: 0, spatialHits: 0, usedBytes: 300 * 8, lineEnds: 300 } }, streams: { regularity: 0.5 } as never, evictors: [{ level: 'L1', by: 'A_Read_0', count: 40, fraction: 0.4 }, { level: 'L1', by: 'B_Read_1', count: 60, fraction: 0.6 }] }
+    ]
+  }
+  it('rolls reference metrics up to lines, weighted as METRIC defines them', () => {
+    // Bytes unused of 350 fetched 64-byte lines: (350*64 - (1024 + 2400)) / (350*64).
+    expect(computeLineValues(r, 'a.c', 'L1', 'spatialWaste').get(30)).toBeCloseTo(1 - 3424 / 22400, 9)
+    expect(computeLineValues(r, 'a.c', 'L1', 'temporalShare').get(30)).toBeCloseTo(10 / 50, 9)
+    // Access-weighted: 100 accesses fully regular, 300 half.
+    expect(computeLineValues(r, 'a.c', 'L1', 'irregularity').get(30)).toBeCloseTo((0 * 100 + 0.5 * 300) / 400, 9)
+    expect(computeLineValues(r, 'a.c', 'L1', 'evictionsCaused').get(30)).toBe(100)
+  })
+  it('leaves lines without the data unpainted', () => {
+    expect(computeLineValues(report, 'a.c', 'L1', 'temporalShare').size).toBe(0)
+    expect(computeLineValues(report, 'a.c', 'L1', 'delta', new Map([[30, -5]])).get(30)).toBe(-5)
   })
 })
 

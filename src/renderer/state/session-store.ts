@@ -5,13 +5,19 @@
  */
 import { create } from 'zustand'
 import type { RunReport, SessionInfo } from '../../shared/domain'
-import type { HeatMetric } from '../logic/line-metrics'
+import type { HeatMetric } from '../logic/heat-metrics'
 import { computeSourceFiles } from '../logic/references'
 import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 
 /** The workspace's views of one run; each is a tab (keyboard: Alt+1..9). */
-export type WorkspaceTab = 'source'
+export type WorkspaceTab = 'source' | 'whatif' | 'compare'
+
+/** A run to compare with: of this session, or of another session of the same program. */
+export interface BaselineRef {
+  session: string
+  run: number
+}
 
 export interface LineSelection {
   file: string
@@ -37,20 +43,27 @@ interface SessionState {
   selection: LineSelection | null
   tab: WorkspaceTab
   /** The run the current one is compared against (diff view, what-if); null: none. */
-  baseline: number | null
+  baseline: BaselineRef | null
+  baselineReport: RunReport | null
+  baselineStatus: 'idle' | 'loading' | 'ready' | 'error'
+  baselineError: string | null
   open(path: string, run?: number | null): Promise<void>
   selectRun(run: number): Promise<void>
   setLevel(level: string): void
   setMetric(metric: HeatMetric): void
   setFile(file: string): void
   setTab(tab: WorkspaceTab): void
-  setBaseline(run: number | null): void
+  /** Compare with a run of this or another session; loads its report. */
+  setBaseline(baseline: BaselineRef | null): Promise<void>
+  /** Compare with the latest run of another session (same program, another trace). */
+  compareWithSession(path: string): Promise<void>
   select(file: string | null, line: number | null, reference?: string | null): void
   close(): void
 }
 
 // Each load gets a ticket; a late answer for an older request is dropped.
 let ticket = 0
+let baselineTicket = 0
 
 export const useSession = create<SessionState>((set, get) => ({
   path: null,
@@ -66,12 +79,16 @@ export const useSession = create<SessionState>((set, get) => ({
   selection: null,
   tab: 'source',
   baseline: null,
+  baselineReport: null,
+  baselineStatus: 'idle',
+  baselineError: null,
 
   async open(path, run = null) {
     const my = ++ticket
     // A what-if reopens the same session at its new run: keep the baseline it is compared with.
-    const baseline = path === get().path ? get().baseline : null
-    set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle', baseline })
+    const keep = path === get().path
+    set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
+    if (!keep) set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null })
     try {
       const info = await stride().openSession({ path })
       if (my !== ticket) return
@@ -116,7 +133,28 @@ export const useSession = create<SessionState>((set, get) => ({
   setMetric: (metric) => set({ metric }),
   setFile: (file) => set({ file, selection: null }),
   setTab: (tab) => set({ tab }),
-  setBaseline: (baseline) => set({ baseline }),
+  async compareWithSession(path) {
+    try {
+      const other = await stride().openSession({ path })
+      const latest = other.runs.length > 0 ? Math.max(...other.runs.map((r) => r.run)) : null
+      if (latest === null) throw new Error(`${path} has no simulation run to compare with; simulate it first.`)
+      await get().setBaseline({ session: other.path, run: latest })
+    } catch (e) {
+      set({ baselineStatus: 'error', baselineError: errorMessage(e) })
+    }
+  },
+
+  async setBaseline(baseline) {
+    const my = ++baselineTicket
+    if (!baseline) return void set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null })
+    set({ baseline, baselineStatus: 'loading', baselineError: null })
+    try {
+      const report = await stride().getReport({ session: baseline.session, run: baseline.run })
+      if (my === baselineTicket) set({ baselineReport: report, baselineStatus: 'ready' })
+    } catch (e) {
+      if (my === baselineTicket) set({ baselineReport: null, baselineStatus: 'error', baselineError: errorMessage(e) })
+    }
+  },
 
   select(file, line, reference = null) {
     if (file === null || line === null) {
@@ -129,6 +167,7 @@ export const useSession = create<SessionState>((set, get) => ({
 
   close() {
     ticket++
-    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null, baseline: null })
+    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null })
+    void get().setBaseline(null)
   }
 }))

@@ -2,6 +2,7 @@
  * "What if": re-simulate the open session with the current run's hierarchy changed (other
  * levels, layout filters). The new run opens when done, compared against the run it came from.
  */
+import { create } from 'zustand'
 import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, TlbLevelConfig } from '../../shared/domain'
 import { useJobs } from './job-store'
 import { useSession } from './session-store'
@@ -28,6 +29,31 @@ export async function runWhatIf(change: WhatIfChange): Promise<boolean> {
   const s = useSession.getState()
   if (!s.path || s.run === null || !s.report) return false
   const config = computeWhatIfConfig(s.report.config, change)
-  s.setBaseline(s.run)
-  return useJobs.getState().simulate({ session: s.path, config })
+  const from = { session: s.path, run: s.run }
+  const started = await useJobs.getState().simulate({ session: s.path, config })
+  if (started) await useSession.getState().setBaseline(from)
+  return started
 }
+
+interface WhatIfDraftState {
+  /** A proposed change (e.g. the advisor's) the what-if form starts from; null: the run's own. */
+  proposal: WhatIfChange | null
+  /** Why it was proposed, shown above the form. */
+  reason: string | null
+  /** Bumped per proposal so the form reloads even when the same one comes twice. */
+  seq: number
+  /** Open the what-if form pre-filled with a change. */
+  propose(change: WhatIfChange, reason: string): void
+  clear(): void
+}
+
+export const useWhatIfDraft = create<WhatIfDraftState>((set, get) => ({
+  proposal: null,
+  reason: null,
+  seq: 0,
+  propose(change, reason) {
+    set({ proposal: change, reason, seq: get().seq + 1 })
+    useSession.getState().setTab('whatif')
+  },
+  clear: () => set({ proposal: null, reason: null, seq: get().seq + 1 })
+}))

@@ -4,6 +4,7 @@ import { useJobs } from '../state/job-store'
 import { useLaunch } from '../state/launch-store'
 import { useRecent } from '../state/recent-store'
 import { useSession } from '../state/session-store'
+import { useTheme, type ThemeChoice } from '../state/theme-store'
 import { JobBanner } from './JobBanner'
 import { LaunchDialog } from './LaunchDialog'
 import { SessionView } from './SessionView'
@@ -15,6 +16,7 @@ export function App() {
   const running = useJobs((s) => s.active?.status === 'running')
   const hasSession = useSession((s) => s.info !== null)
   const closeSession = useSession((s) => s.close)
+  const theme = useTheme()
 
   useEffect(() => {
     const off = useJobs.getState().connect()
@@ -32,6 +34,14 @@ export function App() {
         </button>
         <span className="muted small">memory-access profiler</span>
         <div className="spacer" />
+        <label className="field inline small">
+          <span className="visually-hidden">Theme</span>
+          <select value={theme.choice} onChange={(e) => theme.setChoice(e.target.value as ThemeChoice)} aria-label="Theme" data-testid="theme-select">
+            <option value="system">System theme</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
         <button type="button" className="button primary" onClick={() => openDialog()} disabled={running} data-testid="launch-button">
           Launch program…
         </button>

@@ -6,23 +6,26 @@ import { RunList } from '../components/RunList'
 import { Segmented } from '../components/Segmented'
 import { SessionSummary } from '../components/SessionSummary'
 import { baseName } from '../logic/format'
-import type { HeatMetric } from '../logic/line-metrics'
+import { HEAT_METRICS } from '../logic/heat-metrics'
+import { computeLineDeltas, computeRunDiff } from '../logic/run-diff'
 import { computeReferenceRows, computeSourceFiles } from '../logic/references'
 import { useSession } from '../state/session-store'
 import { RecentPanel } from './RecentPanel'
+import { CompareView } from './CompareView'
 import { SourcePane } from './SourcePane'
+import { WhatIfView } from './WhatIfView'
 import { WorkspaceTabBar } from './WorkspaceTabBar'
-
-const METRICS: { value: HeatMetric; label: string }[] = [
-  { value: 'misses', label: 'Misses' },
-  { value: 'ratio', label: 'Miss ratio' }
-]
 
 export function SessionView() {
   const s = useSession()
   const { info, report, level, file } = s
   const files = useMemo(() => (report ? computeSourceFiles(report) : []), [report])
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
+  const base = s.baselineReport
+  const diff = useMemo(() => (base && report && level ? computeRunDiff(base, report, level) : null), [base, report, level])
+  const deltas = useMemo(() => (diff && file ? computeLineDeltas(diff, file) : undefined), [diff, file])
+  const metrics = HEAT_METRICS.filter((m) => !m.needsBaseline || diff).map((m) => ({ value: m.id, label: m.label }))
+  const metric = s.metric === 'delta' && !diff ? 'misses' : s.metric
   if (!info) return null
 
   const levels = report?.levels.map((l) => l.name) ?? []
@@ -41,7 +44,17 @@ export function SessionView() {
       </aside>
 
       <main className="workspace">
-        {report && <WorkspaceTabBar value={s.tab} onChange={s.setTab} />}
+        {report && (
+          <div className="tab-row">
+            <WorkspaceTabBar value={s.tab} onChange={s.setTab} />
+            {levels.length > 1 && level && (
+              <Segmented label="Cache level" value={level} options={levels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="level-selector" />
+            )}
+            <span className="muted small toolbar-totals" data-testid="run-totals">
+              Run {report.run}: {report.levels.map((l) => `${l.name} ${(l.readMisses + l.writeMisses).toLocaleString('en-US')} misses`).join(' · ')}
+            </span>
+          </div>
+        )}
         {s.error && (
           <div className="notice error" role="alert">
             {s.error}
@@ -70,14 +83,17 @@ export function SessionView() {
                   </select>
                 </label>
               )}
-              {levels.length > 1 && level && (
-                <Segmented label="Cache level" value={level} options={levels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="level-selector" />
-              )}
-              {!noLines && <Segmented label="Paint by" value={s.metric} options={METRICS} onChange={s.setMetric} testId="metric-toggle" />}
-              {report && (
-                <span className="muted small toolbar-totals">
-                  {report.levels.map((l) => `${l.name}: ${(l.readMisses + l.writeMisses).toLocaleString('en-US')} misses`).join(' · ')}
-                </span>
+              {!noLines && (
+                <label className="field inline">
+                  <span>Paint by</span>
+                  <select value={metric} onChange={(e) => s.setMetric(e.target.value as typeof metric)} data-testid="metric-select">
+                    {metrics.map((m) => (
+                      <option key={m.value} value={m.value}>
+                        {m.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
               )}
             </div>
 
@@ -91,7 +107,7 @@ export function SessionView() {
 
             {report && level && (
               <div className={`panes ${noLines || !file ? 'table-only' : ''}`}>
-                {!noLines && file && <SourcePane session={info.path} report={report} file={file} level={level} metric={s.metric} />}
+                {!noLines && file && <SourcePane session={info.path} report={report} file={file} level={level} metric={metric} deltas={deltas} />}
                 <section className="table-pane" aria-label="Access points">
                   <div className="pane-header">
                     <h3 className="pane-title">Access points</h3>
@@ -109,6 +125,16 @@ export function SessionView() {
                 </section>
               </div>
             )}
+          </div>
+        )}
+        {s.tab === 'whatif' && report && (
+          <div className="tab-panel scroll" role="tabpanel" id="tabpanel-whatif" aria-labelledby="tab-whatif">
+            <WhatIfView report={report} />
+          </div>
+        )}
+        {s.tab === 'compare' && report && level && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-compare" aria-labelledby="tab-compare">
+            <CompareView info={info} report={report} level={level} />
           </div>
         )}
       </main>

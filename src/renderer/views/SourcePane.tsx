@@ -2,12 +2,13 @@
  * The source heatmap of the chosen file: fetch the text, derive per-line figures from the
  * report, and hand both to the (lazily loaded) Monaco view.
  */
-import { lazy, Suspense, useEffect, useMemo } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react'
 import type { ReferenceStats, RunReport } from '../../shared/domain'
 import { HeatLegend } from '../components/HeatLegend'
 import { LineStatsCard } from '../components/LineStatsCard'
-import { computeHeat } from '../logic/heat'
-import { computeLineMetrics, lineMetricValue, type HeatMetric } from '../logic/line-metrics'
+import { computeHeat, nextHotLine } from '../logic/heat'
+import { computeLineValues, heatMetricInfo, type HeatMetric } from '../logic/heat-metrics'
+import { computeLineMetrics } from '../logic/line-metrics'
 import { useSession } from '../state/session-store'
 import { sourceKey, useSources } from '../state/source-store'
 
@@ -27,9 +28,11 @@ interface Props {
   file: string
   level: string
   metric: HeatMetric
+  /** Per-line Δ misses against the baseline (for the 'delta' paint). */
+  deltas?: Map<number, number>
 }
 
-export function SourcePane({ session, report, file, level, metric }: Props) {
+export function SourcePane({ session, report, file, level, metric, deltas }: Props) {
   const key = sourceKey(session, file)
   const entry = useSources((s) => s.entries[key])
   const load = useSources((s) => s.load)
@@ -39,11 +42,10 @@ export function SourcePane({ session, report, file, level, metric }: Props) {
   useEffect(() => load(session, file), [load, session, file])
 
   const metrics = useMemo(() => computeLineMetrics(report, file), [report, file])
-  const heat = useMemo(() => {
-    const values = new Map<number, number>()
-    for (const [line, m] of metrics) values.set(line, lineMetricValue(m, level, metric))
-    return computeHeat(values)
-  }, [metrics, level, metric])
+  const heat = useMemo(
+    () => computeHeat(computeLineValues(report, file, level, metric, deltas), metric === 'delta'),
+    [report, file, level, metric, deltas]
+  )
   const referencesByLine = useMemo(() => {
     const by = new Map<number, ReferenceStats[]>()
     for (const r of report.references) {
@@ -54,6 +56,29 @@ export function SourcePane({ session, report, file, level, metric }: Props) {
   }, [report, file])
 
   const selectedHere = selection && selection.file === file && selection.line > 0 ? selection : null
+  const current = selectedHere?.line ?? null
+  const jump = useCallback(
+    (direction: 1 | -1) => {
+      const line = nextHotLine(heat, current, direction)
+      if (line !== null) select(file, line)
+    },
+    [heat, current, select, file]
+  )
+
+  // n / Shift+N (and F8 / Shift+F8, as in editors) walk the lines from the hottest down.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null
+      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')
+      if (typing || e.ctrlKey || e.metaKey || e.altKey) return
+      if (e.key === 'n' || e.key === 'N' || e.key === 'F8') {
+        e.preventDefault()
+        jump(e.shiftKey ? -1 : 1)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [jump])
   const selectedMetric = selectedHere ? metrics.get(selectedHere.line) : undefined
 
   return (
@@ -62,7 +87,17 @@ export function SourcePane({ session, report, file, level, metric }: Props) {
         <h3 className="pane-title" title={file}>
           {file}
         </h3>
-        <HeatLegend max={heat.max} metric={metric} level={level} />
+        <div className="pane-tools">
+          <button type="button" className="button small" onClick={() => jump(-1)} disabled={heat.order.length === 0} title="Previous hottest line (Shift+N)" aria-label="Previous hottest line">
+            ↑
+          </button>
+          <button type="button" className="button small" onClick={() => jump(1)} disabled={heat.order.length === 0} title="Next hottest line (N or F8)" data-testid="next-hottest">
+            Next hottest ↓
+          </button>
+        </div>
+      </div>
+      <div className="legend-row">
+        <HeatLegend max={heat.max} metric={heatMetricInfo(metric)} level={level} signed={heat.signed} />
       </div>
       <div className="source-body">
         {!entry || entry.status === 'loading' ? (

@@ -1,4 +1,5 @@
 /** Empty state: what Stride does, the bundled examples as one-click starts, recent sessions. */
+import { useState } from 'react'
 import { useLaunch } from '../state/launch-store'
 import { useJobs } from '../state/job-store'
 import { useSession } from '../state/session-store'
@@ -6,7 +7,8 @@ import { RecentPanel } from './RecentPanel'
 
 export function WelcomeView() {
   const { examples, openDialog } = useLaunch()
-  const { status, error } = useSession()
+  const { status, error, open } = useSession()
+  const [path, setPath] = useState('')
   const running = useJobs((s) => s.active?.status === 'running')
   return (
     <div className="welcome">
@@ -25,6 +27,21 @@ export function WelcomeView() {
         <button type="button" className="button primary large" onClick={() => openDialog()} disabled={running}>
           Launch program…
         </button>
+        <form
+          className="open-session"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (path.trim()) void open(path.trim())
+          }}
+        >
+          <label className="field inline">
+            <span>Open a session file</span>
+            <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/run.stride" size={48} data-testid="open-session-path" spellCheck={false} />
+          </label>
+          <button type="submit" className="button" disabled={!path.trim() || status === 'loading'} data-testid="open-session">
+            Open
+          </button>
+        </form>
         {examples.length > 0 && (
           <>
             <h2 className="side-title">Try an example</h2>

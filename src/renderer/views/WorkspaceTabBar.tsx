@@ -5,7 +5,11 @@
 import { useEffect, useRef } from 'react'
 import type { WorkspaceTab } from '../state/session-store'
 
-export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [{ id: 'source', label: 'Source' }]
+export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
+  { id: 'source', label: 'Source' },
+  { id: 'whatif', label: 'What-if' },
+  { id: 'compare', label: 'Compare' }
+]
 
 interface Props {
   value: WorkspaceTab

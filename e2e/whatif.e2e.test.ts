@@ -1,0 +1,102 @@
+/**
+ * Explore flows on the conflict example (METRIC 10.3) in web mode: walk the hottest lines by
+ * keyboard, paint by other metrics, run a padding what-if from the form and read the drop in
+ * the diff view and the Δ paint; compare runs; switch theme.
+ */
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { example, fixedEnv, strideOk, tempDir } from '../src/main/testing/cli-runner'
+import { launchChromium, newPage, screenshot } from './support/browser'
+import { startWebServer, type WebServer } from './support/serve'
+
+let server: WebServer
+let browser: Browser
+let session: string
+
+beforeAll(async () => {
+  // A traced, simulated session made with the CLI, opened from the welcome screen.
+  const dir = tempDir('stride-e2e-whatif-')
+  const env = fixedEnv(dir)
+  session = join(dir, 'conflict.stride')
+  strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session], env)
+  strideOk(['simulate', session, '--cache', 'L1:128K:2:128'], env)
+  server = await startWebServer()
+  browser = await launchChromium()
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+const num = (t: string | null) => Number((t ?? '').replace(/[^\d-]/g, ''))
+
+describe('what-if and compare', () => {
+  it('pads B and C by 1 KiB and shows the conflict misses gone', async () => {
+    const { page, problems } = await newPage(browser)
+    await page.goto(server.url)
+    await page.getByTestId('open-session-path').fill(session)
+    await page.getByTestId('open-session').click()
+    const view = page.getByTestId('source-view')
+    await expect.poll(() => view.getAttribute('data-hottest-line'), { timeout: 60_000 }).toBe('30')
+
+    // N walks from the hottest line down (and pins it).
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('n')
+    await expect.poll(() => view.getAttribute('data-selected-line')).toBe('30')
+    await page.keyboard.press('n')
+    await expect.poll(() => view.getAttribute('data-selected-line')).not.toBe('30')
+
+    // Other paints: the legend names what the color means.
+    await page.getByTestId('metric-select').selectOption('spatialWaste')
+    await expect.poll(() => page.getByTestId('heat-legend').textContent()).toContain('spatial reuse')
+    await screenshot(page, 'whatif-1-spatial-paint')
+    await page.getByTestId('metric-select').selectOption('misses')
+
+    // Alt+2 opens the what-if form with the run's cache.
+    await page.keyboard.press('Alt+2')
+    const form = page.getByTestId('whatif-form')
+    await form.waitFor()
+    expect(await page.getByTestId('cache-size-0').inputValue()).toBe('128K')
+    await page.getByTestId('add-padding').click()
+    await page.getByTestId('layout-variable-0').selectOption('B')
+    await page.getByTestId('add-padding').click()
+    await page.getByTestId('layout-variable-1').selectOption('C')
+    await page.getByTestId('layout-bytes-1').fill('1K')
+    await screenshot(page, 'whatif-2-form')
+    await page.getByTestId('run-whatif').click()
+
+    // The new run opens, compared with run 1.
+    await expect.poll(() => page.getByTestId('run-totals').textContent(), { timeout: 120_000 }).toMatch(/^Run 2/)
+    await page.getByTestId('tab-compare').click()
+    const total = page.getByTestId('diff-total').first()
+    await total.waitFor({ timeout: 30_000 })
+    const [before, after] = ((await total.locator('.diff-total-value').textContent()) ?? '').split('→').map(num)
+    expect(before).toBeGreaterThan(20_000)
+    // METRIC 10.3: every read missed; padded, one in sixteen does.
+    expect(after! / before!).toBeLessThan(0.1)
+    expect(await total.getByTestId('diff-total-delta').textContent()).toMatch(/^-[\d,]+ \(-9\d\.\d%\)$/)
+    const firstLine = page.getByTestId('diff-lines-row').first()
+    expect(await firstLine.getAttribute('data-key')).toBe('conflict.c:30')
+    expect(Number(await firstLine.getAttribute('data-delta'))).toBeLessThan(-20_000)
+    expect(await page.getByTestId('diff-variables').textContent()).toMatch(/A[\s\S]*B[\s\S]*C/)
+    await screenshot(page, 'whatif-3-compare')
+
+    // A line of the diff opens the source painted by Δ misses: line 30 is green (fewer).
+    await firstLine.click()
+    await expect.poll(() => view.getAttribute('data-selected-line')).toBe('30')
+    expect(await page.getByTestId('metric-select').inputValue()).toBe('delta')
+    await page.locator('[data-testid="source-view"] .diff-better-5').first().waitFor({ timeout: 10_000 })
+    await screenshot(page, 'whatif-4-delta-paint')
+
+    // Dark theme applies to the page and the editor.
+    await page.getByTestId('theme-select').selectOption('dark')
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark')
+    await page.locator('[data-testid="source-view"] .monaco-editor.vs-dark').waitFor({ timeout: 10_000 })
+    await screenshot(page, 'whatif-5-dark')
+
+    expect(problems).toEqual([])
+    await page.close()
+  }, 300_000)
+})

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import type { ReferenceStats, RunReport } from '../../shared/domain'
+import { computeLineDeltas, computeRunDiff } from './run-diff'
+
+function ref(id: string, line: number, variable: string | null, hits: number, misses: number): ReferenceStats {
+  return {
+    id,
+    pc: `0x${line}`,
+    kind: 'read',
+    file: 'k.c',
+    line,
+    function: 'f',
+    variable,
+    reads: hits + misses,
+    writes: 0,
+    levels: { L1: { hits, misses, readMisses: misses, writeMisses: 0 } }
+  }
+}
+
+function run(refs: ReferenceStats[], l1Misses: number): RunReport {
+  return {
+    run: 1,
+    config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
+    levels: [{ name: 'L1', reads: 300, writes: 0, readMisses: l1Misses, writeMisses: 0 }],
+    lines: [],
+    references: refs
+  }
+}
+
+describe('run diff', () => {
+  // The conflict kernel before and after padding: line 30 loses most misses, line 29 is unchanged.
+  const base = run([ref('A_Read_0', 30, 'A', 0, 100), ref('B_Read_1', 30, 'B', 0, 100), ref('i_Read_2', 29, null, 99, 1)], 201)
+  const padded = run([ref('A_Read_0', 30, 'A', 94, 6), ref('B_Read_1', 30, 'B', 93, 7), ref('i_Read_2', 29, null, 99, 1), ref('S_Read_3', 31, 'S', 5, 5)], 19)
+  const diff = computeRunDiff(base, padded, 'L1')
+
+  it('puts the biggest improvement first, with both ratios', () => {
+    expect(diff.lines[0]).toMatchObject({ key: 'k.c:30', baseMisses: 200, misses: 13, delta: -187, baseRatio: 1, ratio: 0.065 })
+    expect(diff.lines[0]!.deltaRatio).toBeCloseTo(-0.935, 6)
+  })
+
+  it('keeps lines only one run has, with an unknown ratio on the other side', () => {
+    const only = diff.lines.find((r) => r.key === 'k.c:31')!
+    expect(only).toMatchObject({ baseMisses: 0, misses: 5, delta: 5, baseRatio: null, ratio: 0.5, deltaRatio: null })
+  })
+
+  it('groups data structures by name, references without one under unknown', () => {
+    expect(diff.variables.map((v) => [v.key, v.delta])).toEqual([
+      ['A', -94],
+      ['B', -93],
+      ['unknown', 0],
+      ['S', 5]
+    ])
+  })
+
+  it('compares level totals by name', () => {
+    expect(diff.levels).toEqual([expect.objectContaining({ key: 'L1', baseMisses: 201, misses: 19, delta: -182 })])
+  })
+
+  it('gives the heatmap per-line deltas of one file', () => {
+    expect([...computeLineDeltas(diff, 'k.c')].sort((a, b) => a[0] - b[0])).toEqual([
+      [29, 0],
+      [30, -187],
+      [31, 5]
+    ])
+  })
+})

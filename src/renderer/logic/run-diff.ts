@@ -1,0 +1,115 @@
+/**
+ * A run against its baseline (a what-if against the run it came from, or any two runs or
+ * sessions of the same program): per line, per data structure and per level, the change in
+ * misses and in miss ratio. Lines match by file:line, data structures by name, levels by name,
+ * so two sessions of the same program compare even though their addresses differ.
+ */
+import type { RunReport } from '../../shared/domain'
+import { computeReferenceRows } from './references'
+
+export interface DiffRow {
+  /** "file:line", a data structure's name, or a level's name. */
+  key: string
+  file: string | null
+  line: number | null
+  /** Accesses reaching the level (base, current). */
+  baseAccesses: number
+  accesses: number
+  baseMisses: number
+  misses: number
+  /** misses - baseMisses: negative is an improvement. */
+  delta: number
+  baseRatio: number | null
+  ratio: number | null
+  /** ratio - baseRatio, null when either is unknown. */
+  deltaRatio: number | null
+}
+
+export interface RunDiff {
+  level: string
+  /** Level totals, for every level both runs have. */
+  levels: DiffRow[]
+  lines: DiffRow[]
+  variables: DiffRow[]
+}
+
+interface Counts {
+  file: string | null
+  line: number | null
+  accesses: number
+  misses: number
+}
+
+const ratioOf = (c: Counts | undefined) => (c && c.accesses > 0 ? c.misses / c.accesses : null)
+
+function row(key: string, base: Counts | undefined, cur: Counts | undefined): DiffRow {
+  const baseRatio = ratioOf(base)
+  const ratio = ratioOf(cur)
+  return {
+    key,
+    file: cur?.file ?? base?.file ?? null,
+    line: cur?.line ?? base?.line ?? null,
+    baseAccesses: base?.accesses ?? 0,
+    accesses: cur?.accesses ?? 0,
+    baseMisses: base?.misses ?? 0,
+    misses: cur?.misses ?? 0,
+    delta: (cur?.misses ?? 0) - (base?.misses ?? 0),
+    baseRatio,
+    ratio,
+    deltaRatio: baseRatio !== null && ratio !== null ? ratio - baseRatio : null
+  }
+}
+
+function join(base: Map<string, Counts>, cur: Map<string, Counts>): DiffRow[] {
+  const keys = new Set([...base.keys(), ...cur.keys()])
+  return [...keys].map((k) => row(k, base.get(k), cur.get(k))).sort((a, b) => a.delta - b.delta || a.key.localeCompare(b.key))
+}
+
+/** Per line of a level: accesses reaching it and its misses (the references' figures summed). */
+function lineCounts(report: RunReport, level: string): Map<string, Counts> {
+  const out = new Map<string, Counts>()
+  for (const r of computeReferenceRows(report, level)) {
+    if (r.file === null || r.line === null) continue
+    const key = `${r.file}:${r.line}`
+    const c = out.get(key) ?? { file: r.file, line: r.line, accesses: 0, misses: 0 }
+    c.accesses += r.hits + r.misses
+    c.misses += r.misses
+    out.set(key, c)
+  }
+  return out
+}
+
+/** Per data structure (each reference's dominant one, as `report --by variable` groups them). */
+function variableCounts(report: RunReport, level: string): Map<string, Counts> {
+  const out = new Map<string, Counts>()
+  for (const r of computeReferenceRows(report, level)) {
+    const key = r.variable ?? 'unknown'
+    const c = out.get(key) ?? { file: null, line: null, accesses: 0, misses: 0 }
+    c.accesses += r.hits + r.misses
+    c.misses += r.misses
+    out.set(key, c)
+  }
+  return out
+}
+
+/** Level totals: the accesses that reached each level (reads + writes there) and its misses. */
+function levelCounts(report: RunReport): Map<string, Counts> {
+  return new Map(report.levels.map((l) => [l.name, { file: null, line: null, accesses: l.reads + l.writes, misses: l.readMisses + l.writeMisses }]))
+}
+
+export function computeRunDiff(base: RunReport, current: RunReport, level: string): RunDiff {
+  const baseLevels = levelCounts(base)
+  return {
+    level,
+    levels: [...levelCounts(current)].map(([k, c]) => row(k, baseLevels.get(k), c)),
+    lines: join(lineCounts(base, level), lineCounts(current, level)),
+    variables: join(variableCounts(base, level), variableCounts(current, level))
+  }
+}
+
+/** Per line of one file, the change in misses (what the heatmap paints in diff mode). */
+export function computeLineDeltas(diff: RunDiff, file: string): Map<number, number> {
+  const out = new Map<number, number>()
+  for (const r of diff.lines) if (r.file === file && r.line !== null) out.set(r.line, r.delta)
+  return out
+}

@@ -1,0 +1,95 @@
+/**
+ * What-if: change the hierarchy or pad data structures, re-simulate the same trace (no re-run
+ * of the program), and land on the new run compared with this one.
+ */
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import type { RunReport } from '../../shared/domain'
+import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
+import { LayoutFiltersEditor } from '../components/LayoutFiltersEditor'
+import { levelDraft, parseCacheForm, type CacheLevelDraft } from '../logic/cache-form'
+import { layoutDraft, parseLayoutForm, type LayoutFilterDraft } from '../logic/layout-form'
+import { useJobs } from '../state/job-store'
+import { runWhatIf, useWhatIfDraft, type WhatIfChange } from '../state/what-if'
+
+interface Props {
+  report: RunReport
+}
+
+function draftsOf(report: RunReport, proposal: WhatIfChange | null) {
+  return {
+    levels: (proposal?.levels ?? report.config.levels).map(levelDraft),
+    layout: (proposal?.layout ?? report.config.layout ?? []).map(layoutDraft)
+  }
+}
+
+export function WhatIfView({ report }: Props) {
+  const { proposal, reason, seq, clear } = useWhatIfDraft()
+  const running = useJobs((s) => s.active?.status === 'running' || s.starting)
+  const startError = useJobs((s) => s.startError)
+  const initial = useMemo(() => draftsOf(report, proposal), [report, proposal, seq]) // eslint-disable-line react-hooks/exhaustive-deps
+  const [levels, setLevels] = useState<CacheLevelDraft[]>(initial.levels)
+  const [layout, setLayout] = useState<LayoutFilterDraft[]>(initial.layout)
+  const [error, setError] = useState<string | null>(null)
+
+  // A new proposal (advisor) or another run replaces the form.
+  useEffect(() => {
+    setLevels(initial.levels)
+    setLayout(initial.layout)
+    setError(null)
+  }, [initial])
+
+  const variables = report.variables ?? []
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const cache = parseCacheForm(levels, report.config.cachegrindCompatible)
+    if (!cache.ok) return setError(cache.error)
+    const pads = parseLayoutForm(layout, variables)
+    if (!pads.ok) return setError(pads.error)
+    setError(null)
+    await runWhatIf({ levels: cache.config.levels, layout: pads.layout })
+  }
+
+  return (
+    <form className="whatif" onSubmit={(e) => void submit(e)} aria-label="What-if simulation" data-testid="whatif-form">
+      <p className="muted">
+        Re-simulates this session's trace with the changes below: nothing is re-run. The new run opens compared with run {report.run}; the
+        Compare tab and the Source tab's <em>Δ misses</em> paint show what changed.
+      </p>
+      {reason && (
+        <div className="notice info" data-testid="whatif-reason">
+          <strong>Suggested: </strong>
+          {reason}{' '}
+          <button type="button" className="link-button" onClick={clear}>
+            Start from run {report.run} instead
+          </button>
+        </div>
+      )}
+      <fieldset className="field-group">
+        <legend>Cache hierarchy</legend>
+        <CacheLevelsEditor levels={levels} cachegrindCompatible={report.config.cachegrindCompatible} onChange={setLevels} onCachegrindChange={() => undefined} hideCachegrind />
+      </fieldset>
+      <fieldset className="field-group">
+        <legend>Padding (SIGMA layout filters)</legend>
+        {variables.length === 0 ? (
+          <p className="muted small">This session has no data-structure information (traced before correlation), so padding cannot be placed.</p>
+        ) : (
+          <LayoutFiltersEditor filters={layout} variables={variables} onChange={setLayout} />
+        )}
+      </fieldset>
+      {(error ?? startError) && (
+        <div className="notice error" role="alert" data-testid="whatif-error">
+          {error ?? startError}
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => clear()} disabled={running}>
+          Reset to run {report.run}
+        </button>
+        <button type="submit" className="button primary" disabled={running} data-testid="run-whatif">
+          {running ? 'A job is running…' : 'Run what-if'}
+        </button>
+      </div>
+    </form>
+  )
+}
