@@ -41,12 +41,19 @@ describe('what-if and compare', () => {
     const view = page.getByTestId('source-view')
     await expect.poll(() => view.getAttribute('data-hottest-line'), { timeout: 60_000 }).toBe('30')
 
-    // N walks from the hottest line down (and pins it).
+    // The code tree lists file → function → loop by misses; a function opens at its hottest line.
+    const fn = page.getByTestId('code-function').filter({ hasText: 'sumfunc' })
+    await fn.click()
+    await expect.poll(() => view.getAttribute('data-selected-line')).toBe('30')
+    await page.getByTestId('code-tree').getByRole('button', { name: 'Expand sumfunc' }).click()
+    expect(await page.getByTestId('code-tree').textContent()).toMatch(/conflict\.c[\s\S]*sumfunc[\s\S]*loop@30/)
+
+    // N walks from the hottest line down (and pins it); Shift+N walks back up.
     await page.locator('body').click({ position: { x: 5, y: 5 } })
     await page.keyboard.press('n')
+    await expect.poll(() => view.getAttribute('data-selected-line')).toBe('33')
+    await page.keyboard.press('Shift+N')
     await expect.poll(() => view.getAttribute('data-selected-line')).toBe('30')
-    await page.keyboard.press('n')
-    await expect.poll(() => view.getAttribute('data-selected-line')).not.toBe('30')
 
     // Other paints: the legend names what the color means.
     await page.getByTestId('metric-select').selectOption('spatialWaste')

@@ -1,6 +1,8 @@
 /** An open session: summary, runs and recent sessions on the side; heatmap and table in the middle. */
 import { useMemo } from 'react'
+import { CodeTree } from '../components/CodeTree'
 import { ReferenceTable } from '../components/ReferenceTable'
+import { computeCodeTree } from '../logic/code-tree'
 import { FunctionStreamsPanel } from '../components/FunctionStreamsPanel'
 import { RunList } from '../components/RunList'
 import { Segmented } from '../components/Segmented'
@@ -21,6 +23,7 @@ export function SessionView() {
   const { info, report, level, file } = s
   const files = useMemo(() => (report ? computeSourceFiles(report) : []), [report])
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
+  const tree = useMemo(() => (report && level ? computeCodeTree(report, level) : []), [report, level])
   const base = s.baselineReport
   const diff = useMemo(() => (base && report && level ? computeRunDiff(base, report, level) : null), [base, report, level])
   const deltas = useMemo(() => (diff && file ? computeLineDeltas(diff, file) : undefined), [diff, file])
@@ -39,6 +42,15 @@ export function SessionView() {
           <h3 className="side-title">Runs</h3>
           <RunList runs={info.runs} current={s.run} onSelect={(r) => void s.selectRun(r)} />
         </section>
+        <CodeTree
+          nodes={tree}
+          currentFile={file}
+          onOpen={(f, line) => {
+            s.setTab('source')
+            if (line !== null) s.select(f, line)
+            else s.setFile(f)
+          }}
+        />
         <FunctionStreamsPanel functions={info.functionStreams ?? []} />
         <RecentPanel />
       </aside>
