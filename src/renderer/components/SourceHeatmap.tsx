@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react'
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { monaco } from '../monaco/setup'
 import type { ReferenceStats } from '../../shared/domain'
-import type { HeatMap } from '../logic/heat'
+import { computeHeatRuns, type HeatMap, type HeatRun } from '../logic/heat'
 import type { LineMetric } from '../logic/line-metrics'
 import { LineStatsCard } from './LineStatsCard'
 import { useIsDark } from './use-color-scheme'
@@ -18,6 +18,8 @@ type CodeEditor = Parameters<OnMount>[0]
 const RULER_COLORS = ['', '#fed976', '#feb24c', '#fd8d3c', '#f03b20', '#bd0026']
 /** Diff marks: PuOr-free green/red pair that stays distinct for red-green weak eyes by lightness. */
 const DIFF_RULER = { better: '#1a9850', worse: '#d73027' }
+/** Lines painted above and below the viewport, so ordinary scrolling needs no repaint. */
+const PAINT_MARGIN = 150
 
 export interface SourceHeatmapProps {
   /** Model identity (session + file), so switching files does not reuse undo/scroll state. */
@@ -43,14 +45,16 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
   const { modelPath, file, text, metrics, heat, level, referencesByLine, selection, onSelectLine } = props
   const dark = useIsDark()
   const [editor, setEditor] = useState<CodeEditor | null>(null)
-  const decorations = useRef<ReturnType<CodeEditor['createDecorationsCollection']> | null>(null)
+  const lineDecos = useRef<ReturnType<CodeEditor['createDecorationsCollection']> | null>(null)
+  const markDecos = useRef<ReturnType<CodeEditor['createDecorationsCollection']> | null>(null)
   const [hover, setHover] = useState<Hover | null>(null)
   // Monaco's listeners are registered once; they read the latest props through refs.
   const latest = useRef({ metrics, onSelectLine })
   latest.current = { metrics, onSelectLine }
 
   const onMount: OnMount = (ed) => {
-    decorations.current = ed.createDecorationsCollection()
+    lineDecos.current = ed.createDecorationsCollection()
+    markDecos.current = ed.createDecorationsCollection()
     ed.onMouseMove((e) => {
       const line = e.target.position?.lineNumber
       if (line && latest.current.metrics.has(line)) {
@@ -68,27 +72,28 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
     setEditor(ed)
   }
 
-  // Paint: one whole-line decoration per line with data, plus the selected line.
-  useEffect(() => {
-    if (!editor || !decorations.current) return
+  // Paint. Line colors and gutter bars go on the lines around the viewport only (re-done as
+  // the view scrolls): Monaco's cost grows with the number of decorations, and a 10,000-line
+  // file would take 100+ ms per repaint. Ruler and minimap marks cover the whole file as runs.
+  const painted = useRef<{ from: number; to: number } | null>(null)
+  const paintLines = useRef<() => void>(() => undefined)
+  paintLines.current = () => {
+    if (!editor || !lineDecos.current) return
+    const visible = editor.getVisibleRanges()
+    const first = visible[0]?.startLineNumber ?? 1
+    const last = visible[visible.length - 1]?.endLineNumber ?? first
+    const from = Math.max(1, first - PAINT_MARGIN)
+    const to = last + PAINT_MARGIN
     const decos: Parameters<CodeEditor['createDecorationsCollection']>[0] = []
-    for (const [line, h] of heat.lines) {
-      if (h.bucket === 0 && h.bar === 0) continue
+    for (let line = from; line <= to; line++) {
+      const h = heat.lines.get(line)
+      if (!h || (h.bucket === 0 && h.bar === 0)) continue
       const hottest = line === heat.hottest ? ' heat-hottest' : ''
       const tone = !heat.signed ? `heat-bg-${h.bucket}` : h.sign < 0 ? `diff-better-${h.bucket}` : `diff-worse-${h.bucket}`
       const bar = !heat.signed ? `heat-fg-${h.bucket}` : h.sign < 0 ? `diff-fg-better` : `diff-fg-worse`
       decos.push({
         range: new monaco.Range(line, 1, line, 1),
-        options: {
-          isWholeLine: true,
-          className: `heat-line ${tone}${hottest}`,
-          linesDecorationsClassName: `heat-bar bar-w${h.bar} ${bar}`,
-          overviewRuler:
-            h.bucket > 0
-              ? { color: heat.signed ? (h.sign < 0 ? DIFF_RULER.better : DIFF_RULER.worse) : RULER_COLORS[h.bucket]!, position: monaco.editor.OverviewRulerLane.Right }
-              : undefined,
-          minimap: h.bucket > 0 ? { color: heat.signed ? (h.sign < 0 ? DIFF_RULER.better : DIFF_RULER.worse) : RULER_COLORS[h.bucket]!, position: monaco.editor.MinimapPosition.Inline } : undefined
-        }
+        options: { isWholeLine: true, className: `heat-line ${tone}${hottest}`, linesDecorationsClassName: `heat-bar bar-w${h.bar} ${bar}` }
       })
     }
     if (selection) {
@@ -97,8 +102,46 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
         options: { isWholeLine: true, className: 'line-selected', linesDecorationsClassName: 'line-selected-mark' }
       })
     }
-    decorations.current.set(decos)
+    lineDecos.current.set(decos)
+    painted.current = { from, to }
+  }
+
+  useEffect(() => {
+    if (!editor || !lineDecos.current || !markDecos.current) return
+    performance.mark('stride:heat-decorate')
+    paintLines.current()
+    const color = (r: HeatRun) => (heat.signed ? (r.sign < 0 ? DIFF_RULER.better : DIFF_RULER.worse) : RULER_COLORS[r.bucket]!)
+    markDecos.current.set(
+      computeHeatRuns(heat).map((r) => ({
+        range: new monaco.Range(r.start, 1, r.end, 1),
+        options: {
+          isWholeLine: true,
+          overviewRuler: { color: color(r), position: monaco.editor.OverviewRulerLane.Right },
+          minimap: { color: color(r), position: monaco.editor.MinimapPosition.Inline }
+        }
+      }))
+    )
+    performance.measure('stride:heat-set', 'stride:heat-decorate')
+    // Repaint time: from the heat computation to the frame that shows the new decorations.
+    if (performance.getEntriesByName('stride:heat-start', 'mark').length > 0)
+      requestAnimationFrame(() => {
+        performance.measure('stride:heat-repaint', 'stride:heat-start')
+        performance.clearMarks('stride:heat-start')
+      })
   }, [editor, heat, selection, text])
+
+  // Scrolling past the painted window paints the new lines.
+  useEffect(() => {
+    if (!editor) return
+    const sub = editor.onDidScrollChange(() => {
+      const visible = editor.getVisibleRanges()
+      const first = visible[0]?.startLineNumber ?? 1
+      const last = visible[visible.length - 1]?.endLineNumber ?? first
+      const p = painted.current
+      if (!p || first < p.from || last > p.to) paintLines.current()
+    })
+    return () => sub.dispose()
+  }, [editor])
 
   // Reveal the selected line (table click / Enter) in the middle of the view.
   useEffect(() => {

@@ -74,3 +74,26 @@ export function nextHotLine(heat: HeatMap, current: number | null, direction: 1 
 export function bucketLowerBounds(): number[] {
   return Array.from({ length: HEAT_STEPS }, (_, i) => i / HEAT_STEPS)
 }
+
+/** A run of consecutive lines with the same color, for the overview ruler and minimap marks. */
+export interface HeatRun {
+  start: number
+  end: number
+  bucket: number
+  sign: -1 | 0 | 1
+}
+
+/**
+ * Consecutive painted lines with the same bucket and direction merged into runs: the ruler
+ * and minimap show the whole file, and a few runs cost far less to draw than a mark per line.
+ */
+export function computeHeatRuns(heat: HeatMap): HeatRun[] {
+  const runs: HeatRun[] = []
+  for (const [line, h] of [...heat.lines].sort((a, b) => a[0] - b[0])) {
+    if (h.bucket === 0) continue
+    const last = runs[runs.length - 1]
+    if (last && last.end === line - 1 && last.bucket === h.bucket && last.sign === h.sign) last.end = line
+    else runs.push({ start: line, end: line, bucket: h.bucket, sign: h.sign })
+  }
+  return runs
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
 import { splitArgs } from './args'
 import { parseCacheForm, parseMaxEvents } from './cache-form'
-import { computeHeat, nextHotLine } from './heat'
+import { computeHeat, computeHeatRuns, nextHotLine } from './heat'
 import { computeLineValues } from './heat-metrics'
 import { computeLineMetrics } from './line-metrics'
 import { computeReferenceRows, computeSourceFiles, sortReferenceRows } from './references'
@@ -66,6 +66,19 @@ describe('heat', () => {
     expect(nextHotLine(h, 20, -1)).toBe(10)
     expect(nextHotLine(h, 40, 1)).toBe(20)
     expect(nextHotLine(computeHeat(new Map()), null, 1)).toBeNull()
+  })
+})
+
+describe('heat runs', () => {
+  it('merges consecutive lines of one color and keeps gaps and direction changes apart', () => {
+    const h = computeHeat(new Map([[1, 100], [2, 100], [3, 100], [5, 100], [6, 10], [7, 0]]))
+    expect(computeHeatRuns(h)).toEqual([
+      { start: 1, end: 3, bucket: 5, sign: 1 },
+      { start: 5, end: 5, bucket: 5, sign: 1 },
+      { start: 6, end: 6, bucket: 1, sign: 1 }
+    ])
+    const d = computeHeat(new Map([[1, -5], [2, 5]]), true)
+    expect(computeHeatRuns(d).map((r) => r.sign)).toEqual([-1, 1])
   })
 })
 

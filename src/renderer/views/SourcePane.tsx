@@ -42,10 +42,13 @@ export function SourcePane({ session, report, file, level, metric, deltas }: Pro
   useEffect(() => load(session, file), [load, session, file])
 
   const metrics = useMemo(() => computeLineMetrics(report, file), [report, file])
-  const heat = useMemo(
-    () => computeHeat(computeLineValues(report, file, level, metric, deltas), metric === 'delta'),
-    [report, file, level, metric, deltas]
-  )
+  const heat = useMemo(() => {
+    // Start of a repaint (bench/ui/heatmap.mjs reads the stride:heat-repaint measure).
+    performance.mark('stride:heat-start')
+    const h = computeHeat(computeLineValues(report, file, level, metric, deltas), metric === 'delta')
+    performance.measure('stride:heat-compute', 'stride:heat-start')
+    return h
+  }, [report, file, level, metric, deltas])
   const referencesByLine = useMemo(() => {
     const by = new Map<number, ReferenceStats[]>()
     for (const r of report.references) {
