@@ -55,7 +55,8 @@ export const useJobs = create<JobState>((set, get) => {
   const onFinished = (f: JobFinished): void => {
     const a = get().active
     if (!a || a.jobId !== f.jobId) return void remember(f.jobId, { finished: f })
-    if (f.session) {
+    // A cancelled what-if stored no run: stay on the current one and say so in the banner.
+    if (f.session && !(a.kind === 'simulate' && f.run === null)) {
       // The session summary shows partial/stop reason from here on.
       set({ active: null })
       void useSession.getState().open(f.session, f.run)
