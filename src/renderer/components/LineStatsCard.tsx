@@ -11,6 +11,20 @@ interface Props {
 }
 
 /** "8 (100%)" or "8000 (97%), 8 (3%)": the dominant strides of a reference's streams. */
+/** The active level's figures of one reference (METRIC section 8). */
+function levelFigures(r: ReferenceStats, level: string | null) {
+  const s = level ? r.levels[level] : undefined
+  if (!s) return null
+  const total = s.hits + s.misses
+  const hits = (s.temporalHits ?? 0) + (s.spatialHits ?? 0)
+  return {
+    misses: s.misses,
+    ratio: total > 0 ? s.misses / total : null,
+    spatialReuse: s.spatialReuse ?? null,
+    temporal: s.temporalHits !== undefined && hits > 0 ? s.temporalHits / hits : null
+  }
+}
+
 function strideText(r: ReferenceStats): string {
   const strides = r.streams?.strides ?? []
   if (strides.length === 0) return '—'
@@ -72,10 +86,16 @@ export function LineStatsCard({ metric, references, activeLevel }: Props) {
               <th scope="col" title="METRIC: accesses inside regular streams / accesses">Regularity</th>
               <th scope="col">Mean stream</th>
               <th scope="col">Strides (bytes)</th>
+              <th scope="col">{activeLevel} misses</th>
+              <th scope="col">Miss %</th>
+              <th scope="col" title="METRIC: bytes used / bytes of the lines brought in">Spatial reuse</th>
+              <th scope="col" title="Hits on a word used before / all hits">Temporal</th>
             </tr>
           </thead>
           <tbody>
-            {references.map((r) => (
+            {references.map((r) => {
+              const f = levelFigures(r, activeLevel)
+              return (
               <tr key={r.id}>
                 <th scope="row" title={r.disasm ?? undefined}>
                   <code>{r.id}</code>
@@ -86,8 +106,13 @@ export function LineStatsCard({ metric, references, activeLevel }: Props) {
                 <td>{r.streams ? formatPercent(r.streams.regularity) : '—'}</td>
                 <td>{r.streams ? formatCount(Math.round(r.streams.meanStreamLength)) : '—'}</td>
                 <td>{strideText(r)}</td>
+                <td data-testid={`ref-misses-${r.id}`}>{f ? formatCount(f.misses) : '—'}</td>
+                <td>{f ? formatPercent(f.ratio) : '—'}</td>
+                <td>{f ? formatPercent(f.spatialReuse) : '—'}</td>
+                <td>{f ? formatPercent(f.temporal) : '—'}</td>
               </tr>
-            ))}
+              )
+            })}
           </tbody>
         </table>
       )}

@@ -197,7 +197,7 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
           data-testid="hover-card"
           data-line={hover.line}
           style={{
-            left: Math.min(hover.x + 18, window.innerWidth - 380),
+            left: Math.max(8, Math.min(hover.x + 18, window.innerWidth - 780)),
             top: hover.y + 18 + 240 > window.innerHeight ? hover.y - 250 : hover.y + 18
           }}
         >
