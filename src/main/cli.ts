@@ -23,7 +23,7 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
 const USAGE = `usage: stride <command> [options]
   trace    --launch PROGRAM [--functions F1,F2] [--max-events N] [--seconds T] [--no-heap] --out S.stride [-- ARGS...]
   simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--json]
-  report   S.stride [--run N] --by line|reference|variable|function|loop [--json]
+  report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--json]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
   serve    [--port N]`

@@ -1,9 +1,13 @@
 /**
  * `stride report SESSION [--run N] --by line|reference|variable|function|loop [--json]`, and
  * `--against M`: the difference of run N (default: latest) against run M, per line,
- * reference or variable (e.g. a padded run against the unpadded one).
+ * reference or variable (e.g. a padded run against the unpadded one). `--against OTHER.stride`
+ * (latest run) or `OTHER.stride:M` compares with another session of the same program: lines
+ * and data structures match by name, so traces with other addresses still compare.
  */
 import { StrideError } from '../../shared/api'
+import type { RunReport } from '../../shared/domain'
+import type { Db } from '../store/open-db'
 import { buildReport } from '../store/runs'
 import { openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
@@ -24,7 +28,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
     const report = buildReport(db, run)
     const against = flag(args, 'against')
     if (against) {
-      const base = buildReport(db, positiveInt(against, '--against', 'report'))
+      const base = baselineReport(db, against)
       if (by === 'function' || by === 'loop') throw new StrideError(`stride report: --against compares by line, reference or variable; not by ${by}.`)
       if (has(args, 'json')) io.out(JSON.stringify(diffJson(base, report), null, 2))
       else printDiff(base, report, by, io)
@@ -36,4 +40,16 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
     db.close()
   }
   return 0
+}
+
+/** `M` (a run of this session), `OTHER.stride` (its latest run) or `OTHER.stride:M`. */
+function baselineReport(db: Db, against: string): RunReport {
+  if (/^\d+$/.test(against)) return buildReport(db, positiveInt(against, '--against', 'report'))
+  const m = /^(.*?)(?::(\d+))?$/.exec(against)!
+  const other = openSessionDb(m[1]!, { readonly: true })
+  try {
+    return buildReport(other, m[2] ? positiveInt(m[2], '--against', 'report') : null)
+  } finally {
+    other.close()
+  }
 }

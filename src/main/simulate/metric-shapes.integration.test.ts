@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from '../../shared/domain'
-import { example, fixedEnv, strideOk, tempDir } from '../testing/cli-runner'
+import { example, fixedEnv, stride, strideOk, tempDir } from '../testing/cli-runner'
 
 const dir = tempDir('metric')
 const env = fixedEnv(dir)
@@ -59,6 +59,19 @@ describe('METRIC 10.3 (sumfunc, L1 128K / 2-way / 128-byte lines, LRU, write-bac
     expect(Math.abs(a - 1 / 16)).toBeLessThan(0.002)
     expect(Math.abs(a - b) / b).toBeLessThan(0.001)
     expect(filtered.baseline).toBeGreaterThan(0)
+  })
+
+  it('report --against compares the padded build with the unpadded session by data structure', () => {
+    // Both sessions hold run 1 (128K/2-way/128) from the tests above; runs of another session match by name.
+    const diff = JSON.parse(strideOk(['report', padded, '--run', '1', '--against', `${conflict}:1`, '--json'], env)) as {
+      variables: { key: string; levels: Record<string, { before: number; after: number; delta: number }> }[]
+    }
+    for (const name of ['A', 'B', 'C']) {
+      const v = diff.variables.find((d) => d.key === name)!.levels.L1!
+      expect(v.before).toBe(8192)
+      expect(v.after / v.before).toBeCloseTo(1 / 16, 2)
+    }
+    expect(stride(['report', padded, '--against', join(dir, 'missing.stride')], env).stderr).toMatch(/missing\.stride/)
   })
 })
 
