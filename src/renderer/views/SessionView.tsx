@@ -12,6 +12,8 @@ import { useSession } from '../state/session-store'
 import { RecentPanel } from './RecentPanel'
 import { SourcePane } from './SourcePane'
 import { WorkspaceTabBar } from './WorkspaceTabBar'
+import { AdvisorView } from './AdvisorView'
+import { EvictorGraphView } from './EvictorGraphView'
 
 const METRICS: { value: HeatMetric; label: string }[] = [
   { value: 'misses', label: 'Misses' },
@@ -109,6 +111,17 @@ export function SessionView() {
                 </section>
               </div>
             )}
+          </div>
+        )}
+        {/* ---- evictor graph and advisor ---- */}
+        {s.tab === 'evictors' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-evictors" aria-labelledby="tab-evictors">
+            <EvictorGraphView report={report} />
+          </div>
+        )}
+        {s.tab === 'advisor' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-advisor" aria-labelledby="tab-advisor">
+            <AdvisorView session={info.path} report={report} />
           </div>
         )}
       </main>

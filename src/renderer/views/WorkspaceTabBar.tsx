@@ -5,7 +5,12 @@
 import { useEffect, useRef } from 'react'
 import type { WorkspaceTab } from '../state/session-store'
 
-export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [{ id: 'source', label: 'Source' }]
+export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
+  { id: 'source', label: 'Source' },
+  // ---- evictor graph and advisor ----
+  { id: 'evictors', label: 'Evictors' },
+  { id: 'advisor', label: 'Advisor' }
+]
 
 interface Props {
   value: WorkspaceTab
