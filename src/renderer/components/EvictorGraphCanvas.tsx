@@ -12,6 +12,8 @@ import { edgeLabel, nodeDiameter, type EvictorGraph } from '../logic/evictor-gra
 
 cytoscape.use(fcose)
 
+const MAX_FIT_ZOOM = 1.2
+
 export interface EvictorGraphHandle {
   /** The graph as drawn, as a PNG (2x, on the theme's background). */
   png(): Promise<Blob>
@@ -152,6 +154,11 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
       padding: 40
     } as cytoscape.LayoutOptions)
     layout.one('layoutstop', () => {
+      // A handful of nodes would be blown up to fill the pane; keep them at reading size.
+      if (c.zoom() > MAX_FIT_ZOOM) {
+        c.zoom(MAX_FIT_ZOOM)
+        c.center()
+      }
       el.setAttribute('data-layout-ms', String(Math.round(performance.now() - started)))
       el.setAttribute('data-layout-state', 'done')
     })
@@ -178,7 +185,15 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
 
   useImperativeHandle(ref, () => ({
     png: () => cy.current!.png({ output: 'blob-promise', full: true, scale: 2, bg: token('--surface', '#ffffff') }),
-    fit: () => cy.current?.fit(undefined, 40)
+    fit: () => {
+      const c = cy.current
+      if (!c) return
+      c.fit(undefined, 40)
+      if (c.zoom() > MAX_FIT_ZOOM) {
+        c.zoom(MAX_FIT_ZOOM)
+        c.center()
+      }
+    }
   }))
 
   return (

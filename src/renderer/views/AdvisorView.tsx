@@ -45,7 +45,7 @@ export function AdvisorView({ session, report }: Props) {
   const advice = a.status === 'ready' ? a.advice : null
 
   return (
-    <div className="advisor-view" data-testid="advisor-view">
+    <div className="advisor-view" data-testid="advisor-view" data-run={advice?.run}>
       <div className="toolbar">
         {cacheLevels.length > 1 && (
           <Segmented label="Cache level" value={level} options={cacheLevels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="advisor-level" />

@@ -175,6 +175,20 @@ describe('diagnoseRun', () => {
     expect(advice.items[0]!.action).toEqual({ kind: 'levels', label: 'Try L1 256 KiB', levels: [{ ...L1, size: 262144 }] })
   })
 
+  it('after METRIC\'s padding the cycle remains but the misses are one per line: streaming, not capacity', () => {
+    const padded = report(
+      [
+        { id: 'A_Read_0', variable: 'A', line: 30, hits: 7680, misses: 512, reuse: 1, regularity: 1, stride: 8, evictors: [['C_Read_2', 512]] },
+        { id: 'B_Read_1', variable: 'B', line: 30, hits: 7680, misses: 512, reuse: 1, regularity: 1, stride: 8, evictors: [['A_Read_0', 460], ['unknown_Read_3', 52]] },
+        { id: 'C_Read_2', variable: 'C', line: 30, hits: 7680, misses: 512, reuse: 1, regularity: 1, stride: 8, evictors: [['B_Read_1', 512]] }
+      ],
+      [global('A', BASE), global('B', BASE + 0x10400), global('C', BASE + 0x20800)]
+    )
+    const advice = diagnoseRun(padded, { level: 'L1' })
+    expect(advice.items.map((i) => i.diagnosis)).toEqual(['streaming', 'streaming', 'streaming'])
+    expect(advice.items[0]!.evidence).toContain('about one miss per line (a stride-8 stream over 128-byte lines misses 0.0625 of the time)')
+  })
+
   it('ignores weak evictor edges when looking for cycles', () => {
     const r = report([
       { id: 'X_Read_0', variable: 'X', line: 5, hits: 0, misses: 100, reuse: 0.1, regularity: 1, stride: 8, evictors: [['Y_Read_1', 5], ['Z_Read_2', 95]] },

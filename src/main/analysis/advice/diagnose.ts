@@ -10,6 +10,7 @@
  *    spatial reuse -> conflict misses -> pad the arrays (one-click external padding), unless
  *    every member is irregular (random accesses evict each other; the irregular rule applies);
  *    with high spatial reuse -> capacity misses -> tiling, or a bigger cache (one click);
+ *    streams that miss once per line anyway are left to the streaming rule;
  *  - irregular (< 0.6) with misses -> scatter/gather through an indirection vector, cache hints;
  *  - regular with a large stride and a high miss ratio -> loop interchange / copying, or a
  *    stride prefetcher (one click);
@@ -125,6 +126,13 @@ function isLargeStride(f: RefFacts, line: number): boolean {
   return Math.abs(f.stride.stride) >= line || (el !== null && el >= 32)
 }
 
+/** A regular short-stride stream using its lines fully, at about one miss per line. */
+function isCompulsoryStream(f: RefFacts, line: number): boolean {
+  if (f.regularity === null || f.regularity < REGULAR || !f.stride || Math.abs(f.stride.stride) >= line) return false
+  if (f.spatialReuse === null || f.spatialReuse < LOW_SPATIAL_REUSE) return false
+  return f.ratio <= 1.5 * (Math.max(1, Math.abs(f.stride.stride)) / line)
+}
+
 export function diagnoseRun(report: RunReport, { level }: AdviceOptions): RunAdvice {
   const cache = levelConfig(report, level)
   const catalog = new Map((report.variables ?? []).map((v) => [v.name, v]))
@@ -173,6 +181,9 @@ export function diagnoseRun(report: RunReport, { level }: AdviceOptions): RunAdv
     if (!members.some((m) => isHot.has(m.ref.id))) continue
     // Irregular references evict each other at random (METRIC 10.1): their own rules speak for them.
     if (members.every((m) => m.regularity !== null && m.regularity < IRREGULAR)) continue
+    // Streams that use each line fully before it goes miss once per line whatever the cache:
+    // the cycle only says who replaces whom (the streaming rule speaks for them).
+    if (members.every((m) => isCompulsoryStream(m, cache.lineSize))) continue
     members.forEach((m) => inCycle.add(m.ref.id))
     items.push(cycleItem(members, edgeShare, cache, catalog, report, item))
   }
