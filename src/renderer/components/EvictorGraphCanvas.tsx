@@ -5,12 +5,10 @@
  * After each layout the container carries `data-layout-ms` and the nodes' rendered centres
  * (`data-node-positions`), which the e2e tests read to time the layout and click a node.
  */
-import cytoscape, { type Core, type ElementDefinition, type StylesheetJson } from 'cytoscape'
-import fcose from 'cytoscape-fcose'
+import cytoscape, { type Core } from 'cytoscape'
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
-import { edgeLabel, nodeDiameter, type EvictorGraph } from '../logic/evictor-graph'
-
-cytoscape.use(fcose)
+import type { EvictorGraph } from '../logic/evictor-graph'
+import { evictorElements, evictorLayoutOptions, evictorStylesheet, token } from './evictor-graph-style'
 
 const MAX_FIT_ZOOM = 1.2
 
@@ -31,79 +29,6 @@ interface Props {
   ref?: Ref<EvictorGraphHandle>
 }
 
-function token(name: string, fallback: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback
-}
-
-function stylesheet(): StylesheetJson {
-  const text = token('--text', '#1d2025')
-  const surface = token('--surface', '#ffffff')
-  const accent = token('--accent', '#2f5fd0')
-  const danger = token('--danger', '#b42318')
-  const muted = token('--muted', '#626a76')
-  const focus = token('--focus', '#2f5fd0')
-  return [
-    {
-      selector: 'node',
-      style: {
-        width: 'data(size)',
-        height: 'data(size)',
-        'background-color': accent,
-        'background-opacity': 0.85,
-        label: 'data(label)',
-        color: text,
-        'font-size': 12,
-        'font-family': 'system-ui, sans-serif',
-        'text-valign': 'bottom',
-        'text-margin-y': 4,
-        'text-background-color': surface,
-        'text-background-opacity': 0.85,
-        'text-background-padding': '2px',
-        'text-background-shape': 'roundrectangle',
-        'border-width': 1,
-        'border-color': surface
-      }
-    },
-    { selector: 'node[?cyclic]', style: { 'background-color': danger } },
-    { selector: 'node[kind = "pseudo"]', style: { shape: 'round-rectangle', 'background-color': muted } },
-    { selector: 'node.dimmed, edge.dimmed', style: { opacity: 0.25 } },
-    { selector: 'node:selected, node.chosen', style: { 'border-width': 4, 'border-color': focus } },
-    {
-      selector: 'edge',
-      style: {
-        width: 'data(width)',
-        'line-color': muted,
-        'target-arrow-color': muted,
-        'target-arrow-shape': 'triangle',
-        'curve-style': 'bezier',
-        'control-point-step-size': 48,
-        label: 'data(label)',
-        'font-size': 11,
-        color: text,
-        'text-background-color': surface,
-        'text-background-opacity': 0.9,
-        'text-background-padding': '2px',
-        'text-rotation': 'autorotate'
-      }
-    },
-    { selector: 'edge[?cyclic]', style: { 'line-color': danger, 'target-arrow-color': danger } }
-  ]
-}
-
-function elements(graph: EvictorGraph): ElementDefinition[] {
-  const maxMisses = Math.max(1, ...graph.nodes.map((n) => n.misses))
-  return [
-    ...graph.nodes.map((n) => ({
-      group: 'nodes' as const,
-      data: { id: n.id, label: n.label, kind: n.kind, size: nodeDiameter(n.misses, maxMisses), cyclic: n.cycle !== null }
-    })),
-    ...graph.edges.map((e) => ({
-      group: 'edges' as const,
-      data: { id: e.id, source: e.source, target: e.target, label: edgeLabel(e.fraction), cyclic: e.inCycle, width: 1.5 + 3.5 * e.fraction }
-    }))
-  ]
-}
-
 export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelect, onOpen, ref }: Props) {
   const container = useRef<HTMLDivElement>(null)
   const cy = useRef<Core | null>(null)
@@ -111,7 +36,7 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
   handlers.current = { onSelect, onOpen }
 
   useEffect(() => {
-    const c = cytoscape({ container: container.current, style: stylesheet(), wheelSensitivity: 0.3, minZoom: 0.1, maxZoom: 4, boxSelectionEnabled: false })
+    const c = cytoscape({ container: container.current, style: evictorStylesheet(), wheelSensitivity: 0.3, minZoom: 0.1, maxZoom: 4, boxSelectionEnabled: false })
     c.on('tap', 'node', (e) => handlers.current.onSelect(e.target.id()))
     c.on('dbltap', 'node', (e) => handlers.current.onOpen(e.target.id()))
     const publish = () => {
@@ -131,7 +56,7 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
   }, [])
 
   useEffect(() => {
-    cy.current?.style(stylesheet())
+    cy.current?.style(evictorStylesheet())
   }, [dark])
 
   useEffect(() => {
@@ -140,19 +65,9 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
     const el = container.current!
     el.setAttribute('data-layout-state', 'running')
     c.elements().remove()
-    c.add(elements(graph))
+    c.add(evictorElements(graph))
     const started = performance.now()
-    const layout = c.layout({
-      name: 'fcose',
-      quality: graph.nodes.length > 150 ? 'draft' : 'default',
-      randomize: true,
-      animate: false,
-      nodeDimensionsIncludeLabels: true,
-      idealEdgeLength: () => 140,
-      nodeRepulsion: () => 9000,
-      nodeSeparation: 90,
-      padding: 40
-    } as cytoscape.LayoutOptions)
+    const layout = c.layout(evictorLayoutOptions(graph.nodes.length))
     layout.one('layoutstop', () => {
       // A handful of nodes would be blown up to fill the pane; keep them at reading size.
       if (c.zoom() > MAX_FIT_ZOOM) {
