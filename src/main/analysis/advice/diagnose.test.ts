@@ -159,6 +159,30 @@ describe('diagnoseRun', () => {
     expect(advice.items.some((i) => i.references.length > 1 || i.diagnosis === 'conflict')).toBe(false)
   })
 
+  it('METRIC 10.1: a cycle through irregular gathers is pollution, not a conflict; the streams they sweep are told so', () => {
+    // Numbers from the bundled reuse example at a 256 KiB 8-way L2 (128-byte lines).
+    const advice = diagnoseRun(
+      report([
+        { id: 'A_Read_0', variable: 'A', line: 7, hits: 96053, misses: 6347, reuse: 1, regularity: 1, stride: 8, meanStream: 10240, evictors: [['C_Read_5', 2800], ['D_Read_6', 2950], ['A_Read_0', 500]] },
+        { id: 'B_Read_1', variable: 'B', line: 7, hits: 96072, misses: 6328, reuse: 1, regularity: 1, stride: 8, meanStream: 10240, evictors: [['C_Read_5', 1900], ['D_Read_6', 3860], ['B_Read_1', 500]] },
+        { id: 'C_Read_5', variable: 'C', line: 13, hits: 428, misses: 14572, reuse: 0.06, temporalHits: 330, regularity: 0, evictors: [['A_Read_0', 2700], ['D_Read_6', 5100], ['C_Read_5', 4600]] },
+        { id: 'D_Read_6', variable: 'D', line: 13, hits: 176, misses: 14824, reuse: 0.06, temporalHits: 67, regularity: 0, evictors: [['B_Read_1', 3700], ['C_Read_5', 5200], ['D_Read_6', 2800]] }
+      ]),
+      { level: 'L1' }
+    )
+    expect(advice.items.map((i) => `${i.diagnosis}:${i.references.join()}`)).toEqual([
+      'irregular:D_Read_6',
+      'pollution:D_Read_6',
+      'irregular:C_Read_5',
+      'pollution:C_Read_5',
+      'streaming:A_Read_0',
+      'streaming:B_Read_1'
+    ])
+    const a = advice.items.find((i) => i.references[0] === 'A_Read_0')!
+    expect(a.evidence).toContain('top evictor D_Read_6 (47% of its evictions) is irregular')
+    expect(a.suggestion).toMatch(/D_Read_6 evicts its lines; with that reference hinted non-temporal/)
+  })
+
   it('reads a cycle with high spatial reuse as capacity misses and offers a bigger cache', () => {
     const advice = diagnoseRun(
       report(

@@ -8,7 +8,7 @@
  * elements):
  *  - a cycle of evictors (SCC of edges carrying >= 10% of an evictee's evictions) with low
  *    spatial reuse -> conflict misses -> pad the arrays (one-click external padding), unless
- *    every member is irregular (random accesses evict each other; the irregular rule applies);
+ *    an irregular, low-reuse member drives it (METRIC 10.1: the irregular rule applies);
  *    with high spatial reuse -> capacity misses -> tiling, or a bigger cache (one click);
  *    streams that miss once per line anyway are left to the streaming rule;
  *  - irregular (< 0.6) with misses -> scatter/gather through an indirection vector, cache hints;
@@ -179,8 +179,10 @@ export function diagnoseRun(report: RunReport, { level }: AdviceOptions): RunAdv
   for (const comp of cyclicComponents(adjacency)) {
     const members = comp.map((i) => facts[i]!).sort((a, b) => (a.ref.variable ?? a.ref.id).localeCompare(b.ref.variable ?? b.ref.id) || a.ref.id.localeCompare(b.ref.id))
     if (!members.some((m) => isHot.has(m.ref.id))) continue
-    // Irregular references evict each other at random (METRIC 10.1): their own rules speak for them.
-    if (members.every((m) => m.regularity !== null && m.regularity < IRREGULAR)) continue
+    // A cycle through irregular references that use little of their lines is their random
+    // accesses sweeping the cache (METRIC 10.1), not a layout conflict: the irregular and
+    // pollution rules speak for them, and padding would not help.
+    if (members.some((m) => m.regularity !== null && m.regularity < IRREGULAR && (m.spatialReuse ?? 0) < LOW_SPATIAL_REUSE)) continue
     // Streams that use each line fully before it goes miss once per line whatever the cache:
     // the cycle only says who replaces whom (the streaming rule speaks for them).
     if (members.every((m) => isCompulsoryStream(m, cache.lineSize))) continue
@@ -216,12 +218,16 @@ function cycleItem(members: RefFacts[], edgeShare: Map<string, number>, cache: C
   const strides = [...new Set(members.map((m) => m.stride?.stride ?? null))]
   const allRegular = members.every((m) => m.regularity !== null && m.regularity >= REGULAR)
 
-  const edges: string[] = []
+  const shares: Array<{ text: string; share: number }> = []
   for (const to of members)
     for (const from of members) {
       const share = edgeShare.get(`${from.ref.id}>${to.ref.id}`)
-      if (share !== undefined) edges.push(`${from.ref.id} evicts ${to.ref.id} (${pct(share)} of its evictions)`)
+      if (share !== undefined && from !== to) shares.push({ text: `${from.ref.id} evicts ${to.ref.id} (${pct(share)} of its evictions)`, share })
     }
+  // The strongest edges; a big component would otherwise make a paragraph.
+  const MAX_EDGES = 6
+  const edges = shares.sort((a, b) => b.share - a.share).slice(0, MAX_EDGES).map((e) => e.text)
+  if (shares.length > MAX_EDGES) edges.push(`${shares.length - MAX_EDGES} more`)
   const evidence = [
     `evictor cycle ${members.map((m) => m.ref.id).join(' ↔ ')}: ${edges.join('; ')}`,
     `miss ratio ${fixed(ratio)} (${misses.toLocaleString('en-US')} of ${accesses.toLocaleString('en-US')} at ${cache.name})`
@@ -305,25 +311,35 @@ function referenceItem(f: RefFacts, cache: CacheLevelConfig, byId: Map<string, R
   }
   if (Math.abs(f.stride.stride) >= line) return null
 
+  const top = (f.ref.evictors ?? []).filter((e) => e.level === cache.name).sort((a, b) => b.count - a.count)[0]
+  const topFacts = top ? byId.get(top.by) : undefined
+  const irregularEvictor = topFacts?.regularity != null && topFacts.regularity < IRREGULAR
+
   const perLine = Math.max(1, Math.abs(f.stride.stride)) / line // compulsory miss ratio of a stream
   if (f.spatialReuse !== null && f.spatialReuse >= LOW_SPATIAL_REUSE && f.ratio >= 0.02 && f.ratio <= 1.5 * perLine) {
     const long = (f.meanStream ?? 0) >= LONG_STREAM
+    // METRIC 10.1: a stream walked again later misses again when irregular accesses evicted it in between.
+    const swept = irregularEvictor ? ` Between passes the irregular ${top!.by} evicts its lines; with that reference hinted non-temporal they could stay for the next pass.` : ''
     return item([f], {
       diagnosis: 'streaming',
       title: `Streaming misses: ${f.ref.id}`,
-      evidence: evidence(reuseClause(f, line), `about one miss per line (a stride-${f.stride.stride} stream over ${line}-byte lines misses ${fixed(perLine, 4)} of the time)`),
-      suggestion: long
-        ? 'The lines are used fully; the misses are the first touch of each line. Prefetch along the stream (long streams with short strides).'
-        : 'The lines are used fully; the misses are the first touch of each line. Streams are short, so prefetching will gain little; fuse loops that walk the same data.',
+      evidence: evidence(
+        reuseClause(f, line),
+        `about one miss per line (a stride-${f.stride.stride} stream over ${line}-byte lines misses ${fixed(perLine, 4)} of the time)`,
+        irregularEvictor ? `top evictor ${top!.by} (${pct(top!.fraction)} of its evictions) is irregular` : null
+      ),
+      suggestion:
+        (long
+          ? 'The lines are used fully; each miss is a line\'s first touch in a pass. Prefetch along the stream (long streams with short strides).'
+          : 'The lines are used fully; each miss is a line\'s first touch in a pass. Streams are short, so prefetching will gain little; fuse loops that walk the same data.') + swept,
       rules: ['METRIC Fig. 8: mean stream length, % distribution of strides', long ? 'Mohan Table 1: prefetching (long streams 100+, short strides)' : 'Mohan Table 1: loop fusion'],
       action: long ? prefetcher('next-line') : undefined
     })
   }
 
   if (f.spatialReuse !== null && f.spatialReuse < LOW_SPATIAL_REUSE && f.ratio > 1.5 * perLine) {
-    const top = (f.ref.evictors ?? []).filter((e) => e.level === cache.name).sort((a, b) => b.count - a.count)[0]
-    const topFacts = top ? byId.get(top.by) : undefined
-    const other = topFacts?.ref.variable && topFacts.ref.variable !== f.ref.variable ? topFacts.ref.variable : null
+    // Padding separates arrays walked in step; it cannot dodge an irregular evictor.
+    const other = !irregularEvictor && topFacts?.ref.variable && topFacts.ref.variable !== f.ref.variable ? topFacts.ref.variable : null
     const ev = evidence(reuseClause(f, line), top ? `top evictor ${top.by} (${pct(top.fraction)} of its evictions)` : null)
     const rules = ['METRIC Fig. 8: spatial reuse (low with regular, low-stride accesses → conflict misses)']
     if (other && f.ref.variable) {
@@ -345,7 +361,9 @@ function referenceItem(f: RefFacts, cache: CacheLevelConfig, byId: Map<string, R
       diagnosis: 'low-spatial-reuse',
       title: `Lines evicted before use: ${f.ref.id}`,
       evidence: ev,
-      suggestion: `A stride-${f.stride.stride} stream should use whole lines; they are evicted first${top ? ` (mostly by ${top.by})` : ''}. Change the layout or the order of the competing accesses.`,
+      suggestion: irregularEvictor
+        ? `A stride-${f.stride.stride} stream should use whole lines; the irregular ${top!.by} evicts them first. Load that reference with non-temporal hints (or gather its data first) so these lines stay.`
+        : `A stride-${f.stride.stride} stream should use whole lines; they are evicted first${top ? ` (mostly by ${top.by})` : ''}. Change the layout or the order of the competing accesses.`,
       rules
     })
   }
