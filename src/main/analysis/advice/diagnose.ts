@@ -200,8 +200,55 @@ export function diagnoseRun(report: RunReport, { level }: AdviceOptions): RunAdv
     if (polluting) items.push(polluting)
   }
 
-  items.sort((a, b) => b.misses - a.misses || a.references[0]!.localeCompare(b.references[0]!))
-  return { run: report.run, level, items, examined: hot.length, totalMisses }
+  const merged = mergeAlike(items, byId, cache.name, totalMisses)
+  merged.sort((a, b) => b.misses - a.misses || a.references[0]!.localeCompare(b.references[0]!))
+  return { run: report.run, level, items: merged, examined: hot.length, totalMisses }
+}
+
+const MISS_CLAUSE = /^miss ratio /
+
+/**
+ * References with the same diagnosis, the same evidence but their own miss counts, and the
+ * same suggestion (the three streams of one loop) read better as one item: their misses add
+ * up and the miss ratio is recomputed over all of them.
+ */
+function mergeAlike(items: AdviceItem[], byId: Map<string, RefFacts>, level: string, totalMisses: number): AdviceItem[] {
+  const groups = new Map<string, AdviceItem[]>()
+  const out: AdviceItem[] = []
+  for (const it of items) {
+    if (it.references.length !== 1) {
+      out.push(it)
+      continue
+    }
+    const key = JSON.stringify([it.diagnosis, it.suggestion, it.action ?? null, it.evidence.filter((e) => !MISS_CLAUSE.test(e))])
+    const g = groups.get(key)
+    if (g) g.push(it)
+    else groups.set(key, [it])
+  }
+  for (const g of groups.values()) {
+    if (g.length === 1) {
+      out.push(g[0]!)
+      continue
+    }
+    const facts = g.map((it) => byId.get(it.references[0]!)!)
+    const misses = facts.reduce((sum, f) => sum + f.misses, 0)
+    const accesses = facts.reduce((sum, f) => sum + f.accesses, 0)
+    const refs = g.map((it) => it.references[0]!)
+    const first = g[0]!
+    out.push({
+      ...first,
+      references: refs,
+      variables: [...new Set(g.flatMap((it) => it.variables))],
+      locations: [...new Set(g.flatMap((it) => it.locations))],
+      misses,
+      share: totalMisses > 0 ? misses / totalMisses : 0,
+      title: `${first.title.slice(0, first.title.lastIndexOf(':'))}: ${refs.join(', ')}`,
+      evidence: first.evidence.map((e) =>
+        MISS_CLAUSE.test(e) ? `miss ratio ${fixed(accesses > 0 ? misses / accesses : 0)} (${misses.toLocaleString('en-US')} of ${accesses.toLocaleString('en-US')} at ${level})` : e
+      )
+    })
+  }
+  return out
 }
 
 type MakeItem = (members: RefFacts[], rest: Omit<AdviceItem, 'references' | 'variables' | 'locations' | 'misses' | 'share'>) => AdviceItem
