@@ -43,6 +43,21 @@ describe('evictor graph', () => {
     expect(await page.getByTestId('evictor-counts').textContent()).toMatch(/^3 nodes · 3 edges · 1 hidden/)
     await screenshot(page, 'evictors-1-graph')
 
+    // Threshold 0 shows the stray edge too (unknown_Read_3 evicted one of B's lines): still one
+    // cycle, and the new node is not in it. Back at 5%, the nodes keep their places.
+    const slider = page.getByTestId('evictor-threshold')
+    await slider.fill('0')
+    await expect.poll(() => page.getByTestId('evictor-counts').textContent()).toMatch(/^4 nodes · 4 edges/)
+    expect(await cycles.count()).toBe(1)
+    expect(await page.locator('[data-testid="evictor-node-button"][data-node="unknown_Read_3"]').getAttribute('class')).not.toContain('cyclic')
+    await expect.poll(() => canvas.getAttribute('data-layout-state')).toBe('done')
+    const at0 = await canvas.getAttribute('data-node-positions')
+    await slider.fill('5')
+    await expect.poll(() => page.getByTestId('evictor-counts').textContent()).toMatch(/^3 nodes · 3 edges/)
+    const kept = JSON.parse((await canvas.getAttribute('data-node-positions'))!) as Record<string, [number, number]>
+    const before0 = JSON.parse(at0!) as Record<string, [number, number]>
+    for (const id of ['A_Read_0', 'B_Read_1', 'C_Read_2']) expect(kept[id]).toEqual(before0[id])
+
     // Highlight the cycle (dims everything else).
     await cycles.first().click()
     expect(await cycles.first().getAttribute('aria-pressed')).toBe('true')
