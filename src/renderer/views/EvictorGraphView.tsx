@@ -106,6 +106,9 @@ export function EvictorGraphView({ report }: Props) {
         <div className="evictor-body">
           <EvictorGraphCanvas ref={canvas} graph={graph} selected={selected} highlighted={highlighted} dark={dark} onSelect={choose} onOpen={open} />
           <aside className="evictor-side">
+            <p className="muted small evictor-legend" data-testid="evictor-legend">
+              Arrow: evictor → evictee, labelled with its share of the evictee&apos;s evictions. Size: misses. <span className="danger-text">Red</span>: in a cycle.
+            </p>
             <section aria-label="Cycles">
               <h3 className="side-title">Cycles (likely conflict misses)</h3>
               {graph.cycles.length === 0 ? (
