@@ -18,6 +18,7 @@ const MODES: { value: EvictorGraphMode; label: string }[] = [
   { value: 'reference', label: 'References' },
   { value: 'variable', label: 'Variables' }
 ]
+const NONE: string[] = []
 /** Nodes listed for keyboard users; the graph itself shows them all. */
 const LISTED_NODES = 200
 
@@ -34,11 +35,12 @@ export function EvictorGraphView({ report }: Props) {
   const [mode, setMode] = useState<EvictorGraphMode>('reference')
   const [thresholdPct, setThresholdPct] = useState(5)
   const [selected, setSelected] = useState<string | null>(null)
-  const [cycle, setCycle] = useState<number | null>(null)
+  // The highlighted cycle, by its members (indexes change as the threshold moves).
+  const [cycle, setCycle] = useState<string | null>(null)
 
   const graph = useMemo(() => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100 }), [report, level, mode, thresholdPct])
   const node = graph.nodes.find((n) => n.id === selected) ?? null
-  const highlighted = cycle !== null ? (graph.cycles[cycle]?.nodes ?? []) : []
+  const highlighted = useMemo(() => graph.cycles.find((c) => c.nodes.join() === cycle)?.nodes ?? NONE, [graph, cycle])
   const base = `stride-evictors-run${report.run}-${level}-${mode}`
 
   const choose = (id: string) => {
@@ -115,14 +117,14 @@ export function EvictorGraphView({ report }: Props) {
                 <p className="muted small">No cycles among the shown edges.</p>
               ) : (
                 <ul className="evictor-cycles" data-testid="evictor-cycles">
-                  {graph.cycles.map((c, i) => (
+                  {graph.cycles.map((c) => (
                     <li key={c.nodes.join()}>
                       <button
                         type="button"
-                        className={`evictor-cycle ${cycle === i ? 'is-on' : ''}`}
-                        aria-pressed={cycle === i}
+                        className={`evictor-cycle ${cycle === c.nodes.join() ? 'is-on' : ''}`}
+                        aria-pressed={cycle === c.nodes.join()}
                         data-testid="evictor-cycle"
-                        onClick={() => setCycle(cycle === i ? null : i)}
+                        onClick={() => setCycle(cycle === c.nodes.join() ? null : c.nodes.join())}
                       >
                         <span className="evictor-cycle-label">{cycleLabel(c)}</span>
                         <span className="muted small">
