@@ -4,10 +4,10 @@
  * by keyboard) selects its line for the source view and the table and shows its evictors
  * beside the graph; double-click or "Show in source" goes to the source tab.
  */
-import { useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useMemo, useRef, useState } from 'react'
 import type { RunReport } from '../../shared/domain'
 import { downloadBlob, downloadText } from '../components/download'
-import { EvictorGraphCanvas, type EvictorGraphHandle } from '../components/EvictorGraphCanvas'
+import type { EvictorGraphHandle } from '../components/EvictorGraphCanvas'
 import { Segmented } from '../components/Segmented'
 import { useIsDark } from '../components/use-color-scheme'
 import { computeEvictorGraph, cycleLabel, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode } from '../logic/evictor-graph'
@@ -18,6 +18,8 @@ const MODES: { value: EvictorGraphMode; label: string }[] = [
   { value: 'reference', label: 'References' },
   { value: 'variable', label: 'Variables' }
 ]
+// cytoscape + fcose load with the tab, not with the app.
+const EvictorGraphCanvas = lazy(() => import('../components/EvictorGraphCanvas').then((m) => ({ default: m.EvictorGraphCanvas })))
 const NONE: string[] = []
 /** Nodes listed for keyboard users; the graph itself shows them all. */
 const LISTED_NODES = 200
@@ -106,7 +108,9 @@ export function EvictorGraphView({ report }: Props) {
         </div>
       ) : (
         <div className="evictor-body">
-          <EvictorGraphCanvas ref={canvas} graph={graph} selected={selected} highlighted={highlighted} dark={dark} onSelect={choose} onOpen={open} />
+          <Suspense fallback={<div className="evictor-canvas muted pad">Loading the graph view…</div>}>
+            <EvictorGraphCanvas ref={canvas} graph={graph} selected={selected} highlighted={highlighted} dark={dark} onSelect={choose} onOpen={open} />
+          </Suspense>
           <aside className="evictor-side">
             <p className="muted small evictor-legend" data-testid="evictor-legend">
               Arrow: evictor → evictee, labelled with its share of the evictee&apos;s evictions. Size: misses. <span className="danger-text">Red</span>: in a cycle.
