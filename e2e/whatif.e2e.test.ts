@@ -61,9 +61,18 @@ describe('what-if and compare', () => {
     await screenshot(page, 'whatif-1-spatial-paint')
     await page.getByTestId('metric-select').selectOption('misses')
 
-    // Alt+2 opens the what-if form with the run's cache.
-    await page.keyboard.press('Alt+2')
+    // The advisor's suggestion opens in the what-if form, filled in, with its reason.
+    await page.keyboard.press('Alt+3')
+    await page.getByTestId('advice-edit').first().click()
     const form = page.getByTestId('whatif-form')
+    await form.waitFor()
+    expect(await page.getByTestId('whatif-reason').textContent()).toMatch(/evictor cycle/)
+    expect(await page.getByTestId('layout-row').count()).toBe(2)
+    await page.getByTestId('whatif-reason').getByRole('button').click()
+    await expect.poll(() => page.getByTestId('layout-row').count()).toBe(0)
+
+    // Alt+4 is the what-if form itself, with the run's cache.
+    await page.keyboard.press('Alt+4')
     await form.waitFor()
     expect(await page.getByTestId('cache-size-0').inputValue()).toBe('128K')
     await page.getByTestId('add-padding').click()

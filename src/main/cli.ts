@@ -3,6 +3,7 @@
  * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
  */
 import { StrideError } from '../shared/api'
+import { adviseCommand } from './cli/advise-command'
 import { exportCommand } from './cli/export-command'
 import { infoCommand } from './cli/info-command'
 import { processIo, type Io } from './cli/io'
@@ -17,7 +18,9 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   report: reportCommand,
   info: infoCommand,
   export: exportCommand,
-  serve: serveCommand
+  serve: serveCommand,
+  // ---- advisor ----
+  advise: adviseCommand
 }
 
 const USAGE = `usage: stride <command> [options]
@@ -26,6 +29,7 @@ const USAGE = `usage: stride <command> [options]
   report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--json]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
+  advise   S.stride [--run N] [--level NAME] [--json]
   serve    [--port N]`
 
 async function main(argv: string[]): Promise<number> {

@@ -9,6 +9,7 @@ import type {
   ExampleProgram,
   ProgramSymbols,
   RecentSession,
+  RunAdvice,
   RunReport,
   SessionInfo,
   SourceFile,
@@ -106,7 +107,12 @@ export const API_INPUT_SCHEMAS = {
   openSession: z.object({ path: sessionPath }).strict(),
   getReport: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
   getSource: z.object({ session: sessionPath, file: z.string().min(1).max(4096) }).strict(),
-  recentSessions: z.object({}).strict()
+  recentSessions: z.object({}).strict(),
+  // ---- Advisor ----
+  /** METRIC Fig. 8 / Mohan Table 1 diagnoses of a run's hot references at one cache level (default: the innermost). */
+  getAdvice: z
+    .object({ session: sessionPath, run: z.number().int().positive().nullable().default(null), level: levelName.nullable().default(null) })
+    .strict()
 } as const
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
@@ -170,6 +176,8 @@ export interface ApiResults {
   getReport: RunReport
   getSource: SourceFile
   recentSessions: RecentSession[]
+  // ---- Advisor ----
+  getAdvice: RunAdvice
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

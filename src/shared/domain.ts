@@ -377,3 +377,54 @@ export interface SourceFile {
   path: string
   text: string
 }
+
+// ---- Advisor (METRIC Figure 8, Mohan Table 1) -------------------------------------------
+
+/** A what-if the advisor can run in one click (through the renderer's runWhatIf). */
+export type AdviceAction =
+  /** Layout filters to add to the run's own (SIGMA 3.2 external padding). */
+  | { kind: 'layout'; label: string; layout: LayoutFilter[] }
+  /** The run's cache levels with one changed (a prefetcher, a bigger cache). */
+  | { kind: 'levels'; label: string; levels: CacheLevelConfig[] }
+
+export type AdviceDiagnosis =
+  | 'conflict'
+  | 'capacity'
+  | 'large-stride'
+  | 'streaming'
+  | 'irregular'
+  | 'pollution'
+  | 'low-spatial-reuse'
+
+/** One diagnosis for a hot reference (or a cycle of them), with the numbers behind it. */
+export interface AdviceItem {
+  diagnosis: AdviceDiagnosis
+  /** Reference ids concerned (a cycle lists all its members). */
+  references: string[]
+  /** Variables they touch, as named in the session. */
+  variables: string[]
+  /** "conflict.c:30" per distinct line, or the pc. */
+  locations: string[]
+  /** Misses of those references at the level, and their share of the level's misses. */
+  misses: number
+  share: number
+  /** e.g. "Conflict misses: evictor cycle A ↔ B ↔ C". */
+  title: string
+  /** The facts that triggered it, each a short clause with its number. */
+  evidence: string[]
+  /** What to do, e.g. "pad the arrays; try +1 KiB between them". */
+  suggestion: string
+  /** Where the rule comes from, e.g. "METRIC Fig. 8: evictor references". */
+  rules: string[]
+  action?: AdviceAction
+}
+
+export interface RunAdvice {
+  run: number
+  level: string
+  /** Most misses first. */
+  items: AdviceItem[]
+  /** Hot references looked at (those covering most of the level's misses). */
+  examined: number
+  totalMisses: number
+}

@@ -15,6 +15,7 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
+import { diagnoseRun } from '../analysis/advice/diagnose'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -97,7 +98,14 @@ export function createStrideService(): StrideBackend {
       if (size > MAX_SOURCE_BYTES) throw new StrideError(`Source file "${file}" is larger than 8 MiB; open it in an editor.`, 'invalid-input')
       return { path: file, text: readFileSync(file, 'utf8') }
     },
-    recentSessions: () => recentSessions()
+    recentSessions: () => recentSessions(),
+    // ---- Advisor ----
+    // The report is built in a worker; the diagnosis is one linear pass over its references
+    // and evictor edges (microseconds for hundreds of references), so it runs here.
+    getAdvice: async ({ session, run, level }) => {
+      const report = await runReportWorker({ session, run })
+      return diagnoseRun(report, { level: level ?? report.config.levels[0]!.name })
+    }
   }
 
   return {

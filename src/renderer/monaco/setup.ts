@@ -18,5 +18,12 @@ declare global {
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() }
 loader.config({ monaco })
 
+// Monaco rejects its pending work with a "Canceled" error when an editor is disposed (the
+// source view unmounts on a tab switch); that is its normal teardown, not a failure.
+window.addEventListener('unhandledrejection', (e) => {
+  const reason = e.reason as { name?: string; message?: string } | null
+  if (reason && reason.name === 'Canceled' && reason.message === 'Canceled') e.preventDefault()
+})
+
 export { monaco }
 export type Monaco = typeof monaco

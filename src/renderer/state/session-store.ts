@@ -11,7 +11,14 @@ import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 
 /** The workspace's views of one run; each is a tab (keyboard: Alt+1..9). */
-export type WorkspaceTab = 'source' | 'whatif' | 'compare'
+export type WorkspaceTab =
+  | 'source'
+  // ---- evictor graph and advisor ----
+  | 'evictors'
+  | 'advisor'
+  // ---- what-if and comparison ----
+  | 'whatif'
+  | 'compare'
 
 /** A run to compare with: of this session, or of another session of the same program. */
 export interface BaselineRef {

@@ -17,6 +17,8 @@ import { CompareView } from './CompareView'
 import { SourcePane } from './SourcePane'
 import { WhatIfView } from './WhatIfView'
 import { WorkspaceTabBar } from './WorkspaceTabBar'
+import { AdvisorView } from './AdvisorView'
+import { EvictorGraphView } from './EvictorGraphView'
 
 export function SessionView() {
   const s = useSession()
@@ -137,6 +139,17 @@ export function SessionView() {
                 </section>
               </div>
             )}
+          </div>
+        )}
+        {/* ---- evictor graph and advisor ---- */}
+        {s.tab === 'evictors' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-evictors" aria-labelledby="tab-evictors">
+            <EvictorGraphView report={report} />
+          </div>
+        )}
+        {s.tab === 'advisor' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-advisor" aria-labelledby="tab-advisor">
+            <AdvisorView session={info.path} report={report} />
           </div>
         )}
         {s.tab === 'whatif' && report && (

@@ -7,6 +7,10 @@ import type { WorkspaceTab } from '../state/session-store'
 
 export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
   { id: 'source', label: 'Source' },
+  // ---- evictor graph and advisor ----
+  { id: 'evictors', label: 'Evictors' },
+  { id: 'advisor', label: 'Advisor' },
+  // ---- what-if and comparison ----
   { id: 'whatif', label: 'What-if' },
   { id: 'compare', label: 'Compare' }
 ]

@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest'
+import type { CacheLevelConfig, ReferenceStats, RunReport, VariableInfo } from '../../../shared/domain'
+import { diagnoseRun } from './diagnose'
+import { computeSetPadding } from './padding'
+
+const L1: CacheLevelConfig = { name: 'L1', size: 131072, assoc: 2, lineSize: 128, policy: 'lru' }
+
+interface RefSpec {
+  id: string
+  variable: string | null
+  line: number
+  hits: number
+  misses: number
+  reuse?: number
+  temporalHits?: number
+  regularity?: number
+  stride?: number
+  meanStream?: number
+  evictors?: Array<[by: string, count: number]>
+}
+
+function ref(s: RefSpec): ReferenceStats {
+  const total = (s.evictors ?? []).reduce((a, [, c]) => a + c, 0)
+  return {
+    id: s.id,
+    pc: '0x401000',
+    kind: 'read',
+    file: '/ex/kernel.c',
+    line: s.line,
+    function: 'kernel',
+    variable: s.variable,
+    reads: s.hits + s.misses,
+    writes: 0,
+    levels: {
+      L1: { hits: s.hits, misses: s.misses, readMisses: s.misses, writeMisses: 0, temporalHits: s.temporalHits ?? 0, spatialHits: s.hits - (s.temporalHits ?? 0), ...(s.reuse === undefined ? {} : { spatialReuse: s.reuse }) }
+    },
+    ...(s.regularity === undefined
+      ? {}
+      : {
+          streams: {
+            regularity: s.regularity,
+            meanStreamLength: s.meanStream ?? 8192,
+            streams: 1,
+            distinctLengths: 1,
+            distinctStrides: s.stride === undefined ? 0 : 1,
+            lengths: [],
+            strides: s.stride === undefined ? [] : [{ stride: s.stride, fraction: 1 }]
+          }
+        }),
+    evictors: (s.evictors ?? []).map(([by, count]) => ({ level: 'L1', by, count, fraction: count / total }))
+  }
+}
+
+const global = (name: string, start: number, size = 65536): VariableInfo => ({
+  name,
+  kind: 'global',
+  start: `0x${start.toString(16)}`,
+  size,
+  type: 'double [8192]',
+  elementSize: 8,
+  dims: [size / 8],
+  allocSite: null,
+  reads: 0,
+  writes: 0
+})
+
+function report(refs: RefSpec[], variables: VariableInfo[] = [], level: CacheLevelConfig = L1): RunReport {
+  return {
+    run: 3,
+    config: { levels: [level], cachegrindCompatible: false, layout: [] },
+    levels: [{ name: level.name, reads: 0, writes: 0, readMisses: 0, writeMisses: 0 }],
+    lines: [],
+    references: refs.map(ref),
+    variables
+  }
+}
+
+// The conflict example as simulated (METRIC 10.3, Figure 15/16): A, B, C 64 KiB apart.
+const BASE = 0x4040a0
+const CONFLICT = report(
+  [
+    { id: 'A_Read_0', variable: 'A', line: 30, hits: 0, misses: 8192, reuse: 0.0625, regularity: 1, stride: 8, evictors: [['C_Read_2', 8192]] },
+    { id: 'B_Read_1', variable: 'B', line: 30, hits: 0, misses: 8192, reuse: 0.0625, regularity: 1, stride: 8, evictors: [['A_Read_0', 7680], ['unknown_Read_3', 1]] },
+    { id: 'C_Read_2', variable: 'C', line: 30, hits: 0, misses: 8192, reuse: 0.0625, regularity: 1, stride: 8, evictors: [['B_Read_1', 7680]] },
+    { id: 'unknown_Read_3', variable: null, line: 29, hits: 0, misses: 1 }
+  ],
+  [global('C', BASE + 0x20000), global('A', BASE), global('B', BASE + 0x10000)]
+)
+
+describe('diagnoseRun', () => {
+  it('diagnoses the conflict example: cycle A↔B↔C, all stride 8 → pad; try +1 KiB', () => {
+    const advice = diagnoseRun(CONFLICT, { level: 'L1' })
+    expect(advice.examined).toBe(3) // the one-miss stray is not hot
+    expect(advice.items).toHaveLength(1)
+    const [c] = advice.items
+    expect(c!.diagnosis).toBe('conflict')
+    expect(c!.title).toBe('Conflict misses: evictor cycle A↔B↔C')
+    expect(c!.references).toEqual(['A_Read_0', 'B_Read_1', 'C_Read_2'])
+    expect(c!.misses).toBe(24576)
+    expect(c!.share).toBeCloseTo(24576 / 24577)
+    expect(c!.evidence.join(' | ')).toContain('all regular, all stride 8')
+    expect(c!.evidence.join(' | ')).toContain('miss ratio 1.00')
+    expect(c!.evidence.join(' | ')).toContain('spatial reuse 0.06')
+    expect(c!.evidence[0]).toContain('A_Read_0 evicts B_Read_1 (100% of its evictions)')
+    expect(c!.suggestion).toContain('try +1 KiB between them')
+    // B moves 1 KiB; C moves with B and 1 KiB more: A, B, C at set offsets 0, 1 KiB, 2 KiB (METRIC's padding).
+    expect(c!.action).toEqual({
+      kind: 'layout',
+      label: 'Pad B +1 KiB, C +1 KiB',
+      layout: [
+        { kind: 'external', variable: 'B', bytes: 1024 },
+        { kind: 'external', variable: 'C', bytes: 1024 }
+      ]
+    })
+  })
+
+  it('names a column walk: regular, single stride 8000, miss ratio 1.0 → loop interchange or prefetch (METRIC 10.2)', () => {
+    const advice = diagnoseRun(
+      report(
+        [
+          { id: 'B_Read_1', variable: 'B', line: 8, hits: 0, misses: 1000, reuse: 0.06, regularity: 1, stride: 8000, meanStream: 1000 },
+          { id: 'A_Read_0', variable: 'A', line: 8, hits: 938, misses: 62, reuse: 1, regularity: 1, stride: 8, meanStream: 1000 }
+        ],
+        [global('A', 0x10000, 8_000_000), global('B', 0x800000, 8_000_000)],
+        { name: 'L1', size: 32768, assoc: 2, lineSize: 128, policy: 'lru' }
+      ),
+      { level: 'L1' }
+    )
+    const [b, a] = advice.items
+    expect(b!.diagnosis).toBe('large-stride')
+    expect(b!.evidence).toContain('regular (regularity 1.00), single stride 8000, mean stream 1000')
+    expect(b!.evidence).toContain('miss ratio 1.00 (1,000 of 1,000 at L1)')
+    expect(b!.evidence).toContain('stride 1000 elements of 8 bytes (≥ 32)')
+    expect(b!.suggestion).toMatch(/interchange the loops/)
+    expect(b!.action).toMatchObject({ kind: 'levels', levels: [{ name: 'L1', prefetch: 'stride' }] })
+    // A is a plain stream: one miss per 128-byte line, long streams → prefetch.
+    expect(a!.diagnosis).toBe('streaming')
+    expect(a!.action).toMatchObject({ kind: 'levels', levels: [{ prefetch: 'next-line' }] })
+  })
+
+  it('calls an irregular gather irregular, and flags it as polluting when it evicts the others (METRIC 10.1)', () => {
+    const advice = diagnoseRun(
+      report([
+        { id: 'D_Read_12', variable: 'D', line: 13, hits: 100, misses: 1400, reuse: 0.06, temporalHits: 1, regularity: 0, evictors: [['C_Read_11', 700]] },
+        { id: 'A_Read_6', variable: 'A', line: 7, hits: 900, misses: 100, reuse: 0.9, regularity: 1, stride: 8, evictors: [['D_Read_12', 60], ['C_Read_11', 40]] },
+        { id: 'B_Read_7', variable: 'B', line: 7, hits: 900, misses: 100, reuse: 0.9, regularity: 1, stride: 8, evictors: [['D_Read_12', 70], ['C_Read_11', 30]] },
+        { id: 'C_Read_11', variable: 'C', line: 13, hits: 100, misses: 1300, reuse: 0.06, regularity: 0, evictors: [['D_Read_12', 600]] }
+      ]),
+      { level: 'L1' }
+    )
+    const kinds = advice.items.map((i) => `${i.diagnosis}:${i.references.join(',')}`)
+    expect(kinds).toContain('irregular:D_Read_12')
+    expect(kinds).toContain('pollution:D_Read_12')
+    const pollution = advice.items.find((i) => i.diagnosis === 'pollution' && i.references[0] === 'D_Read_12')!
+    expect(pollution.evidence[0]).toMatch(/^causes \d+% of all L1 evictions/)
+    expect(pollution.suggestion).toMatch(/non-temporal/)
+    expect(kinds).toContain('irregular:C_Read_11')
+    // C and D evict each other at random: no conflict cycle, and nothing to pad.
+    expect(advice.items.some((i) => i.references.length > 1 || i.diagnosis === 'conflict')).toBe(false)
+  })
+
+  it('METRIC 10.1: a cycle through irregular gathers is pollution, not a conflict; the streams they sweep are told so', () => {
+    // Numbers from the bundled reuse example at a 256 KiB 8-way L2 (128-byte lines).
+    const advice = diagnoseRun(
+      report([
+        { id: 'A_Read_0', variable: 'A', line: 7, hits: 96053, misses: 6347, reuse: 1, regularity: 1, stride: 8, meanStream: 10240, evictors: [['C_Read_5', 2800], ['D_Read_6', 2950], ['A_Read_0', 500]] },
+        { id: 'B_Read_1', variable: 'B', line: 7, hits: 96072, misses: 6328, reuse: 1, regularity: 1, stride: 8, meanStream: 10240, evictors: [['C_Read_5', 1900], ['D_Read_6', 3860], ['B_Read_1', 500]] },
+        { id: 'C_Read_5', variable: 'C', line: 13, hits: 428, misses: 14572, reuse: 0.06, temporalHits: 330, regularity: 0, evictors: [['A_Read_0', 2700], ['D_Read_6', 5100], ['C_Read_5', 4600]] },
+        { id: 'D_Read_6', variable: 'D', line: 13, hits: 176, misses: 14824, reuse: 0.06, temporalHits: 67, regularity: 0, evictors: [['B_Read_1', 3700], ['C_Read_5', 5200], ['D_Read_6', 2800]] }
+      ]),
+      { level: 'L1' }
+    )
+    expect(advice.items.map((i) => `${i.diagnosis}:${i.references.join()}`)).toEqual([
+      'irregular:D_Read_6',
+      'pollution:D_Read_6',
+      'irregular:C_Read_5',
+      'pollution:C_Read_5',
+      'streaming:A_Read_0',
+      'streaming:B_Read_1'
+    ])
+    const a = advice.items.find((i) => i.references[0] === 'A_Read_0')!
+    expect(a.evidence).toContain('top evictor D_Read_6 (47% of its evictions) is irregular')
+    expect(a.suggestion).toMatch(/D_Read_6 evicts its lines; with that reference hinted non-temporal/)
+  })
+
+  it('reads a cycle with high spatial reuse as capacity misses and offers a bigger cache', () => {
+    const advice = diagnoseRun(
+      report(
+        [
+          { id: 'X_Read_0', variable: 'X', line: 5, hits: 900, misses: 100, reuse: 0.95, regularity: 1, stride: 8, evictors: [['Y_Read_1', 100]] },
+          { id: 'Y_Read_1', variable: 'Y', line: 5, hits: 900, misses: 100, reuse: 0.95, regularity: 1, stride: 8, evictors: [['X_Read_0', 100]] }
+        ],
+        [global('X', 0x1000), global('Y', 0x20000)]
+      ),
+      { level: 'L1' }
+    )
+    expect(advice.items).toHaveLength(1)
+    expect(advice.items[0]!.diagnosis).toBe('capacity')
+    expect(advice.items[0]!.action).toEqual({ kind: 'levels', label: 'Try L1 256 KiB', levels: [{ ...L1, size: 262144 }] })
+  })
+
+  it('after METRIC\'s padding the cycle remains but the misses are one per line: streaming, not capacity', () => {
+    const padded = report(
+      [
+        { id: 'A_Read_0', variable: 'A', line: 30, hits: 7680, misses: 512, reuse: 1, regularity: 1, stride: 8, evictors: [['C_Read_2', 512]] },
+        { id: 'B_Read_1', variable: 'B', line: 30, hits: 7680, misses: 512, reuse: 1, regularity: 1, stride: 8, evictors: [['A_Read_0', 460], ['unknown_Read_3', 52]] },
+        { id: 'C_Read_2', variable: 'C', line: 30, hits: 7680, misses: 512, reuse: 1, regularity: 1, stride: 8, evictors: [['B_Read_1', 512]] }
+      ],
+      [global('A', BASE), global('B', BASE + 0x10400), global('C', BASE + 0x20800)]
+    )
+    const advice = diagnoseRun(padded, { level: 'L1' })
+    // The three alike streams are one item, their misses added up.
+    expect(advice.items).toHaveLength(1)
+    const [streams] = advice.items
+    expect(streams!.diagnosis).toBe('streaming')
+    expect(streams!.title).toBe('Streaming misses: A_Read_0, B_Read_1, C_Read_2')
+    expect(streams!.misses).toBe(1536)
+    expect(streams!.evidence).toContain('miss ratio 0.06 (1,536 of 24,576 at L1)')
+    expect(streams!.evidence).toContain('about one miss per line (a stride-8 stream over 128-byte lines misses 0.0625 of the time)')
+  })
+
+  it('ignores weak evictor edges when looking for cycles', () => {
+    const r = report([
+      { id: 'X_Read_0', variable: 'X', line: 5, hits: 0, misses: 100, reuse: 0.1, regularity: 1, stride: 8, evictors: [['Y_Read_1', 5], ['Z_Read_2', 95]] },
+      { id: 'Y_Read_1', variable: 'Y', line: 5, hits: 0, misses: 100, reuse: 0.1, regularity: 1, stride: 8, evictors: [['X_Read_0', 100]] },
+      { id: 'Z_Read_2', variable: 'Z', line: 6, hits: 0, misses: 10 }
+    ])
+    expect(diagnoseRun(r, { level: 'L1' }).items.some((i) => i.references.length > 1)).toBe(false)
+  })
+
+  it('rejects a level the run does not have, naming the ones it has', () => {
+    expect(() => diagnoseRun(CONFLICT, { level: 'L3' })).toThrow('"L3" is not a cache level of run 3; pick one of L1.')
+  })
+
+  it('gives no advice on a run without misses', () => {
+    const quiet = diagnoseRun(report([{ id: 'A_Read_0', variable: 'A', line: 1, hits: 10, misses: 0, reuse: 1, regularity: 1, stride: 8 }]), { level: 'L1' })
+    expect(quiet).toEqual({ run: 3, level: 'L1', items: [], examined: 0, totalMisses: 0 })
+  })
+})
+
+describe('computeSetPadding', () => {
+  it('moves the arrays after the first to set offsets 1 KiB apart, whatever their current offsets', () => {
+    // B sits 256 bytes past A's set offset, C exactly on it.
+    const p = computeSetPadding([global('A', 0x100000), global('B', 0x110100), global('C', 0x120000)], L1)
+    expect(p).toEqual({
+      spacing: 1024,
+      order: ['A', 'B', 'C'],
+      filters: [
+        { kind: 'external', variable: 'B', bytes: 768 },
+        { kind: 'external', variable: 'C', bytes: 1280 }
+      ]
+    })
+  })
+
+  it('shrinks the spacing when the cache has too few sets for 1 KiB steps', () => {
+    const tiny: CacheLevelConfig = { name: 'L1', size: 2048, assoc: 2, lineSize: 64, policy: 'lru' }
+    const p = computeSetPadding([global('A', 0), global('B', 4096), global('C', 8192)], tiny)
+    expect(p).toMatchObject({ spacing: 320, filters: [{ variable: 'B', bytes: 320 }, { variable: 'C', bytes: 320 }] })
+  })
+
+  it('refuses heap data and single arrays, saying why', () => {
+    const heap: VariableInfo = { ...global('buf', 0), kind: 'heap' }
+    expect(computeSetPadding([global('A', 0), heap], L1)).toEqual({ reason: 'buf is not a global with a known address, and layout filters only move globals' })
+    expect(computeSetPadding([global('A', 0)], L1)).toMatchObject({ reason: expect.stringMatching(/single data structure/) })
+  })
+})

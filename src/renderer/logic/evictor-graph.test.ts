@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest'
+import type { ReferenceStats, RunReport } from '../../shared/domain'
+import { computeEvictorGraph, cycleLabel, edgeLabel, evictorEdgesCsv, evictorGraphJson, nodeDiameter } from './evictor-graph'
+
+/**
+ * Fixture mini-language, one reference per line:
+ *   `ID VAR LINE misses/accesses  evictor:count evictor:count ...`
+ * All at level L1 of conflict.c.
+ */
+function reportFrom(text: string): RunReport {
+  const references: ReferenceStats[] = text
+    .trim()
+    .split('\n')
+    .map((row) => {
+      const [id, variable, line, ma, ...ev] = row.trim().split(/\s+/) as [string, string, string, string, ...string[]]
+      const [misses, accesses] = ma.split('/').map(Number) as [number, number]
+      const evictors = ev.map((e) => {
+        const [by, count] = e.split(':') as [string, string]
+        return { level: 'L1', by, count: Number(count), fraction: 0 }
+      })
+      const total = evictors.reduce((s, e) => s + e.count, 0)
+      evictors.forEach((e) => (e.fraction = e.count / total))
+      return {
+        id,
+        pc: '0x0',
+        kind: 'read',
+        file: '/src/conflict.c',
+        line: Number(line),
+        function: 'sumfunc',
+        variable: variable === '-' ? null : variable,
+        reads: accesses,
+        writes: 0,
+        levels: { L1: { hits: accesses - misses, misses, readMisses: misses, writeMisses: 0 } },
+        evictors
+      }
+    })
+  return {
+    run: 1,
+    config: { levels: [{ name: 'L1', size: 131072, assoc: 2, lineSize: 128, policy: 'lru' }], cachegrindCompatible: false },
+    levels: [{ name: 'L1', reads: 0, writes: 0, readMisses: 0, writeMisses: 0 }],
+    lines: [],
+    references
+  }
+}
+
+// The bundled conflict example as the simulator reports it (METRIC Figure 16).
+const CONFLICT = reportFrom(`
+  A_Read_0 A 30 8192/8192 C_Read_2:8192
+  B_Read_1 B 30 8192/8192 A_Read_0:7680 unknown_Read_3:1
+  C_Read_2 C 30 8192/8192 B_Read_1:7680
+  unknown_Read_3 - 29 1/1
+`)
+
+describe('computeEvictorGraph', () => {
+  it('draws METRIC Figure 16: a 3-cycle A -> B -> C -> A with 100% edges', () => {
+    const g = computeEvictorGraph(CONFLICT, { level: 'L1', mode: 'reference', threshold: 0.01 })
+    expect(g.cycles).toHaveLength(1)
+    expect(cycleLabel(g.cycles[0]!)).toBe('A_Read_0 ↔ B_Read_1 ↔ C_Read_2')
+    expect(g.cycles[0]!.evictions).toBe(8192 + 7680 + 7680)
+    expect(g.edges.map((e) => `${e.source}->${e.target} ${edgeLabel(e.fraction)}`)).toEqual([
+      'C_Read_2->A_Read_0 100%',
+      'A_Read_0->B_Read_1 100%',
+      'B_Read_1->C_Read_2 100%'
+    ])
+    expect(g.edges.every((e) => e.inCycle)).toBe(true)
+    expect(g.nodes.map((n) => [n.id, n.cycle, n.location])).toEqual([
+      ['A_Read_0', 0, 'conflict.c:30'],
+      ['B_Read_1', 0, 'conflict.c:30'],
+      ['C_Read_2', 0, 'conflict.c:30']
+    ])
+    // The one eviction by the stray reference is under 1%: hidden, and its node with it.
+    expect(g.hiddenEdges).toBe(1)
+    expect(g.isolatedNodes).toBe(1)
+  })
+
+  it('shows small edges at threshold 0, outside the cycle', () => {
+    const g = computeEvictorGraph(CONFLICT, { level: 'L1', mode: 'reference', threshold: 0 })
+    const stray = g.edges.find((e) => e.source === 'unknown_Read_3')!
+    expect(stray.target).toBe('B_Read_1')
+    expect(stray.inCycle).toBe(false)
+    expect(edgeLabel(stray.fraction)).toBe('<0.1%')
+    expect(g.nodes.find((n) => n.id === 'unknown_Read_3')!.cycle).toBeNull()
+    expect(g.cycles).toHaveLength(1)
+  })
+
+  it('a high threshold breaks the cycle', () => {
+    const r = reportFrom(`
+      X_Read_0 X 1 100/100 Y_Read_1:60 Z_Read_2:40
+      Y_Read_1 Y 2 100/100 X_Read_0:100
+      Z_Read_2 Z 3 10/100
+    `)
+    expect(computeEvictorGraph(r, { level: 'L1', mode: 'reference', threshold: 0.5 }).cycles).toHaveLength(1)
+    const g = computeEvictorGraph(r, { level: 'L1', mode: 'reference', threshold: 0.7 })
+    expect(g.cycles).toHaveLength(0)
+    expect(g.edges.map((e) => e.id)).toEqual(['X_Read_0->Y_Read_1'])
+  })
+
+  it('rolls references up to variables, keeping pseudo-owners apart', () => {
+    const r = reportFrom(`
+      A_Read_0 A 10 50/100 B_Read_2:30 prefetch:10
+      A_Write_1 A 11 70/100 B_Read_2:60
+      B_Read_2 B 12 40/100 A_Write_1:40
+    `)
+    const g = computeEvictorGraph(r, { level: 'L1', mode: 'variable', threshold: 0 })
+    expect(g.nodes.map((n) => [n.id, n.kind, n.misses, n.line])).toEqual([
+      ['A', 'variable', 120, 11],
+      ['B', 'variable', 40, 12],
+      ['prefetch', 'pseudo', 0, null]
+    ])
+    const ab = g.edges.find((e) => e.id === 'B->A')!
+    expect(ab.count).toBe(90)
+    expect(ab.fraction).toBeCloseTo(0.9)
+    expect(g.cycles.map(cycleLabel)).toEqual(['A ↔ B'])
+    expect(g.edges.find((e) => e.source === 'prefetch')!.inCycle).toBe(false)
+  })
+
+  it('ignores other levels', () => {
+    const r = reportFrom(`A_Read_0 A 1 5/5 B_Read_1:5
+      B_Read_1 B 1 5/5 A_Read_0:5`)
+    const g = computeEvictorGraph(r, { level: 'L2', mode: 'reference', threshold: 0 })
+    expect(g.nodes).toEqual([])
+    expect(g.edges).toEqual([])
+  })
+})
+
+describe('exports and sizes', () => {
+  const g = computeEvictorGraph(CONFLICT, { level: 'L1', mode: 'reference', threshold: 0.01 })
+
+  it('writes the visible edges as CSV', () => {
+    expect(evictorEdgesCsv(g).split('\n')).toEqual([
+      'evictor,evictee,count,fraction,in_cycle',
+      'C_Read_2,A_Read_0,8192,1.000000,1',
+      'A_Read_0,B_Read_1,7680,0.999870,1',
+      'B_Read_1,C_Read_2,7680,1.000000,1',
+      ''
+    ])
+  })
+
+  it('writes nodes, edges and cycles as JSON', () => {
+    const j = JSON.parse(evictorGraphJson(g)) as { edges: Array<{ evictor: string }>; cycles: Array<{ nodes: string[] }> }
+    expect(j.edges[0]!.evictor).toBe('C_Read_2')
+    expect(j.cycles[0]!.nodes).toEqual(['A_Read_0', 'B_Read_1', 'C_Read_2'])
+  })
+
+  it('sizes nodes by the square root of misses', () => {
+    expect(nodeDiameter(0, 100)).toBe(18)
+    expect(nodeDiameter(100, 100)).toBe(72)
+    expect(nodeDiameter(25, 100)).toBe(18 + 54 * 0.5)
+  })
+})

@@ -1,0 +1,38 @@
+/**
+ * The advisor's diagnoses of the open run at one level, fetched from the backend (getAdvice)
+ * and kept until the run or level changes. One request at a time; a late answer for an older
+ * request is dropped.
+ */
+import { create } from 'zustand'
+import type { RunAdvice } from '../../shared/domain'
+import { errorMessage, stride } from './stride'
+
+interface AdviceState {
+  /** "session\0run\0level" of what `advice` answers. */
+  key: string | null
+  advice: RunAdvice | null
+  status: 'idle' | 'loading' | 'ready' | 'error'
+  error: string | null
+  load(session: string, run: number, level: string): Promise<void>
+}
+
+let ticket = 0
+
+export const useAdvice = create<AdviceState>((set, get) => ({
+  key: null,
+  advice: null,
+  status: 'idle',
+  error: null,
+  async load(session, run, level) {
+    const key = `${session}\0${run}\0${level}`
+    if (get().key === key && get().status !== 'error') return
+    const my = ++ticket
+    set({ key, status: 'loading', error: null, advice: null })
+    try {
+      const advice = await stride().getAdvice({ session, run, level })
+      if (my === ticket) set({ advice, status: 'ready' })
+    } catch (e) {
+      if (my === ticket) set({ status: 'error', error: errorMessage(e) })
+    }
+  }
+}))

@@ -1,0 +1,209 @@
+/**
+ * The evictor graph tab: which references (or variables) evict which at one level, with the
+ * cycles METRIC reads as likely conflict misses. Clicking a node (or its entry in the lists,
+ * by keyboard) selects its line for the source view and the table and shows its evictors
+ * beside the graph; double-click or "Show in source" goes to the source tab.
+ */
+import { lazy, Suspense, useMemo, useRef, useState } from 'react'
+import type { RunReport } from '../../shared/domain'
+import { downloadBlob, downloadText } from '../components/download'
+import type { EvictorGraphHandle } from '../components/EvictorGraphCanvas'
+import { Segmented } from '../components/Segmented'
+import { useIsDark } from '../components/use-color-scheme'
+import { computeEvictorGraph, cycleLabel, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode } from '../logic/evictor-graph'
+import { formatCount } from '../logic/format'
+import { useSession } from '../state/session-store'
+
+const MODES: { value: EvictorGraphMode; label: string }[] = [
+  { value: 'reference', label: 'References' },
+  { value: 'variable', label: 'Variables' }
+]
+// cytoscape + fcose load with the tab, not with the app.
+const EvictorGraphCanvas = lazy(() => import('../components/EvictorGraphCanvas').then((m) => ({ default: m.EvictorGraphCanvas })))
+const NONE: string[] = []
+/** Nodes listed for keyboard users; the graph itself shows them all. */
+const LISTED_NODES = 200
+
+interface Props {
+  report: RunReport
+}
+
+export function EvictorGraphView({ report }: Props) {
+  const s = useSession()
+  const dark = useIsDark()
+  const canvas = useRef<EvictorGraphHandle>(null)
+  const cacheLevels = report.config.levels.map((l) => l.name)
+  const level = s.level && cacheLevels.includes(s.level) ? s.level : (cacheLevels[0] ?? '')
+  const [mode, setMode] = useState<EvictorGraphMode>('reference')
+  const [thresholdPct, setThresholdPct] = useState(5)
+  const [selected, setSelected] = useState<string | null>(null)
+  // The highlighted cycle, by its members (indexes change as the threshold moves).
+  const [cycle, setCycle] = useState<string | null>(null)
+
+  const graph = useMemo(() => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100 }), [report, level, mode, thresholdPct])
+  const node = graph.nodes.find((n) => n.id === selected) ?? null
+  const highlighted = useMemo(() => graph.cycles.find((c) => c.nodes.join() === cycle)?.nodes ?? NONE, [graph, cycle])
+  const base = `stride-evictors-run${report.run}-${level}-${mode}`
+
+  const choose = (id: string) => {
+    setSelected(id)
+    const n = graph.nodes.find((x) => x.id === id)
+    if (n && n.kind !== 'pseudo') s.select(n.file, n.line, mode === 'reference' ? n.id : null)
+  }
+  const open = (id: string) => {
+    choose(id)
+    s.setTab('source')
+  }
+  const setModeAndClear = (m: EvictorGraphMode) => {
+    setMode(m)
+    setSelected(null)
+    setCycle(null)
+  }
+
+  return (
+    <div className="evictor-view" data-testid="evictor-view">
+      <div className="toolbar">
+        <Segmented label="Nodes" value={mode} options={MODES} onChange={setModeAndClear} testId="evictor-mode" />
+        {cacheLevels.length > 1 && (
+          <Segmented label="Cache level" value={level} options={cacheLevels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="evictor-level" />
+        )}
+        <label className="field inline evictor-threshold">
+          <span>Hide edges under</span>
+          <input
+            type="range"
+            min={0}
+            max={50}
+            step={1}
+            value={thresholdPct}
+            onChange={(e) => setThresholdPct(Number(e.target.value))}
+            aria-valuetext={`${thresholdPct}% of the evictee's evictions`}
+            data-testid="evictor-threshold"
+          />
+          <output className="num">{thresholdPct}%</output>
+        </label>
+        <span className="muted small" data-testid="evictor-counts">
+          {graph.nodes.length} nodes · {graph.edges.length} edges
+          {graph.hiddenEdges > 0 && ` · ${graph.hiddenEdges} hidden`}
+          {graph.isolatedNodes > 0 && ` · ${graph.isolatedNodes} without edges`}
+        </span>
+        <span className="toolbar-spacer" />
+        <button type="button" className="button small" onClick={() => canvas.current?.fit()}>
+          Fit
+        </button>
+        <button type="button" className="button small" data-testid="evictor-export-png" onClick={() => void canvas.current?.png().then((b) => downloadBlob(b, `${base}.png`))}>
+          PNG
+        </button>
+        <button type="button" className="button small" data-testid="evictor-export-csv" onClick={() => downloadText(evictorEdgesCsv(graph), `${base}.csv`, 'text/csv')}>
+          CSV
+        </button>
+        <button type="button" className="button small" data-testid="evictor-export-json" onClick={() => downloadText(evictorGraphJson(graph), `${base}.json`, 'application/json')}>
+          JSON
+        </button>
+      </div>
+
+      {graph.nodes.length === 0 ? (
+        <div className="empty-state" data-testid="evictor-empty">
+          <p>No evictions at {level}{thresholdPct > 0 ? ` above ${thresholdPct}%` : ''}.</p>
+          <p className="muted small">Every line the traced references brought in stayed in the cache, or this run was stored without evictor counts.</p>
+        </div>
+      ) : (
+        <div className="evictor-body">
+          <Suspense fallback={<div className="evictor-canvas muted pad">Loading the graph view…</div>}>
+            <EvictorGraphCanvas ref={canvas} graph={graph} selected={selected} highlighted={highlighted} dark={dark} onSelect={choose} onOpen={open} />
+          </Suspense>
+          <aside className="evictor-side">
+            <p className="muted small evictor-legend" data-testid="evictor-legend">
+              Arrow: evictor → evictee, labelled with its share of the evictee&apos;s evictions. Size: misses. <span className="danger-text">Red</span>: in a cycle.
+            </p>
+            <section aria-label="Cycles">
+              <h3 className="side-title">Cycles (likely conflict misses)</h3>
+              {graph.cycles.length === 0 ? (
+                <p className="muted small">No cycles among the shown edges.</p>
+              ) : (
+                <ul className="evictor-cycles" data-testid="evictor-cycles">
+                  {graph.cycles.map((c) => (
+                    <li key={c.nodes.join()}>
+                      <button
+                        type="button"
+                        className={`evictor-cycle ${cycle === c.nodes.join() ? 'is-on' : ''}`}
+                        aria-pressed={cycle === c.nodes.join()}
+                        data-testid="evictor-cycle"
+                        onClick={() => setCycle(cycle === c.nodes.join() ? null : c.nodes.join())}
+                      >
+                        <span className="evictor-cycle-label">{cycleLabel(c)}</span>
+                        <span className="muted small">
+                          {c.nodes.length} nodes · {formatCount(c.evictions)} evictions · {formatCount(c.misses)} misses
+                        </span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+
+            {node && (
+              <section aria-label="Selected node" className="evictor-node" data-testid="evictor-node">
+                <h3 className="side-title">{node.label}</h3>
+                <p className="small">
+                  {node.location ?? 'no source line'} · {formatCount(node.misses)} misses of {formatCount(node.accesses)}
+                  {node.cycle !== null && <strong className="danger-text"> · in cycle {node.cycle + 1}</strong>}
+                </p>
+                <EdgeList title="Evicted by" edges={graph.edges.filter((e) => e.target === node.id).map((e) => ({ id: e.source, fraction: e.fraction, count: e.count }))} onPick={choose} />
+                <EdgeList title="Evicts" edges={graph.edges.filter((e) => e.source === node.id).map((e) => ({ id: e.target, fraction: e.fraction, count: e.count }))} onPick={choose} />
+                {node.kind !== 'pseudo' && node.line !== null && (
+                  <button type="button" className="button small" data-testid="evictor-show-source" onClick={() => open(node.id)}>
+                    Show in source
+                  </button>
+                )}
+              </section>
+            )}
+
+            <section aria-label="Nodes">
+              <h3 className="side-title">Nodes by misses</h3>
+              <ul className="evictor-nodes">
+                {graph.nodes.slice(0, LISTED_NODES).map((n) => (
+                  <li key={n.id}>
+                    <button
+                      type="button"
+                      className={`evictor-node-button ${n.id === selected ? 'is-on' : ''} ${n.cycle !== null ? 'cyclic' : ''}`}
+                      aria-pressed={n.id === selected}
+                      data-testid="evictor-node-button"
+                      data-node={n.id}
+                      onClick={() => choose(n.id)}
+                      onDoubleClick={() => open(n.id)}
+                    >
+                      <span>{n.label}</span>
+                      <span className="muted small num">{formatCount(n.misses)}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {graph.nodes.length > LISTED_NODES && <p className="muted small">{graph.nodes.length - LISTED_NODES} more in the graph.</p>}
+            </section>
+          </aside>
+        </div>
+      )}
+    </div>
+  )
+}
+
+function EdgeList({ title, edges, onPick }: { title: string; edges: Array<{ id: string; fraction: number; count: number }>; onPick(id: string): void }) {
+  if (edges.length === 0) return null
+  return (
+    <div className="evictor-edges">
+      <span className="muted small">{title}</span>
+      <ul>
+        {edges.map((e) => (
+          <li key={e.id}>
+            <button type="button" className="link-button" onClick={() => onPick(e.id)}>
+              {e.id}
+            </button>{' '}
+            <span className="small">
+              {edgeLabel(e.fraction)} ({formatCount(e.count)})
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
