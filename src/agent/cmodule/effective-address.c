@@ -49,7 +49,7 @@ static gboolean stride_reg_slot(x86_reg reg, gint *offset, guint64 *mask)
 /* An implicit stack slot: 8 bytes at rsp + disp. */
 static void stride_stack_op(StrideMemOp *op, gint64 disp, guint8 kind)
 {
-  memset(op, 0, sizeof(*op));
+  stride_zero(op, sizeof(*op));
   op->base_offset = (gint) offsetof(GumCpuContext, rsp);
   op->index_offset = -1;
   op->addr_mask = ~(guint64) 0;
@@ -69,7 +69,7 @@ static gboolean stride_is_mov_family(const cs_insn *insn)
 /* Fills op from a capstone memory operand; returns 0 or the STRIDE_UNTRACED_* reason. */
 static guint8 stride_mem_op(const cs_insn *insn, const cs_x86_op *o, guint8 kind, gint stride, StrideMemOp *op)
 {
-  memset(op, 0, sizeof(*op));
+  stride_zero(op, sizeof(*op));
   op->base_offset = -1;
   op->index_offset = -1;
   op->addr_mask = ~(guint64) 0;
@@ -134,7 +134,7 @@ static gboolean stride_all_operands_mem_or_implicit(const cs_x86 *x)
 static guint8 stride_plan_insn(const cs_insn *insn, StrideState *state, StridePlan *plan)
 {
   const cs_x86 *x = &insn->detail->x86;
-  memset(plan, 0, sizeof(*plan));
+  stride_zero(plan, sizeof(*plan));
   plan->state = state;
   plan->pc = insn->address;
   plan->mode = STRIDE_PLAN_NONE;

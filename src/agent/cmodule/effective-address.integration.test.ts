@@ -5,12 +5,15 @@
  * lack. The oracle is objdump (GNU binutils, not capstone): its Intel-syntax operand text
  * gives base, index, scale, displacement, segment and size, and its "# ADDR" comment the
  * rip-relative target; addresses are recomputed here from known register values.
+ * Everything runs twice: built by gcc, and by TinyCC (the compiler CModule embeds) where
+ * the tcc package is installed, so C that TinyCC rejects or miscompiles fails here first.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { RECORD, RECORD_BYTES, STATE, STATE_BYTES } from '../protocol'
 
 const HERE = __dirname
 const EXAMPLES = join(HERE, '..', '..', '..', 'resources', 'examples', 'build')
@@ -40,9 +43,9 @@ interface Insn {
 interface Rec { type: number; kind: number; size: number; pc: string; address: string }
 interface Planned { address: string; mnemonic: string; opStr: string; mode: number; untraced: number; records: Rec[] }
 
-let harness = ''
 let fixture = ''
 let fsBase = 0n
+const HAVE_TCC = spawnSync('tcc', ['-v']).status === 0
 
 function sh(cmd: string, args: string[], input?: string): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', input, maxBuffer: 512 * 1024 * 1024 })
@@ -61,7 +64,7 @@ function disassemble(binary: string): Insn[] {
   return out
 }
 
-function runHarness(insns: Insn[]): Planned[] {
+function runHarness(harness: string, insns: Insn[]): Planned[] {
   const regs = `regs ${Object.entries(REGS).map(([k, v]) => `${k}=0x${v.toString(16)}`).join(' ')}\n`
   const text = sh(harness, [], regs + insns.map((i) => `${i.address.toString(16)} ${i.bytes}\n`).join(''))
   const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -121,21 +124,34 @@ function splitOperands(s: string): string[] {
 
 const IMPLICIT = /^(lea|nop|push|pop|call|ret|leave|bnd|prefetch|rep|repz|repnz|movs|stos|lods|cmps|scas|vgather|vpgather|xsave|xrstor|fxsave|fxrstor)/
 
+const dir = mkdtempSync(join(tmpdir(), 'stride-cmodule-'))
 beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'stride-cmodule-'))
-  harness = join(dir, 'harness')
-  sh('gcc', ['-O1', '-Wall', '-Werror', '-o', harness, join(HERE, 'fixtures', 'harness.c'), '-lcapstone'])
   fixture = join(dir, 'operands')
   sh('gcc', ['-O2', '-mavx2', '-o', fixture, join(HERE, 'fixtures', 'operands.c')])
 })
 
-describe('effective addresses (native build of the CModule source)', () => {
+const COMPILERS = [
+  { cc: 'gcc', flags: ['-O1', '-Wall', '-Werror'], available: true },
+  { cc: 'tcc', flags: [], available: HAVE_TCC }
+]
+
+for (const { cc, flags, available } of COMPILERS)
+describe.skipIf(!available)(`effective addresses (the CModule source built by ${cc}${available ? '' : '; skipped: tcc is not installed (apt-get install tcc)'})`, () => {
+  const harness = join(dir, `harness-${cc}`)
+  beforeAll(() => {
+    sh(cc, [...flags, '-o', harness, join(HERE, 'fixtures', 'harness.c'), '-lcapstone'])
+  })
+
+  it('the whole CModule source, Stalker transform included, compiles', () => {
+    sh(cc, [...flags, '-c', '-o', join(dir, `transform-${cc}.o`), join(HERE, 'fixtures', 'transform-check.c')])
+  })
+
   it('matches objdump on every explicit memory operand of the example binaries and the fixture', () => {
     expect(existsSync(EXAMPLES), 'run "npm run examples" first').toBe(true)
     // The C library too: tens of thousands of real compiler- and hand-written forms.
     const binaries = readdirSync(EXAMPLES).map((f) => join(EXAMPLES, f)).concat(fixture, ...[LIBC].filter(existsSync))
     const insns = binaries.flatMap(disassemble)
-    const planned = runHarness(insns)
+    const planned = runHarness(harness, insns)
     expect(planned).toHaveLength(insns.length)
     let checked = 0
     let untraced = 0
@@ -181,8 +197,13 @@ describe('effective addresses (native build of the CModule source)', () => {
     const line = body.split('\n').find((l) => mnemonic.test((l.split('\t')[2] ?? '').split(/\s+/)[0]!))
     expect(line, `${fn} has ${mnemonic}`).toBeDefined()
     const insn = disassemble(fixture).find((i) => i.address === BigInt(`0x${line!.trim().split(':')[0]}`))!
-    return [insn, runHarness([insn])[0]!]
+    return [insn, runHarness(harness, [insn])[0]!]
   }
+
+  it('record and shared-state layouts are the ones the agent and the host decoder use', () => {
+    const layout = JSON.parse(sh(harness, ['layout']))
+    expect(layout).toEqual({ recordBytes: RECORD_BYTES, record: RECORD, stateBytes: STATE_BYTES, state: STATE })
+  })
 
   it('rip-relative: the operand is the absolute address objdump resolves', () => {
     const [insn, p] = fixtureInsn('read_global', /^mov$/)
@@ -241,7 +262,7 @@ describe('effective addresses (native build of the CModule source)', () => {
   })
 
   it('push/call store at rsp-8, ret/pop load at rsp (the implicit stack accesses Valgrind also reports)', () => {
-    const planned = runHarness([
+    const planned = runHarness(harness, [
       { address: 0x1000n, bytes: '55', mnemonic: 'push', operands: 'rbp', comment: null, binary: '' },
       { address: 0x1001n, bytes: 'c3', mnemonic: 'ret', operands: '', comment: null, binary: '' },
       { address: 0x1002n, bytes: 'e8f9ffffff', mnemonic: 'call', operands: '', comment: null, binary: '' },

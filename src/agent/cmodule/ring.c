@@ -13,7 +13,7 @@
 
 static inline void stride_publish(StrideRecord *r, guint8 type)
 {
-#ifdef STRIDE_NATIVE
+#if defined(STRIDE_NATIVE) && !defined(__TINYC__)
   __atomic_store_n(&r->type, type, __ATOMIC_RELEASE);
 #else
 # if defined(__aarch64__)
@@ -68,13 +68,13 @@ guint stride_drain(StrideState *s, StrideRecord *dest, guint max)
   guint n = 0;
   while (n < max) {
     StrideRecord *r = &s->records[tail & (s->capacity - 1)];
-#ifdef STRIDE_NATIVE
+#if defined(STRIDE_NATIVE) && !defined(__TINYC__)
     guint8 type = __atomic_load_n(&r->type, __ATOMIC_ACQUIRE);
 #else
     guint8 type = r->type;
 #endif
     if (type == 0) break;
-    dest[n] = *r;
+    stride_copy(&dest[n], r, sizeof(StrideRecord));
     dest[n].type = type;
     r->type = 0;
     n++;

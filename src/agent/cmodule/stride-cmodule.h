@@ -37,11 +37,15 @@ typedef struct {
   guint64 r15, r14, r13, r12, r11, r10, r9, r8;
   guint64 rdi, rsi, rbp, rsp, rbx, rdx, rcx, rax;
 } GumCpuContext;
+# ifdef __TINYC__
+/* TinyCC (as CModule uses) has no __atomic builtins; the native harness is single-threaded. */
+static inline gint g_atomic_int_add(volatile gint *atomic, gint val) { gint old = *atomic; *atomic = old + val; return old; }
+# else
 static inline gint g_atomic_int_add(volatile gint *atomic, gint val) { return __atomic_fetch_add(atomic, val, __ATOMIC_SEQ_CST); }
+# endif
 static inline void g_thread_yield(void) {}
 #else
 # include <gum/gumstalker.h>
-# include <string.h> /* memset (CModule runtime libc) */
 #endif
 
 /* Record types, as the host decodes them (src/main/tracing/frida/batch-decoder.ts). 0 = empty slot. */
@@ -89,6 +93,21 @@ typedef struct {
   volatile gint untraced; /* accesses (or instructions, when the count is unknown) not recorded */
   gint spin_limit;        /* yields to wait for room before dropping a record */
 } StrideState;
+
+/* Byte loops instead of memset/memcpy and struct assignment: TinyCC lowers the latter to
+ * libc calls, and the CModule runtime's libc surface is not something to lean on. */
+static inline void stride_zero(void *p, gsize n)
+{
+  guint8 *b = (guint8 *) p;
+  for (gsize i = 0; i < n; i++) b[i] = 0;
+}
+
+static inline void stride_copy(void *dst, const void *src, gsize n)
+{
+  guint8 *d = (guint8 *) dst;
+  const guint8 *s = (const guint8 *) src;
+  for (gsize i = 0; i < n; i++) d[i] = s[i];
+}
 
 #define STRIDE_MAX_MEM_OPS 2
 

@@ -20,7 +20,7 @@ void transform(GumStalkerIterator *iterator, GumStalkerOutput *output, gpointer 
       StridePlan plan;
       if (stride_plan_insn(insn, s, &plan) != STRIDE_PLAN_NONE) {
         StridePlan *kept = (StridePlan *) g_malloc(sizeof(StridePlan));
-        *kept = plan;
+        stride_copy(kept, &plan, sizeof(StridePlan));
         gum_stalker_iterator_put_callout(iterator, stride_on_insn, kept, g_free);
       }
     }
