@@ -9,7 +9,7 @@
  * the tcc package is installed, so C that TinyCC rejects or miscompiles fails here first.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -203,6 +203,19 @@ describe.skipIf(!available)(`effective addresses (the CModule source built by ${
   it('record and shared-state layouts are the ones the agent and the host decoder use', () => {
     const layout = JSON.parse(sh(harness, ['layout']))
     expect(layout).toEqual({ recordBytes: RECORD_BYTES, record: RECORD, stateBytes: STATE_BYTES, state: STATE })
+  })
+
+  it('reproduces the host decoder\'s recorded batch fixture byte for byte (thread keys aside)', () => {
+    const fixtures = join(HERE, '..', '..', 'main', 'tracing', 'frida', 'fixtures')
+    const out = join(dir, `batch-${cc}.bin`)
+    const script = readFileSync(join(fixtures, 'sumfunc-batch.txt'), 'utf8').replace(/^batch .*$/m, `batch ${out}`)
+    sh(harness, [], script)
+    const masked = (b: Buffer) => {
+      const c = Buffer.from(b)
+      for (let o = 0; o < c.length; o += RECORD_BYTES) c.fill(0, o + RECORD.thread, o + RECORD.thread + 4)
+      return c
+    }
+    expect(masked(readFileSync(out)).equals(masked(readFileSync(join(fixtures, 'sumfunc-batch.bin'))))).toBe(true)
   })
 
   it('rip-relative: the operand is the absolute address objdump resolves', () => {
