@@ -15,6 +15,11 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
+// ---- Frida attach (issue 6) ----
+import { AttachJobs } from './attach-jobs'
+import { loadFrida } from '../tracing/frida/frida-api'
+import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
+import { inspectProcess } from '../tracing/frida/process-inspect'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -50,6 +55,7 @@ export function defaultSessionPath(program: string): string {
 
 export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
+  const attachJobs = new AttachJobs()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -65,7 +71,7 @@ export function createStrideService(): StrideBackend {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
       return { jobId: jobs.startSimulate(resolve(session), config) }
     },
-    cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
+    cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) || attachJobs.cancel(jobId) }),
     openSession: ({ path }) => {
       const db = openSessionDb(path, { readonly: true })
       try {
@@ -97,7 +103,22 @@ export function createStrideService(): StrideBackend {
       if (size > MAX_SOURCE_BYTES) throw new StrideError(`Source file "${file}" is larger than 8 MiB; open it in an editor.`, 'invalid-input')
       return { path: file, text: readFileSync(file, 'utf8') }
     },
-    recentSessions: () => recentSessions()
+    recentSessions: () => recentSessions(),
+    // ---- Frida attach (issue 6) ----
+    listProcesses: async ({ filter }) => {
+      const list = await listProcesses(() => loadFrida())
+      return { ...list, processes: filterProcesses(list.processes, filter) }
+    },
+    inspectProcess: ({ pid, module }) => inspectProcess(pid, module),
+    startAttach: async (input) => {
+      if (input.target.kind === 'attach' && input.target.pid === process.pid)
+        throw new StrideError('Stride cannot trace itself; pick another process.', 'invalid-input')
+      const target = input.target.kind === 'spawn' ? { ...input.target, program: prepareProgram(input.target.program) } : input.target
+      if (target.kind === 'spawn') await checkFunctions(target.program, input.functions)
+      const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
+      mkdirSync(resolve(out, '..'), { recursive: true })
+      return { jobId: attachJobs.start({ ...input, target, out }) }
+    }
   }
 
   return {
@@ -107,9 +128,17 @@ export function createStrideService(): StrideBackend {
       const handler = handlers[method] as (i: unknown) => unknown
       return await handler(parsed)
     },
-    subscribe: (listener) => jobs.subscribe(listener),
+    subscribe: (listener) => {
+      const offTraces = jobs.subscribe(listener)
+      const offAttach = attachJobs.subscribe(listener)
+      return () => {
+        offTraces()
+        offAttach()
+      }
+    },
     async dispose() {
       jobs.cancelAll()
+      attachJobs.cancelAll()
     }
   }
 }
