@@ -20,6 +20,7 @@ import { AttachJobs } from './attach-jobs'
 import { loadFrida } from '../tracing/frida/frida-api'
 import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
 import { inspectProcess } from '../tracing/frida/process-inspect'
+import { processExecutable } from '../tracing/frida/frida-tracer'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -114,7 +115,9 @@ export function createStrideService(): StrideBackend {
       if (input.target.kind === 'attach' && input.target.pid === process.pid)
         throw new StrideError('Stride cannot trace itself; pick another process.', 'invalid-input')
       const target = input.target.kind === 'spawn' ? { ...input.target, program: prepareProgram(input.target.program) } : input.target
-      if (target.kind === 'spawn') await checkFunctions(target.program, input.functions)
+      // Names, process and Frida are checked now, so Start answers at once and clearly.
+      await checkFunctions(target.kind === 'spawn' ? target.program : processExecutable(target.pid), input.functions)
+      await loadFrida()
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
       mkdirSync(resolve(out, '..'), { recursive: true })
       return { jobId: attachJobs.start({ ...input, target, out }) }

@@ -8,6 +8,10 @@ import { JobBanner } from './JobBanner'
 import { LaunchDialog } from './LaunchDialog'
 import { SessionView } from './SessionView'
 import { WelcomeView } from './WelcomeView'
+// ---- Frida attach (issue 6) ----
+import { useAttach } from '../state/attach-store'
+import { AttachDialog } from './AttachDialog'
+import { AttachFunctionCounts } from './AttachFunctionCounts'
 
 export function App() {
   const dialogOpen = useLaunch((s) => s.open)
@@ -15,6 +19,8 @@ export function App() {
   const running = useJobs((s) => s.active?.status === 'running')
   const hasSession = useSession((s) => s.info !== null)
   const closeSession = useSession((s) => s.close)
+  const attachOpen = useAttach((s) => s.open)
+  const openAttach = useAttach((s) => s.openDialog)
 
   useEffect(() => {
     const off = useJobs.getState().connect()
@@ -32,13 +38,18 @@ export function App() {
         </button>
         <span className="muted small">memory-access profiler</span>
         <div className="spacer" />
+        <button type="button" className="button" onClick={openAttach} disabled={running} data-testid="attach-button">
+          Attach…
+        </button>
         <button type="button" className="button primary" onClick={() => openDialog()} disabled={running} data-testid="launch-button">
           Launch program…
         </button>
       </header>
       <JobBanner />
+      <AttachFunctionCounts />
       <div className="app-body">{hasSession ? <SessionView /> : <WelcomeView />}</div>
       {dialogOpen && <LaunchDialog />}
+      {attachOpen && <AttachDialog />}
     </div>
   )
 }
