@@ -129,7 +129,9 @@ class Tracer {
     const tracer = this
     const frames = (ctx: CpuContext, site: NativePointer) => {
       tracer.record(RecordType.frame, 0, site, NULL, NULL)
+      // The backtrace usually starts at the site itself: keep the callers above it.
       Thread.backtrace(ctx, Backtracer.ACCURATE)
+        .filter((pc, i) => !(i === 0 && pc.equals(site)))
         .slice(0, BACKTRACE_FRAMES)
         .forEach((pc, i) => tracer.record(RecordType.frame, i + 1, pc, NULL, NULL))
     }

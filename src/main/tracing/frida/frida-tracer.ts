@@ -111,7 +111,8 @@ export class FridaTrace {
     if (target.kind === 'attach') pid = target.pid
     else {
       try {
-        pid = await device.spawn([target.program, ...target.args], { stdio: 'pipe' })
+        // The program's own output goes where Stride's goes (nothing reads a pipe here).
+        pid = await device.spawn([target.program, ...target.args], { stdio: 'inherit' })
       } catch (e) {
         throw fridaError(e, null, target.program)
       }
