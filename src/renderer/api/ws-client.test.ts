@@ -90,7 +90,11 @@ describe('WebSocket StrideApi client', () => {
         'openSession',
         'recentSessions',
         'simulate',
-        'startTrace'
+        'startTrace',
+        // Frida attach (issue 6)
+        'listProcesses',
+        'inspectProcess',
+        'startAttach'
       ].sort()
     )
   })
