@@ -1,84 +1,21 @@
 /** Worker thread: one Frida trace (attach or spawn), written to a session like a Valgrind one. */
-import { readFileSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
-import { StrideError } from '../../../shared/api'
-import { Correlator } from '../../correlate/correlator'
-import { removeSessionFile, SessionWriter } from '../../store/session-writer'
-import { NO_DEBUG_INFO_HINT } from '../../symbols/inspect-program'
 import type { AttachWorkerCommand, AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
-import { FridaTrace, processExecutable } from './frida-tracer'
-import { parseCmdline } from './process-list'
-import { programDataLayout, writeSymbols } from './session-finish'
+import { recordAttachSession } from './attach-session'
+import type { FridaTrace } from './frida-tracer'
 
 const input = workerData as AttachWorkerInput
-const post = (m: AttachWorkerMessage) => parentPort!.postMessage(m)
+let trace: FridaTrace | null = null
+let stopAsked = false
+parentPort!.on('message', (m: AttachWorkerCommand) => {
+  if (m.type !== 'stop') return
+  stopAsked = true
+  trace?.stop('cancelled', 'cancelled by the user')
+})
 
-function describeTarget(): { program: string; args: string[] } {
-  if (input.target.kind === 'spawn') return { program: input.target.program, args: input.target.args }
-  const program = processExecutable(input.target.pid)
-  let argv: string[] = []
-  try {
-    argv = parseCmdline(readFileSync(`/proc/${input.target.pid}/cmdline`)).split(' ')
-  } catch {
-    // gone: FridaTrace says so
+void recordAttachSession(input, (m: AttachWorkerMessage) => parentPort!.postMessage(m), {
+  onTrace(t) {
+    trace = t
+    if (stopAsked) t.stop('cancelled', 'cancelled by the user')
   }
-  return { program, args: argv.slice(1) }
-}
-
-async function main(): Promise<void> {
-  let writer: SessionWriter | null = null
-  try {
-    const { program, args } = describeTarget()
-    // SessionMeta names one backend type; the stored value is what readers show.
-    writer = new SessionWriter(input.out, { program, args, backend: 'valgrind', functions: input.functions, createdAt: new Date().toISOString() })
-    writer.writeMeta({ backend: 'frida', sampling: input.sampling, target: input.target.kind === 'attach' ? { attach: input.target.pid } : { spawn: program } })
-    const correlator = new Correlator(await programDataLayout(program).catch(() => null))
-    const trace = new FridaTrace(input, writer, (p) => post({ type: 'progress', phase: 'tracing', events: p.events, total: input.maxEvents, functions: p.functions }), correlator)
-    parentPort!.on('message', (m: AttachWorkerCommand) => {
-      if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
-    })
-    const outcome = await trace.run()
-    post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null, functions: outcome.functions })
-    await writeSymbols(writer, correlator, outcome.points, outcome.modules, outcome.elf)
-    writer.writeMeta({
-      heapTracked: input.trackHeap,
-      allocationEvents: correlator.allocEvents,
-      pid: outcome.pid,
-      functionCounts: outcome.functions,
-      untraced: outcome.untraced,
-      lostRecords: outcome.lost,
-      targetAliveAfterDetach: outcome.targetAlive
-    })
-    const partial = outcome.stopReason !== 'completed'
-    writer.finish({
-      partial,
-      stopReason: outcome.stopReason,
-      stopMessage: outcome.message,
-      hasDebugInfo: outcome.elf.hasDebugInfo,
-      debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
-    })
-    post({
-      type: 'trace-done',
-      session: input.out,
-      events: writer.eventCount,
-      partial,
-      stopReason: outcome.stopReason,
-      message: outcome.message,
-      pid: outcome.pid,
-      program: outcome.program,
-      targetAlive: outcome.targetAlive,
-      functions: outcome.functions
-    })
-  } catch (e) {
-    // Keep whatever reached the file, marked partial, and say why.
-    const message = e instanceof Error ? e.message : String(e)
-    const kept = writer !== null && writer.eventCount > 0
-    if (writer) {
-      writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
-      if (!kept) removeSessionFile(input.out)
-    }
-    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
-  }
-}
-
-void main()
+})
