@@ -2,7 +2,9 @@
  * "Attach…": pick a running process from a live list (filter as you type), see its modules
  * and functions (hottest guesses first), choose functions, limits, a sampling mode (Mohan
  * section 4) and a cache, and Start. Frida traces the chosen functions and detaches; the
- * process keeps running. Errors (Frida missing, permissions, process gone) show here.
+ * process keeps running. Or launch a program under Frida (spawned suspended, instrumented,
+ * resumed) when it must be caught from the start. Errors (Frida missing, permissions,
+ * process gone) show here.
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import type { ProcessFunction } from '../../shared/domain'
@@ -11,9 +13,11 @@ import { Dialog } from '../components/Dialog'
 import { FunctionPicker } from '../components/FunctionPicker'
 import { Segmented } from '../components/Segmented'
 import { DEFAULT_SAMPLING, filterProcessList, parseSampling, parseSeconds, type SamplingDraft, type SamplingKind } from '../logic/attach-form'
+import { splitArgs } from '../logic/args'
 import { DEFAULT_LEVELS, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
 import { baseName } from '../logic/format'
 import { useAttach } from '../state/attach-store'
+import { useProgramSymbols } from '../state/use-program-symbols'
 
 const SHOWN_PROCESSES = 200
 const SUGGESTED = 6
@@ -25,6 +29,8 @@ const SAMPLING_OPTIONS: { value: SamplingKind; label: string }[] = [
   { value: 'convergence', label: 'Convergence' }
 ]
 
+type Mode = 'attach' | 'spawn'
+
 export function AttachDialog() {
   const { processes, source, listError, selectedPid, inspection, inspecting, inspectError, starting, startError, closeDialog, select, start, clearStartError } = useAttach()
   const [filter, setFilter] = useState('')
@@ -35,33 +41,37 @@ export function AttachDialog() {
   const [levels, setLevels] = useState<CacheLevelDraft[]>(DEFAULT_LEVELS)
   const [cachegrind, setCachegrind] = useState(false)
   const [formError, setFormError] = useState<string | null>(null)
+  const [mode, setMode] = useState<Mode>('attach')
+  const [programPath, setProgramPath] = useState('')
+  const [argsText, setArgsText] = useState('')
+  const symbols = useProgramSymbols(mode === 'spawn' ? programPath : '', 400)
 
   const shown = useMemo(() => filterProcessList(processes, filter), [processes, filter])
   const selected = processes.find((p) => p.pid === selectedPid) ?? null
   // Deeper loop nests with source lines first: the likely hot spots.
   const suggested = useMemo<ProcessFunction[]>(() => (inspection?.functions ?? []).filter((f) => f.file && f.loopDepth > 0).slice(0, SUGGESTED), [inspection])
 
-  useEffect(() => setFunctions([]), [selectedPid])
+  useEffect(() => setFunctions([]), [selectedPid, mode])
   useEffect(() => clearStartError, [clearStartError])
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
     setFormError(null)
     clearStartError()
-    if (selectedPid === null) return setFormError('Pick a process from the list first.')
+    if (mode === 'attach' && selectedPid === null) return setFormError('Pick a process from the list first.')
+    if (mode === 'spawn' && programPath.trim() === '') return setFormError('Give the program to launch.')
     if (functions.length === 0) return setFormError('Choose at least one function to trace.')
     const max = parseMaxEvents(maxEventsText)
     if (!max.ok) return setFormError(max.error)
     const seconds = parseSeconds(secondsText)
     if (!seconds.ok) return setFormError(seconds.error)
-    const mode = parseSampling(sampling)
-    if (!mode.ok) return setFormError(mode.error)
+    const samplingMode = parseSampling(sampling)
+    if (!samplingMode.ok) return setFormError(samplingMode.error)
     const cache = parseCacheForm(levels, cachegrind)
     if (!cache.ok) return setFormError(cache.error)
-    const ok = await start(
-      { target: { kind: 'attach', pid: selectedPid }, functions, maxEvents: max.value, maxSeconds: seconds.value, sampling: mode.value, simulate: cache.config },
-      `${selected?.name ?? 'process'} (PID ${selectedPid})`
-    )
+    const target = mode === 'attach' ? { kind: 'attach' as const, pid: selectedPid! } : { kind: 'spawn' as const, program: programPath.trim(), args: splitArgs(argsText) }
+    const label = mode === 'attach' ? `${selected?.name ?? 'process'} (PID ${selectedPid})` : baseName(programPath.trim())
+    const ok = await start({ target, functions, maxEvents: max.value, maxSeconds: seconds.value, sampling: samplingMode.value, simulate: cache.config }, label)
     if (ok) closeDialog()
   }
 
@@ -69,7 +79,7 @@ export function AttachDialog() {
   const set = (patch: Partial<SamplingDraft>) => setSampling((s) => ({ ...s, ...patch }))
   return (
     <Dialog
-      title="Attach to a process"
+      title={mode === 'spawn' ? 'Launch under Frida' : 'Attach to a process'}
       onClose={closeDialog}
       testId="attach-dialog"
       className="launch-dialog attach-dialog"
@@ -83,58 +93,92 @@ export function AttachDialog() {
           <button type="button" className="button" onClick={closeDialog}>
             Close
           </button>
-          <button type="submit" form="attach-form" className="button primary" disabled={starting || selectedPid === null} data-testid="start-attach">
+          <button type="submit" form="attach-form" className="button primary" disabled={starting || (mode === 'attach' ? selectedPid === null : programPath.trim() === '')} data-testid="start-attach">
             {starting ? 'Starting…' : 'Start'}
           </button>
         </>
       }
     >
       <form id="attach-form" onSubmit={onSubmit} className="launch-form">
-        <fieldset className="field-group">
-          <legend>Process</legend>
-          <div className="function-picker-bar">
-            <input type="search" placeholder="Filter by PID, name, user or command…" aria-label="Filter processes" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus data-testid="process-filter" />
-            <span className="muted small" data-testid="process-count">
-              {shown.length} of {processes.length}
-              {source === 'proc' ? ' · from /proc' : source === 'frida' ? ' · from Frida' : ''}
-            </span>
-          </div>
-          {listError && (
-            <p className="form-error" role="alert">
-              Could not list processes: {listError}
-            </p>
-          )}
-          <div className="process-list" role="listbox" aria-label="Processes" data-testid="process-list">
-            <div className="process-row process-head" aria-hidden="true">
-              <span>PID</span>
-              <span>Name</span>
-              <span>User</span>
-              <span>Command line</span>
+        <Segmented<Mode>
+          label="Target"
+          value={mode}
+          options={[
+            { value: 'attach', label: 'Running process' },
+            { value: 'spawn', label: 'Launch under Frida' }
+          ]}
+          onChange={setMode}
+          testId="attach-mode"
+        />
+        {mode === 'spawn' && (
+          <fieldset className="field-group" data-testid="spawn-target">
+            <legend>Program (started suspended, instrumented, then resumed)</legend>
+            <div className="field-row">
+              <label className="field grow">
+                <span>Program path</span>
+                <input value={programPath} onChange={(e) => setProgramPath(e.target.value)} placeholder="/path/to/program (built with -g)" spellCheck={false} data-testid="spawn-program" />
+              </label>
+              <label className="field grow">
+                <span>Arguments</span>
+                <input value={argsText} onChange={(e) => setArgsText(e.target.value)} spellCheck={false} data-testid="spawn-args" />
+              </label>
             </div>
-            {shown.slice(0, SHOWN_PROCESSES).map((p) => (
-              <button
-                type="button"
-                key={p.pid}
-                role="option"
-                aria-selected={p.pid === selectedPid}
-                className={`process-row${p.pid === selectedPid ? ' is-selected' : ''}`}
-                disabled={p.self}
-                title={p.self ? 'Stride itself cannot be traced' : p.command}
-                onClick={() => void select(p.pid)}
-                data-testid={`process-${p.pid}`}
-              >
-                <span className="num">{p.pid}</span>
-                <span>{p.name}</span>
-                <span className="muted">{p.user}</span>
-                <code className="muted process-command">{p.command}</code>
-              </button>
-            ))}
-            {shown.length === 0 && <p className="muted empty-row">No process matches “{filter}”.</p>}
-            {shown.length > SHOWN_PROCESSES && <p className="muted empty-row">{shown.length - SHOWN_PROCESSES} more: refine the filter.</p>}
-          </div>
-        </fieldset>
+            {symbols.status === 'loading' && <p className="muted">Reading symbols…</p>}
+            {symbols.status === 'error' && (
+              <p className="form-error" role="alert">
+                {symbols.error}
+              </p>
+            )}
+            {symbols.status === 'ready' && <FunctionPicker functions={symbols.symbols.functions} selected={functions} onChange={setFunctions} />}
+          </fieldset>
+        )}
+        {mode === 'attach' && (
+          <fieldset className="field-group">
+            <legend>Process</legend>
+            <div className="function-picker-bar">
+              <input type="search" placeholder="Filter by PID, name, user or command…" aria-label="Filter processes" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus data-testid="process-filter" />
+              <span className="muted small" data-testid="process-count">
+                {shown.length} of {processes.length}
+                {source === 'proc' ? ' · from /proc' : source === 'frida' ? ' · from Frida' : ''}
+              </span>
+            </div>
+            {listError && (
+              <p className="form-error" role="alert">
+                Could not list processes: {listError}
+              </p>
+            )}
+            <div className="process-list" role="listbox" aria-label="Processes" data-testid="process-list">
+              <div className="process-row process-head" aria-hidden="true">
+                <span>PID</span>
+                <span>Name</span>
+                <span>User</span>
+                <span>Command line</span>
+              </div>
+              {shown.slice(0, SHOWN_PROCESSES).map((p) => (
+                <button
+                  type="button"
+                  key={p.pid}
+                  role="option"
+                  aria-selected={p.pid === selectedPid}
+                  className={`process-row${p.pid === selectedPid ? ' is-selected' : ''}`}
+                  disabled={p.self}
+                  title={p.self ? 'Stride itself cannot be traced' : p.command}
+                  onClick={() => void select(p.pid)}
+                  data-testid={`process-${p.pid}`}
+                >
+                  <span className="num">{p.pid}</span>
+                  <span>{p.name}</span>
+                  <span className="muted">{p.user}</span>
+                  <code className="muted process-command">{p.command}</code>
+                </button>
+              ))}
+              {shown.length === 0 && <p className="muted empty-row">No process matches “{filter}”.</p>}
+              {shown.length > SHOWN_PROCESSES && <p className="muted empty-row">{shown.length - SHOWN_PROCESSES} more: refine the filter.</p>}
+            </div>
+          </fieldset>
+        )}
 
-        {selectedPid !== null && (
+        {mode === 'attach' && selectedPid !== null && (
           <fieldset className="field-group" data-testid="process-details">
             <legend>
               Functions of {selected?.name ?? 'the process'} (PID {selectedPid})
