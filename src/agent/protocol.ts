@@ -65,7 +65,14 @@ export type HostMessage =
 
 /** Agent -> host (the payload of `send`). */
 export type AgentMessage =
-  | { type: 'ready'; arch: string; pid: number; functions: string[] }
+  | {
+      type: 'ready'
+      arch: string
+      pid: number
+      functions: string[]
+      /** Per function: memory-touching instructions Interceptor relocates out of its range (not recorded, once per call). */
+      prologue?: Record<string, number>
+    }
   /** A failure the agent can name; `code` maps to a StrideError on the host. */
   | { type: 'fatal'; code: 'architecture' | 'function-not-found' | 'cmodule'; message: string }
   /** `records` x RECORD_BYTES bytes follow as the message's binary data. */

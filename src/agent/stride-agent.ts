@@ -235,6 +235,30 @@ class Tracer {
   }
 }
 
+/** Bytes Interceptor overwrites at a hooked x86-64 function's entry (a 5-byte jmp). */
+const INTERCEPTOR_REDIRECT_BYTES = 5
+
+/**
+ * Interceptor moves the instructions covering a hooked function's first bytes into its
+ * trampoline; they run there, outside the function's range, so Stalker's callouts never see
+ * them. Counts the memory-touching ones (typically register pushes) so the host can say
+ * how many accesses per call a trace cannot contain.
+ */
+function unrecordedPrologue(start: string): number {
+  let at = ptr(start)
+  let offset = 0
+  let count = 0
+  while (offset < INTERCEPTOR_REDIRECT_BYTES) {
+    const insn = Instruction.parse(at) as X86Instruction
+    const stack = /^(push|pop|call|ret|leave)/.test(insn.mnemonic)
+    const memory = insn.operands.some((o) => o.type === 'mem') && !/^(lea|nop)/.test(insn.mnemonic)
+    if (stack || memory) count++
+    offset += insn.size
+    at = insn.next
+  }
+  return count
+}
+
 let tracer: Tracer | null = null
 
 function onStart(m: StartMessage): void {
@@ -255,7 +279,9 @@ function onStart(m: StartMessage): void {
     return
   }
   tracer.start()
-  post({ type: 'ready', arch: Process.arch, pid: Process.id, functions: m.functions.map((f) => f.name) })
+  const prologue: Record<string, number> = {}
+  for (const f of m.functions) prologue[f.name] = unrecordedPrologue(f.start)
+  post({ type: 'ready', arch: Process.arch, pid: Process.id, functions: m.functions.map((f) => f.name), prologue })
 }
 
 function listen(): void {

@@ -138,6 +138,16 @@ describe('FridaTrace', () => {
     expect(sink.events).toBe(1000)
   })
 
+  it('says how many prologue accesses per call Interceptor keeps out of the trace', async () => {
+    const { t } = trace({
+      behaviour: (m, agent) => {
+        if (m.type === 'start') agent.send({ type: 'ready', arch: 'x64', pid: 1, functions: ['sumfunc'], prologue: { sumfunc: 1 } })
+        if (m.type === 'stop') agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+      }
+    }, { maxSeconds: 0.05 })
+    expect((await t.run()).message).toMatch(/sumfunc: 1 prologue access per call not recorded \(relocated by Frida's Interceptor\)/)
+  })
+
   it('seconds limit, and stop() from outside (cancel)', async () => {
     const timed = trace({ behaviour: standardAgent(1) }, { maxSeconds: 0.1 })
     expect((await timed.t.run()).stopReason).toBe('time-limit')

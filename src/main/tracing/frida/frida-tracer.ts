@@ -75,6 +75,7 @@ export class FridaTrace {
   private stopRequested: (() => void) | null = null
   private stopped: (() => void) | null = null
   private detachedReason: string | null = null
+  private readonly prologueNotes: string[] = []
 
   constructor(
     private readonly options: FridaTraceOptions,
@@ -172,6 +173,7 @@ export class FridaTrace {
         const m = message.payload as AgentMessage
         switch (m.type) {
           case 'ready':
+            for (const [name, n] of Object.entries(m.prologue ?? {})) if (n > 0) this.prologueNotes.push(`${name}: ${n} prologue access${n > 1 ? 'es' : ''} per call not recorded (relocated by Frida's Interceptor)`)
             ready?.()
             break
           case 'fatal':
@@ -252,6 +254,7 @@ export class FridaTrace {
     if (this.failure && assembler.events === 0) throw this.failure
     let message = this.stopMessage
     if (this.lost > 0) message = [message, `${this.lost} records lost while Stride fell behind`].filter(Boolean).join('; ')
+    if (this.prologueNotes.length > 0) message = [message, ...this.prologueNotes].filter(Boolean).join('; ')
     if (assembler.untracedCounts.total > 0) {
       const why = Object.entries(assembler.untracedCounts.byReason).map(([k, n]) => `${n} ${k}`).join(', ')
       message = [message, `${assembler.untracedCounts.total} instruction executions not traced (${why})`].filter(Boolean).join('; ')
