@@ -299,7 +299,7 @@ export function processExecutable(pid: number): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'EACCES' || code === 'EPERM')
-      throw new StrideError(`Permission denied reading process ${pid}: it belongs to another user; run Stride as that user (or as root).`, 'permission-denied')
+      throw new StrideError(`Permission denied reading process ${pid} (/proc/${pid}/exe): it belongs to another user or is protected; run Stride as that user, or as root.`, 'permission-denied')
     throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
   }
 }
