@@ -7,6 +7,9 @@
 import { z } from 'zod'
 import type {
   ExampleProgram,
+  FunctionProgress,
+  ProcessInspection,
+  ProcessList,
   ProgramSymbols,
   RecentSession,
   RunAdvice,
@@ -84,6 +87,20 @@ export const hierarchySchema = z.object({
 
 const sessionPath = z.string().min(1).max(4096)
 
+// ---- Frida attach (issue 6) ----
+/** Mohan et al. section 4 sampling modes (src/agent/protocol.ts SamplingMode). */
+export const samplingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('complete') }).strict(),
+  z.object({ kind: z.literal('max-samples'), samples: z.number().int().positive().max(1e9) }).strict(),
+  z.object({ kind: z.literal('periodic'), periodMs: z.number().int().min(1).max(3_600_000), intervalMs: z.number().int().min(1).max(3_600_000) }).strict(),
+  z.object({ kind: z.literal('convergence'), threshold: z.number().positive().max(10), minSamples: z.number().int().min(2).max(1e6).default(2) }).strict()
+])
+const pid = z.number().int().min(1).max(2 ** 22)
+export const attachTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('attach'), pid }).strict(),
+  z.object({ kind: z.literal('spawn'), program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(256).default([]) }).strict()
+])
+
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
   inspectProgram: z.object({ program: z.string().min(1).max(4096) }).strict(),
@@ -112,6 +129,21 @@ export const API_INPUT_SCHEMAS = {
   /** METRIC Fig. 8 / Mohan Table 1 diagnoses of a run's hot references at one cache level (default: the innermost). */
   getAdvice: z
     .object({ session: sessionPath, run: z.number().int().positive().nullable().default(null), level: levelName.nullable().default(null) })
+    .strict(),
+  // ---- Frida attach (issue 6) ----
+  listProcesses: z.object({ filter: z.string().max(256).default('') }).strict(),
+  inspectProcess: z.object({ pid, module: z.string().min(1).max(4096).nullable().default(null) }).strict(),
+  startAttach: z
+    .object({
+      target: attachTargetSchema,
+      functions: z.array(z.string().min(1).max(512)).min(1, 'choose at least one function to trace').max(1000),
+      maxEvents: z.number().int().positive().max(1e12).nullable().default(null),
+      maxSeconds: z.number().positive().max(86400).nullable().default(null),
+      sampling: samplingSchema.default({ kind: 'complete' }),
+      trackHeap: z.boolean().default(true),
+      out: sessionPath.nullable().default(null),
+      simulate: hierarchySchema.nullable().default(null)
+    })
     .strict()
 } as const
 
@@ -136,6 +168,8 @@ export interface JobProgress {
   eventsPerSecond: number
   elapsedMs: number
   message: string | null
+  /** Attach traces: per chosen function, sampled calls and accesses so far. */
+  functions?: FunctionProgress[]
 }
 
 export interface JobFinished {
@@ -178,6 +212,9 @@ export interface ApiResults {
   recentSessions: RecentSession[]
   // ---- Advisor ----
   getAdvice: RunAdvice
+  listProcesses: ProcessList
+  inspectProcess: ProcessInspection
+  startAttach: JobStarted
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

@@ -170,7 +170,7 @@ export interface SessionInfo {
   schemaVersion: number
   program: string
   args: string[]
-  backend: 'valgrind'
+  backend: 'valgrind' | 'frida'
   createdAt: string
   functions: string[]
   events: number
@@ -427,4 +427,60 @@ export interface RunAdvice {
   /** Hot references looked at (those covering most of the level's misses). */
   examined: number
   totalMisses: number
+}
+
+// ---- Frida attach (issue 6) -------------------------------------------------------------
+
+/** A running process, for the attach picker. */
+export interface ProcessEntry {
+  pid: number
+  name: string
+  user: string
+  /** Command line, arguments joined by spaces ("[name]" for kernel threads). */
+  command: string
+  /** Stride itself (attaching to it is refused). */
+  self: boolean
+}
+
+export interface ProcessList {
+  processes: ProcessEntry[]
+  /** Where the list came from: Frida's enumeration, or /proc when Frida is not installed. */
+  source: 'frida' | 'proc'
+}
+
+export interface ProcessModule {
+  path: string
+  /** Load base (runtime address of file offset 0), hex. */
+  base: string
+  size: number
+  /** The process's executable. */
+  main: boolean
+}
+
+/** A function of a process's module, with a guess at how hot it is. */
+export interface ProcessFunction extends FunctionSymbol {
+  /** Deepest loop nest inside (0: no loop); deeper nests first in the list. */
+  loopDepth: number
+}
+
+export interface ProcessInspection {
+  pid: number
+  name: string
+  /** The module whose functions are listed (the executable unless asked otherwise). */
+  module: string
+  hasDebugInfo: boolean
+  debugInfoHint: string | null
+  modules: ProcessModule[]
+  functions: ProcessFunction[]
+}
+
+/** Per chosen function, during an attach trace (progress events). */
+export interface FunctionProgress {
+  name: string
+  /** Sampled calls so far. */
+  samples: number
+  /** Accesses recorded by the function's own instructions. */
+  events: number
+  /** Sampling has ended for it (max samples reached or converged). */
+  done: boolean
 }

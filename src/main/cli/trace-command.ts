@@ -8,19 +8,18 @@ import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { flag, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
+import { fridaTraceCommand } from './attach-command'
 
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(
     argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, 'no-heap': {} },
+    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, 'no-heap': {}, sampling: { value: true } },
     'trace'
   )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
   if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
-  if (has(args, 'attach') || backend === 'frida')
-    throw new StrideError(
-      'stride trace: the Frida backend (--attach, --backend frida) is not available in this build yet; launch the program under Valgrind instead: stride trace --launch PROGRAM --out S.stride.'
-    )
+  if (has(args, 'attach') || backend === 'frida') return fridaTraceCommand(args, io)
+  if (has(args, 'sampling')) throw new StrideError('stride trace: --sampling applies to the Frida backend (--attach PID, or --launch PROGRAM --backend frida).')
   const launch = flag(args, 'launch')
   if (!launch) throw new StrideError('stride trace: give the program to run with --launch PROGRAM (or --attach PID).')
   const out = flag(args, 'out')

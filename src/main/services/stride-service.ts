@@ -16,6 +16,12 @@ import { JobManager } from './jobs'
 import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
 import { diagnoseRun } from '../analysis/advice/diagnose'
+// ---- Frida attach (issue 6) ----
+import { AttachJobs } from './attach-jobs'
+import { loadFrida } from '../tracing/frida/frida-api'
+import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
+import { inspectProcess } from '../tracing/frida/process-inspect'
+import { processExecutable } from '../tracing/frida/frida-tracer'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -51,6 +57,7 @@ export function defaultSessionPath(program: string): string {
 
 export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
+  const attachJobs = new AttachJobs()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -66,7 +73,7 @@ export function createStrideService(): StrideBackend {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
       return { jobId: jobs.startSimulate(resolve(session), config) }
     },
-    cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
+    cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) || attachJobs.cancel(jobId) }),
     openSession: ({ path }) => {
       const db = openSessionDb(path, { readonly: true })
       try {
@@ -105,6 +112,23 @@ export function createStrideService(): StrideBackend {
     getAdvice: async ({ session, run, level }) => {
       const report = await runReportWorker({ session, run })
       return diagnoseRun(report, { level: level ?? report.config.levels[0]!.name })
+    },
+    // ---- Frida attach (issue 6) ----
+    listProcesses: async ({ filter }) => {
+      const list = await listProcesses(() => loadFrida())
+      return { ...list, processes: filterProcesses(list.processes, filter) }
+    },
+    inspectProcess: ({ pid, module }) => inspectProcess(pid, module),
+    startAttach: async (input) => {
+      if (input.target.kind === 'attach' && input.target.pid === process.pid)
+        throw new StrideError('Stride cannot trace itself; pick another process.', 'invalid-input')
+      const target = input.target.kind === 'spawn' ? { ...input.target, program: prepareProgram(input.target.program) } : input.target
+      // Names, process and Frida are checked now, so Start answers at once and clearly.
+      await checkFunctions(target.kind === 'spawn' ? target.program : processExecutable(target.pid), input.functions)
+      await loadFrida()
+      const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
+      mkdirSync(resolve(out, '..'), { recursive: true })
+      return { jobId: attachJobs.start({ ...input, target, out }) }
     }
   }
 
@@ -115,9 +139,17 @@ export function createStrideService(): StrideBackend {
       const handler = handlers[method] as (i: unknown) => unknown
       return await handler(parsed)
     },
-    subscribe: (listener) => jobs.subscribe(listener),
+    subscribe: (listener) => {
+      const offTraces = jobs.subscribe(listener)
+      const offAttach = attachJobs.subscribe(listener)
+      return () => {
+        offTraces()
+        offAttach()
+      }
+    },
     async dispose() {
       jobs.cancelAll()
+      attachJobs.cancelAll()
     }
   }
 }

@@ -91,7 +91,11 @@ describe('WebSocket StrideApi client', () => {
         'openSession',
         'recentSessions',
         'simulate',
-        'startTrace'
+        'startTrace',
+        // Frida attach (issue 6)
+        'listProcesses',
+        'inspectProcess',
+        'startAttach'
       ].sort()
     )
   })

@@ -9,6 +9,10 @@ import { JobBanner } from './JobBanner'
 import { LaunchDialog } from './LaunchDialog'
 import { SessionView } from './SessionView'
 import { WelcomeView } from './WelcomeView'
+// ---- Frida attach (issue 6) ----
+import { useAttach } from '../state/attach-store'
+import { AttachDialog } from './AttachDialog'
+import { AttachFunctionCounts } from './AttachFunctionCounts'
 
 export function App() {
   const dialogOpen = useLaunch((s) => s.open)
@@ -17,6 +21,8 @@ export function App() {
   const hasSession = useSession((s) => s.info !== null)
   const closeSession = useSession((s) => s.close)
   const theme = useTheme()
+  const attachOpen = useAttach((s) => s.open)
+  const openAttach = useAttach((s) => s.openDialog)
 
   useEffect(() => {
     const off = useJobs.getState().connect()
@@ -42,13 +48,18 @@ export function App() {
             <option value="dark">Dark</option>
           </select>
         </label>
+        <button type="button" className="button" onClick={openAttach} disabled={running} data-testid="attach-button">
+          Attach…
+        </button>
         <button type="button" className="button primary" onClick={() => openDialog()} disabled={running} data-testid="launch-button">
           Launch program…
         </button>
       </header>
       <JobBanner />
+      <AttachFunctionCounts />
       <div className="app-body">{hasSession ? <SessionView /> : <WelcomeView />}</div>
       {dialogOpen && <LaunchDialog />}
+      {attachOpen && <AttachDialog />}
     </div>
   )
 }

@@ -1,0 +1,308 @@
+/**
+ * Stride's Frida agent (bundled to out/agent/stride-agent.js, loaded by the host with
+ * session.createScript). It waits for the host's 'start', then:
+ *  - hooks each chosen function with Interceptor; a sampled call follows its thread with
+ *    Stalker for the call's duration (nested chosen calls share the follow), and records
+ *    entry/exit with the stack pointer;
+ *  - the Stalker transform and the per-instruction callout are C (CModule, cmodule/): they
+ *    compute each memory operand's effective address and append fixed-size records to a
+ *    ring that this script drains every DRAIN_MS into send(header, buffer) batches;
+ *  - malloc/calloc/realloc/free are recorded in the same ring with a short backtrace;
+ *  - sampling (Mohan section 4) removes or pauses the hooks; 'stop' removes everything,
+ *    drains what is left and says 'stopped', after which the target runs untouched.
+ * Backpressure: at most maxInFlight batches are unacknowledged; past that the ring fills
+ * and the traced threads wait for room (ring.c), so a slow host slows the target rather
+ * than losing records.
+ */
+import { CMODULE_SOURCE } from './cmodule-source'
+import { AllocKind, RECORD_BYTES, RecordType, STATE, STATE_BYTES, type AgentMessage, type HostMessage } from './protocol'
+import { SamplingPlan } from './sampling'
+
+const DRAIN_MS = 10
+const DRAIN_MAX_RECORDS = 16384
+const BACKTRACE_FRAMES = 4
+/** Yields a producer waits for ring room before dropping a record (the host is gone by then). */
+const SPIN_LIMIT = 2_000_000
+
+type StartMessage = Extract<HostMessage, { type: 'start' }>
+
+function post(message: AgentMessage, data: ArrayBuffer | null = null): void {
+  send(message, data)
+}
+
+class Tracer {
+  private readonly cm: CModule
+  private readonly state: NativePointer
+  // Kept referenced: Memory.alloc blocks are freed when their NativePointer is collected.
+  private readonly records: NativePointer
+  private readonly ranges: NativePointer
+  private readonly drainBuffer: NativePointer
+  private readonly recordFn: NativeFunction<void, [NativePointerValue, number, number, NativePointerValue, NativePointerValue, NativePointerValue]>
+  private readonly drainFn: NativeFunction<number, [NativePointerValue, NativePointerValue, number]>
+  private readonly plan: SamplingPlan
+  private readonly hooks = new Map<string, InvocationListener>()
+  private readonly heapHooks: InvocationListener[] = []
+  /** Threads being followed, with how many sampled chosen calls each is inside. */
+  private readonly depth = new Map<ThreadId, number>()
+  private seq = 0
+  private acked = 0
+  private stopping = false
+  private drainTimer: ReturnType<typeof setInterval> | null = null
+  private periodTimer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(private readonly config: StartMessage) {
+    this.cm = new CModule(CMODULE_SOURCE)
+    const capacity = config.ringCapacity
+    this.records = Memory.alloc(capacity * RECORD_BYTES)
+    this.ranges = Memory.alloc(Math.max(1, config.functions.length) * 16)
+    config.functions.forEach((f, i) => {
+      const start = ptr(f.start)
+      this.ranges.add(i * 16).writePointer(start)
+      this.ranges.add(i * 16 + 8).writePointer(start.add(f.size))
+    })
+    this.state = Memory.alloc(STATE_BYTES)
+    this.state.add(STATE.capacity).writeU32(capacity)
+    this.state.add(STATE.rangeCount).writeU32(config.functions.length)
+    this.state.add(STATE.ranges).writePointer(this.ranges)
+    this.state.add(STATE.records).writePointer(this.records)
+    this.state.add(STATE.spinLimit).writeS32(SPIN_LIMIT)
+    this.state.add(STATE.enabled).writeS32(1)
+    this.drainBuffer = Memory.alloc(DRAIN_MAX_RECORDS * RECORD_BYTES)
+    this.recordFn = new NativeFunction(this.cm.stride_record as NativePointer, 'void', ['pointer', 'uint32', 'uint32', 'pointer', 'pointer', 'pointer'])
+    this.drainFn = new NativeFunction(this.cm.stride_drain as NativePointer, 'uint32', ['pointer', 'pointer', 'uint32'])
+    this.plan = new SamplingPlan(config.sampling, config.functions.map((f) => f.start))
+  }
+
+  start(): void {
+    for (const f of this.config.functions) this.hook(f.start)
+    if (this.config.trackHeap) this.hookHeap()
+    this.drainTimer = setInterval(() => this.drain(false), DRAIN_MS)
+    const s = this.config.sampling
+    if (s.kind === 'periodic') this.periodTimer = setTimeout(() => this.pause(s.periodMs, s.intervalMs), s.periodMs)
+  }
+
+  private record(type: number, kind: number, a: NativePointerValue, b: NativePointerValue, c: NativePointerValue): void {
+    this.recordFn(this.state, type, kind, a, b, c)
+  }
+
+  private hook(start: string): void {
+    if (this.hooks.has(start)) return
+    const tracer = this
+    const fn = ptr(start)
+    this.hooks.set(
+      start,
+      Interceptor.attach(fn, {
+        onEnter() {
+          this.sampled = tracer.plan.shouldSample(start)
+          if (!this.sampled) return
+          tracer.record(RecordType.enter, 0, fn, this.context.sp, this.returnAddress)
+          const tid = this.threadId
+          const d = tracer.depth.get(tid) ?? 0
+          if (d === 0) Stalker.follow(tid, { transform: tracer.cm.transform as NativePointer, data: tracer.state })
+          tracer.depth.set(tid, d + 1)
+        },
+        onLeave() {
+          if (!this.sampled) return
+          tracer.record(RecordType.exit, 0, fn, this.context.sp, NULL)
+          const tid = this.threadId
+          const d = (tracer.depth.get(tid) ?? 1) - 1
+          if (d <= 0) {
+            tracer.depth.delete(tid)
+            Stalker.unfollow(tid)
+          } else tracer.depth.set(tid, d)
+          if (tracer.plan.sampled(start) === 'remove') tracer.unhook(start, 'removed')
+        }
+      })
+    )
+  }
+
+  private unhook(start: string, why: 'removed' | 'paused'): void {
+    const listener = this.hooks.get(start)
+    if (!listener) return
+    listener.detach()
+    this.hooks.delete(start)
+    post({ type: 'sampling', start, state: why })
+    if (why === 'removed' && this.plan.finished) post({ type: 'sampling-done' })
+  }
+
+  private hookHeap(): void {
+    const tracer = this
+    const frames = (ctx: CpuContext, site: NativePointer) => {
+      tracer.record(RecordType.frame, 0, site, NULL, NULL)
+      // The backtrace usually starts at the site itself: keep the callers above it.
+      Thread.backtrace(ctx, Backtracer.ACCURATE)
+        .filter((pc, i) => !(i === 0 && pc.equals(site)))
+        .slice(0, BACKTRACE_FRAMES)
+        .forEach((pc, i) => tracer.record(RecordType.frame, i + 1, pc, NULL, NULL))
+    }
+    const alloc = (name: string, kind: number, size: (args: InvocationArguments) => NativePointer, old: (args: InvocationArguments) => NativePointer) => {
+      const target = Module.findGlobalExportByName(name)
+      if (!target) return
+      this.heapHooks.push(
+        Interceptor.attach(target, {
+          onEnter(args) {
+            this.size = size(args)
+            this.old = old(args)
+          },
+          onLeave(retval) {
+            if (retval.isNull()) return
+            tracer.record(RecordType.alloc, kind, retval, this.size as NativePointer, this.old as NativePointer)
+            frames(this.context, this.returnAddress)
+          }
+        })
+      )
+    }
+    alloc('malloc', AllocKind.malloc, (a) => a[0]!, () => NULL)
+    alloc('calloc', AllocKind.calloc, (a) => ptr((BigInt(a[0]!.toString()) * BigInt(a[1]!.toString())).toString()), () => NULL)
+    alloc('realloc', AllocKind.realloc, (a) => a[1]!, (a) => a[0]!)
+    const free = Module.findGlobalExportByName('free')
+    if (free)
+      this.heapHooks.push(
+        Interceptor.attach(free, {
+          onEnter(args) {
+            if (!args[0]!.isNull()) tracer.record(RecordType.free, 0, args[0]!, NULL, NULL)
+          }
+        })
+      )
+  }
+
+  /** Periodic sampling: every hook off (and every followed thread let go) for intervalMs. */
+  private pause(periodMs: number, intervalMs: number): void {
+    if (this.stopping) return
+    this.plan.setPaused(true)
+    this.state.add(STATE.enabled).writeS32(0)
+    for (const start of [...this.hooks.keys()]) this.unhook(start, 'paused')
+    this.releaseThreads()
+    this.periodTimer = setTimeout(() => {
+      if (this.stopping) return
+      this.plan.setPaused(false)
+      this.state.add(STATE.enabled).writeS32(1)
+      for (const start of this.plan.active()) {
+        this.hook(start)
+        post({ type: 'sampling', start, state: 'resumed' })
+      }
+      this.periodTimer = setTimeout(() => this.pause(periodMs, intervalMs), periodMs)
+    }, intervalMs)
+  }
+
+  private releaseThreads(): void {
+    for (const tid of this.depth.keys()) Stalker.unfollow(tid)
+    this.depth.clear()
+    Stalker.flush()
+  }
+
+  stopFunction(start: string): void {
+    if (this.plan.stop(start)) this.unhook(start, 'removed')
+  }
+
+  ack(seq: number): void {
+    this.acked = Math.max(this.acked, seq)
+  }
+
+  /** Sends what the ring holds, up to maxInFlight unacknowledged batches (all of it when final). */
+  private drain(final: boolean): void {
+    for (;;) {
+      if (!final && this.seq - this.acked >= this.config.maxInFlight) return
+      const n = this.drainFn(this.state, this.drainBuffer, DRAIN_MAX_RECORDS)
+      if (n === 0) return
+      this.seq++
+      post(
+        { type: 'batch', seq: this.seq, records: n, lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() },
+        this.drainBuffer.readByteArray(n * RECORD_BYTES)
+      )
+      if (n < DRAIN_MAX_RECORDS) return
+    }
+  }
+
+  /** Removes every hook and follow; the target then runs at full speed. */
+  stop(): void {
+    if (this.stopping) return
+    this.stopping = true
+    if (this.periodTimer) clearTimeout(this.periodTimer)
+    for (const l of this.hooks.values()) l.detach()
+    this.hooks.clear()
+    for (const l of this.heapHooks) l.detach()
+    this.heapHooks.length = 0
+    this.state.add(STATE.enabled).writeS32(0)
+    this.releaseThreads()
+    // Followed threads leave Stalker at their next block boundary; give them a moment.
+    setTimeout(() => {
+      if (this.drainTimer) clearInterval(this.drainTimer)
+      this.drain(true)
+      Stalker.garbageCollect()
+      post({ type: 'stopped', lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() })
+    }, 50)
+  }
+}
+
+/** Bytes Interceptor overwrites at a hooked x86-64 function's entry (a 5-byte jmp). */
+const INTERCEPTOR_REDIRECT_BYTES = 5
+
+/**
+ * Interceptor moves the instructions covering a hooked function's first bytes into its
+ * trampoline; they run there, outside the function's range, so Stalker's callouts never see
+ * them. Counts the memory-touching ones (typically register pushes) so the host can say
+ * how many accesses per call a trace cannot contain.
+ */
+function unrecordedPrologue(start: string): number {
+  let at = ptr(start)
+  let offset = 0
+  let count = 0
+  while (offset < INTERCEPTOR_REDIRECT_BYTES) {
+    const insn = Instruction.parse(at) as X86Instruction
+    const stack = /^(push|pop|call|ret|leave)/.test(insn.mnemonic)
+    const memory = insn.operands.some((o) => o.type === 'mem') && !/^(lea|nop)/.test(insn.mnemonic)
+    if (stack || memory) count++
+    offset += insn.size
+    at = insn.next
+  }
+  return count
+}
+
+let tracer: Tracer | null = null
+
+function onStart(m: StartMessage): void {
+  if (Process.arch !== 'x64') {
+    post({ type: 'fatal', code: 'architecture', message: `Stride's Frida agent traces x86-64 processes; this one is ${Process.arch}` })
+    return
+  }
+  for (const f of m.functions) {
+    if (Process.findModuleByAddress(ptr(f.start)) === null) {
+      post({ type: 'fatal', code: 'function-not-found', message: `function ${f.name} (${f.start}) is not in any module of process ${Process.id}` })
+      return
+    }
+  }
+  try {
+    tracer = new Tracer(m)
+  } catch (e) {
+    post({ type: 'fatal', code: 'cmodule', message: `the agent's C module did not compile: ${e instanceof Error ? e.message : String(e)}` })
+    return
+  }
+  tracer.start()
+  const prologue: Record<string, number> = {}
+  for (const f of m.functions) prologue[f.name] = unrecordedPrologue(f.start)
+  post({ type: 'ready', arch: Process.arch, pid: Process.id, functions: m.functions.map((f) => f.name), prologue })
+}
+
+function listen(): void {
+  recv((message: HostMessage) => {
+    switch (message.type) {
+      case 'start':
+        if (!tracer) onStart(message)
+        break
+      case 'ack':
+        tracer?.ack(message.seq)
+        break
+      case 'stop-function':
+        tracer?.stopFunction(message.start)
+        break
+      case 'stop':
+        if (tracer) tracer.stop()
+        else post({ type: 'stopped', lost: 0, untraced: 0 })
+        break
+    }
+    listen()
+  })
+}
+
+listen()

@@ -1,0 +1,93 @@
+/**
+ * `stride trace --attach PID --functions ...` and `stride trace --launch PROGRAM --backend
+ * frida` (CLI.md): the Frida backend from the command line. Sampling (Mohan section 4):
+ * `--sampling complete | max-samples=N | periodic=PERIOD_MS,INTERVAL_MS | convergence=THRESHOLD[,MIN_SAMPLES]`.
+ */
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { StrideError } from '../../shared/api'
+import type { SamplingMode } from '../../agent/protocol'
+import { assertRunnableProgram } from '../symbols/elf-reader'
+import { checkFunctions } from '../services/stride-service'
+import { rememberSession } from '../services/recent-sessions'
+import { loadFrida } from '../tracing/frida/frida-api'
+import { processExecutable, type FridaTarget } from '../tracing/frida/frida-tracer'
+import { runAttachWorker } from '../tracing/frida/run-attach-worker'
+import { flag, has, positiveInt, type ParsedArgs } from './args'
+import { progressLine, type Io } from './io'
+
+/** Pure: the --sampling value. */
+export function parseSampling(text: string | undefined): SamplingMode {
+  const bad = (why: string) =>
+    new StrideError(`stride trace: --sampling "${text}" ${why}; use complete, max-samples=N, periodic=PERIOD_MS,INTERVAL_MS or convergence=THRESHOLD[,MIN_SAMPLES].`)
+  if (text === undefined || text === 'complete') return { kind: 'complete' }
+  const [kind, value = ''] = text.split('=')
+  const nums = value.split(',').map((v) => Number(v))
+  const whole = (n: number | undefined) => n !== undefined && Number.isSafeInteger(n) && n > 0
+  switch (kind) {
+    case 'max-samples':
+      if (nums.length !== 1 || !whole(nums[0])) throw bad('needs a positive number of calls')
+      return { kind: 'max-samples', samples: nums[0]! }
+    case 'periodic':
+      if (nums.length !== 2 || !whole(nums[0]) || !whole(nums[1])) throw bad('needs a period and an interval in milliseconds')
+      return { kind: 'periodic', periodMs: nums[0]!, intervalMs: nums[1]! }
+    case 'convergence':
+      if (nums.length > 2 || !(nums[0]! > 0 && nums[0]! <= 10) || (nums.length === 2 && !(whole(nums[1]) && nums[1]! >= 2)))
+        throw bad('needs a threshold (a fraction, e.g. 0.05) and optionally at least 2 samples')
+      return { kind: 'convergence', threshold: nums[0]!, minSamples: nums[1] ?? 2 }
+    default:
+      throw bad('is not a sampling mode')
+  }
+}
+
+export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const attach = flag(args, 'attach')
+  const launch = flag(args, 'launch')
+  if (attach && launch) throw new StrideError('stride trace: give either --attach PID or --launch PROGRAM, not both.')
+  const out = flag(args, 'out')
+  if (!out) throw new StrideError('stride trace: give the session file to write with --out SESSION.stride.')
+  const functions = (flag(args, 'functions') ?? '').split(',').map((f) => f.trim()).filter(Boolean)
+  if (functions.length === 0) throw new StrideError('stride trace: the Frida backend traces chosen functions: give them with --functions F1,F2 (see the process\'s functions in the Attach dialog).')
+  const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
+  const seconds = flag(args, 'seconds') ? Number(flag(args, 'seconds')) : null
+  if (seconds !== null && !(seconds > 0)) throw new StrideError(`stride trace: --seconds "${flag(args, 'seconds')}" must be a positive number of seconds.`)
+  const sampling = parseSampling(flag(args, 'sampling'))
+  let target: FridaTarget
+  if (attach) {
+    if (!/^\d+$/.test(attach) || Number(attach) < 1) throw new StrideError(`stride trace: --attach "${attach}" is not a process ID; list processes with ps (or use the Attach dialog).`)
+    if (Number(attach) === process.pid) throw new StrideError('stride trace: Stride cannot trace itself; give another process ID.')
+    target = { kind: 'attach', pid: Number(attach) }
+    // The process and the names are checked before Frida is needed.
+    await checkFunctions(processExecutable(target.pid), functions)
+  } else if (launch) {
+    assertRunnableProgram(launch)
+    const program = realpathSync(launch)
+    await checkFunctions(program, functions)
+    target = { kind: 'spawn', program, args: args.rest }
+  } else throw new StrideError('stride trace: give the process to attach to with --attach PID (or a program with --launch PROGRAM).')
+  // Fail fast, before any worker: without Frida the one-line install hint.
+  await loadFrida()
+
+  const started = Date.now()
+  const handle = runAttachWorker({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: !has(args, 'no-heap'), out: resolve(out) }, (p) =>
+    io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
+  )
+  const stop = () => handle.stop()
+  process.once('SIGINT', stop)
+  try {
+    const done = await handle.result
+    io.progress(null)
+    rememberSession(done.session, done.program)
+    const info = await import('../store/session-reader')
+    const db = info.openSessionDb(done.session, { readonly: true })
+    const s = info.readSessionInfo(db, done.session)
+    db.close()
+    const ratio = s.storedBytes > 0 ? (s.events * 24) / s.storedBytes : 0
+    const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
+    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status} -> ${done.session}`)
+    if (target.kind === 'attach') io.err(`stride trace: detached from process ${done.pid}${done.targetAlive ? ', which keeps running' : ' (it has exited)'}.`)
+    return 0
+  } finally {
+    process.off('SIGINT', stop)
+  }
+}

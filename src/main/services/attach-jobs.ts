@@ -1,0 +1,101 @@
+/**
+ * Attach traces (Frida backend) as jobs, beside JobManager's Valgrind ones: one attach
+ * worker per job, progress events with per-function counts, cancel = stop and detach
+ * (the trace is kept, marked partial), optionally followed by a simulation.
+ */
+import { randomUUID } from 'node:crypto'
+import type { ApiEventName, ApiEvents, ApiParsedInput, JobFinished } from '../../shared/api'
+import type { FunctionProgress } from '../../shared/domain'
+import { runAttachWorker } from '../tracing/frida/run-attach-worker'
+import { JobError, runSimulateWorker, type WorkerHandle } from '../workers/run-worker'
+import type { BackendEventListener } from './backend'
+import { rememberSession } from './recent-sessions'
+
+interface AttachJob {
+  id: string
+  started: number
+  handle: WorkerHandle<unknown> | null
+}
+
+export type AttachInput = ApiParsedInput<'startAttach'> & { out: string }
+
+export class AttachJobs {
+  private readonly jobs = new Map<string, AttachJob>()
+  private readonly listeners = new Set<BackendEventListener>()
+
+  subscribe(listener: BackendEventListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private emit<E extends ApiEventName>(event: E, payload: ApiEvents[E]): void {
+    for (const l of this.listeners) l(event, payload)
+  }
+
+  cancel(jobId: string): boolean {
+    const job = this.jobs.get(jobId)
+    if (!job) return false
+    job.handle?.stop()
+    return true
+  }
+
+  cancelAll(): void {
+    for (const id of this.jobs.keys()) this.cancel(id)
+  }
+
+  start(input: AttachInput): string {
+    const job: AttachJob = { id: randomUUID(), started: Date.now(), handle: null }
+    this.jobs.set(job.id, job)
+    void this.run(job, input)
+    return job.id
+  }
+
+  private progress(job: AttachJob, phase: ApiEvents['progress']['phase'], events: number, total: number | null, functions?: FunctionProgress[], kind: 'trace' | 'simulate' = 'trace'): void {
+    const elapsedMs = Date.now() - job.started
+    this.emit('progress', {
+      jobId: job.id,
+      kind,
+      phase,
+      events,
+      total,
+      eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : 0,
+      elapsedMs,
+      message: null,
+      ...(functions ? { functions } : {})
+    })
+  }
+
+  private async run(job: AttachJob, input: AttachInput): Promise<void> {
+    let session: string | null = null
+    try {
+      this.progress(job, 'starting', 0, input.maxEvents)
+      const handle = runAttachWorker(
+        { target: input.target, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, sampling: input.sampling, trackHeap: input.trackHeap, out: input.out },
+        (p) => this.progress(job, p.phase, p.events, p.total, p.functions)
+      )
+      job.handle = handle
+      const done = await handle.result
+      session = done.session
+      rememberSession(done.session, done.program)
+      const detached = done.targetAlive ? `detached from process ${done.pid}, which keeps running` : null
+      const message = [done.message, detached].filter(Boolean).join('; ') || null
+      if (input.simulate && done.events > 0) {
+        const sim = runSimulateWorker({ session: done.session, config: input.simulate }, (p) => this.progress(job, p.phase, p.events, p.total, undefined, 'simulate'))
+        job.handle = sim
+        const s = await sim.result
+        this.finish(job, { session: done.session, run: s.cancelled ? null : s.run, partial: done.partial, stopReason: done.stopReason, message })
+        return
+      }
+      this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: done.stopReason, message })
+    } catch (e) {
+      this.jobs.delete(job.id)
+      const error = e instanceof Error ? e.message : String(e)
+      this.emit('failed', { jobId: job.id, kind: 'trace', error, session: e instanceof JobError ? (e.session ?? session) : session })
+    }
+  }
+
+  private finish(job: AttachJob, result: Omit<JobFinished, 'jobId' | 'kind'>): void {
+    this.jobs.delete(job.id)
+    this.emit('finished', { jobId: job.id, kind: 'trace', ...result })
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * One Frida trace written to a session, as the Valgrind trace worker writes one: the
+ * session writer and the correlator fed in trace order, then points and variables named,
+ * loops stored, metadata written. Any failure keeps what reached the file, marked
+ * partial. Runs in the attach worker; tests call it in-process with a Frida double.
+ */
+import { readFileSync } from 'node:fs'
+import { StrideError } from '../../../shared/api'
+import { Correlator } from '../../correlate/correlator'
+import { removeSessionFile, SessionWriter } from '../../store/session-writer'
+import { NO_DEBUG_INFO_HINT } from '../../symbols/inspect-program'
+import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
+import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
+import { parseCmdline } from './process-list'
+import { programDataLayout, writeSymbols } from './session-finish'
+
+export interface AttachSessionControl {
+  /** Set once the trace runs: stop it (cancel). */
+  onTrace?(trace: FridaTrace): void
+}
+
+function describeTarget(input: AttachWorkerInput): { program: string; args: string[] } {
+  if (input.target.kind === 'spawn') return { program: input.target.program, args: input.target.args }
+  const program = processExecutable(input.target.pid)
+  let argv: string[] = []
+  try {
+    argv = parseCmdline(readFileSync(`/proc/${input.target.pid}/cmdline`)).split(' ')
+  } catch {
+    // gone: FridaTrace says so
+  }
+  return { program, args: argv.slice(1) }
+}
+
+export async function recordAttachSession(input: AttachWorkerInput, post: (m: AttachWorkerMessage) => void, control: AttachSessionControl = {}, deps: FridaTraceDeps = {}): Promise<void> {
+  let writer: SessionWriter | null = null
+  try {
+    const { program, args } = describeTarget(input)
+    // SessionMeta names one backend type; the stored value is what readers show.
+    writer = new SessionWriter(input.out, { program, args, backend: 'valgrind', functions: input.functions, createdAt: new Date().toISOString() })
+    writer.writeMeta({ backend: 'frida', sampling: input.sampling, target: input.target.kind === 'attach' ? { attach: input.target.pid } : { spawn: program } })
+    const correlator = new Correlator(await programDataLayout(program).catch(() => null))
+    const trace = new FridaTrace(input, writer, (p) => post({ type: 'progress', phase: 'tracing', events: p.events, total: input.maxEvents, functions: p.functions }), correlator, deps)
+    control.onTrace?.(trace)
+    const outcome = await trace.run()
+    post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null, functions: outcome.functions })
+    await writeSymbols(writer, correlator, outcome.points, outcome.modules, outcome.elf)
+    writer.writeMeta({
+      heapTracked: input.trackHeap,
+      allocationEvents: correlator.allocEvents,
+      pid: outcome.pid,
+      functionCounts: outcome.functions,
+      untraced: outcome.untraced,
+      lostRecords: outcome.lost,
+      targetAliveAfterDetach: outcome.targetAlive
+    })
+    const partial = outcome.stopReason !== 'completed'
+    writer.finish({
+      partial,
+      stopReason: outcome.stopReason,
+      stopMessage: outcome.message,
+      hasDebugInfo: outcome.elf.hasDebugInfo,
+      debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
+    })
+    post({
+      type: 'trace-done',
+      session: input.out,
+      events: writer.eventCount,
+      partial,
+      stopReason: outcome.stopReason,
+      message: outcome.message,
+      pid: outcome.pid,
+      program: outcome.program,
+      targetAlive: outcome.targetAlive,
+      functions: outcome.functions
+    })
+  } catch (e) {
+    // Keep whatever reached the file, marked partial, and say why.
+    const message = e instanceof Error ? e.message : String(e)
+    const kept = writer !== null && writer.eventCount > 0
+    if (writer) {
+      writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
+      if (!kept) removeSessionFile(input.out)
+    }
+    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
+  }
+}
+

@@ -1,0 +1,192 @@
+/**
+ * The Frida backend's control flow, against a double of the `frida` package (the real one
+ * cannot be installed here) and a real running process (the spin example) for /proc.
+ * Each failure Frida can raise is simulated at the API boundary.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { StrideError } from '../../../shared/api'
+import { FRIDA_INSTALL_HINT, loadFrida } from './frida-api'
+import { FridaTrace, type FridaTraceOptions } from './frida-tracer'
+import { fridaDouble, standardAgent, type DoubleOptions } from './testing/frida-double'
+import type { ChunkSink } from './trace-assembler'
+
+const SPIN = join(__dirname, '..', '..', '..', '..', 'resources', 'examples', 'build', 'spin')
+let child: ChildProcess
+let pid = 0
+
+beforeAll(async () => {
+  if (!existsSync(SPIN)) throw new Error(`${SPIN} is missing: run "npm run examples" first`)
+  child = spawn(SPIN, [], { stdio: ['ignore', 'pipe', 'ignore'] })
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()))
+  pid = child.pid!
+})
+afterAll(() => {
+  child.kill('SIGKILL')
+})
+
+class CountingSink implements ChunkSink {
+  events = 0
+  appendChunk(count: number): void {
+    this.events += count
+  }
+}
+
+function trace(double: DoubleOptions, options: Partial<FridaTraceOptions> = {}, sink = new CountingSink()) {
+  const { frida, sessions } = fridaDouble(double)
+  const t = new FridaTrace(
+    { target: { kind: 'attach', pid }, functions: ['sumfunc'], maxEvents: null, maxSeconds: null, sampling: { kind: 'complete' }, trackHeap: false, ...options },
+    sink,
+    () => {},
+    null,
+    { frida: async () => frida, agentSource: () => '/* agent */', stopTimeoutMs: 200 }
+  )
+  return { t, sessions, sink }
+}
+
+describe('FridaTrace', () => {
+  it('attaches, sends the chosen functions at their runtime addresses, stops at max events, unloads and detaches', async () => {
+    const { t, sessions, sink } = trace({ behaviour: standardAgent(5) }, { maxEvents: 2500 })
+    const out = await t.run()
+    expect(out.stopReason).toBe('max-events')
+    expect(sink.events).toBe(2500)
+    const session = sessions[0]!
+    const start = session.script!.posted[0]!
+    expect(start).toMatchObject({ type: 'start', sampling: { kind: 'complete' }, trackHeap: false })
+    if (start.type !== 'start') throw new Error('first message is start')
+    // sumfunc's runtime start = load base + its link address (PIE).
+    const base = out.modules.find((m) => m.path === out.program)!.base
+    const sym = out.elf.functions.find((f) => f.name === 'sumfunc')!
+    expect(Number(start.functions[0]!.start)).toBe(base + sym.start)
+    expect(session.script!.posted.filter((m) => m.type === 'ack').length).toBeGreaterThanOrEqual(3)
+    expect(session.script!.posted.some((m) => m.type === 'stop')).toBe(true)
+    expect(session.script!.unloaded).toBe(true)
+    expect(session.detachedByHost).toBe(true)
+    expect(out.targetAlive).toBe(true)
+    expect(out.functions).toEqual([{ name: 'sumfunc', samples: 0, events: 2500, done: false }])
+  })
+
+  it('Frida not installed: the one-line install hint', async () => {
+    const t = new FridaTrace({ target: { kind: 'attach', pid }, functions: ['sumfunc'], maxEvents: null, maxSeconds: null, sampling: { kind: 'complete' }, trackHeap: false }, new CountingSink(), () => {}, null, {
+      frida: () => loadFrida(() => Promise.reject(Object.assign(new Error("Cannot find package 'frida'"), { code: 'ERR_MODULE_NOT_FOUND' })))
+    })
+    await expect(t.run()).rejects.toThrow(FRIDA_INSTALL_HINT)
+  })
+
+  it('permission denied (ptrace scope): the fix commands', async () => {
+    const { t } = trace({ attachError: new Error(`Unable to access process with pid ${pid} due to system restrictions; try \`sudo sysctl kernel.yama.ptrace_scope=0\`, or run Frida as root`) })
+    const e = await t.run().catch((x: StrideError) => x)
+    expect(e).toBeInstanceOf(StrideError)
+    expect((e as StrideError).code).toBe('permission-denied')
+    expect((e as StrideError).message).toMatch(/ptrace_scope=0/)
+  })
+
+  it('process gone: a PID that does not exist', async () => {
+    const { frida } = fridaDouble()
+    const t = new FridaTrace({ target: { kind: 'attach', pid: 2 ** 22 + 12345 }, functions: ['sumfunc'], maxEvents: null, maxSeconds: null, sampling: { kind: 'complete' }, trackHeap: false }, new CountingSink(), () => {}, null, {
+      frida: async () => frida
+    })
+    await expect(t.run()).rejects.toMatchObject({ code: 'not-found', message: expect.stringMatching(/Process \d+ is gone/) })
+  })
+
+  it('function not found: named before anything is attached', async () => {
+    const { t, sessions } = trace({}, { functions: ['no_such_function'] })
+    await expect(t.run()).rejects.toMatchObject({ code: 'not-found', message: expect.stringMatching(/Function not found: "no_such_function"/) })
+    expect(sessions).toHaveLength(0)
+  })
+
+  it('architecture unsupported: the agent says so, nothing is kept, the session is left', async () => {
+    const { t, sessions } = trace({
+      behaviour: (m, agent) => {
+        if (m.type === 'start') agent.send({ type: 'fatal', code: 'architecture', message: "Stride's Frida agent traces x86-64 processes; this one is arm" })
+        if (m.type === 'stop') agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+      }
+    })
+    await expect(t.run()).rejects.toThrow(/^Architecture unsupported: .*Valgrind backend/)
+    expect(sessions[0]!.detachedByHost).toBe(true)
+  })
+
+  it('target exits mid-trace: what was recorded is kept, the reason says so', async () => {
+    const { t, sink } = trace({
+      behaviour: (m, agent) => {
+        if (m.type !== 'start') return
+        standardAgent(2)(m, agent)
+        setTimeout(() => agent.session.detached.emit('process-terminated', null), 20)
+      }
+    })
+    const out = await t.run()
+    expect(out.stopReason).toBe('target-exited-early')
+    expect(out.message).toMatch(/exited during the trace; the accesses recorded before are kept/)
+    expect(sink.events).toBe(2000)
+  })
+
+  it('an agent exception after some batches: kept, stop reason error', async () => {
+    const { t, sink } = trace({
+      behaviour: (m, agent) => {
+        if (m.type === 'start') {
+          standardAgent(1)(m, agent)
+          agent.message.emit({ type: 'error', description: 'TypeError: not a function' }, null)
+        }
+        if (m.type === 'stop') agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+      }
+    })
+    const out = await t.run()
+    expect(out.stopReason).toBe('error')
+    expect(out.message).toMatch(/agent failed in process \d+: TypeError: not a function/)
+    expect(sink.events).toBe(1000)
+  })
+
+  it('says how many prologue accesses per call Interceptor keeps out of the trace', async () => {
+    const { t } = trace({
+      behaviour: (m, agent) => {
+        if (m.type === 'start') agent.send({ type: 'ready', arch: 'x64', pid: 1, functions: ['sumfunc'], prologue: { sumfunc: 1 } })
+        if (m.type === 'stop') agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+      }
+    }, { maxSeconds: 0.05 })
+    expect((await t.run()).message).toMatch(/sumfunc: 1 prologue access per call not recorded \(relocated by Frida's Interceptor\)/)
+  })
+
+  it('seconds limit, and stop() from outside (cancel)', async () => {
+    const timed = trace({ behaviour: standardAgent(1) }, { maxSeconds: 0.1 })
+    expect((await timed.t.run()).stopReason).toBe('time-limit')
+    const cancelled = trace({ behaviour: standardAgent(1) })
+    setTimeout(() => cancelled.t.stop('cancelled', 'cancelled by the user'), 50)
+    expect((await cancelled.t.run()).stopReason).toBe('cancelled')
+  })
+
+  it('convergence: the host tells the agent to stop a converged function', async () => {
+    const { t, sessions } = trace(
+      {
+        behaviour: (m, agent) => {
+          if (m.type !== 'start') return
+          agent.send({ type: 'ready', arch: 'x64', pid: 1, functions: ['sumfunc'] })
+          const fn = Number(m.functions[0]!.start)
+          for (let call = 0; call < 3; call++) {
+            const recs = Buffer.alloc(32 * 202)
+            recs.writeUInt8(2, 0)
+            recs.writeBigUInt64LE(BigInt(fn), 8)
+            recs.writeBigUInt64LE(0x7ff000n, 16)
+            for (let i = 0; i < 200; i++) {
+              const o = (i + 1) * 32
+              recs.writeUInt8(1, o)
+              recs.writeUInt16LE(8, o + 2)
+              recs.writeBigUInt64LE(BigInt(fn + 20), o + 8)
+              recs.writeBigUInt64LE(BigInt(0x100000 + i * 8), o + 16)
+            }
+            recs.writeUInt8(3, 201 * 32)
+            recs.writeBigUInt64LE(BigInt(fn), 201 * 32 + 8)
+            agent.sendBatch(recs)
+          }
+          setTimeout(() => agent.send({ type: 'sampling-done' }), 20)
+        }
+      },
+      { sampling: { kind: 'convergence', threshold: 0.05, minSamples: 2 } }
+    )
+    const out = await t.run()
+    expect(sessions[0]!.script!.posted.filter((m) => m.type === 'stop-function')).toHaveLength(1)
+    expect(out.functions[0]).toMatchObject({ samples: 3, events: 600, done: true })
+    expect(out.stopReason).toBe('completed')
+  })
+})

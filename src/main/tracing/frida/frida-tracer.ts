@@ -1,0 +1,328 @@
+/**
+ * The Frida backend (METRIC section 2's online flow): attach to a running process (or
+ * spawn one suspended), load the agent, instrument the chosen functions, take batches
+ * until N events, T seconds, the sampling mode's end or a stop; then remove all
+ * instrumentation and detach, so the target continues at full speed. Batches go through
+ * the TraceAssembler into the same session writer and correlator the Valgrind backend
+ * feeds. Every failure keeps what was recorded (the caller marks the session partial).
+ */
+import { readFileSync, realpathSync } from 'node:fs'
+import { StrideError } from '../../../shared/api'
+import type { TraceStopReason } from '../../../shared/domain'
+import type { AgentMessage, HostMessage, SamplingMode } from '../../../agent/protocol'
+import type { PointRecord } from '../../store/session-writer'
+import { readElf, type ElfInfo } from '../../symbols/elf-reader'
+import { ModuleMap, type LoadedModule } from '../proc-maps'
+import type { TraceObserver } from '../valgrind/valgrind-tracer'
+import { agentScriptPath } from './agent-script'
+import { ConvergenceTracker } from './convergence'
+import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession } from './frida-api'
+import { loadFrida } from './frida-api'
+import { fridaError } from './frida-errors'
+import { TraceAssembler, type ChunkSink, type FunctionCounts, type TracedFunction, type UntracedCounts } from './trace-assembler'
+
+export type FridaTarget = { kind: 'attach'; pid: number } | { kind: 'spawn'; program: string; args: string[] }
+
+export interface FridaTraceOptions {
+  target: FridaTarget
+  functions: string[]
+  maxEvents: number | null
+  maxSeconds: number | null
+  sampling: SamplingMode
+  trackHeap: boolean
+}
+
+export interface FridaProgress {
+  events: number
+  functions: FunctionCounts[]
+}
+
+export interface FridaOutcome {
+  pid: number
+  program: string
+  stopReason: TraceStopReason
+  message: string | null
+  points: PointRecord[]
+  modules: LoadedModule[]
+  elf: ElfInfo
+  functions: FunctionCounts[]
+  untraced: UntracedCounts
+  lost: number
+  /** Attach: whether the process was still running after Stride detached. */
+  targetAlive: boolean
+}
+
+export interface FridaTraceDeps {
+  frida?: () => Promise<FridaModule>
+  agentSource?: () => string
+  /** Ring slots in the agent (a power of two). */
+  ringCapacity?: number
+  maxInFlight?: number
+  /** How long to wait for the agent's 'stopped' before detaching anyway. */
+  stopTimeoutMs?: number
+}
+
+const RING_CAPACITY = 1 << 16
+const MAX_IN_FLIGHT = 8
+
+export class FridaTrace {
+  private stopReason: TraceStopReason | null = null
+  private stopMessage: string | null = null
+  private failure: StrideError | null = null
+  private script: FridaScript | null = null
+  private assembler: TraceAssembler | null = null
+  private lost = 0
+  private stopRequested: (() => void) | null = null
+  private stopped: (() => void) | null = null
+  private detachedReason: string | null = null
+  private readonly prologueNotes: string[] = []
+
+  constructor(
+    private readonly options: FridaTraceOptions,
+    private readonly sink: ChunkSink,
+    private readonly onProgress: (p: FridaProgress) => void,
+    private readonly observer: TraceObserver | null = null,
+    private readonly deps: FridaTraceDeps = {}
+  ) {}
+
+  /** Ask the trace to end; what was recorded is kept. */
+  stop(reason: TraceStopReason, message: string | null = null): void {
+    if (!this.stopReason) {
+      this.stopReason = reason
+      this.stopMessage = message
+    }
+    this.stopRequested?.()
+  }
+
+  private fail(e: StrideError): void {
+    this.failure ??= e
+    this.stop('error', e.message)
+  }
+
+  async run(): Promise<FridaOutcome> {
+    const frida = await (this.deps.frida ?? loadFrida)()
+    let device: FridaDevice
+    try {
+      device = await frida.getLocalDevice()
+    } catch (e) {
+      throw fridaError(e, null)
+    }
+    const { target } = this.options
+    let pid: number
+    if (target.kind === 'attach') pid = target.pid
+    else {
+      try {
+        // The program's own output goes where Stride's goes (nothing reads a pipe here).
+        pid = await device.spawn([target.program, ...target.args], { stdio: 'inherit' })
+      } catch (e) {
+        throw fridaError(e, null, target.program)
+      }
+    }
+    const spawned = target.kind === 'spawn'
+    try {
+      return await this.trace(device, pid, spawned)
+    } catch (e) {
+      if (spawned) await device.kill(pid).catch(() => {})
+      throw e
+    }
+  }
+
+  private async trace(device: FridaDevice, pid: number, spawned: boolean): Promise<FridaOutcome> {
+    const program = processExecutable(pid)
+    const elf = await readElf(program)
+    const modules = new ModuleMap()
+    if (!modules.refresh(pid)) throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
+    const exe = modules.byPath(program)
+    if (!exe) throw new StrideError(`Cannot find ${program} in process ${pid}'s memory map; is it still starting?`, 'target-failed')
+    const functions = resolveFunctions(elf, this.options.functions, elf.relocatable ? exe.base : 0)
+    this.observer?.programLoaded(exe.base)
+
+    const convergence = this.options.sampling.kind === 'convergence' ? new ConvergenceTracker(this.options.sampling.threshold, this.options.sampling.minSamples) : null
+    const assembler = new TraceAssembler(functions, this.sink, this.observer, this.options.maxEvents, convergence, (_d, fn) => {
+      this.post({ type: 'stop-function', start: hex(fn.start) })
+    })
+    this.assembler = assembler
+
+    let session: FridaSession
+    try {
+      session = await device.attach(pid)
+    } catch (e) {
+      throw fridaError(e, pid)
+    }
+    const onDetached = (reason: string) => {
+      this.detachedReason = reason
+      if (reason === 'process-terminated' || reason === 'process-replaced') this.stop('target-exited-early', `process ${pid} exited during the trace; the accesses recorded before are kept`)
+      else if (reason !== 'application-requested') this.fail(new StrideError(`Frida lost process ${pid} (${reason}); the accesses recorded before are kept.`, 'target-failed'))
+      this.stopped?.()
+    }
+    session.detached.connect(onDetached)
+
+    const stopSignal = new Promise<void>((resolve) => (this.stopRequested = resolve))
+    if (this.stopReason) this.stopRequested?.()
+    const agentStopped = new Promise<void>((resolve) => (this.stopped = resolve))
+    let ready: (() => void) | null = null
+    const readySignal = new Promise<void>((resolve) => (ready = resolve))
+
+    const onMessage = (message: FridaMessage, data: Buffer | null) => {
+      try {
+        if (message.type === 'error') {
+          this.fail(new StrideError(`The Frida agent failed in process ${pid}: ${message.description}; the accesses recorded before are kept.`, 'internal'))
+          ready?.()
+          return
+        }
+        const m = message.payload as AgentMessage
+        switch (m.type) {
+          case 'ready':
+            for (const [name, n] of Object.entries(m.prologue ?? {})) if (n > 0) this.prologueNotes.push(`${name}: ${n} prologue access${n > 1 ? 'es' : ''} per call not recorded (relocated by Frida's Interceptor)`)
+            ready?.()
+            break
+          case 'fatal':
+            this.fail(
+              m.code === 'architecture'
+                ? new StrideError(`Architecture unsupported: ${m.message}. Trace it with the Valgrind backend instead (stride trace --launch).`, 'target-failed')
+                : m.code === 'function-not-found'
+                  ? new StrideError(`Function not found: ${m.message}; pick one from the process's function list.`, 'not-found')
+                  : new StrideError(m.message, 'internal')
+            )
+            ready?.()
+            break
+          case 'batch':
+            if (!data) throw new StrideError('The Frida agent sent a batch without its data.', 'internal')
+            assembler.take(data, m.records)
+            this.lost = m.lost
+            // Acknowledge after writing: the agent sends more only then (backpressure).
+            this.post({ type: 'ack', seq: m.seq })
+            if (assembler.full) this.stop('max-events', `stopped after ${this.options.maxEvents} events`)
+            break
+          case 'sampling':
+            if (m.state === 'removed') assembler.markDone(Number(m.start))
+            break
+          case 'sampling-done':
+            this.stop('completed', 'every function reached its sampling limit')
+            break
+          case 'stopped':
+            this.lost = m.lost
+            this.stopped?.()
+            break
+        }
+      } catch (e) {
+        this.fail(e instanceof StrideError ? e : new StrideError(String(e), 'internal'))
+      }
+    }
+
+    let timer: NodeJS.Timeout | null = null
+    const progress = setInterval(() => this.onProgress({ events: assembler.events, functions: assembler.functionCounts() }), 250)
+    try {
+      try {
+        this.script = await session.createScript((this.deps.agentSource ?? readAgentSource)())
+        this.script.message.connect(onMessage)
+        await this.script.load()
+      } catch (e) {
+        throw e instanceof StrideError ? e : fridaError(e, pid)
+      }
+      this.post({
+        type: 'start',
+        functions: functions.map((f) => ({ name: f.name, start: hex(f.start), size: f.end - f.start })),
+        sampling: this.options.sampling,
+        trackHeap: this.options.trackHeap,
+        ringCapacity: this.deps.ringCapacity ?? RING_CAPACITY,
+        maxInFlight: this.deps.maxInFlight ?? MAX_IN_FLIGHT
+      })
+      await Promise.race([readySignal, stopSignal])
+      if (spawned && !this.stopReason) await device.resume(pid).catch((e: unknown) => this.fail(fridaError(e, pid)))
+      if (this.options.maxSeconds && !this.stopReason) timer = setTimeout(() => this.stop('time-limit', `stopped after ${this.options.maxSeconds} s`), this.options.maxSeconds * 1000)
+      await stopSignal
+      // Remove every hook and follow, take the last records, then leave.
+      if (this.detachedReason === null) {
+        this.post({ type: 'stop' })
+        await Promise.race([agentStopped, delay(this.deps.stopTimeoutMs ?? 5000)])
+      }
+    } finally {
+      if (timer) clearTimeout(timer)
+      clearInterval(progress)
+      if (this.detachedReason === null) {
+        await this.script?.unload().catch(() => {})
+        await session.detach().catch(() => {})
+      }
+      session.detached.disconnect(onDetached)
+      assembler.flush()
+      this.onProgress({ events: assembler.events, functions: assembler.functionCounts() })
+    }
+    modules.refresh(pid)
+    const targetAlive = processAlive(pid)
+    if (spawned && targetAlive) await device.resume(pid).catch(() => {}) // never leave it suspended
+    if (this.failure && assembler.events === 0) throw this.failure
+    let message = this.stopMessage
+    if (this.lost > 0) message = [message, `${this.lost} records lost while Stride fell behind`].filter(Boolean).join('; ')
+    if (this.prologueNotes.length > 0) message = [message, ...this.prologueNotes].filter(Boolean).join('; ')
+    if (assembler.untracedCounts.total > 0) {
+      const why = Object.entries(assembler.untracedCounts.byReason).map(([k, n]) => `${n} ${k}`).join(', ')
+      message = [message, `${assembler.untracedCounts.total} instruction executions not traced (${why})`].filter(Boolean).join('; ')
+    }
+    return {
+      pid,
+      program,
+      stopReason: this.failure ? 'error' : (this.stopReason ?? 'completed'),
+      message,
+      points: assembler.points,
+      modules: modules.all(),
+      elf,
+      functions: assembler.functionCounts(),
+      untraced: assembler.untracedCounts,
+      lost: this.lost,
+      targetAlive
+    }
+  }
+
+  private post(m: HostMessage): void {
+    try {
+      this.script?.post(m)
+    } catch {
+      // The script is gone (process exited): the detached handler says why.
+    }
+  }
+}
+
+function readAgentSource(): string {
+  const path = agentScriptPath()
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    throw new StrideError(`The Frida agent ${path} is missing; build it with "npm run build".`, 'tool-missing')
+  }
+}
+
+/** The executable of a running process, as /proc names it. */
+export function processExecutable(pid: number): string {
+  try {
+    return realpathSync(`/proc/${pid}/exe`)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new StrideError(`Permission denied reading process ${pid} (/proc/${pid}/exe): it belongs to another user or is protected; run Stride as that user, or as root.`, 'permission-denied')
+    throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
+  }
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return !/^\d+ \(.*\) [ZX]/s.test(stat)
+  } catch {
+    return false
+  }
+}
+
+/** The chosen functions' runtime ranges; a name missing from the program is an error. */
+export function resolveFunctions(elf: ElfInfo, names: string[], offset: number): TracedFunction[] {
+  if (names.length === 0) throw new StrideError('Choose at least one function to trace: attaching follows chosen functions only (METRIC\'s partial traces).', 'invalid-input')
+  return names.map((name) => {
+    const f = elf.functions.find((s) => s.name === name)
+    if (!f || f.size === 0)
+      throw new StrideError(`Function not found: "${name}" is not in ${elf.path}'s symbol table; pick one from the process's function list (static functions may be inlined at -O1 and above).`, 'not-found')
+    return { name, start: f.start + offset, end: f.start + offset + f.size }
+  })
+}
+
+const hex = (n: number) => `0x${n.toString(16)}`
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -1,0 +1,58 @@
+/**
+ * After a trace: names points and variables, stores loops and the metadata, as the
+ * Valgrind trace worker does (src/main/workers/trace-worker.ts), so a Frida session reads
+ * exactly like a Valgrind one in every view.
+ */
+import { Correlator, dominantVariable, type ProgramDataLayout } from '../../correlate/correlator'
+import { nameVariables } from '../../correlate/name-variables'
+import type { PointRecord, SessionWriter } from '../../store/session-writer'
+import { sourceLocations } from '../../symbols/addr2line'
+import { readElf, type ElfInfo } from '../../symbols/elf-reader'
+import { readProgramVariables } from '../../symbols/gdb-variables'
+import { innermostLoop, readLoops } from '../../symbols/loops'
+import { namePoints } from '../../symbols/name-points'
+import type { LoadedModule } from '../proc-maps'
+
+/** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
+export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
+  const elf = await readElf(program)
+  const functions = elf.functions.filter((f) => f.size > 0)
+  const variables = elf.hasDebugInfo
+    ? await readProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
+    : { globals: {}, frames: {} }
+  return { globals: elf.data, functions, variables, relocatable: elf.relocatable }
+}
+
+export async function writeSymbols(writer: SessionWriter, correlator: Correlator, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
+  const { variables, histograms } = correlator.finish()
+  const named = await nameVariables(variables, modules)
+  const pointVariable = (point: number) => {
+    const v = dominantVariable(histograms.get(point))
+    return v === 0 ? null : (named[v]?.name ?? null)
+  }
+  const names = await namePoints(points, modules, elf, pointVariable)
+  writer.writePoints(points, names, modules)
+  writer.writeVariables(
+    named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
+    histograms
+  )
+  await storeLoops(writer, points, modules, elf).catch(() => {}) // no objdump: reports simply have no loops
+}
+
+async function storeLoops(writer: SessionWriter, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
+  const exe = modules.find((m) => m.path === elf.path)
+  if (!exe) return
+  const offset = elf.relocatable ? exe.base : 0
+  const loops = await readLoops(elf.path)
+  if (loops.length === 0) return
+  const lines = elf.hasDebugInfo ? await sourceLocations(elf.path, loops.map((l) => l.start)) : []
+  const pointLoops = new Map<number, number>()
+  for (const p of points) {
+    const loop = innermostLoop(loops, p.pc - offset)
+    if (loop >= 0) pointLoops.set(p.idx, loop)
+  }
+  writer.writeLoops(
+    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, file: lines[i]?.file ?? null, line: lines[i]?.line ?? null })),
+    pointLoops
+  )
+}
