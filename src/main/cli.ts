@@ -5,6 +5,7 @@
 import { StrideError } from '../shared/api'
 import { exportCommand } from './cli/export-command'
 import { infoCommand } from './cli/info-command'
+import { objectsCommand } from './cli/objects-command'
 import { processIo, type Io } from './cli/io'
 import { reportCommand } from './cli/report-command'
 import { serveCommand } from './cli/serve-command'
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   report: reportCommand,
   info: infoCommand,
   export: exportCommand,
+  objects: objectsCommand,
   serve: serveCommand
 }
 
@@ -26,6 +28,8 @@ const USAGE = `usage: stride <command> [options]
   report   S.stride [--run N] --by line|reference|variable|function|loop [--json]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
+  objects  S.stride [--run N] [--level L1] --method exact|sample:N|search:WAYS|approx:raw|approx:loop|approx:skid
+           [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
   serve    [--port N]`
 
 async function main(argv: string[]): Promise<number> {

@@ -53,6 +53,20 @@ export interface LoopWeight {
 /** Rutar's default threshold: a read on half of the loop's lines has raw weight 0.75. */
 export const DEFAULT_LOOP_THRESHOLD = 0.75
 
+/**
+ * The model with only the reads of `variables` kept: those the debug information places in
+ * memory. A local the compiler keeps in a register is never loaded (Rutar reads loads from
+ * LLVM IR, where such a local is an SSA value), so it must not take a share of a line's misses.
+ */
+export function restrictReads(model: FileModel, variables: Set<string>): FileModel {
+  const reads = new Map<number, ReadKey[]>()
+  for (const [line, list] of model.reads) {
+    const kept = list.filter((r) => variables.has(r.variable))
+    if (kept.length > 0) reads.set(line, kept)
+  }
+  return { ...model, reads }
+}
+
 /** Raw assignment: each line's misses split equally over its unique reads. */
 export function rawAssignment(model: FileModel, lineMisses: Map<number, number>): Cell[] {
   const out: Cell[] = []

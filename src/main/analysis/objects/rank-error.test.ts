@@ -20,11 +20,13 @@ describe("Spearman's rho over the reference's top k", () => {
     expect(spearmanTopK(ref, est)).toBeCloseTo(1 - 12 / 990, 12)
   })
 
-  it('looks at the top k only and counts an object the estimate misses as 0', () => {
+  it("ranks the top k in the estimate's whole list: an outlier on top costs rho (Rutar 4.3's ti)", () => {
     const ref = named([10, 9, 8, 1])
     const est = [{ name: 'v0', value: 5 }, { name: 'v1', value: 4 }, { name: 'v3', value: 100 }]
-    // Top 3 of the reference: v0, v1, v2 (v2 absent from the estimate: 0). Same order.
-    expect(spearmanTopK(ref, est, 3)).toBeCloseTo(1, 12)
+    // Top 3 of the reference: v0, v1, v2 (ranks 1, 2, 3); in the estimate v3 is first, so
+    // v0, v1 rank 2, 3 and v2, absent, ranks 4: d = 1, 1, 1.
+    expect(spearmanTopK(ref, est, 3)).toBeCloseTo(1 - 18 / 24, 12)
+    expect(spearmanTopK(ref, [{ name: 'v0', value: 3 }, { name: 'v1', value: 2 }, { name: 'v2', value: 1 }], 3)).toBeCloseTo(1, 12)
   })
 
   it('is null with fewer than two objects that have misses', () => {

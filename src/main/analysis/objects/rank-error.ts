@@ -1,8 +1,10 @@
 /**
  * How well an estimate keeps the reference ranking: Spearman's rank correlation over the
- * reference's top k (Rutar 4.3 compares the rank order of the top ten). The k objects are
- * ranked among themselves by each measure (ties get their average rank) and rho is the
- * Pearson correlation of the two rank vectors: 1 = same order, -1 = reversed.
+ * reference's top k, as Rutar 4.3 tabulates it: each of those objects has its rank in the
+ * reference and its rank in the estimate's whole list (so an outlier the estimate puts on top,
+ * like a loop index, pushes the real ones down and costs rho), and
+ * rho = 1 - 6 sum(d^2) / (k (k^2 - 1)). Ties get their average rank; an object the estimate
+ * does not list ranks just after its last.
  */
 
 export interface Ranked {
@@ -24,30 +26,20 @@ export function averageRanks(values: number[]): number[] {
   return ranks
 }
 
-function pearson(a: number[], b: number[]): number {
-  const n = a.length
-  const ma = a.reduce((s, x) => s + x, 0) / n
-  const mb = b.reduce((s, x) => s + x, 0) / n
-  let num = 0
-  let da = 0
-  let db = 0
-  for (let i = 0; i < n; i++) {
-    num += (a[i]! - ma) * (b[i]! - mb)
-    da += (a[i]! - ma) ** 2
-    db += (b[i]! - mb) ** 2
-  }
-  if (da === 0 || db === 0) return da === db ? 1 : 0
-  return num / Math.sqrt(da * db)
-}
-
 /**
  * Spearman's rho of `estimate` against `reference` over the reference's top `k` objects with
- * a non-zero value (an object the estimate does not list counts as 0). Null when fewer than
- * two objects qualify.
+ * a non-zero value. Null when fewer than two objects qualify.
  */
 export function spearmanTopK(reference: Ranked[], estimate: Ranked[], k = 10): number | null {
-  const top = reference.filter((r) => r.value > 0).sort((a, b) => b.value - a.value).slice(0, k)
-  if (top.length < 2) return null
-  const est = new Map(estimate.map((e) => [e.name, e.value]))
-  return pearson(averageRanks(top.map((t) => t.value)), averageRanks(top.map((t) => est.get(t.name) ?? 0)))
+  const ref = reference.filter((r) => r.value > 0)
+  const refRanks = averageRanks(ref.map((r) => r.value))
+  const top = ref.map((r, i) => ({ name: r.name, rank: refRanks[i]! })).sort((a, b) => a.rank - b.rank).slice(0, k)
+  const n = top.length
+  if (n < 2) return null
+  const est = estimate.filter((e) => e.value > 0)
+  const estRanks = averageRanks(est.map((e) => e.value))
+  const rankOf = new Map(est.map((e, i) => [e.name, estRanks[i]!]))
+  let d2 = 0
+  for (const t of top) d2 += (t.rank - (rankOf.get(t.name) ?? est.length + 1)) ** 2
+  return 1 - (6 * d2) / (n * (n * n - 1))
 }
