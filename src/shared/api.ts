@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import type {
   ExampleProgram,
+  ObjectsReport,
   ProgramSymbols,
   RecentSession,
   RunReport,
@@ -83,6 +84,34 @@ export const hierarchySchema = z.object({
 
 const sessionPath = z.string().min(1).max(4096)
 
+// --- getObjects (issue 8: data structures ranked by misses, four methods next to exact) ---
+export const objectsInputSchema = z
+  .object({
+    session: sessionPath,
+    run: z.number().int().positive().nullable().default(null),
+    level: levelName.nullable().default(null),
+    methods: z.array(z.enum(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'])).min(1).max(6).default(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid']),
+    sampleEvery: z.number().int().min(1).max(1e9).default(1000),
+    sampleInterval: z.enum(['prime', 'random', 'regular']).default('prime'),
+    ways: z.number().int().min(2).max(64).default(10),
+    threshold: z.number().min(0).max(1).default(0.01),
+    searchInterval: z.number().int().positive().max(1e12).nullable().default(null),
+    approxEvery: z.number().int().min(1).max(1e9).default(1),
+    loopThreshold: z.number().min(0).max(1).default(0.75),
+    skid: z.object({ mean: z.number().min(-50).max(50), sigma: z.number().min(0).max(50) }).strict().nullable().default(null),
+    approxSource: z.enum(['simulated', 'perf']).default('simulated'),
+    /** Tags this request's objectsProgress events (chosen by the caller). */
+    requestId: z.string().min(1).max(64).nullable().default(null)
+  })
+  .strict()
+
+/** Progress of one getObjects request: accesses simulated so far. */
+export interface ObjectsProgressEvent {
+  requestId: string
+  events: number
+  total: number
+}
+
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
   inspectProgram: z.object({ program: z.string().min(1).max(4096) }).strict(),
@@ -106,7 +135,8 @@ export const API_INPUT_SCHEMAS = {
   openSession: z.object({ path: sessionPath }).strict(),
   getReport: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
   getSource: z.object({ session: sessionPath, file: z.string().min(1).max(4096) }).strict(),
-  recentSessions: z.object({}).strict()
+  recentSessions: z.object({}).strict(),
+  getObjects: objectsInputSchema
 } as const
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
@@ -156,9 +186,10 @@ export interface ApiEvents {
   progress: JobProgress
   finished: JobFinished
   failed: JobFailed
+  objectsProgress: ObjectsProgressEvent
 }
 export type ApiEventName = keyof ApiEvents
-export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed']
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'objectsProgress']
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
@@ -170,6 +201,7 @@ export interface ApiResults {
   getReport: RunReport
   getSource: SourceFile
   recentSessions: RecentSession[]
+  getObjects: ObjectsReport
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

@@ -15,6 +15,8 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
+import { runObjectsWorker } from '../workers/run-objects-worker'
+import type { BackendEventListener } from './backend'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -50,6 +52,8 @@ export function defaultSessionPath(program: string): string {
 
 export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
+  // getObjects progress goes to the same subscribers as the jobs' events.
+  const objectListeners = new Set<BackendEventListener>()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -97,7 +101,15 @@ export function createStrideService(): StrideBackend {
       if (size > MAX_SOURCE_BYTES) throw new StrideError(`Source file "${file}" is larger than 8 MiB; open it in an editor.`, 'invalid-input')
       return { path: file, text: readFileSync(file, 'utf8') }
     },
-    recentSessions: () => recentSessions()
+    recentSessions: () => recentSessions(),
+    // Data structures ranked by misses (issue 8): one simulated pass in a worker thread.
+    getObjects: ({ session, requestId, ...options }) => {
+      openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
+      const path = resolve(session)
+      return runObjectsWorker({ session: path, options }, (events, total) => {
+        if (requestId) for (const l of objectListeners) l('objectsProgress', { requestId, events, total })
+      }).result
+    }
   }
 
   return {
@@ -107,7 +119,14 @@ export function createStrideService(): StrideBackend {
       const handler = handlers[method] as (i: unknown) => unknown
       return await handler(parsed)
     },
-    subscribe: (listener) => jobs.subscribe(listener),
+    subscribe: (listener) => {
+      objectListeners.add(listener)
+      const off = jobs.subscribe(listener)
+      return () => {
+        objectListeners.delete(listener)
+        off()
+      }
+    },
     async dispose() {
       jobs.cancelAll()
     }

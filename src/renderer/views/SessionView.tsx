@@ -9,6 +9,7 @@ import { baseName } from '../logic/format'
 import type { HeatMetric } from '../logic/line-metrics'
 import { computeReferenceRows, computeSourceFiles } from '../logic/references'
 import { useSession } from '../state/session-store'
+import { ObjectsView } from './ObjectsView'
 import { RecentPanel } from './RecentPanel'
 import { SourcePane } from './SourcePane'
 import { WorkspaceTabBar } from './WorkspaceTabBar'
@@ -109,6 +110,11 @@ export function SessionView() {
                 </section>
               </div>
             )}
+          </div>
+        )}
+        {s.tab === 'objects' && report && level && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-objects" aria-labelledby="tab-objects">
+            <ObjectsView session={info.path} report={report} level={level} />
           </div>
         )}
       </main>

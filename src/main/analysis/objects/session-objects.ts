@@ -196,7 +196,8 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
         }
         const sums = sumByVariable(cells)
         const objects = rankEstimates([...sums].map(([name, v]) => ({ name, kind: kindOf.get(name) ?? 'stack', misses: v })), totalMisses)
-        finish(kind, objects, { samples, seconds: base + (performance.now() - t2) / 1000 }, notes)
+        const own = kind === 'approx-skid' && !options.skid && options.approxSource === 'simulated' ? ['simulated misses have no skid (simulated skid is off): this spreads exact lines over their neighbours; turn simulated skid on to see what negation corrects'] : []
+        finish(kind, objects, { samples, seconds: base + (performance.now() - t2) / 1000 }, [...notes, ...own])
       }
     }
     return { session, run: run.run, level: names[level]!, accesses: done, totalMisses, exact: exactResult, methods: results, perf }
