@@ -79,4 +79,27 @@ describe('n-way search (Buck 2.2)', () => {
     expect(after.objects.map((o) => o.object)).toContain(1)
     expect(after.intervalAccesses).toBeGreaterThan(1000)
   })
+
+  it('finds arrays untouched during start-up: dropped regions come back when the remainder grows', () => {
+    // 9 objects; start-up misses only in the last (say, the loader's data), then the kernel
+    // misses in objects 1 and 4 only.
+    const objects: DataObject[] = Array.from({ length: 9 }, (_, i) => ({ name: `o${i}`, kind: 'global' as const, start: 0x10000 * (i + 1), end: 0x10000 * (i + 1) + 0x8000 }))
+    const table = new ObjectTable(objects)
+    const search = new NwaySearch(table, { ways: 4, intervalAccesses: 1000, minAccesses: 40_000 })
+    const seg = (k: number) => table.segment(objects[k]!.start + 8)
+    let t = 0
+    for (; t < 5000; t++) {
+      search.observe(seg(8))
+      search.clock(t + 1)
+    }
+    for (; t < 400_000 && !search.done; t++) {
+      search.observe(seg(t % 3 === 0 ? 4 : 1))
+      search.clock(t + 1)
+    }
+    const r = search.result()
+    expect(r.converged).toBe(true)
+    const found = r.objects.map((o) => o.object)
+    expect(found.slice(0, 2)).toEqual([1, 4])
+    expect(r.objects[0]!.fraction).toBeCloseTo(2 / 3, 1)
+  })
 })

@@ -13,8 +13,13 @@
  *   array never straddles two regions.
  * - A region that measured zero is dropped, unless it had misses before (a phase): then it is
  *   kept for up to `zeroKeep` intervals in a row and each such keep doubles the interval.
+ * - Dropped regions are not forgotten: one more counter (time-shared, as the paper allows)
+ *   counts the misses in all of them, so the misses outside the regions searched are measured
+ *   every interval. When that remainder reaches the threshold the dropped regions come back on
+ *   the queue (a program whose arrays are untouched during start-up is still found).
  * - Stop when the top n-1 regions are single objects (no counters left to split the n-th),
- *   or when the regions not yet resolved hold less than `threshold` of the misses.
+ *   or when the regions not yet resolved, remainder included, hold less than `threshold` of
+ *   the misses; but not before `minAccesses` (a representative portion of the run).
  */
 
 import type { ObjectTable } from './object-table'
@@ -29,6 +34,11 @@ export interface NwaySearchOptions {
   zeroKeep?: number
   /** Longest interval, as a multiple of the first. */
   maxLengthening?: number
+  /**
+   * Do not conclude before this many accesses have run (Buck: "after a representative portion
+   * of the execution"): a start-up phase must not end the search on the loader's data.
+   */
+  minAccesses?: number
 }
 
 interface Region {
@@ -63,11 +73,17 @@ export class NwaySearch {
   private interval: number
   private active: Region[] = []
   private queue: Region[] = []
+  /** Dropped regions; their misses go to the remainder counter. */
+  private cold: Region[] = []
+  private remainder = 0
   /** Counter of each segment this interval (-1: not counted). */
   private readonly counterOf: Int32Array
   private counts: Float64Array
   private total = 0
   private nextInterrupt: number
+  private readonly minAccesses: number
+  /** Consecutive interrupts at which a stop condition held (it must hold twice). */
+  private stopVotes = 0
   interrupts = 0
   done: SearchResult['reason'] | null = null
 
@@ -82,8 +98,9 @@ export class NwaySearch {
     this.interval = Math.max(1, Math.round(options.intervalAccesses))
     this.maxInterval = this.interval * (options.maxLengthening ?? 64)
     this.counterOf = new Int32Array(table.segmentCount)
-    this.counts = new Float64Array(this.ways)
+    this.counts = new Float64Array(this.ways + 1)
     this.nextInterrupt = this.interval
+    this.minAccesses = options.minAccesses ?? 0
     const all: Region = { lo: 0, hi: table.segmentCount, estimate: 0, measurements: 0, zeroStreak: 0 }
     this.arm(this.splitInto(all, this.ways))
   }
@@ -129,8 +146,10 @@ export class NwaySearch {
   private arm(regions: Region[]): void {
     this.active = regions
     this.counterOf.fill(-1)
+    // The last counter: misses in dropped regions (the remainder).
+    for (const r of this.cold) this.counterOf.fill(regions.length, r.lo, r.hi)
     regions.forEach((r, i) => this.counterOf.fill(i, r.lo, r.hi))
-    this.counts = new Float64Array(regions.length)
+    this.counts = new Float64Array(regions.length + 1)
     this.total = 0
   }
 
@@ -156,15 +175,17 @@ export class NwaySearch {
       this.lengthen()
       return
     }
+    let lengthen = false
+    this.remainder = this.counts[this.active.length]! / this.total
     for (let i = 0; i < this.active.length; i++) {
       const r = this.active[i]!
       const share = this.counts[i]! / this.total
       if (share === 0) {
         if (r.measurements > 0 && r.zeroStreak < this.zeroKeep) {
           r.zeroStreak++
-          this.lengthen()
+          lengthen = true
           this.queue.push(r)
-        }
+        } else this.cold.push(r)
         continue
       }
       r.zeroStreak = 0
@@ -173,17 +194,24 @@ export class NwaySearch {
       r.measurements++
       this.queue.push(r)
     }
+    if (lengthen) this.lengthen()
+    // Misses outside every searched region: bring the dropped regions back to compete.
+    if (this.remainder > 0 && this.remainder >= this.threshold && this.cold.length > 0) {
+      for (const r of this.cold) this.queue.push({ ...r, estimate: this.remainder / this.cold.length, measurements: 0, zeroStreak: 0 })
+      this.cold = []
+    }
     this.queue.sort((a, b) => b.estimate - a.estimate)
-    const top = this.queue.slice(0, this.ways - 1)
-    if (top.length === this.ways - 1 && top.every((r) => this.isSingle(r))) {
-      this.done = 'single-objects'
-      return
-    }
-    const unresolved = this.queue.filter((r) => !this.isSingle(r)).reduce((s, r) => s + r.estimate, 0)
-    if (unresolved < this.threshold) {
-      this.done = 'threshold'
-      return
-    }
+    const top = this.queue.filter((r) => r.estimate > 0).slice(0, this.ways - 1)
+    const unresolved = this.queue.filter((r) => !this.isSingle(r)).reduce((s, r) => s + r.estimate, this.cold.length > 0 ? this.remainder : 0)
+    const stop = top.length === this.ways - 1 && top.every((r) => this.isSingle(r)) ? 'single-objects' : unresolved < this.threshold ? 'threshold' : null
+    if (stop && this.nextInterrupt >= this.minAccesses) {
+      // A phase can make a stop look right: it must hold again over a twice longer interval.
+      if (++this.stopVotes >= 2) {
+        this.done = stop
+        return
+      }
+      this.lengthen()
+    } else this.stopVotes = 0
     const next: Region[] = []
     let counters = this.ways
     const rest: Region[] = []

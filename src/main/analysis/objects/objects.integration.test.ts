@@ -115,6 +115,19 @@ describe('loop indices in memory (Rutar 4.3), approximate attribution from instr
   })
 })
 
+describe('n-way search over a whole program with phases (reuse: start-up, then do_sum / do_mult timesteps)', () => {
+  it('finds the four arrays within 4 points of exact, not just the phase it started in', () => {
+    const session = join(dir, 'reuse-all.stride')
+    strideOk(['trace', '--launch', example('reuse'), '--out', session], env)
+    strideOk(['simulate', session, '--cache', 'L1:32K:8:64'], env)
+    const exact = objects(session, '--method', 'exact')
+    const r = objects(session, '--method', 'search:10')
+    expect(r.cost.converged).toBe(true)
+    expect(new Set(top(r, 4))).toEqual(new Set(['A', 'B', 'C', 'D']))
+    for (const name of ['A', 'B', 'C', 'D']) expect(Math.abs(share(r, name) - share(exact, name))).toBeLessThan(0.04)
+  })
+})
+
 describe('stride objects errors are one clear line', () => {
   it('bad method, no run, unknown level', () => {
     const fresh = join(dir, 'norun.stride')

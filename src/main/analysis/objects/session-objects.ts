@@ -89,7 +89,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const exact = new Float64Array(table.count + 1)
     const sampler = wants('sample') ? new MissSampler(options.sampleEvery, options.sampleInterval, table.count) : null
     const search = wants('search')
-      ? new NwaySearch(table, { ways: options.ways, threshold: options.threshold, intervalAccesses: options.searchInterval ?? Math.max(1000, Math.round(total / 500)) })
+      ? new NwaySearch(table, { ways: options.ways, threshold: options.threshold, intervalAccesses: options.searchInterval ?? Math.max(1000, Math.round(total / 50)), minAccesses: Math.round(total / 10) })
       : null
     const approx = wantsApprox && options.approxSource === 'simulated' ? new MissSampler(options.approxEvery, options.approxEvery === 1 ? 'regular' : 'prime', kinds.length) : null
     const seconds = { exact: 0, sample: 0, search: 0, approx: 0 }
