@@ -132,7 +132,7 @@ export function ObjectsView({ session, report, level }: Props) {
       {current && table && (
         <>
           <p className="small" data-testid="objects-summary">
-            {formatCount(current.totalMisses)} {current.level} misses over {formatCount(current.accesses)} accesses (run {current.run}). Shares are of all misses; #n is the rank.
+            {formatCount(current.totalMisses)} {current.level} misses over {formatCount(current.accesses)} accesses (run {current.run}); exact pass {current.exact.cost.seconds.toFixed(2)} s. Shares are of all misses; #n is the rank; orange: a rank that differs from exact.
           </p>
           <div className="objects-table-wrap">
             <ObjectsTable table={table} level={current.level} />
