@@ -40,7 +40,25 @@ function parseSkid(text: string): { mean: number; sigma: number } {
   return { mean: Number(m[1]), sigma: Number(m[2]) }
 }
 
+const OBJECTS_HELP = `usage: stride objects SESSION.stride [--run N] [--level NAME] --method METHOD [options] [--json]
+Ranks the data structures by the misses they cause at one level of a stored run (simulated
+again over the trace), by one method next to the exact ranking.
+  --method exact          every miss attributed by its address (the reference)
+           sample:N       1 in N misses (Buck 2.1); --interval prime (default: next prime >= N) | random | regular
+           search:WAYS    n-way search over address regions (Buck 2.2); --threshold SHARE (0.01),
+                          --search-interval ACCESSES (default: 1/50 of the trace); cost = interrupts
+           approx:raw     a line's misses split over its reads (Rutar 3.3.1)
+           approx:loop    + loop compensation (equations 1-5); --loop-threshold W (0.75)
+           approx:skid    skid negation (equations 6-8) + loop compensation
+  approximate options: --every N (1 instruction sample per N misses; 1), --skid MEAN:SIGMA (simulated
+           skid in source lines, e.g. 1:0.7; negated with the same model), --source simulated | perf
+  --json   { "objects": [ { "name", "kind", "misses", "fraction", "rank" } ], "cost": {...}, "rho" }`
+
 export async function objectsCommand(argv: string[], io: Io): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(OBJECTS_HELP)
+    return 0
+  }
   const args = parseArgs(
     argv,
     { run: { value: true }, level: { value: true }, method: { value: true }, interval: { value: true }, threshold: { value: true }, 'search-interval': { value: true }, every: { value: true }, 'loop-threshold': { value: true }, skid: { value: true }, source: { value: true }, json: {} },
