@@ -23,7 +23,8 @@ export default defineConfig({
           'trace-worker': resolve('src/main/workers/trace-worker.ts'),
           'simulate-worker': resolve('src/main/workers/simulate-worker.ts'),
           'report-worker': resolve('src/main/workers/report-worker.ts'),
-          'attach-worker': resolve('src/main/tracing/frida/attach-worker.ts')
+          'attach-worker': resolve('src/main/tracing/frida/attach-worker.ts'),
+          'objects-worker': resolve('src/main/workers/objects-worker.ts')
         },
         external: ['better-sqlite3', 'ws', 'frida']
       }

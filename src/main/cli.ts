@@ -6,6 +6,7 @@ import { StrideError } from '../shared/api'
 import { adviseCommand } from './cli/advise-command'
 import { exportCommand } from './cli/export-command'
 import { infoCommand } from './cli/info-command'
+import { objectsCommand } from './cli/objects-command'
 import { processIo, type Io } from './cli/io'
 import { reportCommand } from './cli/report-command'
 import { serveCommand } from './cli/serve-command'
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   report: reportCommand,
   info: infoCommand,
   export: exportCommand,
+  objects: objectsCommand,
   serve: serveCommand,
   // ---- advisor ----
   advise: adviseCommand
@@ -33,6 +35,8 @@ const USAGE = `usage: stride <command> [options]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
   advise   S.stride [--run N] [--level NAME] [--json]
+  objects  S.stride [--run N] [--level L1] --method exact|sample:N|search:WAYS|approx:raw|approx:loop|approx:skid
+           [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
   serve    [--port N]`
 
 async function main(argv: string[]): Promise<number> {

@@ -10,6 +10,7 @@ import type {
   FunctionProgress,
   ProcessInspection,
   ProcessList,
+  ObjectsReport,
   ProgramSymbols,
   RecentSession,
   RunAdvice,
@@ -100,6 +101,33 @@ export const attachTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('attach'), pid }).strict(),
   z.object({ kind: z.literal('spawn'), program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(256).default([]) }).strict()
 ])
+// --- getObjects (issue 8: data structures ranked by misses, four methods next to exact) ---
+export const objectsInputSchema = z
+  .object({
+    session: sessionPath,
+    run: z.number().int().positive().nullable().default(null),
+    level: levelName.nullable().default(null),
+    methods: z.array(z.enum(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'])).min(1).max(6).default(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid']),
+    sampleEvery: z.number().int().min(1).max(1e9).default(1000),
+    sampleInterval: z.enum(['prime', 'random', 'regular']).default('prime'),
+    ways: z.number().int().min(2).max(64).default(10),
+    threshold: z.number().min(0).max(1).default(0.01),
+    searchInterval: z.number().int().positive().max(1e12).nullable().default(null),
+    approxEvery: z.number().int().min(1).max(1e9).default(1),
+    loopThreshold: z.number().min(0).max(1).default(0.75),
+    skid: z.object({ mean: z.number().min(-50).max(50), sigma: z.number().min(0).max(50) }).strict().nullable().default(null),
+    approxSource: z.enum(['simulated', 'perf']).default('simulated'),
+    /** Tags this request's objectsProgress events (chosen by the caller). */
+    requestId: z.string().min(1).max(64).nullable().default(null)
+  })
+  .strict()
+
+/** Progress of one getObjects request: accesses simulated so far. */
+export interface ObjectsProgressEvent {
+  requestId: string
+  events: number
+  total: number
+}
 
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
@@ -144,7 +172,8 @@ export const API_INPUT_SCHEMAS = {
       out: sessionPath.nullable().default(null),
       simulate: hierarchySchema.nullable().default(null)
     })
-    .strict()
+    .strict(),
+  getObjects: objectsInputSchema
 } as const
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
@@ -196,9 +225,10 @@ export interface ApiEvents {
   progress: JobProgress
   finished: JobFinished
   failed: JobFailed
+  objectsProgress: ObjectsProgressEvent
 }
 export type ApiEventName = keyof ApiEvents
-export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed']
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'objectsProgress']
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
@@ -215,6 +245,7 @@ export interface ApiResults {
   listProcesses: ProcessList
   inspectProcess: ProcessInspection
   startAttach: JobStarted
+  getObjects: ObjectsReport
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

@@ -484,3 +484,79 @@ export interface FunctionProgress {
   /** Sampling has ended for it (max samples reached or converged). */
   done: boolean
 }
+
+// --- Data-structure miss ranking (issue 8: Buck's sampling and n-way search, Rutar's approximate attribution) ---
+
+/** How misses are attributed to data structures (see src/main/analysis/objects/README.md). */
+export type ObjectMethodKind = 'exact' | 'sample' | 'search' | 'approx-raw' | 'approx-loop' | 'approx-skid'
+export const OBJECT_METHOD_KINDS: readonly ObjectMethodKind[] = ['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid']
+
+export type SamplingIntervalKind = 'prime' | 'random' | 'regular'
+
+export interface ObjectsOptions {
+  /** Run whose hierarchy is simulated (null: the latest). */
+  run: number | null
+  /** Level name (null: the first cache level). */
+  level: string | null
+  methods: ObjectMethodKind[]
+  /** Sampling: 1 in N misses; the interval kind (prime: the next prime at or above N). */
+  sampleEvery: number
+  sampleInterval: SamplingIntervalKind
+  /** n-way search: ways, stop threshold (share of misses), interval in accesses (null: about 1/500 of the trace). */
+  ways: number
+  threshold: number
+  searchInterval: number | null
+  /** Approximate: 1 instruction sample per N misses (1: every miss). */
+  approxEvery: number
+  loopThreshold: number
+  /** Simulated skid moving each sample's line (mean, sigma in source lines); null: none. */
+  skid: { mean: number; sigma: number } | null
+  /** Where approximate samples come from. */
+  approxSource: 'simulated' | 'perf'
+}
+
+export interface ObjectEstimate {
+  name: string
+  kind: VariableKind
+  misses: number
+  /** Of all misses at the level (exact) or of all estimated misses. */
+  fraction: number
+  /** 1 = most misses. */
+  rank: number
+}
+
+export interface ObjectMethodCost {
+  /** Misses sampled (sampling, approximate). */
+  samples?: number
+  /** Counter interrupts (n-way search). */
+  interrupts?: number
+  /** Sampling interval actually used (the prime for N). */
+  period?: number
+  converged?: boolean
+  /** Wall time of this method's share of the pass. */
+  seconds: number
+}
+
+export interface ObjectMethodResult {
+  /** As the command line spells it: exact, sample:113, search:10, approx:loop. */
+  method: string
+  kind: ObjectMethodKind
+  objects: ObjectEstimate[]
+  /** Spearman's rho against exact over exact's top 10 (null for exact itself). */
+  rho: number | null
+  cost: ObjectMethodCost
+  /** Anything the user should know (stream ended before the search converged, files not found). */
+  notes: string[]
+}
+
+export interface ObjectsReport {
+  session: string
+  run: number
+  level: string
+  accesses: number
+  totalMisses: number
+  exact: ObjectMethodResult
+  methods: ObjectMethodResult[]
+  /** Hardware cache-miss sampling on this machine (perf record): supported, or why not. */
+  perf: { supported: boolean; reason: string | null }
+}

@@ -22,6 +22,8 @@ import { loadFrida } from '../tracing/frida/frida-api'
 import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
 import { inspectProcess } from '../tracing/frida/process-inspect'
 import { processExecutable } from '../tracing/frida/frida-tracer'
+import { runObjectsWorker } from '../workers/run-objects-worker'
+import type { BackendEventListener } from './backend'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -58,6 +60,8 @@ export function defaultSessionPath(program: string): string {
 export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
   const attachJobs = new AttachJobs()
+  // getObjects progress goes to the same subscribers as the jobs' events.
+  const objectListeners = new Set<BackendEventListener>()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -129,6 +133,14 @@ export function createStrideService(): StrideBackend {
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
       mkdirSync(resolve(out, '..'), { recursive: true })
       return { jobId: attachJobs.start({ ...input, target, out }) }
+    },
+    // Data structures ranked by misses (issue 8): one simulated pass in a worker thread.
+    getObjects: ({ session, requestId, ...options }) => {
+      openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
+      const path = resolve(session)
+      return runObjectsWorker({ session: path, options }, (events, total) => {
+        if (requestId) for (const l of objectListeners) l('objectsProgress', { requestId, events, total })
+      }).result
     }
   }
 
@@ -142,7 +154,9 @@ export function createStrideService(): StrideBackend {
     subscribe: (listener) => {
       const offTraces = jobs.subscribe(listener)
       const offAttach = attachJobs.subscribe(listener)
+      objectListeners.add(listener)
       return () => {
+        objectListeners.delete(listener)
         offTraces()
         offAttach()
       }

@@ -83,6 +83,7 @@ describe('WebSocket StrideApi client', () => {
       [
         'cancelJob',
         'getAdvice',
+        'getObjects',
         'getReport',
         'getSource',
         'inspectProgram',

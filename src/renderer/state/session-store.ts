@@ -19,6 +19,8 @@ export type WorkspaceTab =
   // ---- what-if and comparison ----
   | 'whatif'
   | 'compare'
+  // ---- data structures (issue 8) ----
+  | 'objects'
 
 /** A run to compare with: of this session, or of another session of the same program. */
 export interface BaselineRef {

@@ -12,6 +12,7 @@ import { HEAT_METRICS } from '../logic/heat-metrics'
 import { computeLineDeltas, computeRunDiff } from '../logic/run-diff'
 import { computeReferenceRows, computeSourceFiles } from '../logic/references'
 import { useSession } from '../state/session-store'
+import { ObjectsView } from './ObjectsView'
 import { RecentPanel } from './RecentPanel'
 import { CompareView } from './CompareView'
 import { SourcePane } from './SourcePane'
@@ -160,6 +161,12 @@ export function SessionView() {
         {s.tab === 'compare' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-compare" aria-labelledby="tab-compare">
             <CompareView info={info} report={report} level={level} />
+          </div>
+        )}
+        {/* ---- data structures (issue 8) ---- */}
+        {s.tab === 'objects' && report && level && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-objects" aria-labelledby="tab-objects">
+            <ObjectsView session={info.path} report={report} level={level} />
           </div>
         )}
       </main>

@@ -12,7 +12,9 @@ export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
   { id: 'advisor', label: 'Advisor' },
   // ---- what-if and comparison ----
   { id: 'whatif', label: 'What-if' },
-  { id: 'compare', label: 'Compare' }
+  { id: 'compare', label: 'Compare' },
+  // ---- data structures (issue 8) ----
+  { id: 'objects', label: 'Data structures' }
 ]
 
 interface Props {

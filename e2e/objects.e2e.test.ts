@@ -1,0 +1,68 @@
+/**
+ * The Data structures tab in web mode: trace the loop_index example from the launch dialog,
+ * rank its data structures, and check what a person sees: exact puts fl_layer first, the raw
+ * approximation is fooled by the loop index ti, loop compensation is not, and the perf line
+ * says plainly whether hardware samples are available here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchChromium, newPage, screenshot } from './support/browser'
+import { startWebServer, type WebServer } from './support/serve'
+
+let server: WebServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await startWebServer()
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+describe('Data structures tab', () => {
+  it('ranks loop_index data structures four ways next to exact', async () => {
+    const { page, problems } = await newPage(browser)
+    await page.goto(server.url)
+    await page.getByTestId('launch-button').click()
+    await page.getByTestId('launch-dialog').waitFor()
+    await page.getByTestId('example-loop_index').click()
+    const kernel = page.getByTestId('function-kernel')
+    await kernel.waitFor({ timeout: 30_000 })
+    expect(await kernel.isChecked()).toBe(true)
+    await page.getByTestId('start-trace').click()
+    await page.getByTestId('source-view').waitFor({ timeout: 240_000 })
+
+    await page.getByTestId('tab-objects').click()
+    await page.getByTestId('objects-empty').waitFor()
+    await page.getByTestId('objects-sample-every').fill('101')
+    await page.getByTestId('objects-compute').click()
+    const table = page.getByTestId('objects-table')
+    await table.waitFor({ timeout: 240_000 })
+
+    const headers = (await table.locator('thead th').allTextContents()).map((t) => t.trim())
+    expect(headers).toEqual(['Data structure', 'Kind', 'Exact', 'sample:101', 'search:10', 'approx:raw', 'approx:loop', 'approx:skid'])
+    const rows = page.getByTestId('objects-row')
+    const names = (await rows.locator('th').allTextContents()).map((t) => t.trim())
+    expect(names.slice(0, 4)).toEqual(['fl_layer', 'Y', 'tds', 'bus'])
+    // The exact share of fl_layer: 8 of its 15 misses per 8 iterations (53.3%).
+    const first = (await rows.first().locator('td').allTextContents()).map((t) => t.trim())
+    expect(first[1]).toMatch(/^53\.\d% #1$/)
+    // The loop index ti: never ranked by exact, first for approx:raw, absent after loop compensation.
+    const ti = rows.filter({ has: page.locator('th', { hasText: /^ti$/ }) })
+    const tiCells = (await ti.locator('td').allTextContents()).map((t) => t.trim())
+    expect(tiCells[1]).toBe('–')
+    expect(tiCells[4]).toMatch(/#1$/)
+    expect(tiCells[5]).toBe('–')
+    const rho = (await page.getByTestId('objects-rho').locator('td').allTextContents()).map((t) => t.trim())
+    expect(rho[3]).toMatch(/^1\.00 \(same order\)$/) // approx:loop
+    expect(Number(rho[2]!.split(' ')[0])).toBeLessThan(0.9) // approx:raw
+    expect(await page.getByTestId('objects-cost').textContent()).toMatch(/interrupts/)
+    expect(await page.getByTestId('objects-perf').textContent()).toMatch(/Hardware cache-miss samples \(perf record\): (not supported on this machine: .+|are available)/)
+    await screenshot(page, 'objects-1-ranked')
+    expect(problems).toEqual([])
+    await page.close()
+  })
+})

@@ -1,0 +1,98 @@
+/**
+ * The miss stream of one hierarchy level: every access of the trace goes through the
+ * simulator (the same `Hierarchy` a run used, same config), and each miss at the chosen level
+ * comes out as (access index, point, address), in execution order, batch by batch. Nothing
+ * is kept: consumers (exact counts, samplers, the search) take each batch online, so memory
+ * stays bounded whatever the trace length.
+ *
+ * The simulator reports misses through its per-variable timeline; with one "variable" for
+ * every point and an interval of one access, each timeline cell is exactly one access's
+ * miss at one level (its interval is the access index). The cells are drained after every
+ * batch.
+ */
+import type { HierarchyConfig } from '../../../shared/domain'
+import { Hierarchy, type AccessBatch } from '../../simulate/hierarchy'
+
+export interface MissBatch {
+  count: number
+  /** Global access index of each miss (0-based, in trace order). */
+  access: Float64Array
+  point: Uint32Array
+  /** The address as traced (before any layout filter moved it): objects are found by it. */
+  address: Float64Array
+  /** Accesses simulated so far, this batch included (the virtual clock). */
+  accessesSoFar: number
+}
+
+export interface MissStreamOptions {
+  config: HierarchyConfig
+  pointKinds: Uint8Array
+  /** Level index (caches first, then TLB levels, as in a run). */
+  level: number
+  /** Maps traced addresses to the simulated layout (a run's layout filters); null: none. */
+  mapAddresses?: ((from: Float64Array, to: Float64Array, count: number) => void) | null
+}
+
+export class MissStream {
+  private readonly hierarchy: Hierarchy
+  private readonly level: number
+  private readonly map: MissStreamOptions['mapAddresses']
+  private mapped = new Float64Array(0)
+  private accesses = 0
+  private out = { access: new Float64Array(1024), point: new Uint32Array(1024), address: new Float64Array(1024) }
+
+  constructor(options: MissStreamOptions) {
+    const nLevels = options.config.levels.length + (options.config.tlb?.length ?? 0)
+    if (options.level < 0 || options.level >= nLevels) throw new Error(`level ${options.level} is not in this hierarchy (0..${nLevels - 1})`)
+    this.level = options.level
+    this.map = options.mapAddresses ?? null
+    this.hierarchy = new Hierarchy(options.config, options.pointKinds, {
+      pointVariables: new Int32Array(options.pointKinds.length),
+      variableCount: 1,
+      timelineInterval: 1
+    })
+  }
+
+  /** Simulates one batch; returns the misses it had at the level (valid until the next call). */
+  run(batch: AccessBatch): MissBatch {
+    const base = this.accesses
+    if (this.map) {
+      if (this.mapped.length < batch.count) this.mapped = new Float64Array(batch.count)
+      this.map(batch.addresses, this.mapped, batch.count)
+      this.hierarchy.run({ count: batch.count, points: batch.points, addresses: this.mapped, sizes: batch.sizes })
+    } else this.hierarchy.run(batch)
+    this.accesses += batch.count
+    const cells = this.hierarchy.timelineCells()
+    let n = 0
+    for (const c of cells) {
+      if (c.level !== this.level) continue
+      const i = c.interval - base
+      // A modify's read and write may both miss: one cell with 2 misses.
+      for (let m = 0; m < c.misses; m++) {
+        if (n === this.out.access.length) this.grow()
+        this.out.access[n] = c.interval
+        this.out.point[n] = batch.points[i]!
+        this.out.address[n] = batch.addresses[i]!
+        n++
+      }
+    }
+    cells.length = 0
+    return { count: n, access: this.out.access, point: this.out.point, address: this.out.address, accessesSoFar: this.accesses }
+  }
+
+  private grow(): void {
+    const size = this.out.access.length * 2
+    const access = new Float64Array(size)
+    access.set(this.out.access)
+    const point = new Uint32Array(size)
+    point.set(this.out.point)
+    const address = new Float64Array(size)
+    address.set(this.out.address)
+    this.out = { access, point, address }
+  }
+
+  /** Level totals, to check the stream against the stored run. */
+  totals(): ReturnType<Hierarchy['levelTotals']> {
+    return this.hierarchy.levelTotals()
+  }
+}

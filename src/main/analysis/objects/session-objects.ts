@@ -1,0 +1,247 @@
+/**
+ * Adapter: ranks a session's data structures by the misses they cause at one level, the four
+ * ways side by side (exact, 1-in-N sampling, n-way search, Rutar's approximation), in one
+ * pass over the stored trace through the simulator. Reads the session (SQLite) and the C
+ * sources; everything it computes is done by the pure modules next to it.
+ */
+import { performance } from 'node:perf_hooks'
+import { StrideError } from '../../../shared/api'
+import type { AccessPoint, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../../shared/domain'
+import { buildLayoutMap } from '../../simulate/layout-filter'
+import { levelNames } from '../../store/runs'
+import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints, readRuns } from '../../store/session-reader'
+import { readPlacedVariables } from '../../workers/placed-variables'
+import { gaussianSkid, loopAdjust, rawAssignment, restrictReads, RUTAR_SKID, skidNegate, stepLines, sumByVariable, type Cell, type FileModel } from './approx-attribution'
+import { methodLabel, rankError, rankEstimates, UNKNOWN_NAME } from './estimates'
+import { MissSampler } from './miss-sampling'
+import { MissStream } from './miss-stream'
+import { NwaySearch } from './nway-search'
+import { ObjectTable } from './object-table'
+import { detectHardwareMisses, recordLineSamples } from './perf-samples'
+import { modelFromFile } from './source-reads'
+
+export const DEFAULT_OBJECTS_OPTIONS: ObjectsOptions = {
+  run: null,
+  level: null,
+  methods: ['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'],
+  sampleEvery: 1000,
+  sampleInterval: 'prime',
+  ways: 10,
+  threshold: 0.01,
+  searchInterval: null,
+  approxEvery: 1,
+  loopThreshold: 0.75,
+  skid: null,
+  approxSource: 'simulated'
+}
+
+export interface ObjectsProgress {
+  events: number
+  total: number
+}
+
+const APPROX: ObjectMethodKind[] = ['approx-raw', 'approx-loop', 'approx-skid']
+
+/** xorshift32 in [0, 1): simulated skid is reproducible. */
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1
+  return () => {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    return (x >>> 0) / 2 ** 32
+  }
+}
+
+function pick(dist: Array<{ offset: number; p: number }>, u: number): number {
+  let acc = 0
+  for (const d of dist) if (u < (acc += d.p)) return d.offset
+  return dist[dist.length - 1]!.offset
+}
+
+export async function computeObjects(session: string, options: ObjectsOptions, onProgress: (p: ObjectsProgress) => void = () => {}, shouldStop: () => boolean = () => false): Promise<ObjectsReport> {
+  const db = openSessionDb(session, { readonly: true })
+  try {
+    const runs = readRuns(db)
+    if (runs.length === 0) throw new StrideError(`${session} has no simulation run yet; simulate it first, e.g. stride simulate ${session} --cache L1:32K:8:64.`, 'invalid-input')
+    const run = options.run === null ? runs[runs.length - 1]! : runs.find((r) => r.run === options.run)
+    if (!run) throw new StrideError(`Run ${options.run} is not in ${session}; its runs are ${runs.map((r) => r.run).join(', ')}.`, 'not-found')
+    const names = levelNames(run.config)
+    const level = options.level === null ? 0 : names.indexOf(options.level)
+    if (level < 0) throw new StrideError(`Level "${options.level}" is not in run ${run.run}; its levels are ${names.join(', ')}.`, 'invalid-input')
+    const variables = db.prepare('SELECT name, kind, start, size FROM variables WHERE start IS NOT NULL AND size > 0').all() as Array<{ name: string; kind: VariableKind; start: number; size: number }>
+    if (variables.length === 0)
+      throw new StrideError(`${session} names no data structures (no placed variables): re-trace a program built with -g so misses can be attributed to its arrays.`, 'invalid-input')
+    const table = new ObjectTable(variables.map((v) => ({ name: v.name, kind: v.kind, start: v.start, end: v.start + v.size })))
+    const kindOf = new Map(variables.map((v) => [v.name, v.kind]))
+    const kinds = readPointKinds(db)
+    const points = readPoints(db)
+    const total = countEvents(db)
+    const layout = run.config.layout && run.config.layout.length > 0 ? buildLayoutMap(await readPlacedVariables(db), run.config.layout) : null
+
+    const wants = (k: ObjectMethodKind) => options.methods.includes(k)
+    const wantsApprox = APPROX.some(wants)
+    const perf = detectHardwareMisses()
+    if (wantsApprox && options.approxSource === 'perf' && !perf.supported)
+      throw new StrideError(`Hardware cache-miss sampling is not supported on this machine: ${perf.reason}; use simulated samples (--source simulated).`, 'tool-missing')
+
+    const stream = new MissStream({ config: run.config, pointKinds: kinds, level, mapAddresses: layout ? (f, t, n) => layout.apply(f, t, n) : null })
+    const exact = new Float64Array(table.count + 1)
+    const sampler = wants('sample') ? new MissSampler(options.sampleEvery, options.sampleInterval, table.count) : null
+    const search = wants('search')
+      ? new NwaySearch(table, { ways: options.ways, threshold: options.threshold, intervalAccesses: options.searchInterval ?? Math.max(1000, Math.round(total / 50)), minAccesses: Math.round(total / 10) })
+      : null
+    const approx = wantsApprox && options.approxSource === 'simulated' ? new MissSampler(options.approxEvery, options.approxEvery === 1 ? 'regular' : 'prime', kinds.length) : null
+    const seconds = { exact: 0, sample: 0, search: 0, approx: 0 }
+    let totalMisses = 0
+    let done = 0
+    let lastPost = 0
+    for (const chunk of iterateChunks(db, kinds.length)) {
+      let t = performance.now()
+      const misses = stream.run(chunk)
+      const objects = new Int32Array(misses.count)
+      for (let i = 0; i < misses.count; i++) {
+        const k = table.resolve(misses.address[i]!)
+        objects[i] = k
+        exact[k < 0 ? table.count : k]!++
+      }
+      totalMisses += misses.count
+      seconds.exact += performance.now() - t
+      if (sampler) {
+        t = performance.now()
+        for (let i = 0; i < misses.count; i++) sampler.observe(objects[i]!)
+        seconds.sample += performance.now() - t
+      }
+      if (search && !search.done) {
+        t = performance.now()
+        // The timer fires between misses: advance the clock to each miss before counting it.
+        for (let i = 0; i < misses.count && !search.done; i++) {
+          search.clock(misses.access[i]!)
+          search.observe(table.segment(misses.address[i]!))
+        }
+        search.clock(misses.accessesSoFar)
+        seconds.search += performance.now() - t
+      }
+      if (approx) {
+        t = performance.now()
+        for (let i = 0; i < misses.count; i++) approx.observe(misses.point[i]!)
+        seconds.approx += performance.now() - t
+      }
+      done += chunk.count
+      const now = Date.now()
+      if (now - lastPost > 200) {
+        lastPost = now
+        onProgress({ events: done, total })
+        await new Promise((r) => setImmediate(r))
+        if (shouldStop()) throw new StrideError('Stopped before the ranking was complete.', 'invalid-input')
+      }
+    }
+    onProgress({ events: done, total })
+
+    const nameOf = (k: number) => (k === table.count ? UNKNOWN_NAME : table.objects[k]!.name)
+    const kindAt = (k: number): VariableKind => (k === table.count ? 'unknown' : table.objects[k]!.kind)
+    const fromCounts = (counts: Float64Array) => rankEstimates(Array.from(counts, (c, k) => ({ name: nameOf(k), kind: kindAt(k), misses: c })), totalMisses)
+    const labels = { sampleEvery: options.sampleEvery, ways: options.ways }
+    const exactObjects = fromCounts(exact)
+    const exactResult: ObjectMethodResult = { method: 'exact', kind: 'exact', objects: exactObjects, rho: null, cost: { seconds: seconds.exact / 1000 }, notes: [] }
+    const results: ObjectMethodResult[] = []
+    const finish = (kind: ObjectMethodKind, objects: ObjectMethodResult['objects'], cost: ObjectMethodResult['cost'], notes: string[] = []) =>
+      results.push({ method: methodLabel({ kind }, labels), kind, objects, rho: rankError(exactObjects, objects), cost, notes })
+
+    if (sampler) {
+      const notes = sampler.samples < 100 ? [`only ${sampler.samples} samples: choose a smaller N for a steadier estimate`] : []
+      finish('sample', fromCounts(sampler.counts), { samples: sampler.samples, period: sampler.period, seconds: seconds.sample / 1000 }, notes)
+    }
+    if (search) {
+      const r = search.result()
+      const objects = rankEstimates(r.objects.map((o) => ({ name: nameOf(o.object), kind: kindAt(o.object), misses: o.fraction })), totalMisses)
+      // Shares are the search's own estimates, not renormalized over the objects it found.
+      for (const o of objects) {
+        const f = r.objects.find((x) => nameOf(x.object) === o.name)!.fraction
+        o.fraction = f
+        o.misses = f * totalMisses
+      }
+      const notes = r.converged ? [] : ['the trace ended before the search converged: the objects listed are those resolved so far']
+      finish('search', objects, { interrupts: r.interrupts, converged: r.converged, seconds: seconds.search / 1000 }, notes)
+    }
+    if (wantsApprox) {
+      const t = performance.now()
+      const perFile = options.approxSource === 'perf' ? await perfSamples(db, options.approxEvery) : simulatedSamples(points, approx!)
+      const models = new Map<string, FileModel | null>()
+      // Only variables the session knows in memory are candidates (see restrictReads).
+      const inMemory = new Set((db.prepare('SELECT DISTINCT name FROM variables').all() as Array<{ name: string }>).map((r) => r.name))
+      for (const file of perFile.keys()) {
+        const m = await modelFromFile(file)
+        models.set(file, m && restrictReads(m, inMemory))
+      }
+      const notes: string[] = []
+      const missing = [...models].filter(([, m]) => !m).map(([f]) => f)
+      if (missing.length > 0) notes.push(`source not readable, its samples are not attributed: ${missing.join(', ')}`)
+      if (options.skid && options.approxSource === 'simulated') moveBySkid(perFile, models, options.skid)
+      const samples = [...perFile.values()].reduce((s, lines) => s + [...lines.values()].reduce((a, b) => a + b, 0), 0)
+      const negation = options.skid ? gaussianSkid(-options.skid.mean, options.skid.sigma) : RUTAR_SKID
+      const passes: Record<string, (m: FileModel, lines: Map<number, number>) => Cell[]> = {
+        'approx-raw': (m, lines) => rawAssignment(m, lines),
+        'approx-loop': (m, lines) => loopAdjust(m, rawAssignment(m, lines), options.loopThreshold),
+        'approx-skid': (m, lines) => loopAdjust(m, skidNegate(m, lines, negation), options.loopThreshold)
+      }
+      const base = (performance.now() - t + seconds.approx) / 1000
+      for (const kind of APPROX) {
+        if (!wants(kind)) continue
+        const t2 = performance.now()
+        const cells: Cell[] = []
+        for (const [file, lines] of perFile) {
+          const m = models.get(file)
+          if (m) cells.push(...passes[kind]!(m, lines))
+        }
+        const sums = sumByVariable(cells)
+        const objects = rankEstimates([...sums].map(([name, v]) => ({ name, kind: kindOf.get(name) ?? 'stack', misses: v })), totalMisses)
+        const own = kind === 'approx-skid' && !options.skid && options.approxSource === 'simulated' ? ['simulated misses have no skid (simulated skid is off): this spreads exact lines over their neighbours; turn simulated skid on to see what negation corrects'] : []
+        finish(kind, objects, { samples, seconds: base + (performance.now() - t2) / 1000 }, [...notes, ...own])
+      }
+    }
+    return { session, run: run.run, level: names[level]!, accesses: done, totalMisses, exact: exactResult, methods: results, perf }
+  } finally {
+    db.close()
+  }
+}
+
+/** Sampled misses per point -> samples per file and line. */
+function simulatedSamples(points: AccessPoint[], sampler: MissSampler): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>()
+  points.forEach((p, i) => {
+    const n = sampler.counts[i]!
+    if (n === 0 || !p.file || !p.line) return
+    const lines = out.get(p.file) ?? new Map<number, number>()
+    lines.set(p.line, (lines.get(p.line) ?? 0) + n)
+    out.set(p.file, lines)
+  })
+  return out
+}
+
+/** Simulated skid: each sample's line moves forward by an offset drawn from Gaussian(mean, sigma) in code lines. */
+function moveBySkid(perFile: Map<string, Map<number, number>>, models: Map<string, FileModel | null>, skid: { mean: number; sigma: number }): void {
+  const dist = gaussianSkid(skid.mean, skid.sigma)
+  const rand = random(0x5eed)
+  for (const [file, lines] of perFile) {
+    const model = models.get(file)
+    if (!model) continue
+    const moved = new Map<number, number>()
+    for (const [line, n] of lines)
+      for (let s = 0; s < n; s++) {
+        const to = stepLines(model, line, pick(dist, rand())) ?? line
+        moved.set(to, (moved.get(to) ?? 0) + 1)
+      }
+    perFile.set(file, moved)
+  }
+}
+
+async function perfSamples(db: ReturnType<typeof openSessionDb>, every: number): Promise<Map<string, Map<number, number>>> {
+  const meta = (key: string) => {
+    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined
+    return row ? (JSON.parse(row.value) as unknown) : null
+  }
+  const program = meta('program')
+  if (typeof program !== 'string') throw new StrideError('The session does not record its program; re-trace it to sample it with perf.', 'malformed-session')
+  return recordLineSamples(program, (meta('args') as string[] | null) ?? [], every)
+}

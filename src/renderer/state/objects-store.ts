@@ -1,0 +1,89 @@
+/**
+ * The Data structures tab: the method parameters the user chose, and the ranking the backend
+ * computed for them (getObjects runs in a worker; its progress comes as objectsProgress events).
+ */
+import { create } from 'zustand'
+import type { ObjectsReport, SamplingIntervalKind } from '../../shared/domain'
+import { errorMessage, stride } from './stride'
+
+export interface ObjectsParams {
+  sampleEvery: number
+  sampleInterval: SamplingIntervalKind
+  ways: number
+  /** Percent of misses below which the search stops looking. */
+  thresholdPercent: number
+  approxEvery: number
+  loopThreshold: number
+  skid: boolean
+  skidMean: number
+  skidSigma: number
+}
+
+export const DEFAULT_OBJECTS_PARAMS: ObjectsParams = {
+  sampleEvery: 1000,
+  sampleInterval: 'prime',
+  ways: 10,
+  thresholdPercent: 1,
+  approxEvery: 1,
+  loopThreshold: 0.75,
+  skid: false,
+  skidMean: 1,
+  skidSigma: 0.7
+}
+
+interface ObjectsState {
+  params: ObjectsParams
+  /** Which session/run/level the report is for (a stale one is not shown). */
+  key: string | null
+  report: ObjectsReport | null
+  status: 'idle' | 'running' | 'ready' | 'error'
+  progress: { events: number; total: number } | null
+  startedAt: number
+  error: string | null
+  setParams(p: Partial<ObjectsParams>): void
+  compute(session: string, run: number, level: string): Promise<void>
+}
+
+let ticket = 0
+
+export const objectsKey = (session: string, run: number, level: string) => `${session}#${run}#${level}`
+
+export const useObjects = create<ObjectsState>((set, get) => ({
+  params: DEFAULT_OBJECTS_PARAMS,
+  key: null,
+  report: null,
+  status: 'idle',
+  progress: null,
+  startedAt: 0,
+  error: null,
+  setParams: (p) => set({ params: { ...get().params, ...p } }),
+  async compute(session, run, level) {
+    const my = ++ticket
+    const requestId = `objects-${my}-${Date.now()}`
+    const p = get().params
+    set({ status: 'running', error: null, progress: null, startedAt: Date.now(), key: objectsKey(session, run, level) })
+    const off = stride().on('objectsProgress', (e) => {
+      if (e.requestId === requestId && my === ticket) set({ progress: { events: e.events, total: e.total } })
+    })
+    try {
+      const report = await stride().getObjects({
+        session,
+        run,
+        level,
+        sampleEvery: p.sampleEvery,
+        sampleInterval: p.sampleInterval,
+        ways: p.ways,
+        threshold: p.thresholdPercent / 100,
+        approxEvery: p.approxEvery,
+        loopThreshold: p.loopThreshold,
+        skid: p.skid ? { mean: p.skidMean, sigma: p.skidSigma } : null,
+        requestId
+      })
+      if (my === ticket) set({ report, status: 'ready' })
+    } catch (e) {
+      if (my === ticket) set({ status: 'error', error: errorMessage(e) })
+    } finally {
+      off()
+    }
+  }
+}))
