@@ -22,7 +22,8 @@ export default defineConfig({
           cli: resolve('src/main/cli.ts'),
           'trace-worker': resolve('src/main/workers/trace-worker.ts'),
           'simulate-worker': resolve('src/main/workers/simulate-worker.ts'),
-          'report-worker': resolve('src/main/workers/report-worker.ts')
+          'report-worker': resolve('src/main/workers/report-worker.ts'),
+          'query-worker': resolve('src/main/workers/query-worker.ts')
         },
         external: ['better-sqlite3', 'ws', 'frida']
       }

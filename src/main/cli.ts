@@ -7,6 +7,7 @@ import { exportCommand } from './cli/export-command'
 import { infoCommand } from './cli/info-command'
 import { processIo, type Io } from './cli/io'
 import { reportCommand } from './cli/report-command'
+import { queryCommand } from './cli/query-command'
 import { serveCommand } from './cli/serve-command'
 import { simulateCommand } from './cli/simulate-command'
 import { traceCommand } from './cli/trace-command'
@@ -17,7 +18,8 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   report: reportCommand,
   info: infoCommand,
   export: exportCommand,
-  serve: serveCommand
+  serve: serveCommand,
+  query: queryCommand
 }
 
 const USAGE = `usage: stride <command> [options]
@@ -26,7 +28,8 @@ const USAGE = `usage: stride <command> [options]
   report   S.stride [--run N] --by line|reference|variable|function|loop [--json]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
-  serve    [--port N]`
+  serve    [--port N]
+  query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--json]`
 
 async function main(argv: string[]): Promise<number> {
   const io = processIo()

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import type {
   ExampleProgram,
   ProgramSymbols,
+  QuerySlice,
   RecentSession,
   RunReport,
   SessionInfo,
@@ -106,7 +107,20 @@ export const API_INPUT_SCHEMAS = {
   openSession: z.object({ path: sessionPath }).strict(),
   getReport: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
   getSource: z.object({ session: sessionPath, file: z.string().min(1).max(4096) }).strict(),
-  recentSessions: z.object({}).strict()
+  recentSessions: z.object({}).strict(),
+  // --- Query slices (SIGMA section 3.3) ---
+  /** A slice of a run in SIGMA's notation, e.g. [{A,B},{sumfunc},{misses}]; runs in a worker. */
+  querySlice: z
+    .object({
+      session: sessionPath,
+      run: z.number().int().positive().nullable().default(null),
+      query: z.string().min(1).max(20_000),
+      reduction: z.enum(['sum', 'min', 'max']).default('sum'),
+      /** Chosen by the caller, to cancel the query and to tell its progress events apart. */
+      queryId: z.string().min(1).max(64).nullable().default(null)
+    })
+    .strict(),
+  cancelQuery: z.object({ queryId: z.string().min(1).max(64) }).strict()
 } as const
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
@@ -152,13 +166,21 @@ export interface JobFailed {
   session: string | null
 }
 
+/** A slice query re-simulating the trace for array sections: accesses done so far. */
+export interface QueryProgress {
+  queryId: string
+  events: number
+  total: number | null
+}
+
 export interface ApiEvents {
   progress: JobProgress
   finished: JobFinished
   failed: JobFailed
+  queryProgress: QueryProgress
 }
 export type ApiEventName = keyof ApiEvents
-export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed']
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'queryProgress']
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
@@ -170,6 +192,8 @@ export interface ApiResults {
   getReport: RunReport
   getSource: SourceFile
   recentSessions: RecentSession[]
+  querySlice: QuerySlice
+  cancelQuery: { cancelled: boolean }
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

@@ -15,6 +15,7 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
+import { QueryManager } from './queries'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -50,6 +51,7 @@ export function defaultSessionPath(program: string): string {
 
 export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
+  const queries = new QueryManager()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -97,7 +99,10 @@ export function createStrideService(): StrideBackend {
       if (size > MAX_SOURCE_BYTES) throw new StrideError(`Source file "${file}" is larger than 8 MiB; open it in an editor.`, 'invalid-input')
       return { path: file, text: readFileSync(file, 'utf8') }
     },
-    recentSessions: () => recentSessions()
+    recentSessions: () => recentSessions(),
+    // Query slices: SQL and array-section re-simulation in a worker, cancellable by id.
+    querySlice: (input) => queries.run(input),
+    cancelQuery: ({ queryId }) => ({ cancelled: queries.cancel(queryId) })
   }
 
   return {
@@ -107,9 +112,17 @@ export function createStrideService(): StrideBackend {
       const handler = handlers[method] as (i: unknown) => unknown
       return await handler(parsed)
     },
-    subscribe: (listener) => jobs.subscribe(listener),
+    subscribe: (listener) => {
+      const offJobs = jobs.subscribe(listener)
+      const offQueries = queries.subscribe(listener)
+      return () => {
+        offJobs()
+        offQueries()
+      }
+    },
     async dispose() {
       jobs.cancelAll()
+      queries.cancelAll()
     }
   }
 }
