@@ -97,20 +97,20 @@ export function ExportMenu({ title, table, chart, testId = 'export-menu' }: Prop
       <span className="muted small">Export</span>
       {table && (
         <>
-          <button type="button" className="small-button" data-testid="export-csv" onClick={run(() => downloadBlob(new Blob([toCsv(table())], { type: 'text/csv;charset=utf-8' }), exportFileName(title, 'csv')))}>
+          <button type="button" className="button small-button" data-testid="export-csv" onClick={run(() => downloadBlob(new Blob([toCsv(table())], { type: 'text/csv;charset=utf-8' }), exportFileName(title, 'csv')))}>
             CSV
           </button>
-          <button type="button" className="small-button" data-testid="export-json" onClick={run(() => downloadBlob(new Blob([toJson(table())], { type: 'application/json' }), exportFileName(title, 'json')))}>
+          <button type="button" className="button small-button" data-testid="export-json" onClick={run(() => downloadBlob(new Blob([toJson(table())], { type: 'application/json' }), exportFileName(title, 'json')))}>
             JSON
           </button>
         </>
       )}
       {chart && (
         <>
-          <button type="button" className="small-button" data-testid="export-svg" onClick={run(() => downloadBlob(new Blob([serializeSvg(svg()).text], { type: 'image/svg+xml' }), exportFileName(title, 'svg')))}>
+          <button type="button" className="button small-button" data-testid="export-svg" onClick={run(() => downloadBlob(new Blob([serializeSvg(svg()).text], { type: 'image/svg+xml' }), exportFileName(title, 'svg')))}>
             SVG
           </button>
-          <button type="button" className="small-button" data-testid="export-png" onClick={run(async () => downloadBlob(await svgToPng(svg()), exportFileName(title, 'png')))}>
+          <button type="button" className="button small-button" data-testid="export-png" onClick={run(async () => downloadBlob(await svgToPng(svg()), exportFileName(title, 'png')))}>
             PNG
           </button>
         </>

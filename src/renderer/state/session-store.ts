@@ -11,7 +11,7 @@ import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 
 /** The workspace's views of one run; each is a tab (keyboard: Alt+1..9). */
-export type WorkspaceTab = 'source'
+export type WorkspaceTab = 'source' | 'query'
 
 export interface LineSelection {
   file: string

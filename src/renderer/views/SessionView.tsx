@@ -12,6 +12,7 @@ import { useSession } from '../state/session-store'
 import { RecentPanel } from './RecentPanel'
 import { SourcePane } from './SourcePane'
 import { WorkspaceTabBar } from './WorkspaceTabBar'
+import { QueryView } from './QueryView'
 
 const METRICS: { value: HeatMetric; label: string }[] = [
   { value: 'misses', label: 'Misses' },
@@ -109,6 +110,11 @@ export function SessionView() {
                 </section>
               </div>
             )}
+          </div>
+        )}
+        {s.tab === 'query' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-query" aria-labelledby="tab-query">
+            <QueryView report={report} />
           </div>
         )}
       </main>

@@ -5,7 +5,10 @@
 import { useEffect, useRef } from 'react'
 import type { WorkspaceTab } from '../state/session-store'
 
-export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [{ id: 'source', label: 'Source' }]
+export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
+  { id: 'source', label: 'Source' },
+  { id: 'query', label: 'Query' }
+]
 
 interface Props {
   value: WorkspaceTab
