@@ -11,7 +11,7 @@ import type { Db } from '../../store/open-db'
 import { latestRun, levelNames } from '../../store/runs'
 import { countEvents, iterateChunks, readPointKinds } from '../../store/session-reader'
 import { readPlacedVariables } from '../../workers/placed-variables'
-import { readSliceFacts } from './slice-facts'
+import { factFilter, readSliceFacts } from './slice-facts'
 import { computeQuerySlice, type SliceFact } from './slice-reduce'
 import { SectionClassifier, SectionSimulation, type PointPlace } from './slice-sections'
 
@@ -85,9 +85,7 @@ export async function runSliceQuery(db: Db, input: SliceQueryInput, hooks: Slice
   if (!row) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const config = JSON.parse(row.config) as HierarchyConfig
   const whole = query.data.filter((d) => d.section === null)
-  const named = whole.every((d) => d.name !== '*')
-  const functions = query.code.every((c) => c.kind === 'function') ? query.code.map((c) => (c.kind === 'function' ? c.name : '')) : null
-  const facts = whole.length > 0 ? readSliceFacts(db, run, { variables: named ? whole.map((d) => d.name) : null, functions }) : []
+  const facts = whole.length > 0 ? readSliceFacts(db, run, factFilter(db, query)) : []
   const sections = await sectionFacts(db, query, config, hooks)
   const loops = hasTable(db, 'loops') ? (db.prepare('SELECT id, parent, file, line FROM loops').all() as Array<{ id: number; parent: number | null; file: string | null; line: number | null }>) : []
   const slice = computeQuerySlice(query, input.reduction, facts.concat(sections), { run, levels: levelNames(config), caches: config.levels.length, loops })

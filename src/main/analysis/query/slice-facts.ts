@@ -1,79 +1,116 @@
 /**
  * Reads a run's statistics as slice facts with one prepared statement over indexed tables:
- * run_points (PK run, point, level) joined to points (indexes on variable and function, v8)
- * and each point's innermost loop, grouped by data structure x source line x loop x level.
- * When the query names its data structures (or only functions), the statement filters on
- * them through the index instead of reading the whole run.
+ * points (indexes on variable and function, v8; on file, v1) drive the join, and each
+ * point's run_points rows come by their primary key (run, point, level); rows are grouped by
+ * data structure x source line x loop x level. When the query names its data structures,
+ * functions or files, the statement reads only the matching points through an index
+ * instead of the whole run. The statement text is assembled from constant fragments;
+ * every value is bound.
  */
+import type { SliceQuery } from '../../../shared/slice-notation'
 import type { Db } from '../../store/open-db'
 import type { SliceFact } from './slice-reduce'
 
-const SELECT = `
-SELECT p.variable AS variable, p.function AS function, p.file AS file, p.line AS line, pl.loop AS loop, rp.level AS level,
-       SUM(rp.reads) AS reads, SUM(rp.writes) AS writes, SUM(rp.read_misses) AS rm, SUM(rp.write_misses) AS wm,
-       SUM(m.temporal_hits) AS th, SUM(m.spatial_hits) AS sh, SUM(m.evictions) AS ev
-  FROM points p
-  JOIN run_points rp ON rp.run = @run AND rp.point = p.idx
-  LEFT JOIN run_point_metrics m ON m.run = rp.run AND m.point = rp.point AND m.level = rp.level
-  LEFT JOIN point_loops pl ON pl.point = p.idx`
-const GROUP = `GROUP BY p.variable, p.function, p.file, p.line, pl.loop, rp.level`
-
-// Constant statement texts (values are always bound): the filter decides which one runs.
-const STATEMENTS = {
-  all: `${SELECT} ${GROUP}`,
-  variables: `${SELECT} WHERE p.variable IN (SELECT value FROM json_each(@variables)) ${GROUP}`,
-  functions: `${SELECT} WHERE p.function IN (SELECT value FROM json_each(@functions)) ${GROUP}`,
-  both: `${SELECT} WHERE p.variable IN (SELECT value FROM json_each(@variables)) AND p.function IN (SELECT value FROM json_each(@functions)) ${GROUP}`
-} as const
-
 export interface FactFilter {
-  /** Only these data structures (null: all). `unknown` matches points without a variable. */
+  /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */
   variables: string[] | null
   /** Only these functions (null: all). */
   functions: string[] | null
+  /** Only these source files, as the session spells them (null: all). */
+  files: string[] | null
+  /** Read temporal/spatial hits and evictions (run_point_metrics); false leaves them null. */
+  withMetrics: boolean
+  /** Read each point's innermost loop (point_loops); false leaves it null. */
+  withLoops: boolean
 }
 
-interface FactRow {
-  variable: string | null
-  function: string | null
-  file: string | null
-  line: number | null
-  loop: number | null
-  level: number
-  reads: number
-  writes: number
-  rm: number
-  wm: number
-  th: number | null
-  sh: number | null
-  ev: number | null
-}
+/** Columns of the statement, read as arrays (raw mode: no object per row on large runs). */
+type FactRow = [
+  variable: string | null,
+  fn: string | null,
+  file: string | null,
+  line: number | null,
+  loop: number | null,
+  level: number,
+  reads: number,
+  writes: number,
+  readMisses: number,
+  writeMisses: number,
+  temporalHits: number | null,
+  spatialHits: number | null,
+  evictions: number | null
+]
 
 const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
 
+function statement(filter: FactFilter, variables: boolean, loops: boolean): string {
+  const metrics = filter.withMetrics
+  const where = [
+    variables ? 'p.variable IN (SELECT value FROM json_each(@variables))' : null,
+    filter.functions ? 'p.function IN (SELECT value FROM json_each(@functions))' : null,
+    filter.files ? 'p.file IN (SELECT value FROM json_each(@files))' : null
+  ].filter((w) => w !== null)
+  // CROSS JOIN keeps points as the outer loop, so a filter on points uses its index
+  // (without statistics the planner would scan all of the run's rows first).
+  return `SELECT p.variable AS variable, p.function AS function, p.file AS file, p.line AS line, ${loops ? 'pl.loop' : 'NULL'} AS loop, rp.level AS level,
+       SUM(rp.reads) AS reads, SUM(rp.writes) AS writes, SUM(rp.read_misses) AS rm, SUM(rp.write_misses) AS wm,
+       ${metrics ? 'SUM(m.temporal_hits) AS th, SUM(m.spatial_hits) AS sh, SUM(m.evictions) AS ev' : 'NULL AS th, NULL AS sh, NULL AS ev'}
+  FROM points p
+  CROSS JOIN run_points rp ON rp.run = @run AND rp.point = p.idx
+  ${metrics ? 'LEFT JOIN run_point_metrics m ON m.run = rp.run AND m.point = rp.point AND m.level = rp.level' : ''}
+  ${loops ? 'LEFT JOIN point_loops pl ON pl.point = p.idx' : ''}
+  ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+  GROUP BY p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop, ' : ''}rp.level`
+}
+
+/** Source files of the session whose path is `name` or ends with `/name`. */
+export function resolveFiles(db: Db, names: string[]): string[] {
+  const all = (db.prepare('SELECT DISTINCT file FROM points WHERE file IS NOT NULL').all() as Array<{ file: string }>).map((r) => r.file)
+  return all.filter((f) => names.some((n) => f === n || f.endsWith('/' + n)))
+}
+
+/** What the statement must read: only the named data structures, functions or files, and only the columns the metrics need. */
+export function factFilter(db: Db, query: SliceQuery): FactFilter {
+  const whole = query.data.filter((d) => d.section === null)
+  const code = query.code
+  const functions = code.every((c) => c.kind === 'function') ? code.map((c) => (c.kind === 'function' ? c.name : '')) : null
+  const fileItems = code.every((c) => c.kind === 'file' || c.kind === 'lines') ? code.map((c) => (c.kind === 'file' || c.kind === 'lines' ? c.file : '')) : null
+  return {
+    variables: whole.every((d) => d.name !== '*') ? whole.map((d) => d.name) : null,
+    functions,
+    files: fileItems ? resolveFiles(db, fileItems) : null,
+    withMetrics: query.metrics.some((m) => m.name === 'temporal_hits' || m.name === 'spatial_hits' || m.name === 'evictions'),
+    withLoops: code.some((c) => c.kind === 'loop')
+  }
+}
+
 export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {
-  // Points without a variable are named `unknown`: that name cannot go through the index.
   const variables = filter.variables && !filter.variables.includes('unknown') ? filter.variables : null
-  const functions = filter.functions
-  const key = variables && functions ? 'both' : variables ? 'variables' : functions ? 'functions' : 'all'
-  let sql: string = STATEMENTS[key]
-  // Sessions from before loop nests (v6) have no point_loops table.
-  if (!hasTable(db, 'point_loops')) sql = sql.replace('LEFT JOIN point_loops pl ON pl.point = p.idx', 'LEFT JOIN (SELECT NULL AS point, NULL AS loop) pl ON 0')
-  const rows = db.prepare(sql).all({ run, ...(variables ? { variables: JSON.stringify(variables) } : {}), ...(functions ? { functions: JSON.stringify(functions) } : {}) }) as FactRow[]
-  return rows.map((r) => ({
-    variable: r.variable,
-    function: r.function,
-    file: r.file,
-    line: r.line,
-    loop: r.loop,
-    sections: 0,
-    level: r.level,
-    reads: r.reads,
-    writes: r.writes,
-    readMisses: r.rm,
-    writeMisses: r.wm,
-    temporalHits: r.th,
-    spatialHits: r.sh,
-    evictions: r.ev
-  }))
+  const loops = filter.withLoops && hasTable(db, 'point_loops')
+  const params: Record<string, unknown> = { run }
+  if (variables) params.variables = JSON.stringify(variables)
+  if (filter.functions) params.functions = JSON.stringify(filter.functions)
+  if (filter.files) params.files = JSON.stringify(filter.files)
+  const rows = db.prepare(statement(filter, variables !== null, loops)).raw(true).all(params) as FactRow[]
+  const facts: SliceFact[] = new Array(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!
+    facts[i] = {
+      variable: r[0],
+      function: r[1],
+      file: r[2],
+      line: r[3],
+      loop: r[4],
+      sections: 0,
+      level: r[5],
+      reads: r[6],
+      writes: r[7],
+      readMisses: r[8],
+      writeMisses: r[9],
+      temporalHits: r[10],
+      spatialHits: r[11],
+      evictions: r[12]
+    }
+  }
+  return facts
 }

@@ -64,7 +64,33 @@ const UNKNOWN = 'unknown'
 
 const fileMatches = (file: string | null, want: string) => file !== null && (file === want || file.endsWith('/' + want))
 
-type Resolved = { label: string; match: (f: SliceFact) => boolean }
+/** An axis item: its label, and either a key (facts matched by hashing) or a predicate. */
+type Resolved = { label: string; match: (f: SliceFact) => boolean; key?: string }
+
+const factVariable = (f: SliceFact) => (f.sections === 0 ? `v\0${f.variable ?? UNKNOWN}` : null)
+const factFunction = (f: SliceFact) => `f\0${f.function ?? UNKNOWN}`
+
+/**
+ * Which items of an axis hold a fact: keyed items (whole data structures, functions) by one
+ * map lookup, the others by their predicate; so `*` over thousands of data structures stays
+ * linear in the facts.
+ */
+function itemsOf(items: Resolved[]): (f: SliceFact) => number[] {
+  const byKey = new Map<string, number[]>()
+  const others: number[] = []
+  items.forEach((it, i) => {
+    if (it.key === undefined) others.push(i)
+    else (byKey.get(it.key) ?? byKey.set(it.key, []).get(it.key)!).push(i)
+  })
+  const empty: number[] = []
+  return (f) => {
+    const v = factVariable(f)
+    const keyed = [...((v !== null && byKey.get(v)) || empty), ...(byKey.get(factFunction(f)) ?? empty)]
+    if (others.length === 0) return keyed
+    for (const i of others) if (items[i]!.match(f)) keyed.push(i)
+    return keyed.length > 1 ? [...new Set(keyed)].sort((a, b) => a - b) : keyed
+  }
+}
 
 function resolveData(items: DataItem[], facts: SliceFact[]): Resolved[] {
   const out: Resolved[] = []
@@ -77,8 +103,8 @@ function resolveData(items: DataItem[], facts: SliceFact[]): Resolved[] {
       const accesses = new Map<string, number>()
       for (const f of facts) if (f.sections === 0 && f.level === 0) accesses.set(f.variable ?? UNKNOWN, (accesses.get(f.variable ?? UNKNOWN) ?? 0) + f.reads + f.writes)
       for (const [name] of [...accesses].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
-        out.push({ label: printDataItem({ name, section: null }), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === name })
-    } else out.push({ label: printDataItem(d), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === d.name })
+        out.push({ label: printDataItem({ name, section: null }), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === name, key: `v\0${name}` })
+    } else out.push({ label: printDataItem(d), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === d.name, key: `v\0${d.name}` })
   })
   return out
 }
@@ -95,11 +121,11 @@ function resolveCode(items: CodeItem[], facts: SliceFact[], ctx: SliceContext): 
     switch (c.kind) {
       case 'all': {
         const names = [...new Set(facts.map((f) => f.function ?? UNKNOWN))].sort()
-        for (const name of names) out.push({ label: printCodeItem({ kind: 'function', name }), match: (f) => (f.function ?? UNKNOWN) === name })
+        for (const name of names) out.push({ label: printCodeItem({ kind: 'function', name }), match: (f) => (f.function ?? UNKNOWN) === name, key: `f\0${name}` })
         break
       }
       case 'function':
-        out.push({ label: printCodeItem(c), match: (f) => f.function === c.name })
+        out.push({ label: printCodeItem(c), match: (f) => f.function === c.name, key: `f\0${c.name}` })
         break
       case 'file':
         out.push({ label: printCodeItem(c), match: (f) => fileMatches(f.file, c.file) })
@@ -188,27 +214,27 @@ function reduceValues(values: Array<number | null>, reduction: SliceReduction): 
 
 /** The selected sub-space of the facts, reduced. */
 export function computeQuerySlice(query: SliceQuery, reduction: SliceReduction, facts: SliceFact[], ctx: SliceContext): Omit<QuerySlice, 'elapsedMs' | 'resimulated'> {
-  const data = resolveData(query.data, facts)
   const code = resolveCode(query.code, facts, ctx)
+  const codeOf = itemsOf(code)
+  // `*` lists the data structures the selected code regions touch.
+  const data = resolveData(query.data, query.data.some((d) => d.name === '*' && !d.section) ? facts.filter((f) => codeOf(f).length > 0) : facts)
   const metricLevels = query.metrics.map((m) => metricLevel(m, ctx))
   const size = ctx.levels.length * FIELDS
   const cellAcc = data.map(() => code.map(() => new Float64Array(size)))
   const dataAcc = data.map(() => new Float64Array(size))
   const codeAcc = code.map(() => new Float64Array(size))
   const totalAcc = new Float64Array(size)
-  const inCode: boolean[] = new Array<boolean>(code.length)
+  const dataOf = itemsOf(data)
   for (const f of facts) {
-    let anyCode = false
-    for (let c = 0; c < code.length; c++) anyCode = (inCode[c] = code[c]!.match(f)) || anyCode
-    if (!anyCode) continue
-    const inData = data.map((d) => d.match(f))
-    if (!inData.some(Boolean)) continue
+    const inCode = codeOf(f)
+    if (inCode.length === 0) continue
+    const inData = dataOf(f)
+    if (inData.length === 0) continue
     addFact(totalAcc, f)
-    for (let c = 0; c < code.length; c++) if (inCode[c]) addFact(codeAcc[c]!, f)
-    for (let d = 0; d < data.length; d++) {
-      if (!inData[d]) continue
+    for (const c of inCode) addFact(codeAcc[c]!, f)
+    for (const d of inData) {
       addFact(dataAcc[d]!, f)
-      for (let c = 0; c < code.length; c++) if (inCode[c]) addFact(cellAcc[d]![c]!, f)
+      for (const c of inCode) addFact(cellAcc[d]![c]!, f)
     }
   }
   const values = (acc: Float64Array) => query.metrics.map((m, i) => evaluate(acc, metricLevels[i]!, m, ctx.caches))
