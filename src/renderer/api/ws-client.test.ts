@@ -90,7 +90,9 @@ describe('WebSocket StrideApi client', () => {
         'openSession',
         'recentSessions',
         'simulate',
-        'startTrace'
+        'startTrace',
+        'querySlice',
+        'cancelQuery'
       ].sort()
     )
   })
