@@ -1,8 +1,8 @@
 /**
  * Reads a run's statistics as slice facts with one prepared statement over indexed tables:
  * points (indexes on variable and function, v8; on file, v1) drive the join, and each
- * point's run_points rows come by their primary key (run, point, level); rows are grouped by
- * data structure x source line x loop x level. When the query names its data structures,
+ * point's run_points rows come by their primary key (run, point, level), one fact per point
+ * and level. When the query names its data structures,
  * functions or files, the statement reads only the matching points through an index
  * instead of the whole run. The statement text is assembled from constant fragments;
  * every value is bound.
@@ -52,15 +52,16 @@ function statement(filter: FactFilter, variables: boolean, loops: boolean): stri
   ].filter((w) => w !== null)
   // CROSS JOIN keeps points as the outer loop, so a filter on points uses its index
   // (without statistics the planner would scan all of the run's rows first).
-  return `SELECT p.variable AS variable, p.function AS function, p.file AS file, p.line AS line, ${loops ? 'pl.loop' : 'NULL'} AS loop, rp.level AS level,
-       SUM(rp.reads) AS reads, SUM(rp.writes) AS writes, SUM(rp.read_misses) AS rm, SUM(rp.write_misses) AS wm,
-       ${metrics ? 'SUM(m.temporal_hits) AS th, SUM(m.spatial_hits) AS sh, SUM(m.evictions) AS ev' : 'NULL AS th, NULL AS sh, NULL AS ev'}
+  // One row per point and level, no GROUP BY: a temporary B-tree over text keys costs more
+  // than summing the rows in JS (computeQuerySlice adds facts up anyway).
+  return `SELECT p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop' : 'NULL'}, rp.level,
+       rp.reads, rp.writes, rp.read_misses, rp.write_misses,
+       ${metrics ? 'm.temporal_hits, m.spatial_hits, m.evictions' : 'NULL, NULL, NULL'}
   FROM points p
   CROSS JOIN run_points rp ON rp.run = @run AND rp.point = p.idx
   ${metrics ? 'LEFT JOIN run_point_metrics m ON m.run = rp.run AND m.point = rp.point AND m.level = rp.level' : ''}
   ${loops ? 'LEFT JOIN point_loops pl ON pl.point = p.idx' : ''}
-  ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-  GROUP BY p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop, ' : ''}rp.level`
+  ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`
 }
 
 /** Source files of the session whose path is `name` or ends with `/name`. */

@@ -64,11 +64,9 @@ const UNKNOWN = 'unknown'
 
 const fileMatches = (file: string | null, want: string) => file !== null && (file === want || file.endsWith('/' + want))
 
-/** An axis item: its label, and either a key (facts matched by hashing) or a predicate. */
-type Resolved = { label: string; match: (f: SliceFact) => boolean; key?: string }
+/** An axis item: its label, and a data structure or function name (matched by hashing) or only a predicate. */
+type Resolved = { label: string; match: (f: SliceFact) => boolean; variable?: string; function?: string }
 
-const factVariable = (f: SliceFact) => (f.sections === 0 ? `v\0${f.variable ?? UNKNOWN}` : null)
-const factFunction = (f: SliceFact) => `f\0${f.function ?? UNKNOWN}`
 
 /**
  * Which items of an axis hold a fact: keyed items (whole data structures, functions) by one
@@ -76,19 +74,27 @@ const factFunction = (f: SliceFact) => `f\0${f.function ?? UNKNOWN}`
  * linear in the facts.
  */
 function itemsOf(items: Resolved[]): (f: SliceFact) => number[] {
-  const byKey = new Map<string, number[]>()
+  const byVariable = new Map<string, number[]>()
+  const byFunction = new Map<string, number[]>()
   const others: number[] = []
   items.forEach((it, i) => {
-    if (it.key === undefined) others.push(i)
-    else (byKey.get(it.key) ?? byKey.set(it.key, []).get(it.key)!).push(i)
+    if (it.variable !== undefined) (byVariable.get(it.variable) ?? byVariable.set(it.variable, []).get(it.variable)!).push(i)
+    else if (it.function !== undefined) (byFunction.get(it.function) ?? byFunction.set(it.function, []).get(it.function)!).push(i)
+    else others.push(i)
   })
   const empty: number[] = []
+  const both: number[] = []
   return (f) => {
-    const v = factVariable(f)
-    const keyed = [...((v !== null && byKey.get(v)) || empty), ...(byKey.get(factFunction(f)) ?? empty)]
-    if (others.length === 0) return keyed
-    for (const i of others) if (items[i]!.match(f)) keyed.push(i)
-    return keyed.length > 1 ? [...new Set(keyed)].sort((a, b) => a - b) : keyed
+    // Whole data structures hold whole-variable facts only (sections are matched by bit).
+    const v = (f.sections === 0 && byVariable.get(f.variable ?? UNKNOWN)) || empty
+    const fn = byFunction.get(f.function ?? UNKNOWN) ?? empty
+    // Most facts hit one keyed list and no predicate: hand it back without copying.
+    if (others.length === 0 && (fn.length === 0 || v.length === 0)) return v.length > 0 ? v : fn
+    both.length = 0
+    for (const i of v) both.push(i)
+    for (const i of fn) both.push(i)
+    for (const i of others) if (items[i]!.match(f)) both.push(i)
+    return both.length > 1 ? [...new Set(both)].sort((a, b) => a - b) : both.slice()
   }
 }
 
@@ -103,8 +109,8 @@ function resolveData(items: DataItem[], facts: SliceFact[]): Resolved[] {
       const accesses = new Map<string, number>()
       for (const f of facts) if (f.sections === 0 && f.level === 0) accesses.set(f.variable ?? UNKNOWN, (accesses.get(f.variable ?? UNKNOWN) ?? 0) + f.reads + f.writes)
       for (const [name] of [...accesses].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
-        out.push({ label: printDataItem({ name, section: null }), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === name, key: `v\0${name}` })
-    } else out.push({ label: printDataItem(d), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === d.name, key: `v\0${d.name}` })
+        out.push({ label: printDataItem({ name, section: null }), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === name, variable: name })
+    } else out.push({ label: printDataItem(d), match: (f) => f.sections === 0 && (f.variable ?? UNKNOWN) === d.name, variable: d.name })
   })
   return out
 }
@@ -121,11 +127,11 @@ function resolveCode(items: CodeItem[], facts: SliceFact[], ctx: SliceContext): 
     switch (c.kind) {
       case 'all': {
         const names = [...new Set(facts.map((f) => f.function ?? UNKNOWN))].sort()
-        for (const name of names) out.push({ label: printCodeItem({ kind: 'function', name }), match: (f) => (f.function ?? UNKNOWN) === name, key: `f\0${name}` })
+        for (const name of names) out.push({ label: printCodeItem({ kind: 'function', name }), match: (f) => (f.function ?? UNKNOWN) === name, function: name })
         break
       }
       case 'function':
-        out.push({ label: printCodeItem(c), match: (f) => f.function === c.name, key: `f\0${c.name}` })
+        out.push({ label: printCodeItem(c), match: (f) => f.function === c.name, function: c.name })
         break
       case 'file':
         out.push({ label: printCodeItem(c), match: (f) => fileMatches(f.file, c.file) })
