@@ -54,3 +54,34 @@ describe('stride query', () => {
     expect(level.stderr).toMatch(/no level "L2"; its levels are L1/)
   })
 })
+
+describe('querySlice through the service', () => {
+  it('reports progress while array sections re-simulate, and cancels by query id', async () => {
+    const { createStrideService } = await import('../../services/stride-service')
+    const mult = join(dir, 'mult.stride')
+    strideOk(['trace', '--launch', example('mult'), '--max-events', '3000000', '--out', mult], env)
+    strideOk(['simulate', mult, '--cache', 'L1:32K:8:64'], env)
+    const service = createStrideService()
+    try {
+      // Whole run: B[*,*] is all of B.
+      const done = (await service.call('querySlice', { session: mult, query: '[{B[*,*],B},{do_mult},{loads,misses}]' })) as QuerySlice
+      expect(done.cells[0]![0]).toEqual(done.cells[1]![0])
+      expect(done.cells[1]![0]![1]).toBeGreaterThan(300_000)
+
+      const progress: number[] = []
+      const off = service.subscribe((event, payload) => {
+        if (event !== 'queryProgress') return
+        const p = payload as { queryId: string; events: number }
+        if (p.queryId !== 'q1') return
+        progress.push(p.events)
+        if (progress.length === 1) void service.call('cancelQuery', { queryId: 'q1' })
+      })
+      await expect(service.call('querySlice', { session: mult, query: '[{A[*,1]},{*},{misses}]', queryId: 'q1' })).rejects.toThrow('Query cancelled.')
+      off()
+      expect(progress.length).toBeGreaterThan(0)
+      expect(progress[0]!).toBeLessThan(3_000_000)
+    } finally {
+      await service.dispose()
+    }
+  })
+})
