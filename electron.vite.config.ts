@@ -24,7 +24,8 @@ export default defineConfig({
           'simulate-worker': resolve('src/main/workers/simulate-worker.ts'),
           'report-worker': resolve('src/main/workers/report-worker.ts'),
           'attach-worker': resolve('src/main/tracing/frida/attach-worker.ts'),
-          'objects-worker': resolve('src/main/workers/objects-worker.ts')
+          'objects-worker': resolve('src/main/workers/objects-worker.ts'),
+          'query-worker': resolve('src/main/workers/query-worker.ts')
         },
         external: ['better-sqlite3', 'ws', 'frida']
       }

@@ -9,6 +9,7 @@ import { infoCommand } from './cli/info-command'
 import { objectsCommand } from './cli/objects-command'
 import { processIo, type Io } from './cli/io'
 import { reportCommand } from './cli/report-command'
+import { queryCommand } from './cli/query-command'
 import { serveCommand } from './cli/serve-command'
 import { simulateCommand } from './cli/simulate-command'
 import { traceCommand } from './cli/trace-command'
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   export: exportCommand,
   objects: objectsCommand,
   serve: serveCommand,
+  query: queryCommand,
   // ---- advisor ----
   advise: adviseCommand
 }
@@ -37,6 +39,7 @@ const USAGE = `usage: stride <command> [options]
   advise   S.stride [--run N] [--level NAME] [--json]
   objects  S.stride [--run N] [--level L1] --method exact|sample:N|search:WAYS|approx:raw|approx:loop|approx:skid
            [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
+  query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--json]
   serve    [--port N]`
 
 async function main(argv: string[]): Promise<number> {

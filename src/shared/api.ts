@@ -12,6 +12,7 @@ import type {
   ProcessList,
   ObjectsReport,
   ProgramSymbols,
+  QuerySlice,
   RecentSession,
   RunAdvice,
   RunReport,
@@ -173,7 +174,20 @@ export const API_INPUT_SCHEMAS = {
       simulate: hierarchySchema.nullable().default(null)
     })
     .strict(),
-  getObjects: objectsInputSchema
+  getObjects: objectsInputSchema,
+  // --- Query slices (SIGMA section 3.3) ---
+  /** A slice of a run in SIGMA's notation, e.g. [{A,B},{sumfunc},{misses}]; runs in a worker. */
+  querySlice: z
+    .object({
+      session: sessionPath,
+      run: z.number().int().positive().nullable().default(null),
+      query: z.string().min(1).max(20_000),
+      reduction: z.enum(['sum', 'min', 'max']).default('sum'),
+      /** Chosen by the caller, to cancel the query and to tell its progress events apart. */
+      queryId: z.string().min(1).max(64).nullable().default(null)
+    })
+    .strict(),
+  cancelQuery: z.object({ queryId: z.string().min(1).max(64) }).strict()
 } as const
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
@@ -221,14 +235,22 @@ export interface JobFailed {
   session: string | null
 }
 
+/** A slice query re-simulating the trace for array sections: accesses done so far. */
+export interface QueryProgress {
+  queryId: string
+  events: number
+  total: number | null
+}
+
 export interface ApiEvents {
   progress: JobProgress
   finished: JobFinished
   failed: JobFailed
   objectsProgress: ObjectsProgressEvent
+  queryProgress: QueryProgress
 }
 export type ApiEventName = keyof ApiEvents
-export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'objectsProgress']
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'objectsProgress', 'queryProgress']
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
@@ -246,6 +268,8 @@ export interface ApiResults {
   inspectProcess: ProcessInspection
   startAttach: JobStarted
   getObjects: ObjectsReport
+  querySlice: QuerySlice
+  cancelQuery: { cancelled: boolean }
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

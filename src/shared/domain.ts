@@ -560,3 +560,37 @@ export interface ObjectsReport {
   /** Hardware cache-miss sampling on this machine (perf record): supported, or why not. */
   perf: { supported: boolean; reason: string | null }
 }
+
+// --- Query slices (SIGMA section 3.3) ---------------------------------------------------
+
+export type SliceReduction = 'sum' | 'min' | 'max'
+
+/**
+ * A sub-space of the statistics cube data structures x code regions x metrics, reduced.
+ * Values are null where a ratio has no accesses to divide by (or min/max saw no cell).
+ */
+export interface QuerySlice {
+  run: number
+  /** The query in canonical notation, e.g. `[{A,B},{sumfunc},{misses}]` (shareable). */
+  query: string
+  reduction: SliceReduction
+  /** Row labels: data items (`*` expanded to every data structure), in query order. */
+  data: string[]
+  /** Column labels: code items (`*` expanded to every function), in query order. */
+  code: string[]
+  /** Metric labels, e.g. `misses`, `L2.loads`. */
+  metrics: string[]
+  /** Per metric: a ratio (derived from counts), not a count. */
+  derived: boolean[]
+  /** [data][code][metric]. */
+  cells: Array<Array<Array<number | null>>>
+  /** [data][metric], reduced over the code items. */
+  byData: Array<Array<number | null>>
+  /** [code][metric], reduced over the data items. */
+  byCode: Array<Array<number | null>>
+  /** [metric], reduced over the whole selection. */
+  total: Array<number | null>
+  /** True when array sections were answered by re-simulating the trace (exact per element). */
+  resimulated: boolean
+  elapsedMs: number
+}

@@ -24,6 +24,7 @@ import { inspectProcess } from '../tracing/frida/process-inspect'
 import { processExecutable } from '../tracing/frida/frida-tracer'
 import { runObjectsWorker } from '../workers/run-objects-worker'
 import type { BackendEventListener } from './backend'
+import { QueryManager } from './queries'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -62,6 +63,7 @@ export function createStrideService(): StrideBackend {
   const attachJobs = new AttachJobs()
   // getObjects progress goes to the same subscribers as the jobs' events.
   const objectListeners = new Set<BackendEventListener>()
+  const queries = new QueryManager()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -141,7 +143,10 @@ export function createStrideService(): StrideBackend {
       return runObjectsWorker({ session: path, options }, (events, total) => {
         if (requestId) for (const l of objectListeners) l('objectsProgress', { requestId, events, total })
       }).result
-    }
+    },
+    // Query slices: SQL and array-section re-simulation in a worker, cancellable by id.
+    querySlice: (input) => queries.run(input),
+    cancelQuery: ({ queryId }) => ({ cancelled: queries.cancel(queryId) })
   }
 
   return {
@@ -154,16 +159,19 @@ export function createStrideService(): StrideBackend {
     subscribe: (listener) => {
       const offTraces = jobs.subscribe(listener)
       const offAttach = attachJobs.subscribe(listener)
+      const offQueries = queries.subscribe(listener)
       objectListeners.add(listener)
       return () => {
         objectListeners.delete(listener)
         offTraces()
         offAttach()
+        offQueries()
       }
     },
     async dispose() {
       jobs.cancelAll()
       attachJobs.cancelAll()
+      queries.cancelAll()
     }
   }
 }

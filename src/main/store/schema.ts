@@ -112,6 +112,14 @@ const MIGRATIONS: Array<(db: Db) => void> = [
         file TEXT, line INTEGER);                        -- the header's source line
       CREATE TABLE point_loops (point INTEGER PRIMARY KEY, loop INTEGER NOT NULL);
     `)
+  },
+  // 6 -> 7 (query slices): indexes for slice queries that
+  // select data structures or functions, so they read only the matching points' rows.
+  (db) => {
+    db.exec(`
+      CREATE INDEX IF NOT EXISTS points_variable ON points(variable);
+      CREATE INDEX IF NOT EXISTS points_function ON points(function);
+    `)
   }
 ]
 

@@ -2,7 +2,7 @@
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
  * transferred (the payloads are small: counts and paths, never trace data).
  */
-import type { HierarchyConfig, TraceStopReason, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, QuerySlice, SliceReduction, TraceStopReason, RunReport } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/api'
 
 export interface TraceWorkerInput {
@@ -28,6 +28,14 @@ export interface ReportWorkerInput {
   run: number | null
 }
 
+/** A slice query over one stored run (null: the latest), SIGMA notation text. */
+export interface QueryWorkerInput {
+  session: string
+  run: number | null
+  query: string
+  reduction: SliceReduction
+}
+
 export type WorkerCommand = { type: 'stop' }
 
 /** Worker -> parent. */
@@ -36,4 +44,5 @@ export type WorkerMessage =
   | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
   | { type: 'simulate-done'; session: string; run: number; accesses: number; cancelled: boolean }
   | { type: 'report-done'; report: RunReport }
+  | { type: 'query-done'; slice: QuerySlice }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }

@@ -3,11 +3,12 @@ import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
 import type { RunReport } from '../../shared/domain'
 import { workerPath, type WorkerName } from '../paths'
-import type { ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
+import type { QueryWorkerInput, ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type SimulateDone = Extract<WorkerMessage, { type: 'simulate-done' }>
 export type ReportDone = Extract<WorkerMessage, { type: 'report-done' }>
+export type QueryDone = Extract<WorkerMessage, { type: 'query-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
 
 /** A failed job; `session` still holds what was recorded before the failure, if anything. */
@@ -54,6 +55,11 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
 /** Builds a run's report in a worker: on a big session the queries and roll-ups take seconds. */
 export function runReportWorker(input: ReportWorkerInput): Promise<RunReport> {
   return start<ReportDone>('report-worker', input, 'report-done', () => {}).result.then((m) => m.report)
+}
+
+/** A slice query in a worker: SQL over the run's tables, and a re-simulation for array sections. */
+export function runQueryWorker(input: QueryWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<QueryDone> {
+  return start<QueryDone>('query-worker', input, 'query-done', onProgress)
 }
 
 export function runSimulateWorker(input: SimulateWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<SimulateDone> {

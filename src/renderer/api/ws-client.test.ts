@@ -96,7 +96,10 @@ describe('WebSocket StrideApi client', () => {
         // Frida attach (issue 6)
         'listProcesses',
         'inspectProcess',
-        'startAttach'
+        'startAttach',
+        // query slices
+        'querySlice',
+        'cancelQuery'
       ].sort()
     )
   })

@@ -21,6 +21,8 @@ export type WorkspaceTab =
   | 'compare'
   // ---- data structures (issue 8) ----
   | 'objects'
+  // ---- query slices ----
+  | 'query'
 
 /** A run to compare with: of this session, or of another session of the same program. */
 export interface BaselineRef {

@@ -20,6 +20,7 @@ import { WhatIfView } from './WhatIfView'
 import { WorkspaceTabBar } from './WorkspaceTabBar'
 import { AdvisorView } from './AdvisorView'
 import { EvictorGraphView } from './EvictorGraphView'
+import { QueryView } from './QueryView'
 
 export function SessionView() {
   const s = useSession()
@@ -167,6 +168,12 @@ export function SessionView() {
         {s.tab === 'objects' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-objects" aria-labelledby="tab-objects">
             <ObjectsView session={info.path} report={report} level={level} />
+          </div>
+        )}
+        {/* ---- query slices ---- */}
+        {s.tab === 'query' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-query" aria-labelledby="tab-query">
+            <QueryView report={report} />
           </div>
         )}
       </main>

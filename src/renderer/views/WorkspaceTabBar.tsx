@@ -14,7 +14,9 @@ export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
   { id: 'whatif', label: 'What-if' },
   { id: 'compare', label: 'Compare' },
   // ---- data structures (issue 8) ----
-  { id: 'objects', label: 'Data structures' }
+  { id: 'objects', label: 'Data structures' },
+  // ---- query slices ----
+  { id: 'query', label: 'Query' }
 ]
 
 interface Props {

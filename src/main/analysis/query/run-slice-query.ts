@@ -1,0 +1,94 @@
+/**
+ * Answers one slice query over a stored run: whole data structures from the run's tables,
+ * array sections by re-simulating the trace (with progress, and a stop check between chunks).
+ * Used by the query worker (app) and by `stride query` (CLI).
+ */
+import { StrideError } from '../../../shared/api'
+import type { HierarchyConfig, QuerySlice, SliceReduction } from '../../../shared/domain'
+import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../../shared/slice-notation'
+import { buildLayoutMap } from '../../simulate/layout-filter'
+import type { Db } from '../../store/open-db'
+import { latestRun, levelNames } from '../../store/runs'
+import { countEvents, iterateChunks, readPointKinds } from '../../store/session-reader'
+import { readPlacedVariables } from '../../workers/placed-variables'
+import { factFilter, readSliceFacts } from './slice-facts'
+import { computeQuerySlice, type SliceFact } from './slice-reduce'
+import { SectionClassifier, SectionSimulation, type PointPlace } from './slice-sections'
+
+export interface SliceQueryInput {
+  run: number | null
+  query: string
+  reduction: SliceReduction
+}
+
+export interface SliceQueryHooks {
+  /** Accesses re-simulated so far (array sections only). */
+  onProgress?: (events: number, total: number) => void
+  /** Checked between chunks; true stops the query with "Query cancelled.". */
+  shouldStop?: () => boolean
+}
+
+const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
+
+function parse(text: string): SliceQuery {
+  try {
+    return parseSliceQuery(text)
+  } catch (e) {
+    if (e instanceof SliceParseError) throw new StrideError(`Query: ${e.message}.`, 'invalid-input')
+    throw e
+  }
+}
+
+async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, hooks: SliceQueryHooks): Promise<SliceFact[]> {
+  const placed = await readPlacedVariables(db)
+  const classifier = new SectionClassifier(query, placed)
+  if (!classifier.active) return []
+  const kinds = readPointKinds(db)
+  const sim = new SectionSimulation(config, kinds, classifier)
+  const layout = config.layout && config.layout.length > 0 ? buildLayoutMap(placed, config.layout) : null
+  const total = countEvents(db)
+  let mapped = new Float64Array(0)
+  let done = 0
+  let lastPost = 0
+  for (const chunk of iterateChunks(db, kinds.length)) {
+    if (layout) {
+      if (mapped.length < chunk.count) mapped = new Float64Array(chunk.count)
+      layout.apply(chunk.addresses, mapped, chunk.count)
+      sim.feed({ ...chunk, addresses: mapped.subarray(0, chunk.count) }, chunk.addresses)
+    } else sim.feed(chunk)
+    done += chunk.count
+    const now = Date.now()
+    if (now - lastPost > 150) {
+      lastPost = now
+      hooks.onProgress?.(done, total)
+      await new Promise((r) => setImmediate(r)) // let a stop message in
+      if (hooks.shouldStop?.()) throw new StrideError('Query cancelled.', 'invalid-input')
+    }
+  }
+  const loops = hasTable(db, 'point_loops')
+  const rows = db
+    .prepare(loops ? 'SELECT p.idx AS idx, p.function AS function, p.file AS file, p.line AS line, pl.loop AS loop FROM points p LEFT JOIN point_loops pl ON pl.point = p.idx' : 'SELECT idx, function, file, line, NULL AS loop FROM points')
+    .all() as Array<PointPlace & { idx: number }>
+  const places: PointPlace[] = []
+  for (const r of rows) places[r.idx] = { function: r.function, file: r.file, line: r.line, loop: r.loop }
+  // A mask's bits all belong to one variable (an address lies in one data structure).
+  const nameOfMask = (mask: number) => query.data[Math.log2(mask & -mask)]!.name
+  return sim.facts(places, nameOfMask)
+}
+
+export async function runSliceQuery(db: Db, input: SliceQueryInput, hooks: SliceQueryHooks = {}): Promise<QuerySlice> {
+  const started = performance.now()
+  const query = parse(input.query)
+  const run = input.run ?? latestRun(db)
+  if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
+  const row = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
+  if (!row) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
+  const config = JSON.parse(row.config) as HierarchyConfig
+  const whole = query.data.filter((d) => d.section === null)
+  const facts = whole.length > 0 ? readSliceFacts(db, run, factFilter(db, query)) : []
+  const sections = await sectionFacts(db, query, config, hooks)
+  const loops = hasTable(db, 'loops') ? (db.prepare('SELECT id, parent, file, line FROM loops').all() as Array<{ id: number; parent: number | null; file: string | null; line: number | null }>) : []
+  const slice = computeQuerySlice(query, input.reduction, facts.concat(sections), { run, levels: levelNames(config), caches: config.levels.length, loops })
+  return { ...slice, resimulated: query.data.some((d) => d.section !== null), elapsedMs: Math.round(performance.now() - started) }
+}
+

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import type { QuerySlice, RunReport } from '../../shared/domain'
+import { computeSliceAxes, computeSliceBars, computeSliceShares, computeSliceTable, selectionFromText, textFromSelection, toggleItem, type SliceSelection } from './query-slice'
+
+const report = {
+  run: 1,
+  config: { levels: [{ name: 'L1', size: 131072, assoc: 2, lineSize: 128, policy: 'lru' }, { name: 'L2', size: 1 << 20, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
+  levels: [],
+  lines: [
+    { file: '/x/conflict.c', line: 30, function: 'sumfunc', reads: 3, writes: 0, levels: {} },
+    { file: '/x/conflict.c', line: 33, function: 'sumfunc', reads: 1, writes: 0, levels: {} }
+  ],
+  references: [
+    { id: 'A_Read_0', pc: '0x1', kind: 'read', file: '/x/conflict.c', line: 30, function: 'sumfunc', variable: 'A', reads: 10, writes: 0, levels: {} },
+    { id: 'B_Read_1', pc: '0x2', kind: 'read', file: '/x/conflict.c', line: 30, function: 'sumfunc', variable: 'B', reads: 20, writes: 0, levels: {} },
+    { id: 'x_Read_2', pc: '0x3', kind: 'read', file: '/x/conflict.c', line: 33, function: 'sumfunc', variable: null, reads: 1, writes: 0, levels: {} }
+  ],
+  variables: [{ name: 'A', kind: 'global', start: '0x10', size: 8, type: 'double [1]', elementSize: 8, dims: [1], allocSite: null, reads: 0, writes: 0 }],
+  loops: [{ id: 1, function: 'sumfunc', start: '0x1', end: '0x2', depth: 1, parent: null, file: '/x/conflict.c', line: 30, references: [] }]
+} as unknown as RunReport
+
+describe('computeSliceAxes', () => {
+  it('lists data structures busiest first, a code tree file -> function -> loops and lines, metrics per level', () => {
+    const axes = computeSliceAxes(report)
+    expect(axes.data.map((d) => d.item)).toEqual(['*', 'B', 'A', 'unknown'])
+    expect(axes.data[2]!.detail).toBe('double [1] · 10 accesses')
+    const file = axes.code[1]!
+    expect(file.item).toBe('conflict.c')
+    expect(file.children[0]!.item).toBe('sumfunc')
+    expect(file.children[0]!.children.map((c) => c.item)).toEqual(['loop@conflict.c:30', 'conflict.c:30', 'conflict.c:33'])
+    expect(axes.metrics.map((m) => m.item)).toContain('L2.misses')
+    expect(axes.metrics.map((m) => m.item)).not.toContain('tlb_misses')
+  })
+})
+
+describe('notation <-> selection', () => {
+  it('clicking builds the same text that typing gives', () => {
+    let s: SliceSelection = { data: [], code: [], metrics: [] }
+    s = toggleItem(toggleItem(toggleItem(toggleItem(s, 'data', 'A'), 'data', 'B'), 'code', 'sumfunc'), 'metrics', 'misses')
+    expect(textFromSelection(s)).toBe('[{A,B},{sumfunc},{misses}]')
+    const typed = selectionFromText(' [ {A, B}, {sumfunc}, {misses} ]')
+    expect(typed).toEqual({ ok: true, selection: s, canonical: '[{A,B},{sumfunc},{misses}]' })
+    expect(toggleItem(s, 'data', 'A').data).toEqual(['B'])
+  })
+
+  it('reports a typing error with its column', () => {
+    expect(selectionFromText('[{A},{sumfunc},{mises}]')).toMatchObject({ ok: false, column: 17 })
+  })
+})
+
+const slice: QuerySlice = {
+  run: 1, query: '[{A,B},{f,g},{misses,miss_ratio}]', reduction: 'sum', data: ['A', 'B'], code: ['f', 'g'], metrics: ['misses', 'miss_ratio'], derived: [false, true],
+  cells: [[[5, 0.5], [0, null]], [[7, 1], [1, 0.1]]], byData: [[5, 0.5], [8, 0.4]], byCode: [[12, 0.6], [1, 0.1]], total: [13, 0.5], resimulated: false, elapsedMs: 3
+}
+
+describe('slice displays', () => {
+  it('tables cells with the reduction last', () => {
+    expect(computeSliceTable(slice)).toEqual({
+      columns: ['data', 'code', 'misses', 'miss_ratio'],
+      rows: [['A', 'f', 5, 0.5], ['A', 'g', 0, null], ['B', 'f', 7, 1], ['B', 'g', 1, 0.1], ['(sum)', '', 13, 0.5]]
+    })
+  })
+
+  it('bars per cell; pie shares only for counts', () => {
+    expect(computeSliceBars(slice, 1).map((b) => b.label)).toEqual(['A · f', 'B · f', 'B · g'])
+    expect(computeSliceShares(slice, 0)).toEqual([{ label: 'A', value: 5 }, { label: 'B', value: 8 }])
+    expect(computeSliceShares(slice, 1)).toBeNull()
+  })
+})
