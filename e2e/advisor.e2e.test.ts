@@ -4,24 +4,13 @@
  * reuse 0.06) and suggests padding; one click runs that what-if, the new run opens, and the
  * misses drop (METRIC 10.3.2: to about one access in 16).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, newPage, screenshot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { newPage, screenshot } from './support/browser'
+import { useWebMode } from './support/web-mode'
 import { launchExample } from './support/launch-example'
-import { startWebServer, type WebServer } from './support/serve'
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = useWebMode()
 
 async function l1Misses(page: Page): Promise<number> {
   const totals = (await page.getByTestId('run-totals').textContent()) ?? ''
@@ -32,8 +21,8 @@ async function l1Misses(page: Page): Promise<number> {
 
 describe('advisor', () => {
   it('suggests padding for the conflict cycle, and one click runs it and the misses drop', async () => {
-    const { page, problems } = await newPage(browser)
-    await launchExample(page, server.url, 'conflict')
+    const { page, problems } = await newPage(web.browser)
+    await launchExample(page, web.server.url, 'conflict')
     const before = await l1Misses(page)
     expect(before).toBeGreaterThan(24_000)
 

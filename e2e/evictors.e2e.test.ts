@@ -5,29 +5,17 @@
  * exports the edges (CSV) and the picture (PNG).
  */
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, newPage, screenshot } from './support/browser'
+import { describe, expect, it } from 'vitest'
+import { newPage, screenshot } from './support/browser'
+import { useWebMode } from './support/web-mode'
 import { launchExample } from './support/launch-example'
-import { startWebServer, type WebServer } from './support/serve'
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = useWebMode()
 
 describe('evictor graph', () => {
   it('shows the conflict example’s 3-cycle, selects a clicked node’s line, exports CSV and PNG', async () => {
-    const { page, problems } = await newPage(browser)
-    await launchExample(page, server.url, 'conflict')
+    const { page, problems } = await newPage(web.browser)
+    await launchExample(page, web.server.url, 'conflict')
     await page.getByTestId('tab-evictors').click()
     const canvas = page.getByTestId('evictor-canvas')
     await expect.poll(() => canvas.getAttribute('data-layout-state'), { timeout: 30_000 }).toBe('done')

@@ -4,28 +4,16 @@
  * approximation is fooled by the loop index ti, loop compensation is not, and the perf line
  * says plainly whether hardware samples are available here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, newPage, screenshot } from './support/browser'
-import { startWebServer, type WebServer } from './support/serve'
+import { describe, expect, it } from 'vitest'
+import { newPage, screenshot } from './support/browser'
+import { useWebMode } from './support/web-mode'
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = useWebMode()
 
 describe('Data structures tab', () => {
   it('ranks loop_index data structures four ways next to exact', async () => {
-    const { page, problems } = await newPage(browser)
-    await page.goto(server.url)
+    const { page, problems } = await newPage(web.browser)
+    await page.goto(web.server.url)
     await page.getByTestId('launch-button').click()
     await page.getByTestId('launch-dialog').waitFor()
     await page.getByTestId('example-loop_index').click()

@@ -3,26 +3,15 @@
  * run, check the heatmap puts the conflict line (conflict.c:30) on top, hover it, reopen
  * the session from the recent list after a reload; and a bad program path fails clearly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, newPage, screenshot } from './support/browser'
-import { startWebServer, type WebServer } from './support/serve'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { newPage, screenshot } from './support/browser'
+import { useWebMode } from './support/web-mode'
 
 const HOT_TEXT = 'sum += S1[i] + S2[i] + S3[i];'
 const HOT_LINE = 30
 
-let server: WebServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startWebServer()
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const web = useWebMode()
 
 /** Monaco renders spaces as U+00A0; compare on normalized text. */
 async function lineBox(page: Page, text: string) {
@@ -61,8 +50,8 @@ async function expectHotLine(page: Page) {
 
 describe('web-mode slice', () => {
   it('traces the conflict example and paints conflict.c:30 hottest', async () => {
-    const { page, problems } = await newPage(browser)
-    await page.goto(server.url)
+    const { page, problems } = await newPage(web.browser)
+    await page.goto(web.server.url)
     await page.getByTestId('launch-button').click()
     const dialog = page.getByTestId('launch-dialog')
     await dialog.waitFor()
@@ -129,8 +118,8 @@ describe('web-mode slice', () => {
   })
 
   it('shows a clear error for a program that does not exist', async () => {
-    const { page } = await newPage(browser)
-    await page.goto(server.url)
+    const { page } = await newPage(web.browser)
+    await page.goto(web.server.url)
     await page.getByTestId('launch-button').click()
     await page.getByTestId('source-custom').check()
     const missing = '/nonexistent/stride-e2e/prog'
@@ -157,8 +146,8 @@ describe('web-mode slice', () => {
   })
 
   it('cancelling a running trace keeps what was recorded', async () => {
-    const { page } = await newPage(browser)
-    await page.goto(server.url)
+    const { page } = await newPage(web.browser)
+    await page.goto(web.server.url)
     await page.getByTestId('launch-button').click()
     await page.getByTestId('source-example').check()
     // mult traces 3M accesses: long enough to cancel part-way.

@@ -4,38 +4,27 @@
  * the diff view and the Δ paint; compare runs; switch theme.
  */
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { example, fixedEnv, strideOk, tempDir } from '../src/main/testing/cli-runner'
-import { launchChromium, newPage, screenshot } from './support/browser'
-import { startWebServer, type WebServer } from './support/serve'
+import { newPage, screenshot } from './support/browser'
+import { useWebMode } from './support/web-mode'
 
-let server: WebServer
-let browser: Browser
 let session: string
-
-beforeAll(async () => {
+const web = useWebMode(() => {
   // A traced, simulated session made with the CLI, opened from the welcome screen.
   const dir = tempDir('stride-e2e-whatif-')
   const env = fixedEnv(dir)
   session = join(dir, 'conflict.stride')
   strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session], env)
   strideOk(['simulate', session, '--cache', 'L1:128K:2:128'], env)
-  server = await startWebServer()
-  browser = await launchChromium()
 }, 240_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
 
 const num = (t: string | null) => Number((t ?? '').replace(/[^\d-]/g, ''))
 
 describe('what-if and compare', () => {
   it('pads B and C by 1 KiB and shows the conflict misses gone', async () => {
-    const { page, problems } = await newPage(browser)
-    await page.goto(server.url)
+    const { page, problems } = await newPage(web.browser)
+    await page.goto(web.server.url)
     await page.getByTestId('open-session-path').fill(session)
     await page.getByTestId('open-session').click()
     const view = page.getByTestId('source-view')

@@ -18,7 +18,8 @@ export interface AccessExpr {
   role: ExprRole
 }
 
-function baseIdentifier(node: SyntaxNode): string | null {
+/** The leftmost identifier an access goes through (`A` in `A[i][j]`, `p` in `p->next`). */
+export function baseIdentifier(node: SyntaxNode): string | null {
   let n: SyntaxNode | null = node
   while (n) {
     if (n.type === 'identifier') return n.text
@@ -27,7 +28,8 @@ function baseIdentifier(node: SyntaxNode): string | null {
   return null
 }
 
-function roleOf(node: SyntaxNode): ExprRole {
+/** Whether an expression is read, assigned with `=`, or updated (`+=`, `++`). */
+export function roleOf(node: SyntaxNode): ExprRole {
   let child = node
   let parent = node.parent
   // Parentheses do not change the role.

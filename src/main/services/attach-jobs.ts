@@ -4,12 +4,12 @@
  * (the trace is kept, marked partial), optionally followed by a simulation.
  */
 import { randomUUID } from 'node:crypto'
-import type { ApiEventName, ApiEvents, ApiParsedInput, JobFinished } from '../../shared/api'
+import type { ApiEvents, ApiParsedInput, JobFinished } from '../../shared/api'
 import type { FunctionProgress } from '../../shared/domain'
 import { runAttachWorker } from '../tracing/frida/run-attach-worker'
 import { JobError, runSimulateWorker, type WorkerHandle } from '../workers/run-worker'
-import type { BackendEventListener } from './backend'
 import { rememberSession } from './recent-sessions'
+import { ApiEventChannel } from './event-channel'
 
 interface AttachJob {
   id: string
@@ -19,19 +19,8 @@ interface AttachJob {
 
 export type AttachInput = ApiParsedInput<'startAttach'> & { out: string }
 
-export class AttachJobs {
+export class AttachJobs extends ApiEventChannel {
   private readonly jobs = new Map<string, AttachJob>()
-  private readonly listeners = new Set<BackendEventListener>()
-
-  subscribe(listener: BackendEventListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit<E extends ApiEventName>(event: E, payload: ApiEvents[E]): void {
-    for (const l of this.listeners) l(event, payload)
-  }
-
   cancel(jobId: string): boolean {
     const job = this.jobs.get(jobId)
     if (!job) return false

@@ -4,11 +4,11 @@
  * cancelled; a cancelled trace is kept, marked partial.
  */
 import { randomUUID } from 'node:crypto'
-import type { ApiEventName, ApiEvents, ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
+import type { ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
 import type { HierarchyConfig } from '../../shared/domain'
 import { JobError, runSimulateWorker, runTraceWorker, type WorkerHandle, type WorkerProgress } from '../workers/run-worker'
-import type { BackendEventListener } from './backend'
 import { rememberSession } from './recent-sessions'
+import { ApiEventChannel } from './event-channel'
 
 interface Job {
   id: string
@@ -18,19 +18,8 @@ interface Job {
   cancelled: boolean
 }
 
-export class JobManager {
+export class JobManager extends ApiEventChannel {
   private readonly jobs = new Map<string, Job>()
-  private readonly listeners = new Set<BackendEventListener>()
-
-  subscribe(listener: BackendEventListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit<E extends ApiEventName>(event: E, payload: ApiEvents[E]): void {
-    for (const l of this.listeners) l(event, payload)
-  }
-
   cancel(jobId: string): boolean {
     const job = this.jobs.get(jobId)
     if (!job) return false

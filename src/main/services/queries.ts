@@ -2,24 +2,13 @@
  * Slice queries in flight: each runs in its own worker (runQueryWorker), can be cancelled by
  * the id its caller chose, and reports re-simulation progress as `queryProgress` events.
  */
-import type { ApiEventName, ApiEvents, ApiParsedInput } from '../../shared/api'
+import type { ApiParsedInput } from '../../shared/api'
 import type { QuerySlice } from '../../shared/domain'
 import { runQueryWorker, type QueryDone, type WorkerHandle } from '../workers/run-worker'
-import type { BackendEventListener } from './backend'
+import { ApiEventChannel } from './event-channel'
 
-export class QueryManager {
+export class QueryManager extends ApiEventChannel {
   private readonly running = new Map<string, WorkerHandle<QueryDone>>()
-  private readonly listeners = new Set<BackendEventListener>()
-
-  subscribe(listener: BackendEventListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit<E extends ApiEventName>(event: E, payload: ApiEvents[E]): void {
-    for (const l of this.listeners) l(event, payload)
-  }
-
   async run(input: ApiParsedInput<'querySlice'>): Promise<QuerySlice> {
     const { queryId, ...rest } = input
     // A new query under the same id replaces the one still running (the view asked again).

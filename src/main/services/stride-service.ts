@@ -23,7 +23,7 @@ import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
 import { inspectProcess } from '../tracing/frida/process-inspect'
 import { processExecutable } from '../tracing/frida/frida-tracer'
 import { runObjectsWorker } from '../workers/run-objects-worker'
-import type { BackendEventListener } from './backend'
+import { ApiEventChannel } from './event-channel'
 import { QueryManager } from './queries'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
@@ -62,7 +62,7 @@ export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
   const attachJobs = new AttachJobs()
   // getObjects progress goes to the same subscribers as the jobs' events.
-  const objectListeners = new Set<BackendEventListener>()
+  const objectEvents = new ApiEventChannel()
   const queries = new QueryManager()
 
   const handlers: Handlers = {
@@ -141,7 +141,7 @@ export function createStrideService(): StrideBackend {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
       const path = resolve(session)
       return runObjectsWorker({ session: path, options }, (events, total) => {
-        if (requestId) for (const l of objectListeners) l('objectsProgress', { requestId, events, total })
+        if (requestId) objectEvents.emit('objectsProgress', { requestId, events, total })
       }).result
     },
     // Query slices: SQL and array-section re-simulation in a worker, cancellable by id.
@@ -160,9 +160,9 @@ export function createStrideService(): StrideBackend {
       const offTraces = jobs.subscribe(listener)
       const offAttach = attachJobs.subscribe(listener)
       const offQueries = queries.subscribe(listener)
-      objectListeners.add(listener)
+      const offObjects = objectEvents.subscribe(listener)
       return () => {
-        objectListeners.delete(listener)
+        offObjects()
         offTraces()
         offAttach()
         offQueries()

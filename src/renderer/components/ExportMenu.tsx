@@ -6,6 +6,7 @@
  */
 import { useState } from 'react'
 import { exportFileName, toCsv, toJson, type ExportTable } from '../logic/export'
+import { downloadBlob } from './download'
 
 interface Props {
   /** Base of the file names, e.g. the query text. */
@@ -15,19 +16,6 @@ interface Props {
   /** The chart's SVG element, when the view shows one. */
   chart?: () => SVGSVGElement | null
   testId?: string
-}
-
-export function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = fileName
-  a.rel = 'noopener'
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  // The download has started from the URL; free it once the click has been handled.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 const STYLE_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline'] as const

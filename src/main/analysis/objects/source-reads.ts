@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import type { Node as SyntaxNode } from 'web-tree-sitter'
-import { cParser } from '../../correlate/source-expressions'
+import { baseIdentifier, cParser, roleOf } from '../../correlate/source-expressions'
 import type { FileModel, LoopSpan, ReadKey } from './approx-attribution'
 
 const ACCESS = new Set(['subscript_expression', 'field_expression'])
@@ -48,26 +48,6 @@ function isDeref(n: SyntaxNode): boolean {
   return n.type === 'pointer_expression' && n.childForFieldName('operator')?.text === '*'
 }
 
-function baseIdentifier(node: SyntaxNode): string | null {
-  let n: SyntaxNode | null = node
-  while (n) {
-    if (n.type === 'identifier') return n.text
-    n = n.childForFieldName('argument') ?? n.namedChild(0)
-  }
-  return null
-}
-
-/** Skipping parentheses: is `node` the target of a plain `=`? */
-function isPlainWriteTarget(node: SyntaxNode): boolean {
-  let child = node
-  let parent = node.parent
-  while (parent && parent.type === 'parenthesized_expression') {
-    child = parent
-    parent = parent.parent
-  }
-  return parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === child.id && parent.childForFieldName('operator')?.text === '='
-}
-
 export function modelFromTree(root: SyntaxNode): FileModel {
   const variables = declaredVariables(root)
   const reads = new Map<number, ReadKey[]>()
@@ -89,12 +69,12 @@ export function modelFromTree(root: SyntaxNode): FileModel {
     const innerOfChain = parent !== null && (ACCESS.has(parent.type) || isDeref(parent)) && parent.childForFieldName('argument')?.id === n.id
     if ((ACCESS.has(n.type) || isDeref(n)) && !innerOfChain) {
       const base = baseIdentifier(n)
-      if (base && !underAddressOf && !isPlainWriteTarget(n)) add(line, base, n.text.replace(/\s+/g, ''))
+      if (base && !underAddressOf && roleOf(n) !== 'write') add(line, base, n.text.replace(/\s+/g, ''))
     } else if (n.type === 'identifier' && variables.has(n.text) && !underAddressOf && !innerOfChain) {
       const p = parent?.type
       const declarator = p === 'declaration' || (DECLARATORS.has(p ?? '') && parent!.childForFieldName('declarator')?.id === n.id)
       const called = p === 'call_expression' && parent!.childForFieldName('function')?.id === n.id
-      if (!declarator && !called && !isPlainWriteTarget(n)) add(line, n.text, n.text)
+      if (!declarator && !called && roleOf(n) !== 'write') add(line, n.text, n.text)
     }
     for (const c of n.namedChildren) {
       if (!c) continue
