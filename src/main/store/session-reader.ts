@@ -54,7 +54,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     schemaVersion: SCHEMA_VERSION,
     program: String(m.get('program') ?? ''),
     args: (m.get('args') as string[] | undefined) ?? [],
-    backend: 'valgrind',
+    backend: m.get('backend') === 'frida' ? 'frida' : 'valgrind',
     createdAt: String(m.get('createdAt') ?? ''),
     functions: (m.get('functions') as string[] | undefined) ?? [],
     events: Number(m.get('events') ?? 0),

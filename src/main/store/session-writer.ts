@@ -15,7 +15,7 @@ import { storeStreamMetrics } from './stream-store'
 export interface SessionMeta {
   program: string
   args: string[]
-  backend: 'valgrind'
+  backend: 'valgrind' | 'frida'
   functions: string[]
   createdAt: string
 }

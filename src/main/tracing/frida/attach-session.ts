@@ -12,7 +12,7 @@ import { NO_DEBUG_INFO_HINT } from '../../symbols/inspect-program'
 import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
 import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
 import { parseCmdline } from './process-list'
-import { programDataLayout, writeSymbols } from './session-finish'
+import { programDataLayout, writeSymbols } from '../../workers/session-symbols'
 
 export interface AttachSessionControl {
   /** Set once the trace runs: stop it (cancel). */
@@ -35,9 +35,8 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
   let writer: SessionWriter | null = null
   try {
     const { program, args } = describeTarget(input)
-    // SessionMeta names one backend type; the stored value is what readers show.
-    writer = new SessionWriter(input.out, { program, args, backend: 'valgrind', functions: input.functions, createdAt: new Date().toISOString() })
-    writer.writeMeta({ backend: 'frida', sampling: input.sampling, target: input.target.kind === 'attach' ? { attach: input.target.pid } : { spawn: program } })
+    writer = new SessionWriter(input.out, { program, args, backend: 'frida', functions: input.functions, createdAt: new Date().toISOString() })
+    writer.writeMeta({ sampling: input.sampling, target: input.target.kind === 'attach' ? { attach: input.target.pid } : { spawn: program } })
     const correlator = new Correlator(await programDataLayout(program).catch(() => null))
     const trace = new FridaTrace(input, writer, (p) => post({ type: 'progress', phase: 'tracing', events: p.events, total: input.maxEvents, functions: p.functions }), correlator, deps)
     control.onTrace?.(trace)

@@ -1,17 +1,17 @@
 /**
- * After a trace: names points and variables, stores loops and the metadata, as the
- * Valgrind trace worker does (src/main/workers/trace-worker.ts), so a Frida session reads
- * exactly like a Valgrind one in every view.
+ * After a trace, for every backend (Valgrind trace worker, Frida attach worker): names the
+ * points and the data structures and stores the loop nests, so every session reads the same
+ * in every view.
  */
-import { Correlator, dominantVariable, type ProgramDataLayout } from '../../correlate/correlator'
-import { nameVariables } from '../../correlate/name-variables'
-import type { PointRecord, SessionWriter } from '../../store/session-writer'
-import { sourceLocations } from '../../symbols/addr2line'
-import { readElf, type ElfInfo } from '../../symbols/elf-reader'
-import { readProgramVariables } from '../../symbols/gdb-variables'
-import { innermostLoop, readLoops } from '../../symbols/loops'
-import { namePoints } from '../../symbols/name-points'
-import type { LoadedModule } from '../proc-maps'
+import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
+import { nameVariables } from '../correlate/name-variables'
+import type { PointRecord, SessionWriter } from '../store/session-writer'
+import { sourceLocations } from '../symbols/addr2line'
+import { readElf, type ElfInfo } from '../symbols/elf-reader'
+import { readProgramVariables } from '../symbols/gdb-variables'
+import { innermostLoop, readLoops } from '../symbols/loops'
+import { namePoints } from '../symbols/name-points'
+import type { LoadedModule } from '../tracing/proc-maps'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
