@@ -3,6 +3,7 @@
  * keyboard, paint by other metrics, run a padding what-if from the form and read the drop in
  * the diff view and the Δ paint; compare runs; switch theme.
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { example, fixedEnv, strideOk, tempDir } from '../src/main/testing/cli-runner'
@@ -87,6 +88,12 @@ describe('what-if and compare', () => {
     expect(Number(await firstLine.getAttribute('data-delta'))).toBeLessThan(-20_000)
     expect(await page.getByTestId('diff-variables').textContent()).toMatch(/A[\s\S]*B[\s\S]*C/)
     await screenshot(page, 'whatif-3-compare')
+
+    // The diff exports as CSV, every row with both runs' figures.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diff-lines-export').getByTestId('export-csv').click()])
+    const csv = readFileSync((await download.path())!, 'utf8').split('\r\n')
+    expect(csv[0]).toBe('Line,baseline accesses,accesses,baseline misses,misses,delta misses,baseline miss ratio,miss ratio,delta miss ratio')
+    expect(csv[1]).toMatch(/conflict\.c:30,24576,24576,24576,\d+,-\d+,1,0\.06/)
 
     // A line of the diff opens the source painted by Δ misses: line 30 is green (fewer).
     await firstLine.click()

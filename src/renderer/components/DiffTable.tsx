@@ -2,6 +2,8 @@
 import { useState } from 'react'
 import type { DiffRow } from '../logic/run-diff'
 import { formatPercent } from '../logic/format'
+import { diffExportTable } from '../logic/run-diff'
+import { ExportMenu } from './ExportMenu'
 
 type SortKey = 'key' | 'baseMisses' | 'misses' | 'delta' | 'deltaRatio'
 
@@ -37,6 +39,7 @@ export function DiffTable({ title, rows, keyLabel, testId, formatKey, onActivate
       <div className="pane-header">
         <h3 className="pane-title">{title}</h3>
         <span className="muted small">{changed.length.toLocaleString('en-US')} with misses</span>
+        <ExportMenu title={`stride-diff-${title}`} table={() => diffExportTable(sorted, keyLabel)} testId={`${testId}-export`} />
       </div>
       <div className="reference-table-wrap">
         <table className="reference-table diff-table" data-testid={testId}>

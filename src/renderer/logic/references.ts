@@ -1,5 +1,6 @@
 /** Rows of the access-point table for one level of a run, and their sorting. */
 import type { AccessKind, RunReport } from '../../shared/domain'
+import type { ExportTable } from './export'
 import { baseName } from './format'
 
 export interface ReferenceRow {
@@ -95,4 +96,12 @@ export function computeSourceFiles(report: RunReport): string[] {
   }
   for (const r of report.references) if (r.file !== null && !score.has(r.file)) score.set(r.file, { misses: 0, accesses: 0 })
   return [...score].sort((a, b) => b[1].misses - a[1].misses || b[1].accesses - a[1].accesses).map(([f]) => f)
+}
+
+/** The table as exported (CSV/JSON): every row, full paths, raw numbers. */
+export function referenceExportTable(rows: ReferenceRow[], level: string): ExportTable {
+  return {
+    columns: ['reference', 'pc', 'kind', 'file', 'line', 'function', 'variable', 'source', 'reads', 'writes', `${level} hits`, `${level} misses`, `${level} miss ratio`],
+    rows: rows.map((r) => [r.id, r.pc, r.kind, r.file, r.line, r.function, r.variable, r.sourceExpr, r.reads, r.writes, r.hits, r.misses, r.ratio])
+  }
 }

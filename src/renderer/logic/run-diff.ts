@@ -5,6 +5,7 @@
  * so two sessions of the same program compare even though their addresses differ.
  */
 import type { RunReport } from '../../shared/domain'
+import type { ExportTable } from './export'
 import { computeReferenceRows } from './references'
 
 export interface DiffRow {
@@ -112,4 +113,12 @@ export function computeLineDeltas(diff: RunDiff, file: string): Map<number, numb
   const out = new Map<number, number>()
   for (const r of diff.lines) if (r.file === file && r.line !== null) out.set(r.line, r.delta)
   return out
+}
+
+/** Diff rows as exported (CSV/JSON). */
+export function diffExportTable(rows: DiffRow[], keyLabel: string): ExportTable {
+  return {
+    columns: [keyLabel, 'baseline accesses', 'accesses', 'baseline misses', 'misses', 'delta misses', 'baseline miss ratio', 'miss ratio', 'delta miss ratio'],
+    rows: rows.map((r) => [r.key, r.baseAccesses, r.accesses, r.baseMisses, r.misses, r.delta, r.baseRatio, r.ratio, r.deltaRatio])
+  }
 }

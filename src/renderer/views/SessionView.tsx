@@ -10,7 +10,8 @@ import { SessionSummary } from '../components/SessionSummary'
 import { baseName } from '../logic/format'
 import { HEAT_METRICS } from '../logic/heat-metrics'
 import { computeLineDeltas, computeRunDiff } from '../logic/run-diff'
-import { computeReferenceRows, computeSourceFiles } from '../logic/references'
+import { computeReferenceRows, computeSourceFiles, referenceExportTable } from '../logic/references'
+import { ExportMenu } from '../components/ExportMenu'
 import { useSession } from '../state/session-store'
 import { ObjectsView } from './ObjectsView'
 import { RecentPanel } from './RecentPanel'
@@ -130,6 +131,7 @@ export function SessionView() {
                     <span className="muted small">
                       {rows.length.toLocaleString('en-US')} references · {level}
                     </span>
+                    <ExportMenu title={`${baseName(info.program)}-run${report.run}-${level}-references`} table={() => referenceExportTable(rows, level)} testId="references-export" />
                   </div>
                   <ReferenceTable
                     rows={rows}
