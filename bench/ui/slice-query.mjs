@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Slice queries (SIGMA section 3.3) over a run of 1M reference x line rows, side by side:
-//   stride : Stride's query (readSliceFacts: one grouped prepared statement, filtered through
-//            the v8 indexes on points.variable / points.function) + computeQuerySlice
-//   no-idx : the same statement on the same file without the v8 indexes (full scan)
+//   stride : Stride's query (readSliceFacts: one prepared statement, filtered through the
+//            indexes on points.variable / points.function, or over the run's roll-up when the
+//            code axis names only functions and loops) + computeQuerySlice
+//   no-idx : the same on the same file without those indexes and without the roll-up
 //   naive  : read every row of the run into JS (one row per reference x level), then filter
 //            and sum there, as a view would without a query engine
 // The session: 500,000 access points (2,000 variables, 5,000 functions in 50 files, each
 // point on its own source line, half in loops) x 2 levels = 1,000,000 run_points rows and
 // as many run_point_metrics rows. Median of 7 runs after one warm-up.
-// Usage: node bench/ui/slice-query.mjs [POINTS]
+// Usage: node bench/ui/slice-query.mjs [POINTS] [DATA STRUCTURES PER FUNCTION, 0 = random]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +17,9 @@ import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 
 const POINTS = Number(process.argv[2] ?? 500_000)
+// Data structures a function touches: 0 = any of them at random (the worst case: every point its
+// own data structure x function x loop); K = K of its own, as in real code.
+const VARS_PER_FUNCTION = Number(process.argv[3] ?? 0)
 const LEVELS = 2
 const VARIABLES = 2000
 const FUNCTIONS = 5000
@@ -31,7 +35,8 @@ async function bundle(dir) {
       `export { factFilter, readSliceFacts } from ${JSON.stringify(join(src, 'main/analysis/query/slice-facts.ts'))}`,
       `export { computeQuerySlice } from ${JSON.stringify(join(src, 'main/analysis/query/slice-reduce.ts'))}`,
       `export { parseSliceQuery } from ${JSON.stringify(join(src, 'shared/slice-notation.ts'))}`,
-      `export { migrate } from ${JSON.stringify(join(src, 'main/store/schema.ts'))}`
+      `export { migrate } from ${JSON.stringify(join(src, 'main/store/schema.ts'))}`,
+      `export { rollUpRun } from ${JSON.stringify(join(src, 'main/store/rollup.ts'))}`
     ].join('\n')
   )
   const file = join(dir, 'slice.mjs')
@@ -54,7 +59,7 @@ function fill(db, migrate) {
     const rm = db.prepare('INSERT INTO run_point_metrics (run, point, level, temporal_hits, spatial_hits, used_bytes, line_ends, evictions) VALUES (1,?,?,?,?,?,?,?)')
     for (let p = 0; p < POINTS; p++) {
       const fn = p % FUNCTIONS
-      point.run(p, 0x400000 + p * 4, p % 3 === 0 ? 1 : 0, 1000, `/src/file${fn % FILES}.c`, 1 + Math.floor(p / FUNCTIONS), `f${fn}`, `v${rand(VARIABLES)}`)
+      point.run(p, 0x400000 + p * 4, p % 3 === 0 ? 1 : 0, 1000, `/src/file${fn % FILES}.c`, 1 + Math.floor(p / FUNCTIONS), `f${fn}`, `v${VARS_PER_FUNCTION > 0 ? (fn * 7 + rand(VARS_PER_FUNCTION)) % VARIABLES : rand(VARIABLES)}`)
       if (p % 2 === 0) loop.run(p, fn)
       let accesses = 1000
       for (let l = 0; l < LEVELS; l++) {
@@ -108,15 +113,19 @@ try {
   const db = new Database(path)
   fill(db, m.migrate)
   const rows = db.prepare('SELECT COUNT(*) AS n FROM run_points').get().n
+  // What storing a run does after its per-point rows (store/runs.ts): the roll-up, once.
+  const t1 = performance.now()
+  m.rollUpRun(db, 1)
+  const rollupRows = db.prepare('SELECT COUNT(*) AS n FROM run_rollup').get().n
   db.close()
-  console.log(`session: ${rows.toLocaleString('en-US')} run_points rows (${POINTS.toLocaleString('en-US')} references x ${LEVELS} levels), built in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  console.log(`session: ${rows.toLocaleString('en-US')} run_points rows (${POINTS.toLocaleString('en-US')} references x ${LEVELS} levels), built in ${((t1 - t0) / 1000).toFixed(1)} s; roll-up ${rollupRows.toLocaleString('en-US')} rows in ${((performance.now() - t1) / 1000).toFixed(1)} s`)
 
   const plain = join(dir, 'no-index.stride')
   const copy = new Database(path)
   await copy.backup(plain)
   copy.close()
   const noIdx = new Database(plain)
-  noIdx.exec('DROP INDEX points_variable; DROP INDEX points_function;')
+  noIdx.exec('DROP INDEX points_variable; DROP INDEX points_function; DELETE FROM run_rollup;')
   const ctx = { run: 1, levels: ['L1', 'L2'], caches: 2, loops: new Database(path, { readonly: true }).prepare('SELECT id, parent, file, line FROM loops').all() }
   const withIdx = new Database(path, { readonly: true })
 

@@ -36,6 +36,7 @@ import type { Db } from './open-db'
 import { readPoints } from './session-reader'
 import { readLoopNests } from './loops'
 import { readVariables } from './variables'
+import { rollUpRun } from './rollup'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
 export interface SimulationResult {
@@ -92,6 +93,7 @@ export function storeRun(db: Db, r: SimulationResult): number {
     })
     const cell = db.prepare('INSERT INTO run_timeline (run, level, variable, interval, misses) VALUES (?,?,?,?,?)')
     for (const c of r.timeline) cell.run(run, c.level, c.variable, c.interval, c.misses)
+    rollUpRun(db, run)
     return run
   })()
 }

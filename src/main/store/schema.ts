@@ -1,6 +1,7 @@
 /** The session schema, versioned with `PRAGMA user_version`; each migration moves one step. */
 import { StrideError } from '../../shared/api'
 import type { Db } from './open-db'
+import { ROLLUP_TABLE, rollUpAllRuns } from './rollup'
 
 /**
  * Each entry moves the schema one version up; the version is the list's length. Append new
@@ -120,6 +121,12 @@ const MIGRATIONS: Array<(db: Db) => void> = [
       CREATE INDEX IF NOT EXISTS points_variable ON points(variable);
       CREATE INDEX IF NOT EXISTS points_function ON points(function);
     `)
+  },
+  // 7 -> 8: per-run roll-up by data structure x function x loop x level (store/rollup.ts), so
+  // slice queries over the whole run read a few rows instead of one per point and level.
+  (db) => {
+    db.exec(ROLLUP_TABLE)
+    rollUpAllRuns(db)
   }
 ]
 

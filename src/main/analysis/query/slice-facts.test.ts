@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseSliceQuery } from '../../../shared/slice-notation'
 import { openDb } from '../../store/open-db'
+import { rollUpRun } from '../../store/rollup'
 import { migrate } from '../../store/schema'
 import { factFilter, readSliceFacts, resolveFiles } from './slice-facts'
 import { computeQuerySlice } from './slice-reduce'
@@ -61,5 +62,17 @@ describe('readSliceFacts', () => {
   it('resolves file names by their last path components', () => {
     expect(resolveFiles(db, ['m.c'])).toEqual(['/src/m.c'])
     expect(resolveFiles(db, ['src/k.c', 'x.c'])).toEqual(['/src/k.c'])
+  })
+
+  it('answers whole-run slices from the roll-up with the same numbers as the per-point rows', () => {
+    const queries = ['[{*},{*},{loads,stores,misses,temporal_hits,evictions}]', '[{A,B},{foo,bar},{misses,miss_ratio}]', '[{*},{loop@k.c:9},{loads}]', '[{B},{*},{accesses}]']
+    const before = queries.map((q) => slice(q))
+    rollUpRun(db, 1)
+    expect(db.prepare('SELECT COUNT(*) AS n FROM run_rollup').get()).toEqual({ n: 0 }) // 4 points in 4 groups: not worth keeping
+    rollUpRun(db, 1, 1)
+    expect(db.prepare('SELECT COUNT(*) AS n FROM run_rollup').get()).toEqual({ n: 4 })
+    expect(queries.map((q) => slice(q))).toEqual(before)
+    // Files and lines still come from the points.
+    expect(slice('[{*},{m.c},{accesses}]').total).toEqual([45])
   })
 })

@@ -4,11 +4,13 @@
  * point's run_points rows come by their primary key (run, point, level), one fact per point
  * and level. When the query names its data structures,
  * functions or files, the statement reads only the matching points through an index
- * instead of the whole run. The statement text is assembled from constant fragments;
- * every value is bound.
+ * instead of the whole run. When the code axis names only functions and loops (or `*`), the
+ * run's roll-up answers instead: a few rows per data structure x function x loop. The
+ * statement text is assembled from constant fragments; every value is bound.
  */
 import type { SliceQuery } from '../../../shared/slice-notation'
 import type { Db } from '../../store/open-db'
+import { hasRollup } from '../../store/rollup'
 import type { SliceFact } from './slice-reduce'
 
 export interface FactFilter {
@@ -22,6 +24,8 @@ export interface FactFilter {
   withMetrics: boolean
   /** Read each point's innermost loop (point_loops); false leaves it null. */
   withLoops: boolean
+  /** The code axis names no files or lines: the run's roll-up (store/rollup.ts) has all it needs. */
+  rollup: boolean
 }
 
 /** Columns of the statement, read as arrays (raw mode: no object per row on large runs). */
@@ -86,8 +90,20 @@ export function factFilter(db: Db, query: SliceQuery): FactFilter {
     functions,
     files: fileItems ? resolveFiles(db, fileItems) : null,
     withMetrics: query.metrics.some((m) => m.name === 'temporal_hits' || m.name === 'spatial_hits' || m.name === 'evictions'),
-    withLoops: code.some((c) => c.kind === 'loop')
+    withLoops: code.some((c) => c.kind === 'loop'),
+    rollup: code.every((c) => c.kind === 'all' || c.kind === 'function' || c.kind === 'loop')
   }
+}
+
+/** The roll-up's rows as facts (no file or line): a few rows per data structure, function and loop. */
+function rollupStatement(variables: boolean, functions: boolean): string {
+  const where = [
+    'run = @run',
+    variables ? 'variable IN (SELECT value FROM json_each(@variables))' : null,
+    functions ? 'function IN (SELECT value FROM json_each(@functions))' : null
+  ].filter((w) => w !== null)
+  return `SELECT variable, function, NULL, NULL, loop, level, reads, writes, read_misses, write_misses, temporal_hits, spatial_hits, evictions
+  FROM run_rollup WHERE ${where.join(' AND ')}`
 }
 
 export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {
@@ -97,7 +113,8 @@ export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFa
   if (variables) params.variables = JSON.stringify(variables)
   if (filter.functions) params.functions = JSON.stringify(filter.functions)
   if (filter.files) params.files = JSON.stringify(filter.files)
-  const rows = db.prepare(statement(filter, variables !== null, loops)).raw(true).all(params) as FactRow[]
+  const sql = filter.rollup && hasRollup(db, run) ? rollupStatement(variables !== null, filter.functions !== null) : statement(filter, variables !== null, loops)
+  const rows = db.prepare(sql).raw(true).all(params) as FactRow[]
   const facts: SliceFact[] = new Array(rows.length)
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!
