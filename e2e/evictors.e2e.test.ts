@@ -2,11 +2,12 @@
  * The evictor graph in web mode on the bundled conflict example (METRIC 10.3, Figure 16):
  * a person sees one cycle A_Read_0 ↔ B_Read_1 ↔ C_Read_2 with its three nodes highlighted,
  * clicks a node to see its evictors and jump to its line, reaches the same by keyboard, and
- * exports the edges (CSV) and the picture (PNG).
+ * exports the edges (CSV) and the picture (PNG and SVG).
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { newPage, screenshot } from './support/browser'
+import { artifactsDir, newPage, screenshot } from './support/browser'
 import { useWebMode } from './support/web-mode'
 import { launchExample } from './support/launch-example'
 
@@ -80,6 +81,11 @@ describe('evictor graph', () => {
     const bytes = readFileSync((await png.path())!)
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
     expect(bytes.length).toBeGreaterThan(2000)
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByTestId('evictor-export-svg').click()])
+    const svgText = readFileSync((await svg.path())!, 'utf8')
+    expect(svgText.match(/<circle /g)?.length).toBeGreaterThanOrEqual(3)
+    for (const id of ['A_Read_0', 'B_Read_1', 'C_Read_2']) expect(svgText).toContain(`>${id}</text>`)
+    writeFileSync(join(artifactsDir, 'evictors-export.svg'), svgText)
 
     // Variables: the same cycle as A ↔ B ↔ C.
     await page.getByTestId('evictor-mode').getByText('Variables').click()

@@ -8,6 +8,7 @@
 import cytoscape, { type Core } from 'cytoscape'
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
 import type { EvictorGraph } from '../logic/evictor-graph'
+import { evictorGraphSvg } from '../logic/evictor-graph-svg'
 import { evictorElements, evictorLayoutOptions, evictorStylesheet, token } from './evictor-graph-style'
 
 const MAX_FIT_ZOOM = 1.2
@@ -15,6 +16,8 @@ const MAX_FIT_ZOOM = 1.2
 export interface EvictorGraphHandle {
   /** The graph as drawn, as a PNG (2x, on the theme's background). */
   png(): Promise<Blob>
+  /** The graph as laid out, as a standalone SVG document. */
+  svg(): string
   fit(): void
 }
 
@@ -110,6 +113,16 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
 
   useImperativeHandle(ref, () => ({
     png: () => cy.current!.png({ output: 'blob-promise', full: true, scale: 2, bg: token('--surface', '#ffffff') }),
+    svg: () => {
+      const positions = new Map(cy.current!.nodes().map((n) => [n.id(), { ...n.position() }] as const))
+      return evictorGraphSvg(graph, positions, {
+        background: token('--surface', '#ffffff'),
+        text: token('--text', '#1d2025'),
+        node: token('--accent', '#2f5fd0'),
+        cycle: token('--danger', '#b42318'),
+        edge: token('--muted', '#626a76')
+      })
+    },
     fit: () => {
       const c = cy.current
       if (!c) return

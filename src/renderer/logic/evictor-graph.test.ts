@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from '../../shared/domain'
 import { computeEvictorGraph, cycleLabel, edgeLabel, evictorEdgesCsv, evictorGraphJson, nodeDiameter } from './evictor-graph'
+import { evictorGraphSvg } from './evictor-graph-svg'
 
 /**
  * Fixture mini-language, one reference per line:
@@ -148,3 +149,39 @@ describe('exports and sizes', () => {
     expect(nodeDiameter(25, 100)).toBe(18 + 54 * 0.5)
   })
 })
+
+describe('SVG export', () => {
+  const g = computeEvictorGraph(CONFLICT, { level: 'L1', mode: 'reference', threshold: 0.01 })
+  const at = new Map([
+    ['A_Read_0', { x: 0, y: 0 }],
+    ['B_Read_1', { x: 200, y: 0 }],
+    ['C_Read_2', { x: 100, y: 170 }]
+  ])
+  const svg = evictorGraphSvg(g, at, { background: '#fff', text: '#111', node: '#36c', cycle: '#c00', edge: '#888' })
+
+  it('draws every placed node and edge, cycles in the cycle colour, with labels', () => {
+    expect(svg.match(/<circle /g)).toHaveLength(3)
+    expect(svg.match(/<line /g)).toHaveLength(3)
+    expect(svg.match(/fill="#c00" fill-opacity/g)).toHaveLength(3)
+    expect(svg).toContain('>A_Read_0</text>')
+    expect(svg).toContain('>100%</text>')
+    expect(svg).toContain('marker-end="url(#arrow-cycle)"')
+  })
+
+  it('is a standalone document whose view box holds every node', () => {
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true)
+    const [x, y, w, h] = /viewBox="([-\d. ]+)"/.exec(svg)![1]!.split(' ').map(Number) as [number, number, number, number]
+    for (const p of at.values()) {
+      expect(p.x).toBeGreaterThan(x)
+      expect(p.x).toBeLessThan(x + w)
+      expect(p.y).toBeGreaterThan(y)
+      expect(p.y).toBeLessThan(y + h)
+    }
+  })
+
+  it('escapes labels', () => {
+    const named = { ...g, nodes: g.nodes.map((n) => (n.id === 'A_Read_0' ? { ...n, label: 'a<b>&"' } : n)) }
+    expect(evictorGraphSvg(named, at, { background: '#fff', text: '#111', node: '#36c', cycle: '#c00', edge: '#888' })).toContain('>a&lt;b&gt;&amp;&quot;</text>')
+  })
+})
+

@@ -93,6 +93,9 @@ export function EvictorGraphView({ report }: Props) {
         <button type="button" className="button small" data-testid="evictor-export-png" onClick={() => void canvas.current?.png().then((b) => downloadBlob(b, `${base}.png`))}>
           PNG
         </button>
+        <button type="button" className="button small" data-testid="evictor-export-svg" onClick={() => canvas.current && downloadText(canvas.current.svg(), `${base}.svg`, 'image/svg+xml')}>
+          SVG
+        </button>
         <button type="button" className="button small" data-testid="evictor-export-csv" onClick={() => downloadText(evictorEdgesCsv(graph), `${base}.csv`, 'text/csv')}>
           CSV
         </button>
