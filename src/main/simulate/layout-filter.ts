@@ -70,6 +70,22 @@ export class LayoutMap {
   apply(src: Float64Array, dst: Float64Array, count: number): void {
     for (let k = 0; k < count; k++) dst[k] = this.map(src[k]!)
   }
+
+  /** The batch with its addresses moved (into a buffer reused from call to call). */
+  readonly mapBatch = batchMapper((src, dst, count) => this.apply(src, dst, count))
+}
+
+/**
+ * Maps batches' addresses through `map` into one buffer that grows as needed: the batch is
+ * returned with `addresses` replaced, valid until the next call.
+ */
+export function batchMapper(map: (src: Float64Array, dst: Float64Array, count: number) => void): <T extends { count: number; addresses: Float64Array }>(batch: T) => T {
+  let buffer = new Float64Array(0)
+  return (batch) => {
+    if (buffer.length < batch.count) buffer = new Float64Array(batch.count)
+    map(batch.addresses, buffer, batch.count)
+    return { ...batch, addresses: buffer.subarray(0, batch.count) }
+  }
 }
 
 function remapOffset(r: Remap, offset: number): number {

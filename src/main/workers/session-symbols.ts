@@ -11,6 +11,8 @@ import { readElf, type ElfInfo } from '../symbols/elf-reader'
 import { readProgramVariables } from '../symbols/gdb-variables'
 import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints } from '../symbols/name-points'
+import type { TraceStopReason } from '../../shared/domain'
+import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from '../tracing/proc-maps'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
@@ -23,7 +25,7 @@ export async function programDataLayout(program: string): Promise<ProgramDataLay
   return { globals: elf.data, functions, variables, relocatable: elf.relocatable }
 }
 
-export async function writeSymbols(writer: SessionWriter, correlator: Correlator, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
+async function writeSymbols(writer: SessionWriter, correlator: Correlator, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
   const { variables, histograms } = correlator.finish()
   const named = await nameVariables(variables, modules)
   const pointVariable = (point: number) => {
@@ -55,4 +57,32 @@ async function storeLoops(writer: SessionWriter, points: PointRecord[], modules:
     loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, file: lines[i]?.file ?? null, line: lines[i]?.line ?? null })),
     pointLoops
   )
+}
+
+/** What every backend's trace ends with. */
+export interface TraceOutcome {
+  points: PointRecord[]
+  modules: LoadedModule[]
+  elf: ElfInfo
+  stopReason: TraceStopReason
+  message: string | null
+}
+
+/**
+ * Ends a recorded trace the same way for every backend: names points and data structures,
+ * stores loops and the backend's own metadata, and closes the session (partial unless the
+ * trace completed). Returns whether it is partial.
+ */
+export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>): Promise<boolean> {
+  await writeSymbols(writer, correlator, outcome.points, outcome.modules, outcome.elf)
+  writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
+  const partial = outcome.stopReason !== 'completed'
+  writer.finish({
+    partial,
+    stopReason: outcome.stopReason,
+    stopMessage: outcome.message,
+    hasDebugInfo: outcome.elf.hasDebugInfo,
+    debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
+  })
+  return partial
 }

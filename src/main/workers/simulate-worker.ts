@@ -49,15 +49,10 @@ async function main(): Promise<void> {
     }
   }
   const hierarchy = new Hierarchy(input.config, kinds, { pointVariables, variableCount: variables.length, timelineInterval: interval })
-  let mapped = new Float64Array(0)
   let done = 0
   let lastPost = 0
   for (const chunk of iterateChunks(reader, kinds.length)) {
-    if (layout) {
-      if (mapped.length < chunk.count) mapped = new Float64Array(chunk.count)
-      layout.apply(chunk.addresses, mapped, chunk.count)
-      hierarchy.run({ count: chunk.count, points: chunk.points, addresses: mapped, sizes: chunk.sizes })
-    } else hierarchy.run(chunk)
+    hierarchy.run(layout ? layout.mapBatch(chunk) : chunk)
     done += chunk.count
     const now = Date.now()
     if (now - lastPost > 200) {

@@ -2,11 +2,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
 import { Correlator } from '../correlate/correlator'
-import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import { removeSessionFile, SessionWriter } from '../store/session-writer'
 import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
-import { programDataLayout, writeSymbols } from './session-symbols'
+import { finishTracedSession, programDataLayout } from './session-symbols'
 
 const input = workerData as TraceWorkerInput
 const post = (m: WorkerMessage) => parentPort!.postMessage(m)
@@ -37,16 +36,7 @@ async function main(): Promise<void> {
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
-  await writeSymbols(writer, correlator, outcome.points, outcome.modules, outcome.elf)
-  writer.writeMeta({ heapTracked: trace.heapTracked, allocationEvents: correlator.allocEvents })
-  const partial = outcome.stopReason !== 'completed'
-  writer.finish({
-    partial,
-    stopReason: outcome.stopReason,
-    stopMessage: outcome.message,
-    hasDebugInfo: outcome.elf.hasDebugInfo,
-    debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
-  })
+  const partial = await finishTracedSession(writer, correlator, outcome, { heapTracked: trace.heapTracked })
   post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message })
 }
 

@@ -35,7 +35,8 @@ export function heatMetricInfo(id: HeatMetric): HeatMetricInfo {
   return HEAT_METRICS.find((m) => m.id === id) ?? HEAT_METRICS[0]!
 }
 
-function referencesByLine(report: RunReport, file: string): Map<number, ReferenceStats[]> {
+/** A file's references grouped by line (hover cards and per-line roll-ups). */
+export function computeReferencesByLine(report: RunReport, file: string): Map<number, ReferenceStats[]> {
   const by = new Map<number, ReferenceStats[]>()
   for (const r of report.references) {
     if (r.file !== file || r.line === null) continue
@@ -72,7 +73,7 @@ export function computeLineValues(report: RunReport, file: string, level: string
     return out
   }
   const caused = metric === 'evictionsCaused' ? evictionsCausedBy(report, level) : null
-  for (const [line, refs] of referencesByLine(report, file)) {
+  for (const [line, refs] of computeReferencesByLine(report, file)) {
     let num = 0
     let den = 0
     for (const r of refs) {

@@ -3,12 +3,11 @@
  * another session of the same program): level totals, then per line and per data structure
  * the change in misses and miss ratio. Clicking a line shows it in the source, painted by Δ.
  */
-import { useMemo } from 'react'
 import type { RunReport, SessionInfo } from '../../shared/domain'
 import { describeHierarchy } from '../components/RunList'
 import { DiffTable } from '../components/DiffTable'
 import { baseName } from '../logic/format'
-import { computeRunDiff } from '../logic/run-diff'
+import type { RunDiff } from '../logic/run-diff'
 import { useRecent } from '../state/recent-store'
 import { useSession } from '../state/session-store'
 
@@ -16,13 +15,14 @@ interface Props {
   info: SessionInfo
   report: RunReport
   level: string
+  /** The run against the baseline (computed once by the session view, which also paints it). */
+  diff: RunDiff | null
 }
 
-export function CompareView({ info, report, level }: Props) {
+export function CompareView({ info, report, level, diff }: Props) {
   const s = useSession()
   const recent = useRecent((r) => r.items)
   const base = s.baselineReport
-  const diff = useMemo(() => (base ? computeRunDiff(base, report, level) : null), [base, report, level])
   const others = recent.filter((r) => r.exists && r.path !== info.path && baseName(r.program) === baseName(info.program))
   const sameSession = s.baseline?.session === info.path
   const value = !s.baseline ? '' : sameSession ? `run:${s.baseline.run}` : `session:${s.baseline.session}`

@@ -163,7 +163,7 @@ export function SessionView() {
         )}
         {s.tab === 'compare' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-compare" aria-labelledby="tab-compare">
-            <CompareView info={info} report={report} level={level} />
+            <CompareView info={info} report={report} level={level} diff={diff} />
           </div>
         )}
         {/* ---- data structures (issue 8) ---- */}

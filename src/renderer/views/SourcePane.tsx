@@ -3,11 +3,11 @@
  * report, and hand both to the (lazily loaded) Monaco view.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react'
-import type { ReferenceStats, RunReport } from '../../shared/domain'
+import type { RunReport } from '../../shared/domain'
 import { HeatLegend } from '../components/HeatLegend'
 import { LineStatsCard } from '../components/LineStatsCard'
 import { computeHeat, nextHotLine } from '../logic/heat'
-import { computeLineValues, heatMetricInfo, type HeatMetric } from '../logic/heat-metrics'
+import { computeLineValues, computeReferencesByLine, heatMetricInfo, type HeatMetric } from '../logic/heat-metrics'
 import { computeLineMetrics } from '../logic/line-metrics'
 import { useSession } from '../state/session-store'
 import { sourceKey, useSources } from '../state/source-store'
@@ -49,14 +49,7 @@ export function SourcePane({ session, report, file, level, metric, deltas }: Pro
     performance.measure('stride:heat-compute', 'stride:heat-start')
     return h
   }, [report, file, level, metric, deltas])
-  const referencesByLine = useMemo(() => {
-    const by = new Map<number, ReferenceStats[]>()
-    for (const r of report.references) {
-      if (r.file !== file || r.line === null) continue
-      by.set(r.line, [...(by.get(r.line) ?? []), r])
-    }
-    return by
-  }, [report, file])
+  const referencesByLine = useMemo(() => computeReferencesByLine(report, file), [report, file])
 
   const selectedHere = selection && selection.file === file && selection.line > 0 ? selection : null
   const current = selectedHere?.line ?? null

@@ -12,6 +12,7 @@
  */
 import type { HierarchyConfig } from '../../../shared/domain'
 import { Hierarchy, type AccessBatch } from '../../simulate/hierarchy'
+import { batchMapper } from '../../simulate/layout-filter'
 
 export interface MissBatch {
   count: number
@@ -36,8 +37,7 @@ export interface MissStreamOptions {
 export class MissStream {
   private readonly hierarchy: Hierarchy
   private readonly level: number
-  private readonly map: MissStreamOptions['mapAddresses']
-  private mapped = new Float64Array(0)
+  private readonly mapBatch: (<T extends AccessBatch>(batch: T) => T) | null
   private accesses = 0
   private out = { access: new Float64Array(1024), point: new Uint32Array(1024), address: new Float64Array(1024) }
 
@@ -45,7 +45,7 @@ export class MissStream {
     const nLevels = options.config.levels.length + (options.config.tlb?.length ?? 0)
     if (options.level < 0 || options.level >= nLevels) throw new Error(`level ${options.level} is not in this hierarchy (0..${nLevels - 1})`)
     this.level = options.level
-    this.map = options.mapAddresses ?? null
+    this.mapBatch = options.mapAddresses ? batchMapper(options.mapAddresses) : null
     this.hierarchy = new Hierarchy(options.config, options.pointKinds, {
       pointVariables: new Int32Array(options.pointKinds.length),
       variableCount: 1,
@@ -56,11 +56,7 @@ export class MissStream {
   /** Simulates one batch; returns the misses it had at the level (valid until the next call). */
   run(batch: AccessBatch): MissBatch {
     const base = this.accesses
-    if (this.map) {
-      if (this.mapped.length < batch.count) this.mapped = new Float64Array(batch.count)
-      this.map(batch.addresses, this.mapped, batch.count)
-      this.hierarchy.run({ count: batch.count, points: batch.points, addresses: this.mapped, sizes: batch.sizes })
-    } else this.hierarchy.run(batch)
+    this.hierarchy.run(this.mapBatch ? this.mapBatch(batch) : batch)
     this.accesses += batch.count
     const cells = this.hierarchy.timelineCells()
     let n = 0

@@ -47,15 +47,11 @@ async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, 
   const sim = new SectionSimulation(config, kinds, classifier)
   const layout = config.layout && config.layout.length > 0 ? buildLayoutMap(placed, config.layout) : null
   const total = countEvents(db)
-  let mapped = new Float64Array(0)
   let done = 0
   let lastPost = 0
   for (const chunk of iterateChunks(db, kinds.length)) {
-    if (layout) {
-      if (mapped.length < chunk.count) mapped = new Float64Array(chunk.count)
-      layout.apply(chunk.addresses, mapped, chunk.count)
-      sim.feed({ ...chunk, addresses: mapped.subarray(0, chunk.count) }, chunk.addresses)
-    } else sim.feed(chunk)
+    if (layout) sim.feed(layout.mapBatch(chunk), chunk.addresses)
+    else sim.feed(chunk)
     done += chunk.count
     const now = Date.now()
     if (now - lastPost > 150) {

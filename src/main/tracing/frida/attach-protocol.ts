@@ -2,20 +2,11 @@
  * Messages across the attach worker's boundary (structured-cloned; small: counts and
  * paths, never trace data, which stays in the worker and the session file).
  */
-import type { SamplingMode } from '../../../agent/protocol'
 import type { FunctionProgress, TraceStopReason } from '../../../shared/domain'
 import type { StrideErrorCode } from '../../../shared/api'
-import type { FridaTarget } from './frida-tracer'
+import type { FridaTraceOptions } from './frida-tracer'
 
-export interface AttachWorkerInput {
-  target: FridaTarget
-  functions: string[]
-  maxEvents: number | null
-  maxSeconds: number | null
-  sampling: SamplingMode
-  trackHeap: boolean
-  out: string
-}
+export type AttachWorkerInput = FridaTraceOptions & { out: string }
 
 export type AttachWorkerMessage =
   | { type: 'progress'; phase: 'tracing' | 'symbolizing'; events: number; total: number | null; functions: FunctionProgress[] }

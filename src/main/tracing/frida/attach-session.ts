@@ -8,11 +8,10 @@ import { readFileSync } from 'node:fs'
 import { StrideError } from '../../../shared/api'
 import { Correlator } from '../../correlate/correlator'
 import { removeSessionFile, SessionWriter } from '../../store/session-writer'
-import { NO_DEBUG_INFO_HINT } from '../../symbols/inspect-program'
 import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
 import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
 import { parseCmdline } from './process-list'
-import { programDataLayout, writeSymbols } from '../../workers/session-symbols'
+import { finishTracedSession, programDataLayout } from '../../workers/session-symbols'
 
 export interface AttachSessionControl {
   /** Set once the trace runs: stop it (cancel). */
@@ -42,23 +41,13 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
     control.onTrace?.(trace)
     const outcome = await trace.run()
     post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null, functions: outcome.functions })
-    await writeSymbols(writer, correlator, outcome.points, outcome.modules, outcome.elf)
-    writer.writeMeta({
+    const partial = await finishTracedSession(writer, correlator, outcome, {
       heapTracked: input.trackHeap,
-      allocationEvents: correlator.allocEvents,
       pid: outcome.pid,
       functionCounts: outcome.functions,
       untraced: outcome.untraced,
       lostRecords: outcome.lost,
       targetAliveAfterDetach: outcome.targetAlive
-    })
-    const partial = outcome.stopReason !== 'completed'
-    writer.finish({
-      partial,
-      stopReason: outcome.stopReason,
-      stopMessage: outcome.message,
-      hasDebugInfo: outcome.elf.hasDebugInfo,
-      debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
     })
     post({
       type: 'trace-done',
