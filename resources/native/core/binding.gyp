@@ -1,0 +1,14 @@
+{
+  # Stride's native compute core (Node-API, plain C). Every .c file under src/ is compiled:
+  # the simulator (src/sim) and the trace codec (src/codec) register themselves from addon.c.
+  "targets": [
+    {
+      "target_name": "stride_core",
+      "sources": ["<!@(node list-sources.js)"],
+      "include_dirs": ["src"],
+      "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wno-unused-parameter", "-fno-strict-aliasing"],
+      "cflags!": ["-O2"],
+      "defines": ["NAPI_VERSION=8"]
+    }
+  ]
+}
