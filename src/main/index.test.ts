@@ -13,7 +13,11 @@ const h = vi.hoisted(() => ({
   permissionCheck: null as Fn | null,
   headers: null as Fn | null,
   quit: vi.fn(),
-  backend: null as FakeBackend | null
+  backend: null as FakeBackend | null,
+  packaged: false,
+  setMenu: vi.fn(),
+  schemes: null as unknown,
+  protocolHandlers: new Map<string, Fn>()
 }))
 
 function fire(event: string, ...args: unknown[]): void {
@@ -56,7 +60,9 @@ vi.mock('electron', () => {
   }
   return {
     app: {
-      isPackaged: false,
+      get isPackaged() {
+        return h.packaged
+      },
       requestSingleInstanceLock: () => h.lock,
       enableSandbox: vi.fn(),
       whenReady: () => Promise.resolve(),
@@ -65,6 +71,12 @@ vi.mock('electron', () => {
       on: (event: string, fn: Fn) => h.appHandlers.set(event, [...(h.appHandlers.get(event) ?? []), fn])
     },
     BrowserWindow,
+    Menu: { setApplicationMenu: h.setMenu },
+    net: { fetch: async (url: string) => new Response(`body of ${url}`, { status: 200, headers: { 'Content-Type': 'text/html' } }) },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown) => (h.schemes = schemes),
+      handle: (scheme: string, fn: Fn) => h.protocolHandlers.set(scheme, fn)
+    },
     ipcMain: {
       handle: (channel: string, fn: Fn) => h.ipcHandlers.set(channel, fn),
       removeHandler: (channel: string) => h.ipcHandlers.delete(channel)
@@ -95,6 +107,8 @@ async function boot(): Promise<void> {
   h.ipcHandlers.clear()
   h.windows.length = 0
   h.quit.mockReset()
+  h.setMenu.mockReset()
+  h.protocolHandlers.clear()
   h.backend = null
   delete process.env['ELECTRON_RENDERER_URL']
   await import('./index')
@@ -123,13 +137,38 @@ describe('Electron entry', () => {
     expect(h.backend).toBeNull()
   })
 
-  it('opens one sandboxed, isolated window on the built renderer through a file URL', async () => {
+  it('opens one sandboxed, isolated window on the built renderer through the app scheme', async () => {
     await boot()
     expect(h.windows).toHaveLength(1)
     const prefs = h.windows[0].options.webPreferences
     expect(prefs).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true })
     expect(prefs.preload).toMatch(/[/\\]preload[/\\]index\.js$/)
-    expect(appUrl()).toMatch(/^file:\/\/.*\/renderer\/index\.html$/)
+    expect(appUrl()).toBe('stride://app/index.html')
+    expect(h.schemes).toEqual([{ scheme: 'stride', privileges: { standard: true, secure: true, supportFetchAPI: true } }])
+  })
+
+  it('serves only the renderer folder on the app scheme, with the desktop CSP (no WebSocket)', async () => {
+    await boot()
+    const handler = h.protocolHandlers.get('stride')!
+    const ok: Response = await handler({ url: 'stride://app/index.html' })
+    expect(ok.status).toBe(200)
+    expect(await ok.text()).toMatch(/^body of file:\/\/.*\/renderer\/index\.html$/)
+    expect(ok.headers.get('content-security-policy')).toMatch(/connect-src 'self'$/)
+    expect(ok.headers.get('content-security-policy')).not.toMatch(/ws:/)
+    const escaped: Response = await handler({ url: 'stride://app/assets/%2e%2e%2f%2e%2e%2fmain%2fcli.js' })
+    expect(escaped.status).toBe(404)
+  })
+
+  it('has no application menu when packaged, the default one in development', async () => {
+    await boot()
+    expect(h.setMenu).not.toHaveBeenCalled()
+    h.packaged = true
+    try {
+      await boot()
+      expect(h.setMenu).toHaveBeenCalledWith(null)
+    } finally {
+      h.packaged = false
+    }
   })
 
   it('answers stride:call with envelopes, validating the method and the sender', async () => {

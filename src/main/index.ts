@@ -5,37 +5,48 @@
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, ipcMain, session, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { app, BrowserWindow, ipcMain, Menu, net, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { APP_INDEX_URL, APP_SCHEME, appFileFor } from './app-protocol'
 import { createBackend } from './services/create-backend'
 import type { StrideBackend } from './services/backend'
 import { callBackend, type CallEnvelope } from './server/envelope'
-import { CONTENT_SECURITY_POLICY } from './server/security-headers'
+import { DESKTOP_CONTENT_SECURITY_POLICY } from './server/security-headers'
 
 const CALL_CHANNEL = 'stride:call'
 const EVENT_CHANNEL = 'stride:event'
 /** A backend that will not finish cleaning up must not keep the app from quitting. */
 const DISPOSE_TIMEOUT_MS = 5000
 
-const rendererIndex = join(__dirname, '../renderer/index.html')
+const rendererDir = join(__dirname, '../renderer')
 // The dev server URL is honoured only in development: a packaged app must never be
 // pointed at other content by an environment variable.
 const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
-const appUrl = devServerUrl ?? pathToFileURL(rendererIndex).href
+const appUrl = devServerUrl ?? APP_INDEX_URL
+
+// Must happen before the app is ready: the app's scheme behaves like https (secure origin,
+// fetch, relative URLs), so the renderer is served from stride://app, never from file://.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
 /** Is `url` part of this app (the built renderer or, in development, the dev server)? */
 function isAppUrl(url: string): boolean {
   try {
-    const target = new URL(url)
-    const home = new URL(appUrl)
-    if (home.protocol === 'file:') {
-      // Anything inside the built renderer folder (client-side routes may change the path).
-      const folder = home.pathname.slice(0, home.pathname.lastIndexOf('/') + 1)
-      return target.protocol === 'file:' && target.host === home.host && target.pathname.startsWith(folder)
-    }
-    return target.origin === home.origin
+    return new URL(url).origin === new URL(appUrl).origin
   } catch {
     return false
   }
+}
+
+/** Serves the built renderer on the app's scheme, with the desktop CSP on every response. */
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = appFileFor(request.url, rendererDir)
+    if (!file) return new Response('not found', { status: 404 })
+    const response = await net.fetch(pathToFileURL(file).href)
+    const headers = new Headers(response.headers)
+    headers.set('Content-Security-Policy', DESKTOP_CONTENT_SECURITY_POLICY)
+    headers.set('X-Content-Type-Options', 'nosniff')
+    return new Response(response.body, { status: response.status, headers })
+  })
 }
 
 function trustedSender(event: IpcMainInvokeEvent): boolean {
@@ -63,7 +74,7 @@ function secureSession(): void {
     callback({
       responseHeaders: {
         ...details.responseHeaders,
-        'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+        'Content-Security-Policy': [DESKTOP_CONTENT_SECURITY_POLICY],
         'X-Content-Type-Options': ['nosniff']
       }
     })
@@ -153,6 +164,9 @@ function main(): void {
   app
     .whenReady()
     .then(() => {
+      // A packaged app has no developer menu (reload, devtools); development keeps the default.
+      if (app.isPackaged) Menu.setApplicationMenu(null)
+      serveRenderer()
       secureSession()
       const backend = createBackend()
       disposeOnQuit(backend, serveApi(backend))
