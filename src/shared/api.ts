@@ -89,7 +89,7 @@ export const hierarchySchema = z.object({
 
 const sessionPath = z.string().min(1).max(4096)
 
-// ---- Frida attach (issue 6) ----
+// ---- Frida attach ----
 /** Mohan et al. section 4 sampling modes (src/agent/protocol.ts SamplingMode). */
 export const samplingSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('complete') }).strict(),
@@ -102,7 +102,7 @@ export const attachTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('attach'), pid }).strict(),
   z.object({ kind: z.literal('spawn'), program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(256).default([]) }).strict()
 ])
-// --- getObjects (issue 8: data structures ranked by misses, four methods next to exact) ---
+// --- getObjects: data structures ranked by misses, four methods next to exact ---
 export const objectsInputSchema = z
   .object({
     session: sessionPath,
@@ -159,7 +159,7 @@ export const API_INPUT_SCHEMAS = {
   getAdvice: z
     .object({ session: sessionPath, run: z.number().int().positive().nullable().default(null), level: levelName.nullable().default(null) })
     .strict(),
-  // ---- Frida attach (issue 6) ----
+  // ---- Frida attach ----
   listProcesses: z.object({ filter: z.string().max(256).default('') }).strict(),
   inspectProcess: z.object({ pid, module: z.string().min(1).max(4096).nullable().default(null) }).strict(),
   startAttach: z

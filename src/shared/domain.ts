@@ -429,7 +429,7 @@ export interface RunAdvice {
   totalMisses: number
 }
 
-// ---- Frida attach (issue 6) -------------------------------------------------------------
+// ---- Frida attach -----------------------------------------------------------------------
 
 /** A running process, for the attach picker. */
 export interface ProcessEntry {
@@ -485,7 +485,7 @@ export interface FunctionProgress {
   done: boolean
 }
 
-// --- Data-structure miss ranking (issue 8: Buck's sampling and n-way search, Rutar's approximate attribution) ---
+// --- Data-structure miss ranking (Buck's sampling and n-way search, Rutar's approximate attribution) ---
 
 /** How misses are attributed to data structures (see src/main/analysis/objects/README.md). */
 export type ObjectMethodKind = 'exact' | 'sample' | 'search' | 'approx-raw' | 'approx-loop' | 'approx-skid'

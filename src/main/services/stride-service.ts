@@ -16,7 +16,7 @@ import { JobManager } from './jobs'
 import { runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
 import { diagnoseRun } from '../analysis/advice/diagnose'
-// ---- Frida attach (issue 6) ----
+// ---- Frida attach ----
 import { AttachJobs } from './attach-jobs'
 import { loadFrida } from '../tracing/frida/frida-api'
 import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
@@ -119,7 +119,7 @@ export function createStrideService(): StrideBackend {
       const report = await runReportWorker({ session, run })
       return diagnoseRun(report, { level: level ?? report.config.levels[0]!.name })
     },
-    // ---- Frida attach (issue 6) ----
+    // ---- Frida attach ----
     listProcesses: async ({ filter }) => {
       const list = await listProcesses(() => loadFrida())
       return { ...list, processes: filterProcesses(list.processes, filter) }
@@ -136,7 +136,7 @@ export function createStrideService(): StrideBackend {
       mkdirSync(resolve(out, '..'), { recursive: true })
       return { jobId: attachJobs.start({ ...input, target, out }) }
     },
-    // Data structures ranked by misses (issue 8): one simulated pass in a worker thread.
+    // Data structures ranked by misses: one simulated pass in a worker thread.
     getObjects: ({ session, requestId, ...options }) => {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
       const path = resolve(session)

@@ -93,7 +93,7 @@ describe('WebSocket StrideApi client', () => {
         'recentSessions',
         'simulate',
         'startTrace',
-        // Frida attach (issue 6)
+        // Frida attach
         'listProcesses',
         'inspectProcess',
         'startAttach',

@@ -19,7 +19,7 @@ export type WorkspaceTab =
   // ---- what-if and comparison ----
   | 'whatif'
   | 'compare'
-  // ---- data structures (issue 8) ----
+  // ---- data structures ----
   | 'objects'
   // ---- query slices ----
   | 'query'

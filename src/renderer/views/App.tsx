@@ -9,7 +9,7 @@ import { JobBanner } from './JobBanner'
 import { LaunchDialog } from './LaunchDialog'
 import { SessionView } from './SessionView'
 import { WelcomeView } from './WelcomeView'
-// ---- Frida attach (issue 6) ----
+// ---- Frida attach ----
 import { useAttach } from '../state/attach-store'
 import { AttachDialog } from './AttachDialog'
 import { AttachFunctionCounts } from './AttachFunctionCounts'

@@ -166,7 +166,7 @@ export function SessionView() {
             <CompareView info={info} report={report} level={level} diff={diff} />
           </div>
         )}
-        {/* ---- data structures (issue 8) ---- */}
+        {/* ---- data structures ---- */}
         {s.tab === 'objects' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-objects" aria-labelledby="tab-objects">
             <ObjectsView session={info.path} report={report} level={level} />

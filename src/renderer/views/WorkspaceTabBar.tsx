@@ -13,7 +13,7 @@ export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
   // ---- what-if and comparison ----
   { id: 'whatif', label: 'What-if' },
   { id: 'compare', label: 'Compare' },
-  // ---- data structures (issue 8) ----
+  // ---- data structures ----
   { id: 'objects', label: 'Data structures' },
   // ---- query slices ----
   { id: 'query', label: 'Query' }
