@@ -386,6 +386,8 @@ export type AdviceAction =
   | { kind: 'layout'; label: string; layout: LayoutFilter[] }
   /** The run's cache levels with one changed (a prefetcher, a bigger cache). */
   | { kind: 'levels'; label: string; levels: CacheLevelConfig[] }
+  /** The run's data TLB levels with one changed (more entries, bigger pages). */
+  | { kind: 'tlb'; label: string; tlb: TlbLevelConfig[] }
 
 export type AdviceDiagnosis =
   | 'conflict'
@@ -395,6 +397,30 @@ export type AdviceDiagnosis =
   | 'irregular'
   | 'pollution'
   | 'low-spatial-reuse'
+  | 'pointer-chase'
+  | 'gather'
+  | 'tlb'
+
+/** Hill & Smith's three Cs of one reference's misses at a level: the advisor's set-mapping check. */
+export interface MissClassCount {
+  /** First touches of a line. */
+  compulsory: number
+  /** Misses a fully associative LRU cache of the same size has too (the footprint does not fit). */
+  capacity: number
+  /** Misses only the set mapping causes (the run missed, the fully associative cache did not). */
+  conflict: number
+  /** How many of the level's sets the reference's lines fall in (null: not counted). */
+  sets: number | null
+}
+
+export interface MissClasses {
+  level: string
+  /** Sets of the level. */
+  sets: number
+  /** What fed the fully associative shadow: every access (first level) or the previous level's misses. */
+  source: string
+  byReference: Record<string, MissClassCount>
+}
 
 /** One diagnosis for a hot reference (or a cycle of them), with the numbers behind it. */
 export interface AdviceItem {
@@ -427,6 +453,8 @@ export interface RunAdvice {
   /** Hot references looked at (those covering most of the level's misses). */
   examined: number
   totalMisses: number
+  /** The three Cs per reference at the level (absent when the trace could not be replayed). */
+  classes?: MissClasses
 }
 
 // ---- Frida attach (issue 6) -------------------------------------------------------------

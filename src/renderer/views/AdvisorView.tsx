@@ -19,7 +19,10 @@ const DIAGNOSIS_LABEL: Record<AdviceItem['diagnosis'], string> = {
   streaming: 'Streaming',
   irregular: 'Irregular',
   pollution: 'Pollution',
-  'low-spatial-reuse': 'Low spatial reuse'
+  'low-spatial-reuse': 'Low spatial reuse',
+  'pointer-chase': 'Pointer chase',
+  gather: 'Indexed gather',
+  tlb: 'TLB'
 }
 
 interface Props {
@@ -39,7 +42,7 @@ export function AdvisorView({ session, report }: Props) {
   }, [session, report.run, level]) // eslint-disable-line react-hooks/exhaustive-deps
 
   const changeOf = (action: AdviceAction): WhatIfChange =>
-    action.kind === 'layout' ? { layout: [...(report.config.layout ?? []), ...action.layout] } : { levels: action.levels }
+    action.kind === 'layout' ? { layout: [...(report.config.layout ?? []), ...action.layout] } : action.kind === 'tlb' ? { tlb: action.tlb } : { levels: action.levels }
   const tryAction = (action: AdviceAction) => void runWhatIf(changeOf(action))
   const propose = useWhatIfDraft((d) => d.propose)
   const advice = a.status === 'ready' ? a.advice : null

@@ -54,7 +54,7 @@ describe('advisor on the METRIC examples', () => {
     const b = advise(mult).items.find((i) => i.variables.includes('B'))!
     expect(b.diagnosis).toBe('large-stride')
     expect(b.evidence[0]).toMatch(/single stride 8000/)
-    expect(b.suggestion).toMatch(/interchange the loops/)
+    expect(b.suggestion).toMatch(/interchange the loops/i)
     expect(b.action).toMatchObject({ kind: 'levels', levels: [{ prefetch: 'stride' }] })
     const before = advise(mult).totalMisses
     const withPrefetch = strideOk(['simulate', mult, '--cache', 'L1:32K:2:128:lru:pf=stride', '--json'], env)
