@@ -527,8 +527,11 @@ export interface ObjectsOptions {
   /** Level name (null: the first cache level). */
   level: string | null
   methods: ObjectMethodKind[]
-  /** Sampling: 1 in N misses; the interval kind (prime: the next prime at or above N). */
-  sampleEvery: number
+  /**
+   * Sampling: 1 in N misses; the interval kind (prime: the next prime at or above N).
+   * null: scaled to the run, about TARGET_SAMPLES samples (its stored misses at the level / 1000).
+   */
+  sampleEvery: number | null
   sampleInterval: SamplingIntervalKind
   /** n-way search: ways, stop threshold (share of misses), interval in accesses (null: about 1/500 of the trace). */
   ways: number
@@ -575,6 +578,10 @@ export interface ObjectMethodResult {
   cost: ObjectMethodCost
   /** Anything the user should know (stream ended before the search converged, files not found). */
   notes: string[]
+  /** The part of the run the method saw, in one sentence with its numbers. */
+  coverage?: string
+  /** Why a data structure exact ranks is absent from this method's list (by name). */
+  absent?: Record<string, string>
 }
 
 export interface ObjectsReport {
