@@ -35,6 +35,9 @@ export const fixed = (x: number, d = 2) => x.toFixed(d)
 export const pct = (x: number) => `${(100 * x).toFixed(x < 0.001 ? 2 : x < 0.1 ? 1 : 0)}%`
 export const kib = (bytes: number) => (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`)
 export const count = (n: number) => n.toLocaleString('en-US')
+/** A data size for reading ("7.6 MiB"), not for exact byte counts (padding uses `kib`). */
+export const size = (bytes: number) =>
+  bytes % 1024 === 0 || bytes < 1024 ? kib(bytes) : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 export const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
 const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1)
 

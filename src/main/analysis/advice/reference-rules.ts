@@ -19,6 +19,7 @@ import {
   REGULAR,
   reuseClause,
   setsClause,
+  size,
   streamClause,
   type MakeItem,
   type RefFacts
@@ -157,7 +158,7 @@ function largeStrideItem(f: RefFacts, ctx: RuleContext): AdviceItem {
   const capacity = dominantClass(f.classes) === 'capacity'
   let suggestion = `${f.ref.sourceExpr?.trim() || f.ref.id} ${walk}, so every access lands on a new ${line}-byte line. Interchange the loops so the innermost loop walks contiguous memory${column ? ' (for a matrix product: i-k-j order)' : ''}, or block (tile) the loops so the lines of ${arrayName} a tile uses stay cached.`
   if (capacity)
-    suggestion += ` Its misses are capacity misses (a fully associative ${kib(cache.size)} ${cache.name} misses them too): ${arrayName}${f.variable?.size ? ` (${kib(f.variable.size)})` : ''} does not stay in ${cache.name} between two uses of a line, so blocking is what removes them; a stride prefetcher can hide them.`
+    suggestion += ` Its misses are capacity misses (a fully associative ${kib(cache.size)} ${cache.name} misses them too): ${arrayName}${f.variable?.size ? ` (${size(f.variable.size)})` : ''} does not stay in ${cache.name} between two uses of a line, so blocking is what removes them; a stride prefetcher can hide them.`
   if (conflict)
     suggestion += ` The stride also maps those lines onto few ${cache.name} sets, so they evict each other before their next use (a fully associative cache of the same size would keep them)${pad ? `: padding each row of ${arrayName} by one line (${f.variable!.dims![pad.kind === 'internal' ? pad.dim : 0]} → ${pad.kind === 'internal' ? pad.extent : 0} elements) spreads them over the sets` : ''}.`
   const action: AdviceAction | undefined = pad

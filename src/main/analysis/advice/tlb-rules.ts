@@ -5,7 +5,7 @@
  * levels with 2 MiB pages, as transparent huge pages would give).
  */
 import type { AdviceItem, RunReport, TlbLevelConfig, VariableInfo } from '../../../shared/domain'
-import { count, fixed, kib, pct } from './facts'
+import { count, fixed, kib, pct, size } from './facts'
 
 /** Share of a TLB level's misses a reference must hold, and its own TLB miss ratio. */
 const TLB_SHARE = 0.1
@@ -40,7 +40,7 @@ export function tlbItems(report: RunReport, catalog: Map<string, VariableInfo>):
           `${tlb.name} miss ratio ${fixed(s.misses / accesses)} (${count(s.misses)} of ${count(accesses)}; ${pct(s.misses / total)} of the ${tlb.name}'s misses)`,
           `the ${tlb.name} maps ${tlb.entries} pages of ${kib(tlb.pageSize)} = ${kib(reach)}`,
           ...(stride !== undefined && Math.abs(stride) >= tlb.pageSize ? [`stride ${Math.abs(stride)} bytes ≥ the ${kib(tlb.pageSize)} page: every access is on a new page`] : []),
-          ...(v?.size ? [`${v.name} spans ${kib(v.size)} (${count(Math.ceil(v.size / tlb.pageSize))} pages)`] : [])
+          ...(v?.size ? [`${v.name} spans ${size(v.size)} (${count(Math.ceil(v.size / tlb.pageSize))} pages)`] : [])
         ],
         suggestion: `Nearly every access needs a translation the ${tlb.name} no longer holds. Keep the fields the loop reads together in fewer pages (move the hot field out of large records into its own array), block the loop so it stays within ${tlb.entries} pages at a time, or map ${r.variable ?? 'the data'} with huge pages (madvise(MADV_HUGEPAGE) or transparent huge pages).`,
         rules: ['SIGMA 3.1: data TLB simulation', 'METRIC Fig. 8: high regularity with a high miss rate → access inefficiency'],
