@@ -5,7 +5,7 @@
  * a large share of the misses a diagnosis.
  */
 import type { AdviceAction, AdviceItem, CacheLevelConfig, LayoutFilter, RunReport, VariableInfo } from '../../../shared/domain'
-import { accessForm, type FormInput } from './access-form'
+import { accessForm, type AccessForm, type FormInput } from './access-form'
 import {
   classClause,
   dominantClass,
@@ -94,33 +94,39 @@ function irregularItem(f: RefFacts, ctx: RuleContext): AdviceItem {
     form.form === 'pointer-chase' ? `the address comes from the previous element: ${chaseClause(f, form.via)}` : null,
     form.form === 'gather' ? `the address is indexed (${f.ref.disasm?.trim() ?? f.ref.sourceExpr ?? 'an index register'}): a gather` : null
   ].filter((x): x is string => x !== null)
-  const rules = ['METRIC Fig. 8: regularity ratio (irregular → cache hinting)']
-  if (form.form === 'pointer-chase')
-    return item([f], {
-      diagnosis: 'pointer-chase',
-      title: `Pointer chase: ${named(f)}`,
-      evidence,
-      suggestion:
-        'Each address is loaded by the previous access (a linked structure walked node by node), so no prefetcher can run ahead and the misses wait on each other. Allocate the nodes contiguously in the order they are walked (one array or pool, relinked after sorting), or keep the fields the walk reads in an array and iterate by index; prefetching the node after next helps only when each node takes real work.',
-      rules: [...rules, 'Mohan Table 1: irregular (< 0.6) → data layout; there is no indirection vector to gather through in a pointer chase']
-    })
-  if (form.form === 'gather')
-    return item([f], {
-      diagnosis: 'gather',
-      title: `Indexed gather: ${named(f)}`,
-      evidence,
-      suggestion:
-        'Prefetching cannot predict these addresses: sort the index vector (or the work) so consecutive indices touch nearby elements, or gather the elements through the index vector into a contiguous buffer first (scatter/gather); load them with non-temporal hints if they are not reused.',
-      rules: [...rules, 'Mohan Table 1: scatter/gather using an indirection vector (irregular < 0.6)']
-    })
+  const text = IRREGULAR_FORMS[form.form]
   return item([f], {
-    diagnosis: 'irregular',
-    title: `Irregular accesses: ${named(f)}`,
+    diagnosis: text.diagnosis,
+    title: `${text.title}: ${named(f)}`,
     evidence,
+    suggestion: text.suggestion,
+    rules: ['METRIC Fig. 8: regularity ratio (irregular → cache hinting)', text.rule]
+  })
+}
+
+/** What each form of irregular address is told: a pointer chase has no index vector to gather through. */
+const IRREGULAR_FORMS: Record<AccessForm, { diagnosis: AdviceItem['diagnosis']; title: string; suggestion: string; rule: string }> = {
+  'pointer-chase': {
+    diagnosis: 'pointer-chase',
+    title: 'Pointer chase',
+    suggestion:
+      'Each address is loaded by the previous access (a linked structure walked node by node), so no prefetcher can run ahead and the misses wait on each other. Allocate the nodes contiguously in the order they are walked (one array or pool, relinked after sorting), or keep the fields the walk reads in an array and iterate by index; prefetching the node after next helps only when each node takes real work.',
+    rule: 'Mohan Table 1: irregular (< 0.6) → data layout; there is no indirection vector to gather through in a pointer chase'
+  },
+  gather: {
+    diagnosis: 'gather',
+    title: 'Indexed gather',
+    suggestion:
+      'Prefetching cannot predict these addresses: sort the index vector (or the work) so consecutive indices touch nearby elements, or gather the elements through the index vector into a contiguous buffer first (scatter/gather); load them with non-temporal hints if they are not reused.',
+    rule: 'Mohan Table 1: scatter/gather using an indirection vector (irregular < 0.6)'
+  },
+  unknown: {
+    diagnosis: 'irregular',
+    title: 'Irregular accesses',
     suggestion:
       'Prefetching cannot predict these addresses: put the data used together next to each other (reorder or group the elements in the order they are used), or load them with non-temporal hints so they stop displacing data that is reused.',
-    rules: [...rules, 'Mohan Table 1: irregular (< 0.6) → data layout, cache hints']
-  })
+    rule: 'Mohan Table 1: irregular (< 0.6) → data layout, cache hints'
+  }
 }
 
 /** The row length of `v` in bytes when it is a 2-D-or-more array. */

@@ -283,6 +283,11 @@ export class NwaySearch {
       }
       this.lengthen()
     } else this.stopVotes = 0
+    this.armFromQueue()
+  }
+
+  /** The counters go to the queue's best regions: a single object takes one, a split two. */
+  private armFromQueue(): void {
     const next: Region[] = []
     let counters = this.ways
     const rest: Region[] = []
@@ -326,22 +331,7 @@ export class NwaySearch {
       this.queue = [...this.active]
       this.warmCold()
       this.queue.sort((a, b) => b.estimate - a.estimate)
-      const next: Region[] = []
-      let counters = this.ways
-      const rest: Region[] = []
-      for (const r of this.queue) {
-        if (counters >= 1 && (this.isSingle(r) || counters < 2)) {
-          if (this.isSingle(r)) {
-            next.push(r)
-            counters--
-          } else rest.push(r)
-        } else if (!this.isSingle(r) && counters >= 2) {
-          next.push(...this.bisect(r)!)
-          counters -= 2
-        } else rest.push(r)
-      }
-      this.queue = rest
-      this.arm(next)
+      this.armFromQueue()
       return
     }
     this.lengthen()
