@@ -287,7 +287,7 @@ describe('diagnoseRun', () => {
     expect(first!.diagnosis).toBe('large-stride')
     expect(first!.title).toBe('Column walk: b_Read_2 (b[k][j])')
     expect(first!.evidence).toContain('stride 768 bytes = 96 elements of 8 bytes = one row of b (96×96)')
-    expect(first!.evidence).toContain('its lines fall in 16 of the 64 L1 sets')
+    expect(first!.evidence).toContain('a stride of 768 bytes (12 lines) visits 16 of the 64 L1 sets, so at most 128 of its lines stay cached at once')
     expect(first!.suggestion).toMatch(/walks a column of b/)
     expect(first!.suggestion).toMatch(/i-k-j order/)
     expect(first!.action).toEqual({ kind: 'layout', label: 'Pad the rows of b to 104 elements', layout: [{ kind: 'internal', variable: 'b', dim: 1, extent: 104, order: 'row' }] })

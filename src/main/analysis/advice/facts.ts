@@ -111,7 +111,23 @@ export function classClause(c: MissClassCount | null, cache: CacheLevelConfig): 
   return `misses by cause: ${count(c.compulsory)} first touches, ${count(c.capacity)} capacity, ${count(c.conflict)} conflict (${pct(c.conflict / all)}: a fully associative ${kib(cache.size)} ${cache.name} would have hit them)`
 }
 
-/** "its lines fall in 16 of the 64 L1 sets". */
+/**
+ * The set mapping of a strided walk: a stride of k lines visits sets / gcd(k, sets) of the
+ * sets before it comes back, so at most that many x ways of its lines stay cached at once
+ * (a 4 KiB stride on a 4 KiB way visits one set: 8 lines of a 64-line column stay).
+ */
+export function strideSetsClause(f: RefFacts, cache: CacheLevelConfig): string | null {
+  const stride = f.stride ? Math.abs(f.stride.stride) : 0
+  if (stride === 0 || stride % cache.lineSize !== 0) return null
+  const sets = cache.size / cache.assoc / cache.lineSize
+  const lines = stride / cache.lineSize
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
+  const visited = sets / gcd(lines, sets)
+  const run = Math.round(f.meanStream ?? 0)
+  return `a stride of ${count(stride)} bytes (${count(lines)} lines) visits ${count(visited)} of the ${count(sets)} ${cache.name} sets, so at most ${count(visited * cache.assoc)} of its lines stay cached at once${run > visited * cache.assoc ? `; a walk is ${count(run)} long` : ''}`
+}
+
+/** "its lines fall in 16 of the 64 L1 sets" (over the whole run). */
 export function setsClause(f: RefFacts, cache: CacheLevelConfig): string | null {
   const sets = f.classes?.sets
   if (sets === null || sets === undefined) return null

@@ -21,6 +21,7 @@ import {
   setsClause,
   size,
   streamClause,
+  strideSetsClause,
   type MakeItem,
   type RefFacts
 } from './facts'
@@ -158,7 +159,7 @@ function largeStrideItem(f: RefFacts, ctx: RuleContext): AdviceItem {
     el !== null ? `stride ${stride} bytes = ${el} elements of ${f.elementSize} bytes${column ? ` = one row of ${arrayName} (${f.variable!.dims!.join('×')})` : ''}` : `stride ${stride} bytes ≥ the ${line}-byte line`,
     reuseClause(f, line),
     classClause(f.classes, cache),
-    conflict ? setsClause(f, cache) : null
+    conflict ? strideSetsClause(f, cache) : null
   ].filter((x): x is string => x !== null)
   const walk = column ? `walks a column of ${arrayName}` : `jumps ${stride} bytes per access`
   const capacity = dominantClass(f.classes) === 'capacity'
