@@ -22,6 +22,11 @@ export interface ShadowCache {
 
 /** Points x sets bitmaps beyond this many bytes are not kept (the sets counts are then null). */
 const MAX_SET_BITMAP = 64 * 1024 * 1024
+/**
+ * Distinct lines remembered for first touches (about 60 MB of Set): beyond it, a miss on a line
+ * never remembered counts as capacity (the conflict count, run - shadow, is unaffected).
+ */
+export const MAX_REMEMBERED_LINES = 2 * 1024 * 1024
 
 export class MissClassifier {
   private readonly lines: number
@@ -67,9 +72,16 @@ export class MissClassifier {
     this.lru.set(line, true)
     if (this.lru.size > this.lines) this.lru.delete(this.lru.keys().next().value!)
     if (this.seen.has(line)) return 1
+    if (this.seen.size >= MAX_REMEMBERED_LINES) {
+      this.forgetful = true
+      return 1
+    }
     this.seen.add(line)
     return 2
   }
+
+  /** True when more distinct lines were touched than remembered: some first touches count as capacity. */
+  forgetful = false
 
   /** The classes of each point's misses, given the run's set-associative misses per point. */
   classify(runMisses: ArrayLike<number>): MissClassCount[] {

@@ -12,7 +12,7 @@ import { iterateChunks, readPointKinds, readPoints } from '../../store/session-r
 import { readPlacedVariables } from '../../workers/placed-variables'
 import { MissStream } from '../objects/miss-stream'
 import { diagnoseRun, levelConfig } from './diagnose'
-import { MissClassifier } from './miss-classes'
+import { MAX_REMEMBERED_LINES, MissClassifier } from './miss-classes'
 
 export async function adviseStoredRun(db: Db, run: number | null, level: string | null): Promise<RunAdvice> {
   const report = buildReport(db, run)
@@ -67,7 +67,9 @@ export async function classifyMisses(db: Db, report: RunReport, level: string): 
   return {
     level,
     sets: classifier.setCount,
-    source: index === 0 ? 'every access of the trace' : `the misses of ${report.config.levels[index - 1]!.name}`,
+    source:
+      (index === 0 ? 'every access of the trace' : `the misses of ${report.config.levels[index - 1]!.name}`) +
+      (classifier.forgetful ? `; more than ${MAX_REMEMBERED_LINES.toLocaleString('en-US')} distinct lines, so later first touches count as capacity` : ''),
     byReference
   }
 }
