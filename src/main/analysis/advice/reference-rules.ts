@@ -152,7 +152,9 @@ function largeStrideItem(f: RefFacts, ctx: RuleContext): AdviceItem {
   const column = row !== null && stride === row
   const conflict = dominantClass(f.classes) === 'conflict'
   const arrayName = f.ref.variable ?? 'the array'
-  const pad = conflict ? rowPadding(f.variable, line) : null
+  // A run whose layout already pads this array's rows gets no second padding on top.
+  const rowsPadded = (ctx.report.config.layout ?? []).some((l) => l.kind === 'internal' && l.variable === f.ref.variable)
+  const pad = conflict && !rowsPadded ? rowPadding(f.variable, line) : null
   const evidence = [
     streamClause(f),
     missClause(f, cache.name),
