@@ -455,6 +455,8 @@ export interface RunAdvice {
   totalMisses: number
   /** The three Cs per reference at the level (absent when the trace could not be replayed). */
   classes?: MissClasses
+  /** Why the classes are absent (the trace could not be replayed): no miss is then called a conflict. */
+  classesMissing?: string
 }
 
 // ---- Frida attach (issue 6) -------------------------------------------------------------

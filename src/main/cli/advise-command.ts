@@ -29,6 +29,7 @@ export async function adviseCommand(argv: string[], io: Io): Promise<number> {
     return 0
   }
   io.out(`run ${advice.run}, ${advice.level}: ${advice.totalMisses.toLocaleString('en-US')} misses, ${advice.examined} hot references examined, most misses first`)
+  if (advice.classesMissing) io.out(`note: ${advice.classesMissing}`)
   if (advice.items.length === 0) io.out('nothing to advise.')
   for (const item of advice.items) {
     io.out('')

@@ -58,6 +58,11 @@ export function AdvisorView({ session, report }: Props) {
             {advice.examined} hot references examined at {advice.level}, most misses first · {formatCount(advice.totalMisses)} misses in all
           </span>
         )}
+        {advice?.classesMissing && (
+          <span className="muted small" data-testid="advisor-classes-missing">
+            · {advice.classesMissing}
+          </span>
+        )}
         {advice?.classes && (
           <span className="muted small" data-testid="advisor-classes-note" title={`The fully associative ${advice.level} was fed ${advice.classes.source}.`}>
             · conflict = misses a fully associative {advice.level} of the same size would have hit

@@ -6,6 +6,7 @@
  * column walks and gathers that do not fit are not, and a page-per-access loop gets the TLB.
  */
 import { spawnSync } from 'node:child_process'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RunAdvice, RunReport } from '../../../shared/domain'
@@ -72,6 +73,20 @@ describe('advisor on outside-style programs', () => {
     const pads = first!.action!.kind === 'layout' ? first!.action!.layout : []
     const padded = strideOk(['simulate', setclash, '--cache', 'L1:32K:2:64', '--no-baseline', ...pads.flatMap((p) => ['--pad', `${p.variable}=${p.kind === 'external' ? p.bytes : 0}`]), '--json'], env)
     expect(l1Misses(padded)).toBeLessThan(advice.totalMisses / 100)
+  })
+
+  it('a damaged trace still gets the stored run diagnosed, saying the set-mapping check was lost', async () => {
+    const broken = join(home, 'broken.stride')
+    copyFileSync(setclash, broken)
+    const { default: Database } = await import('better-sqlite3')
+    const db = new Database(broken)
+    db.prepare("UPDATE trace_chunks SET data = x'0001020304' WHERE seq = (SELECT MIN(seq) FROM trace_chunks)").run()
+    db.close()
+    const advice = advise(broken, '--run', '1')
+    expect(advice.classes).toBeUndefined()
+    expect(advice.classesMissing).toMatch(/^the trace could not be replayed \(Trace chunk 0 is damaged .*\), so no miss is called a conflict$/)
+    expect(advice.items.length).toBeGreaterThan(0)
+    expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
   })
 
   it('a column walk over 4 KiB rows: conflict misses from the set mapping, and padding the rows by a line removes them', () => {

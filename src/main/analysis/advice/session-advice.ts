@@ -4,6 +4,7 @@
  * filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
  * pure. Used in-process by `stride advise` and in the report worker by the API's getAdvice.
  */
+import { StrideError } from '../../../shared/api'
 import type { MissClasses, RunAdvice, RunReport } from '../../../shared/domain'
 import { buildLayoutMap } from '../../simulate/layout-filter'
 import type { Db } from '../../store/open-db'
@@ -17,8 +18,14 @@ import { MAX_REMEMBERED_LINES, MissClassifier } from './miss-classes'
 export async function adviseStoredRun(db: Db, run: number | null, level: string | null): Promise<RunAdvice> {
   const report = buildReport(db, run)
   const name = level ?? report.config.levels[0]!.name
-  const classes = await classifyMisses(db, report, name)
-  return diagnoseRun(report, { level: name, classes })
+  levelConfig(report, name) // a wrong level is the user's error, not a replay failure
+  try {
+    return diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name) })
+  } catch (e) {
+    // A damaged trace still has a stored run to diagnose; only the set-mapping check is lost.
+    if (!(e instanceof StrideError) || e.code !== 'malformed-session') throw e
+    return { ...diagnoseRun(report, { level: name }), classesMissing: `the trace could not be replayed (${e.message}), so no miss is called a conflict` }
+  }
 }
 
 /** Replays the trace into a fully associative shadow of `level`; per reference, its misses' three Cs. */
