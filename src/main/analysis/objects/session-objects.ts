@@ -222,8 +222,10 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
         const sums = sumByVariable(cells)
         const objects = rankEstimates([...sums].map(([name, v]) => ({ name, kind: kindOf.get(name) ?? 'stack', misses: v })), totalMisses)
         const own = kind === 'approx-skid' && !options.skid && options.approxSource === 'simulated' ? ['simulated misses have no skid (simulated skid is off): this spreads exact lines over their neighbours; turn simulated skid on to see what negation corrects'] : []
+        // What the raw split gave a share but a later pass took it from (loop weights).
+        const raw = kind === 'approx-raw' ? null : new Set(results.find((r) => r.kind === 'approx-raw')?.objects.map((x) => x.name) ?? [])
         finish(kind, objects, { samples, seconds: base + (performance.now() - t2) / 1000 }, [...notes, ...own], `${count(samples)} instruction samples (1 per ${count(options.approxEvery)} misses) over ${whole}`, (o) =>
-          approxAbsence(o, inMemory, missing)
+          raw?.has(o.name) ? 'the raw split gave it a share, loop compensation none: its reads weigh like a loop index read on every iteration' : approxAbsence(o, inMemory, missing)
         )
       }
     }
