@@ -25,6 +25,9 @@ describe('Data structures tab', () => {
 
     await page.getByTestId('tab-objects').click()
     await page.getByTestId('objects-empty').waitFor()
+    // The default period is scaled to the run (issue 17): the field is empty, "auto".
+    expect(await page.getByTestId('objects-sample-every').inputValue()).toBe('')
+    expect(await page.getByTestId('objects-sample-every').getAttribute('placeholder')).toBe('auto')
     await page.getByTestId('objects-sample-every').fill('101')
     await page.getByTestId('objects-compute').click()
     const table = page.getByTestId('objects-table')
@@ -49,6 +52,10 @@ describe('Data structures tab', () => {
     expect(Number(rho[2]!.split(' ')[0])).toBeLessThan(0.9) // approx:raw
     expect(await page.getByTestId('objects-cost').textContent()).toMatch(/interrupts/)
     expect(await page.getByTestId('objects-perf').textContent()).toMatch(/Hardware cache-miss samples \(perf record\): (not supported on this machine: .+|are available)/)
+    // Every method says what part of the run it saw.
+    const coverage = (await page.getByTestId('objects-coverage').locator('li').allTextContents()).map((t) => t.trim())
+    expect(coverage).toHaveLength(6)
+    for (const line of coverage) expect(line).toMatch(/whole run/)
     await screenshot(page, 'objects-1-ranked')
     expect(problems).toEqual([])
     await page.close()

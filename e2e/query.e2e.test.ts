@@ -2,7 +2,8 @@
  * The Query view in web mode on the bundled `conflict` example (traced and simulated with
  * the CLI, opened from the recent list): typing [{A,B},{sumfunc},{misses}] shows the
  * simulator's numbers; clicking builds the same text; heatmap and bar charts draw; CSV
- * export downloads the rows; bad notation points at its column; array sections answer.
+ * export downloads the rows; bad notation points at its column; array sections answer;
+ * names the run does not have are errors naming them, with no result left drawn.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -117,7 +118,23 @@ describe('query slices in web mode', () => {
     await error.waitFor()
     expect(await error.textContent()).toMatch(/unknown metric "mises".*column 19/)
     expect(await page.getByTestId('query-run').isDisabled()).toBe(true)
+    // The last result is not left drawn under the error.
+    expect(await page.getByTestId('query-output').count()).toBe(0)
+    await page.getByTestId('query-result-hidden').waitFor()
     await screenshot(page, 'query-7-bad-notation')
+
+    // A misspelled function is an error naming it, not a table of zeros.
+    await page.getByTestId('query-input').fill('[{A,B},{sumfnc},{misses}]')
+    await page.getByTestId('query-input').press('Enter')
+    const unknown = page.getByTestId('query-error')
+    await unknown.waitFor({ timeout: 60_000 })
+    expect(await unknown.textContent()).toBe('Query: no traced function "sumfnc"; did you mean sumfunc?')
+    expect(await page.getByTestId('query-output').count()).toBe(0)
+    // So is a data structure the run does not have.
+    await page.getByTestId('query-input').fill('[{Q},{sumfunc},{misses}]')
+    await page.getByTestId('query-input').press('Enter')
+    await expect.poll(() => unknown.textContent(), { timeout: 60_000 }).toMatch(/^Query: no data structure "Q" in this run; its data structures are A, B, C/)
+    await screenshot(page, 'query-8-unknown-name')
 
     expect(problems).toEqual([])
     await page.close()

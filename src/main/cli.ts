@@ -1,5 +1,6 @@
 /**
- * The `stride` command line (../shared/CLI.md): trace, simulate, report, info, export, serve.
+ * The `stride` command line (docs/CLI.md): trace, simulate, report, info, advise, query,
+ * objects, export, serve.
  * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
  */
 import { StrideError } from '../shared/api'
@@ -37,7 +38,7 @@ const USAGE = `usage: stride <command> [options]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
   advise   S.stride [--run N] [--level NAME] [--json]
-  objects  S.stride [--run N] [--level L1] --method exact|sample:N|search:WAYS|approx:raw|approx:loop|approx:skid
+  objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid
            [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
   query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--json]
   serve    [--port N]`

@@ -109,7 +109,7 @@ export const objectsInputSchema = z
     run: z.number().int().positive().nullable().default(null),
     level: levelName.nullable().default(null),
     methods: z.array(z.enum(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'])).min(1).max(6).default(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid']),
-    sampleEvery: z.number().int().min(1).max(1e9).default(1000),
+    sampleEvery: z.number().int().min(1).max(1e9).nullable().default(null),
     sampleInterval: z.enum(['prime', 'random', 'regular']).default('prime'),
     ways: z.number().int().min(2).max(64).default(10),
     threshold: z.number().min(0).max(1).default(0.01),

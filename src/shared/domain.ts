@@ -386,6 +386,8 @@ export type AdviceAction =
   | { kind: 'layout'; label: string; layout: LayoutFilter[] }
   /** The run's cache levels with one changed (a prefetcher, a bigger cache). */
   | { kind: 'levels'; label: string; levels: CacheLevelConfig[] }
+  /** The run's data TLB levels with one changed (more entries, bigger pages). */
+  | { kind: 'tlb'; label: string; tlb: TlbLevelConfig[] }
 
 export type AdviceDiagnosis =
   | 'conflict'
@@ -395,6 +397,30 @@ export type AdviceDiagnosis =
   | 'irregular'
   | 'pollution'
   | 'low-spatial-reuse'
+  | 'pointer-chase'
+  | 'gather'
+  | 'tlb'
+
+/** Hill & Smith's three Cs of one reference's misses at a level: the advisor's set-mapping check. */
+export interface MissClassCount {
+  /** First touches of a line. */
+  compulsory: number
+  /** Misses a fully associative LRU cache of the same size has too (the footprint does not fit). */
+  capacity: number
+  /** Misses only the set mapping causes (the run missed, the fully associative cache did not). */
+  conflict: number
+  /** How many of the level's sets the reference's lines fall in (null: not counted). */
+  sets: number | null
+}
+
+export interface MissClasses {
+  level: string
+  /** Sets of the level. */
+  sets: number
+  /** What fed the fully associative shadow: every access (first level) or the previous level's misses. */
+  source: string
+  byReference: Record<string, MissClassCount>
+}
 
 /** One diagnosis for a hot reference (or a cycle of them), with the numbers behind it. */
 export interface AdviceItem {
@@ -427,6 +453,10 @@ export interface RunAdvice {
   /** Hot references looked at (those covering most of the level's misses). */
   examined: number
   totalMisses: number
+  /** The three Cs per reference at the level (absent when the trace could not be replayed). */
+  classes?: MissClasses
+  /** Why the classes are absent (the trace could not be replayed): no miss is then called a conflict. */
+  classesMissing?: string
 }
 
 // ---- Frida attach -----------------------------------------------------------------------
@@ -499,8 +529,11 @@ export interface ObjectsOptions {
   /** Level name (null: the first cache level). */
   level: string | null
   methods: ObjectMethodKind[]
-  /** Sampling: 1 in N misses; the interval kind (prime: the next prime at or above N). */
-  sampleEvery: number
+  /**
+   * Sampling: 1 in N misses; the interval kind (prime: the next prime at or above N).
+   * null: scaled to the run, about TARGET_SAMPLES samples (its stored misses at the level / 1000).
+   */
+  sampleEvery: number | null
   sampleInterval: SamplingIntervalKind
   /** n-way search: ways, stop threshold (share of misses), interval in accesses (null: about 1/500 of the trace). */
   ways: number
@@ -547,6 +580,10 @@ export interface ObjectMethodResult {
   cost: ObjectMethodCost
   /** Anything the user should know (stream ended before the search converged, files not found). */
   notes: string[]
+  /** The part of the run the method saw, in one sentence with its numbers. */
+  coverage?: string
+  /** Why a data structure exact ranks is absent from this method's list (by name). */
+  absent?: Record<string, string>
 }
 
 export interface ObjectsReport {

@@ -4,10 +4,9 @@
  * when Stride can try it, the `stride simulate` flags of that what-if.
  */
 import { StrideError } from '../../shared/api'
-import type { AdviceItem, RunReport } from '../../shared/domain'
-import { diagnoseRun } from '../analysis/advice/diagnose'
-import { buildReport } from '../store/runs'
-import { openSessionDb } from '../store/session-reader'
+import type { AdviceItem, HierarchyConfig, RunAdvice } from '../../shared/domain'
+import { adviseStoredRun } from '../analysis/advice/session-advice'
+import { readRuns, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 
@@ -17,42 +16,45 @@ export async function adviseCommand(argv: string[], io: Io): Promise<number> {
   if (!session || args.positional.length > 1) throw new StrideError('stride advise: give one session file, e.g. stride advise s.stride --level L1.')
   const run = flag(args, 'run') ? positiveInt(flag(args, 'run')!, '--run', 'advise') : null
   const db = openSessionDb(session, { readonly: true })
-  let report: RunReport
+  let advice: RunAdvice
+  let config: HierarchyConfig
   try {
-    report = buildReport(db, run)
+    advice = await adviseStoredRun(db, run, flag(args, 'level') ?? null)
+    config = readRuns(db).find((r) => r.run === advice.run)!.config
   } finally {
     db.close()
   }
-  const advice = diagnoseRun(report, { level: flag(args, 'level') ?? report.config.levels[0]!.name })
   if (has(args, 'json')) {
     io.out(JSON.stringify(advice, null, 2))
     return 0
   }
-  io.out(`run ${advice.run}, ${advice.level}: ${advice.totalMisses.toLocaleString('en-US')} misses, ${advice.examined} hot references examined`)
+  io.out(`run ${advice.run}, ${advice.level}: ${advice.totalMisses.toLocaleString('en-US')} misses, ${advice.examined} hot references examined, most misses first`)
+  if (advice.classesMissing) io.out(`note: ${advice.classesMissing}`)
   if (advice.items.length === 0) io.out('nothing to advise.')
   for (const item of advice.items) {
     io.out('')
     io.out(`${item.title}  [${item.locations.join(', ')}; ${item.misses.toLocaleString('en-US')} misses, ${(100 * item.share).toFixed(1)}%]`)
     for (const e of item.evidence) io.out(`  - ${e}`)
     io.out(`  → ${item.suggestion}`)
-    const flags = simulateFlags(item, report)
+    const flags = simulateFlags(item, config)
     if (flags) io.out(`  try: stride simulate ${session} ${flags}`)
   }
   return 0
 }
 
 /** The what-if as `stride simulate` flags (the run's own hierarchy with the change). */
-function simulateFlags(item: AdviceItem, report: RunReport): string | null {
+function simulateFlags(item: AdviceItem, config: HierarchyConfig): string | null {
   const a = item.action
   if (!a) return null
-  const levels = a.kind === 'levels' ? a.levels : report.config.levels
+  const levels = a.kind === 'levels' ? a.levels : config.levels
   const cache = levels
     .map((l) => {
       const opts = [l.writePolicy === 'write-through' ? 'wt' : null, l.writeAllocate === false ? 'nwa' : null, l.inclusive ? 'incl' : null, l.prefetch === 'next-line' ? 'pf=next' : l.prefetch === 'stride' ? 'pf=stride' : null, l.seed !== undefined ? `seed=${l.seed}` : null].filter(Boolean)
       return `--cache ${l.name}:${l.size}:${l.assoc}:${l.lineSize}:${l.policy}${opts.length > 0 ? `:${opts.join(',')}` : ''}`
     })
     .join(' ')
-  const layout = a.kind === 'layout' ? [...(report.config.layout ?? []), ...a.layout] : (report.config.layout ?? [])
-  const pads = layout.filter((f) => f.kind === 'external').map((f) => ` --pad ${f.variable}=${f.bytes}`)
-  return cache + pads.join('')
+  const tlb = (a.kind === 'tlb' ? a.tlb : (config.tlb ?? [])).map((t) => ` --tlb ${t.name}:${t.entries}:${t.assoc}:${t.pageSize}${t.policy ? `:${t.policy}` : ''}`)
+  const layout = a.kind === 'layout' ? [...(config.layout ?? []), ...a.layout] : (config.layout ?? [])
+  const pads = layout.map((f) => (f.kind === 'external' ? ` --pad ${f.variable}=${f.bytes}` : ` --pad-dim ${f.variable}=${f.dim}:${f.extent}${f.order === 'column' ? ':col' : ''}`))
+  return cache + tlb.join('') + pads.join('')
 }

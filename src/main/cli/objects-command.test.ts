@@ -13,8 +13,10 @@ describe('stride objects --method', () => {
   })
 
   it('says what is accepted', () => {
-    expect(() => parseMethod('approx:fast')).toThrow(/--method must be exact, sample:N, search:WAYS, approx:raw, approx:loop or approx:skid, not "approx:fast"/)
-    expect(() => parseMethod('sample')).toThrow(/needs a number, e\.g\. sample:1009/)
+    expect(() => parseMethod('approx:fast')).toThrow(/--method must be exact, sample\[:N\], search:WAYS, approx:raw, approx:loop or approx:skid, not "approx:fast"/)
+    expect(parseMethod('sample')).toEqual({ kind: 'sample', n: null })
+    expect(parseMethod('sample:auto')).toEqual({ kind: 'sample', n: null })
+    expect(() => parseMethod('search')).toThrow(/needs a number, e\.g\. search:10/)
     expect(() => parseMethod('search:1')).toThrow(/at least 2 ways/)
     expect(() => parseMethod('sample:0')).toThrow(/positive whole number/)
   })

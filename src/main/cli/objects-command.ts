@@ -8,7 +8,7 @@ import { computeObjects, DEFAULT_OBJECTS_OPTIONS } from '../analysis/objects/ses
 import { flag, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 
-const METHOD_HELP = 'exact, sample:N, search:WAYS, approx:raw, approx:loop or approx:skid'
+const METHOD_HELP = 'exact, sample[:N], search:WAYS, approx:raw, approx:loop or approx:skid'
 
 export function parseMethod(text: string): { kind: ObjectMethodKind; n: number | null } {
   const m = /^(exact|sample|search|approx)(?::(.+))?$/.exec(text)
@@ -23,7 +23,9 @@ export function parseMethod(text: string): { kind: ObjectMethodKind; n: number |
     if (arg !== 'raw' && arg !== 'loop' && arg !== 'skid') throw bad()
     return { kind: `approx-${arg}`, n: null }
   }
-  if (arg === undefined) throw new StrideError(`stride objects: --method ${name} needs a number, e.g. ${name === 'sample' ? 'sample:1009' : 'search:10'}.`)
+  // A period scaled to the run (about 1,000 samples) unless one is given.
+  if (name === 'sample' && (arg === undefined || arg === 'auto')) return { kind: 'sample', n: null }
+  if (arg === undefined) throw new StrideError(`stride objects: --method ${name} needs a number, e.g. search:10.`)
   const n = positiveInt(arg, `--method ${name}:N`, 'objects')
   if (name === 'search' && n < 2) throw new StrideError('stride objects: an n-way search needs at least 2 ways, e.g. search:10.')
   return { kind: name as 'sample' | 'search', n }
@@ -44,9 +46,11 @@ const OBJECTS_HELP = `usage: stride objects SESSION.stride [--run N] [--level NA
 Ranks the data structures by the misses they cause at one level of a stored run (simulated
 again over the trace), by one method next to the exact ranking.
   --method exact          every miss attributed by its address (the reference)
-           sample:N       1 in N misses (Buck 2.1); --interval prime (default: next prime >= N) | random | regular
+           sample[:N]     1 in N misses (Buck 2.1; without N: scaled to the run for about 1,000 samples);
+                          --interval prime (default: next prime >= N) | random | regular
            search:WAYS    n-way search over address regions (Buck 2.2); --threshold SHARE (0.01),
-                          --search-interval ACCESSES (default: 1/50 of the trace); cost = interrupts
+                          --search-interval ACCESSES (default: 1/50 of the trace); cost = interrupts;
+                          it keeps measuring after it converges and reopens when other data misses
            approx:raw     a line's misses split over its reads (Rutar 3.3.1)
            approx:loop    + loop compensation (equations 1-5); --loop-threshold W (0.75)
            approx:skid    skid negation (equations 6-8) + loop compensation
@@ -76,7 +80,7 @@ export async function objectsCommand(argv: string[], io: Io): Promise<number> {
     run: flag(args, 'run') ? positiveInt(flag(args, 'run')!, '--run', 'objects') : null,
     level: flag(args, 'level') ?? null,
     methods: method.kind === 'exact' ? ['exact'] : ['exact', method.kind],
-    sampleEvery: method.kind === 'sample' ? method.n! : DEFAULT_OBJECTS_OPTIONS.sampleEvery,
+    sampleEvery: method.kind === 'sample' ? method.n : DEFAULT_OBJECTS_OPTIONS.sampleEvery,
     sampleInterval: interval,
     ways: method.kind === 'search' ? method.n! : DEFAULT_OBJECTS_OPTIONS.ways,
     threshold: flag(args, 'threshold') ? share(Number(flag(args, 'threshold'))) : DEFAULT_OBJECTS_OPTIONS.threshold,
@@ -101,7 +105,9 @@ export async function objectsCommand(argv: string[], io: Io): Promise<number> {
           objects: result.objects.map((o) => ({ name: o.name, kind: o.kind, misses: Math.round(o.misses * 100) / 100, fraction: o.fraction, rank: o.rank })),
           cost: { ...result.cost, exactSeconds: report.exact.cost.seconds },
           rho: result.rho,
-          notes: result.notes
+          notes: result.notes,
+          coverage: result.coverage ?? null,
+          absent: result.absent ?? {}
         },
         null,
         2
@@ -121,7 +127,10 @@ export async function objectsCommand(argv: string[], io: Io): Promise<number> {
     .filter(Boolean)
     .join(', ')
   if (result.kind !== 'exact') io.out(`rank error: Spearman's rho over exact's top 10 = ${result.rho === null ? 'n/a' : result.rho.toFixed(3)}; cost: ${cost || 'none'}`)
+  if (result.coverage) io.out(`coverage: ${result.coverage}`)
   for (const n of result.notes) io.out(`note: ${n}`)
+  const absent = Object.entries(result.absent ?? {}).slice(0, 10)
+  for (const [name, why] of absent) io.out(`not listed: ${name}: ${why}`)
   if (result.kind.startsWith('approx') && !report.perf.supported) io.out(`hardware samples (perf): not supported on this machine: ${report.perf.reason}`)
   return 0
 }

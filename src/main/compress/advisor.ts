@@ -25,7 +25,9 @@ export function adviseFromStreams(s: StreamStatistics): Advice[] {
     out.push({
       optimization: 'scatter/gather using an indirection vector',
       rule: 'irregular (< 0.6)',
-      evidence: `${reg}: ${pct(1 - s.spatialRegularity)} of ${s.references} references belong to no stream`
+      // A function's streams cannot tell an index vector from a pointer chase (p = p->next has
+      // none to gather through): the Advisor tab reads each reference's instruction for that.
+      evidence: `${reg}: ${pct(1 - s.spatialRegularity)} of ${s.references} references belong to no stream; if they go through an index vector, gather through it; a pointer chase has none: lay the nodes out in walk order (the Advisor tab tells the two apart)`
     })
   }
   if (s.longStreams.largeStride > 0) {

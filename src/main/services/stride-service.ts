@@ -13,9 +13,8 @@ import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
 import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
-import { runReportWorker } from '../workers/run-worker'
+import { runAdviceWorker, runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
-import { diagnoseRun } from '../analysis/advice/diagnose'
 // ---- Frida attach ----
 import { AttachJobs } from './attach-jobs'
 import { loadFrida } from '../tracing/frida/frida-api'
@@ -113,12 +112,9 @@ export function createStrideService(): StrideBackend {
     },
     recentSessions: () => recentSessions(),
     // ---- Advisor ----
-    // The report is built in a worker; the diagnosis is one linear pass over its references
-    // and evictor edges (microseconds for hundreds of references), so it runs here.
-    getAdvice: async ({ session, run, level }) => {
-      const report = await runReportWorker({ session, run })
-      return diagnoseRun(report, { level: level ?? report.config.levels[0]!.name })
-    },
+    // In a worker: the diagnosis replays the trace (the three Cs per reference), seconds on
+    // large sessions.
+    getAdvice: ({ session, run, level }) => runAdviceWorker({ session, run, advice: { level: level ?? null } }),
     // ---- Frida attach ----
     listProcesses: async ({ filter }) => {
       const list = await listProcesses(() => loadFrida())

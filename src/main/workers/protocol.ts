@@ -2,7 +2,7 @@
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
  * transferred (the payloads are small: counts and paths, never trace data).
  */
-import type { HierarchyConfig, QuerySlice, SliceReduction, TraceStopReason, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, QuerySlice, SliceReduction, TraceStopReason, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/api'
 
 export interface TraceWorkerInput {
@@ -26,6 +26,8 @@ export interface SimulateWorkerInput {
 export interface ReportWorkerInput {
   session: string
   run: number | null
+  /** Present: diagnose the run at this cache level (null: its first) and answer advice-done. */
+  advice?: { level: string | null }
 }
 
 /** A slice query over one stored run (null: the latest), SIGMA notation text. */
@@ -44,5 +46,6 @@ export type WorkerMessage =
   | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
   | { type: 'simulate-done'; session: string; run: number; accesses: number; cancelled: boolean }
   | { type: 'report-done'; report: RunReport }
+  | { type: 'advice-done'; advice: RunAdvice }
   | { type: 'query-done'; slice: QuerySlice }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }

@@ -1,13 +1,14 @@
 /** Starts a worker bundle and turns its messages into a promise plus progress callbacks. */
 import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import type { RunReport } from '../../shared/domain'
+import type { RunAdvice, RunReport } from '../../shared/domain'
 import { workerPath, type WorkerName } from '../paths'
 import type { QueryWorkerInput, ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type SimulateDone = Extract<WorkerMessage, { type: 'simulate-done' }>
 export type ReportDone = Extract<WorkerMessage, { type: 'report-done' }>
+export type AdviceDone = Extract<WorkerMessage, { type: 'advice-done' }>
 export type QueryDone = Extract<WorkerMessage, { type: 'query-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
 
@@ -55,6 +56,11 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
 /** Builds a run's report in a worker: on a big session the queries and roll-ups take seconds. */
 export function runReportWorker(input: ReportWorkerInput): Promise<RunReport> {
   return start<ReportDone>('report-worker', input, 'report-done', () => {}).result.then((m) => m.report)
+}
+
+/** The advisor in a worker: the report, a replay of the trace (miss classes), the diagnosis. */
+export function runAdviceWorker(input: ReportWorkerInput & { advice: { level: string | null } }): Promise<RunAdvice> {
+  return start<AdviceDone>('report-worker', input, 'advice-done', () => {}).result.then((m) => m.advice)
 }
 
 /** A slice query in a worker: SQL over the run's tables, and a re-simulation for array sections. */

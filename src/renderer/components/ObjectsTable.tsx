@@ -40,7 +40,12 @@ export function ObjectsTable({ table, level }: Props) {
             {r.estimates.map((e, i) => {
               const off = e && r.exact ? Math.abs(e.fraction - r.exact.fraction) : null
               return (
-                <td key={table.methods[i]!.method} className={`num ${e && r.exact && e.rank !== r.exact.rank ? 'rank-moved' : ''}`} title={off !== null ? `${(off * 100).toFixed(1)} points from exact` : undefined}>
+                <td
+                  key={table.methods[i]!.method}
+                  className={`num ${e && r.exact && e.rank !== r.exact.rank ? 'rank-moved' : ''}${!e && table.methods[i]!.absent[r.name] ? ' absent' : ''}`}
+                  title={off !== null ? `${(off * 100).toFixed(1)} points from exact` : (table.methods[i]!.absent[r.name] ?? undefined)}
+                  data-testid={e ? undefined : 'objects-absent'}
+                >
                   {e ? `${formatPercent(e.fraction)} #${e.rank}` : '–'}
                 </td>
               )

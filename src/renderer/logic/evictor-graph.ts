@@ -2,7 +2,8 @@
  * The evictor graph of one run and level (METRIC section 8, Figures 10 and 16): nodes are
  * references (or the variables they touch), sized by misses; an edge runs from evictor to
  * evictee and carries the share of the evictee's evictions it caused. Strongly connected
- * components of the visible edges are the cycles METRIC reads as likely conflict misses.
+ * components of the visible edges are the cycles of evictors; whether a cycle is a conflict
+ * is the set mapping's answer (`shared/miss-causes.ts`, the advisor's rule), not the cycle's.
  * Pure: a report in, plain values out; the cytoscape component only draws this.
  */
 import type { RunReport } from '../../shared/domain'
@@ -175,6 +176,13 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold 
     hiddenEdges,
     isolatedNodes
   }
+}
+
+/** The references behind a cycle's nodes (a variable node stands for every reference touching it). */
+export function cycleReferences(cycle: EvictorCycle, report: RunReport, mode: EvictorGraphMode): string[] {
+  const nodes = new Set(cycle.nodes.filter((n) => !PSEUDO_OWNERS.has(n)))
+  if (mode === 'reference') return [...nodes]
+  return report.references.filter((r) => nodes.has(r.variable ?? 'unknown')).map((r) => r.id)
 }
 
 /** "A_Read_0 ↔ B_Read_1 ↔ C_Read_2": how the cycle list and the advisor name a cycle. */

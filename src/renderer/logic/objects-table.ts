@@ -24,6 +24,20 @@ export interface MethodColumn {
   rho: number | null
   cost: string
   notes: string[]
+  /** The part of the run the method saw. */
+  coverage: string | null
+  /** Why a row shows no estimate, by data structure name. */
+  absent: Record<string, string>
+}
+
+/** What a method cannot attribute, grouped by reason: "no sampled source line reads it by name" -> [second, first]. */
+export function absenceGroups(m: MethodColumn, names: string[]): Array<{ reason: string; names: string[] }> {
+  const groups = new Map<string, string[]>()
+  for (const name of names) {
+    const reason = m.absent[name]
+    if (reason) groups.set(reason, [...(groups.get(reason) ?? []), name])
+  }
+  return [...groups].map(([reason, list]) => ({ reason, names: list }))
 }
 
 export interface ObjectsTable {
@@ -52,7 +66,7 @@ export function computeObjectsTable(report: ObjectsReport, limit = 25): ObjectsT
     return o ? { fraction: o.fraction, rank: o.rank } : null
   }
   return {
-    methods: report.methods.map((m) => ({ method: m.method, rho: m.rho, cost: describeCost(m), notes: m.notes })),
+    methods: report.methods.map((m) => ({ method: m.method, rho: m.rho, cost: describeCost(m), notes: m.notes, coverage: m.coverage ?? null, absent: m.absent ?? {} })),
     rows: names.slice(0, limit).map((name) => ({ name, kind: kinds.get(name) ?? 'unknown', exact: cell(report.exact, name), estimates: report.methods.map((m) => cell(m, name)) }))
   }
 }

@@ -7,7 +7,8 @@ import type { ObjectsReport, SamplingIntervalKind } from '../../shared/domain'
 import { errorMessage, stride } from './stride'
 
 export interface ObjectsParams {
-  sampleEvery: number
+  /** 1 in N misses; null: scaled to the run (about 1,000 samples). */
+  sampleEvery: number | null
   sampleInterval: SamplingIntervalKind
   ways: number
   /** Percent of misses below which the search stops looking. */
@@ -20,7 +21,7 @@ export interface ObjectsParams {
 }
 
 export const DEFAULT_OBJECTS_PARAMS: ObjectsParams = {
-  sampleEvery: 1000,
+  sampleEvery: null,
   sampleInterval: 'prime',
   ways: 10,
   thresholdPercent: 1,

@@ -96,7 +96,8 @@ export const useQuery = create<QueryState>((set, get) => {
         set({ status: 'done', slice, metric: Math.min(get().metric, slice.metrics.length - 1), progress: null })
       } catch (e) {
         if (current !== queryId) return
-        set({ status: 'error', error: errorMessage(e), progress: null })
+        // The previous result answers another query: it must not stay drawn under this error.
+        set({ status: 'error', error: errorMessage(e), progress: null, slice: null })
       } finally {
         if (current === queryId) current = null
       }

@@ -19,7 +19,10 @@ const DIAGNOSIS_LABEL: Record<AdviceItem['diagnosis'], string> = {
   streaming: 'Streaming',
   irregular: 'Irregular',
   pollution: 'Pollution',
-  'low-spatial-reuse': 'Low spatial reuse'
+  'low-spatial-reuse': 'Low spatial reuse',
+  'pointer-chase': 'Pointer chase',
+  gather: 'Indexed gather',
+  tlb: 'TLB'
 }
 
 interface Props {
@@ -39,7 +42,7 @@ export function AdvisorView({ session, report }: Props) {
   }, [session, report.run, level]) // eslint-disable-line react-hooks/exhaustive-deps
 
   const changeOf = (action: AdviceAction): WhatIfChange =>
-    action.kind === 'layout' ? { layout: [...(report.config.layout ?? []), ...action.layout] } : { levels: action.levels }
+    action.kind === 'layout' ? { layout: [...(report.config.layout ?? []), ...action.layout] } : action.kind === 'tlb' ? { tlb: action.tlb } : { levels: action.levels }
   const tryAction = (action: AdviceAction) => void runWhatIf(changeOf(action))
   const propose = useWhatIfDraft((d) => d.propose)
   const advice = a.status === 'ready' ? a.advice : null
@@ -52,7 +55,17 @@ export function AdvisorView({ session, report }: Props) {
         )}
         {advice && (
           <span className="muted small">
-            {advice.examined} hot references examined at {advice.level} · {formatCount(advice.totalMisses)} misses in all
+            {advice.examined} hot references examined at {advice.level}, most misses first · {formatCount(advice.totalMisses)} misses in all
+          </span>
+        )}
+        {advice?.classesMissing && (
+          <span className="muted small" data-testid="advisor-classes-missing">
+            · {advice.classesMissing}
+          </span>
+        )}
+        {advice?.classes && (
+          <span className="muted small" data-testid="advisor-classes-note" title={`The fully associative ${advice.level} was fed ${advice.classes.source}.`}>
+            · conflict = misses a fully associative {advice.level} of the same size would have hit
           </span>
         )}
       </div>

@@ -1,18 +1,28 @@
 /**
- * The evictor graph tab: which references (or variables) evict which at one level, with the
- * cycles METRIC reads as likely conflict misses. Clicking a node (or its entry in the lists,
+ * The evictor graph tab: which references (or variables) evict which at one level, with its
+ * cycles, each labelled by what causes its misses as the Advisor decides it (the same rule,
+ * `shared/miss-causes.ts`: a conflict only when the set mapping causes most of them). Clicking a node (or its entry in the lists,
  * by keyboard) selects its line for the source view and the table and shows its evictors
  * beside the graph; double-click or "Show in source" goes to the source tab.
  */
-import { lazy, Suspense, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import type { RunReport } from '../../shared/domain'
 import { downloadBlob, downloadText } from '../components/download'
 import type { EvictorGraphHandle } from '../components/EvictorGraphCanvas'
 import { Segmented } from '../components/Segmented'
 import { useIsDark } from '../components/use-color-scheme'
-import { computeEvictorGraph, cycleLabel, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode } from '../logic/evictor-graph'
+import { groupCause, type MissCause } from '../../shared/miss-causes'
+import { computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode } from '../logic/evictor-graph'
 import { formatCount } from '../logic/format'
+import { useAdvice } from '../state/advice-store'
 import { useSession } from '../state/session-store'
+
+const CAUSE_LABEL: Record<MissCause, string> = {
+  conflict: 'conflict misses (set mapping)',
+  capacity: 'capacity misses (does not fit)',
+  'first-touch': 'first-touch misses',
+  mixed: 'mixed causes'
+}
 
 const MODES: { value: EvictorGraphMode; label: string }[] = [
   { value: 'reference', label: 'References' },
@@ -41,6 +51,13 @@ export function EvictorGraphView({ report }: Props) {
   const [cycle, setCycle] = useState<string | null>(null)
 
   const graph = useMemo(() => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100 }), [report, level, mode, thresholdPct])
+  // The Advisor's miss classes (a replay of the trace in the backend) say what each cycle is.
+  const advice = useAdvice()
+  useEffect(() => {
+    if (s.path && level) void advice.load(s.path, report.run, level)
+  }, [s.path, report.run, level]) // eslint-disable-line react-hooks/exhaustive-deps
+  const classes = advice.status === 'ready' && advice.advice?.run === report.run && advice.advice.level === level ? (advice.advice.classes ?? null) : undefined
+  const causeOf = (c: (typeof graph.cycles)[number]) => (classes === undefined ? undefined : groupCause(cycleReferences(c, report, mode), classes))
   const node = graph.nodes.find((n) => n.id === selected) ?? null
   const highlighted = useMemo(() => graph.cycles.find((c) => c.nodes.join() === cycle)?.nodes ?? NONE, [graph, cycle])
   const base = `stride-evictors-run${report.run}-${level}-${mode}`
@@ -119,7 +136,10 @@ export function EvictorGraphView({ report }: Props) {
               Arrow: evictor → evictee, labelled with its share of the evictee&apos;s evictions. Size: misses. <span className="danger-text">Red</span>: in a cycle.
             </p>
             <section aria-label="Cycles">
-              <h3 className="side-title">Cycles (likely conflict misses)</h3>
+              <h3 className="side-title">Cycles of evictors</h3>
+              <p className="muted small" data-testid="evictor-cycle-rule">
+                A cycle says who replaces whom. It is a conflict only when a fully associative {level} of the same size would have hit most of its misses (the Advisor&apos;s rule).
+              </p>
               {graph.cycles.length === 0 ? (
                 <p className="muted small">No cycles among the shown edges.</p>
               ) : (
@@ -137,6 +157,7 @@ export function EvictorGraphView({ report }: Props) {
                         <span className="muted small">
                           {c.nodes.length} nodes · {formatCount(c.evictions)} evictions · {formatCount(c.misses)} misses
                         </span>
+                        <CycleCause cause={causeOf(c)} />
                       </button>
                     </li>
                   ))}
@@ -208,5 +229,17 @@ function EdgeList({ title, edges, onPick }: { title: string; edges: Array<{ id: 
         ))}
       </ul>
     </div>
+  )
+}
+
+/** What causes a cycle's misses: undefined while the Advisor's classes load, null when unknown. */
+function CycleCause({ cause }: { cause: ReturnType<typeof groupCause> | undefined }) {
+  if (cause === undefined) return <span className="muted small">checking the set mapping…</span>
+  if (cause === null) return <span className="muted small">cause unknown (no miss classes for these nodes)</span>
+  const all = cause.conflict + cause.capacity + cause.compulsory
+  return (
+    <span className={`small ${cause.cause === 'conflict' ? 'danger-text' : 'muted'}`} data-testid="evictor-cycle-cause" data-cause={cause.cause}>
+      {CAUSE_LABEL[cause.cause]}: {Math.round((100 * cause.conflict) / all)}% conflict, {Math.round((100 * cause.capacity) / all)}% capacity, {Math.round((100 * cause.compulsory) / all)}% first touch
+    </span>
   )
 }

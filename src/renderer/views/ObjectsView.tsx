@@ -9,7 +9,7 @@ import { ObjectsTable } from '../components/ObjectsTable'
 import { ProgressReadout } from '../components/ProgressReadout'
 import { Segmented } from '../components/Segmented'
 import { formatCount } from '../logic/format'
-import { computeObjectsTable } from '../logic/objects-table'
+import { absenceGroups, computeObjectsTable } from '../logic/objects-table'
 import { objectsKey, useObjects, type ObjectsParams } from '../state/objects-store'
 import { useSession } from '../state/session-store'
 
@@ -48,6 +48,8 @@ export function ObjectsView({ session, report, level }: Props) {
   const key = objectsKey(session, report.run, level)
   const current = o.key === key ? o.report : null
   const table = useMemo(() => (current ? computeObjectsTable(current) : null), [current])
+  // Reasons are listed for the rows that matter (1%+ of the misses); every empty cell has its own in a tooltip.
+  const explained = table ? table.rows.filter((r) => (r.exact?.fraction ?? 0) >= 0.01).map((r) => r.name) : []
   // Elapsed time ticks while the worker runs.
   const [now, setNow] = useState(Date.now())
   useEffect(() => {
@@ -70,7 +72,21 @@ export function ObjectsView({ session, report, level }: Props) {
       >
         <fieldset className="field-group">
           <legend>Sampling (Buck 2.1)</legend>
-          <NumberField label="1 in N misses" value={p.sampleEvery} min={1} onChange={(v) => set({ sampleEvery: Math.round(v) })} testId="objects-sample-every" />
+          <label className="field inline">
+            <span>1 in N misses</span>
+            <input
+              type="number"
+              min={1}
+              value={p.sampleEvery ?? ''}
+              placeholder="auto"
+              title="Empty: scaled to the run, about 1,000 samples"
+              data-testid="objects-sample-every"
+              onChange={(e) => {
+                const v = e.target.value.trim() === '' ? null : Math.round(Number(e.target.value))
+                if (v === null || (Number.isFinite(v) && v >= 1)) set({ sampleEvery: v })
+              }}
+            />
+          </label>
           <label className="field inline">
             <span>Interval</span>
             <select value={p.sampleInterval} onChange={(e) => set({ sampleInterval: e.target.value as ObjectsParams['sampleInterval'] })} data-testid="objects-interval">
@@ -89,7 +105,7 @@ export function ObjectsView({ session, report, level }: Props) {
           <legend>Approximate from instruction samples (Rutar 3)</legend>
           <NumberField label="1 sample per N misses" value={p.approxEvery} min={1} onChange={(v) => set({ approxEvery: Math.round(v) })} testId="objects-approx-every" />
           <NumberField label="Loop threshold" value={p.loopThreshold} min={0} max={1} step={0.05} onChange={(v) => set({ loopThreshold: v })} testId="objects-loop-threshold" />
-          <label className="field inline">
+          <label className="field inline check">
             <input type="checkbox" checked={p.skid} onChange={(e) => set({ skid: e.target.checked })} data-testid="objects-skid" />
             <span>Simulated skid</span>
           </label>
@@ -132,14 +148,28 @@ export function ObjectsView({ session, report, level }: Props) {
       {current && table && (
         <>
           <p className="small" data-testid="objects-summary">
-            {formatCount(current.totalMisses)} {current.level} misses over {formatCount(current.accesses)} accesses (run {current.run}); exact pass {current.exact.cost.seconds.toFixed(2)} s. Shares are of all misses; #n is the rank; orange: a rank that differs from exact.
+            {formatCount(current.totalMisses)} {current.level} misses over {formatCount(current.accesses)} accesses (run {current.run}); exact pass {current.exact.cost.seconds.toFixed(2)} s. Shares are of all misses; #n is the rank; orange: a rank that differs from exact; –: the method has no estimate for it (the reason is listed below the table).
           </p>
           <div className="objects-table-wrap">
             <ObjectsTable table={table} level={current.level} />
           </div>
-          {table.methods.some((m) => m.notes.length > 0) && (
-            <ul className="small objects-notes">
+          <h3 className="side-title">What each method saw</h3>
+          <ul className="small objects-notes" data-testid="objects-coverage">
+            <li>
+              exact: {current.exact.coverage ?? 'the whole run'}
+            </li>
+            {table.methods.map((m) => (
+              <li key={m.method} data-method={m.method}>
+                {m.method}: {m.coverage ?? 'not reported'}
+              </li>
+            ))}
+          </ul>
+          {table.methods.some((m) => m.notes.length > 0 || absenceGroups(m, explained).length > 0) && (
+            <ul className="small objects-notes" data-testid="objects-reasons">
               {table.methods.flatMap((m) => m.notes.map((n) => <li key={`${m.method}:${n}`}>{`${m.method}: ${n}`}</li>))}
+              {table.methods.flatMap((m) =>
+                absenceGroups(m, explained).map((g) => <li key={`${m.method}:absent:${g.reason}`}>{`${m.method} – ${g.names.join(', ')}: ${g.reason}`}</li>)
+              )}
             </ul>
           )}
           <p className="small muted" data-testid="objects-perf">

@@ -130,7 +130,7 @@ export function QueryView({ report }: { report: RunReport }) {
                 </select>
               </label>
             )}
-            {slice && table && <ExportMenu title={`slice ${slice.query}`} table={() => table} chart={q.display === 'table' ? undefined : () => svg.current} />}
+            {slice && table && !q.textError && q.status !== 'error' && <ExportMenu title={`slice ${slice.query}`} table={() => table} chart={q.display === 'table' ? undefined : () => svg.current} />}
           </div>
           {q.status === 'running' && (
             <div className="query-running" data-testid="query-running">
@@ -150,7 +150,12 @@ export function QueryView({ report }: { report: RunReport }) {
               </button>
             </div>
           )}
-          {slice && (
+          {slice && q.textError && (
+            <p className="muted small" data-testid="query-result-hidden">
+              The result of {slice.query} is hidden while the query text has an error.
+            </p>
+          )}
+          {slice && !q.textError && q.status !== 'error' && (
             <div className={q.status === 'running' ? 'query-output stale' : 'query-output'} data-testid="query-output" data-query={slice.query}>
               <p className="muted small">
                 {slice.query} · {slice.reduction} · run {slice.run} · {slice.elapsedMs} ms{slice.resimulated ? ' · array sections re-simulated from the trace (exact)' : ''}

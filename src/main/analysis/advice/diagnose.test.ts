@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CacheLevelConfig, ReferenceStats, RunReport, VariableInfo } from '../../../shared/domain'
+import type { CacheLevelConfig, MissClassCount, MissClasses, ReferenceStats, RunReport, VariableInfo } from '../../../shared/domain'
 import { diagnoseRun } from './diagnose'
 import { computeSetPadding } from './padding'
 
@@ -17,6 +17,8 @@ interface RefSpec {
   stride?: number
   meanStream?: number
   evictors?: Array<[by: string, count: number]>
+  disasm?: string
+  sourceExpr?: string
 }
 
 function ref(s: RefSpec): ReferenceStats {
@@ -29,6 +31,8 @@ function ref(s: RefSpec): ReferenceStats {
     line: s.line,
     function: 'kernel',
     variable: s.variable,
+    disasm: s.disasm ?? null,
+    sourceExpr: s.sourceExpr ?? null,
     reads: s.hits + s.misses,
     writes: 0,
     levels: {
@@ -75,6 +79,13 @@ function report(refs: RefSpec[], variables: VariableInfo[] = [], level: CacheLev
   }
 }
 
+/** Miss classes for a run at L1: id -> [compulsory, capacity, conflict, sets]. */
+function classes(byId: Record<string, [number, number, number, number?]>, sets = 512): MissClasses {
+  const byReference: Record<string, MissClassCount> = {}
+  for (const [id, [compulsory, capacity, conflict, used]] of Object.entries(byId)) byReference[id] = { compulsory, capacity, conflict, sets: used ?? null }
+  return { level: 'L1', sets, source: 'every access of the trace', byReference }
+}
+
 // The conflict example as simulated (METRIC 10.3, Figure 15/16): A, B, C 64 KiB apart.
 const BASE = 0x4040a0
 const CONFLICT = report(
@@ -87,9 +98,12 @@ const CONFLICT = report(
   [global('C', BASE + 0x20000), global('A', BASE), global('B', BASE + 0x10000)]
 )
 
+const CONFLICT_CLASSES = classes({ A_Read_0: [512, 0, 7680, 64], B_Read_1: [512, 0, 7680, 64], C_Read_2: [512, 0, 7680, 64], unknown_Read_3: [1, 0, 0, 1] })
+
 describe('diagnoseRun', () => {
   it('diagnoses the conflict example: cycle A↔B↔C, all stride 8 → pad; try +1 KiB', () => {
-    const advice = diagnoseRun(CONFLICT, { level: 'L1' })
+    // Padded, the misses are one per line (512 each): the rest only the set mapping causes.
+    const advice = diagnoseRun(CONFLICT, { level: 'L1', classes: CONFLICT_CLASSES })
     expect(advice.examined).toBe(3) // the one-miss stray is not hot
     expect(advice.items).toHaveLength(1)
     const [c] = advice.items
@@ -102,6 +116,8 @@ describe('diagnoseRun', () => {
     expect(c!.evidence.join(' | ')).toContain('miss ratio 1.00')
     expect(c!.evidence.join(' | ')).toContain('spatial reuse 0.06')
     expect(c!.evidence[0]).toContain('A_Read_0 evicts B_Read_1 (100% of its evictions)')
+    expect(c!.evidence).toContain('misses by cause: 1,536 first touches, 0 capacity, 23,040 conflict (94%: a fully associative 128 KiB L1 would have hit them)')
+    expect(c!.evidence).toContain('their lines fall in 64, 64, 64 of the 512 L1 sets (2 ways each)')
     expect(c!.suggestion).toContain('try +1 KiB between them')
     // B moves 1 KiB; C moves with B and 1 KiB more: A, B, C at set offsets 0, 1 KiB, 2 KiB (METRIC's padding).
     expect(c!.action).toEqual({
@@ -130,8 +146,9 @@ describe('diagnoseRun', () => {
     expect(b!.diagnosis).toBe('large-stride')
     expect(b!.evidence).toContain('regular (regularity 1.00), single stride 8000, mean stream 1000')
     expect(b!.evidence).toContain('miss ratio 1.00 (1,000 of 1,000 at L1)')
-    expect(b!.evidence).toContain('stride 1000 elements of 8 bytes (≥ 32)')
-    expect(b!.suggestion).toMatch(/interchange the loops/)
+    expect(b!.evidence).toContain('stride 8000 bytes = 1000 elements of 8 bytes')
+    expect(b!.title).toBe('Large stride: B_Read_1')
+    expect(b!.suggestion).toMatch(/interchange the loops/i)
     expect(b!.action).toMatchObject({ kind: 'levels', levels: [{ name: 'L1', prefetch: 'stride' }] })
     // A is a plain stream: one miss per 128-byte line, long streams → prefetch.
     expect(a!.diagnosis).toBe('streaming')
@@ -183,7 +200,7 @@ describe('diagnoseRun', () => {
     expect(a.suggestion).toMatch(/D_Read_6 evicts its lines; with that reference hinted non-temporal/)
   })
 
-  it('reads a cycle with high spatial reuse as capacity misses and offers a bigger cache', () => {
+  it('reads a cycle whose misses a fully associative cache has too as capacity misses, not a conflict, and offers a bigger cache', () => {
     const advice = diagnoseRun(
       report(
         [
@@ -192,10 +209,11 @@ describe('diagnoseRun', () => {
         ],
         [global('X', 0x1000), global('Y', 0x20000)]
       ),
-      { level: 'L1' }
+      { level: 'L1', classes: classes({ X_Read_0: [20, 75, 5], Y_Read_1: [20, 75, 5] }) }
     )
     expect(advice.items).toHaveLength(1)
     expect(advice.items[0]!.diagnosis).toBe('capacity')
+    expect(advice.items[0]!.references).toEqual(['X_Read_0', 'Y_Read_1'])
     expect(advice.items[0]!.action).toEqual({ kind: 'levels', label: 'Try L1 256 KiB', levels: [{ ...L1, size: 262144 }] })
   })
 
@@ -235,6 +253,74 @@ describe('diagnoseRun', () => {
   it('gives no advice on a run without misses', () => {
     const quiet = diagnoseRun(report([{ id: 'A_Read_0', variable: 'A', line: 1, hits: 10, misses: 0, reuse: 1, regularity: 1, stride: 8 }]), { level: 'L1' })
     expect(quiet).toEqual({ run: 3, level: 'L1', items: [], examined: 0, totalMisses: 0 })
+  })
+
+  it('never calls a cycle a conflict without the set-mapping check', () => {
+    const advice = diagnoseRun(CONFLICT, { level: 'L1' })
+    expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
+  })
+
+  // A user's program (fixtures/listmult.c, cc -g -O2, PIE) at L1 32K 8-way 64-byte lines: the
+  // matrix product's b[k][j] holds 76% of the misses, the list walk 22%.
+  const LISTMULT = report(
+    [
+      { id: 'pool_Read_6', variable: 'pool', line: 5, hits: 0, misses: 32768, reuse: 0.25, regularity: 0, stride: 19136, meanStream: 3, disasm: 'add    (%rdi),%rax', sourceExpr: 'p->value', evictors: [['pool_Read_6', 30000]] },
+      { id: 'pool_Read_7', variable: 'pool', line: 5, hits: 32768, misses: 0, reuse: 0.25, regularity: 0, disasm: 'mov    0x8(%rdi),%rdi', sourceExpr: 'p->next' },
+      { id: 'a_Read_1', variable: 'a', line: 20, hits: 441215, misses: 1153, reuse: 1, regularity: 1, stride: 8, meanStream: 98, evictors: [['b_Read_2', 1140]] },
+      { id: 'b_Read_2', variable: 'b', line: 20, hits: 331561, misses: 110807, reuse: 1, regularity: 1, stride: 768, meanStream: 96, disasm: 'mulpd  -0x300(%rax),%xmm0', sourceExpr: 'b[k][j]', evictors: [['b_Read_2', 108027], ['c_Write_3', 1149], ['a_Read_1', 1140]] },
+      { id: 'c_Write_3', variable: 'c', line: 21, hits: 3455, misses: 1153, reuse: 1, regularity: 1, stride: 16, meanStream: 4608, evictors: [['b_Read_2', 1145]] }
+    ],
+    [
+      { ...global('a', 0x4060, 73728), type: 'double [96][96]', dims: [96, 96] },
+      { ...global('b', 0x16060, 73728), type: 'double [96][96]', dims: [96, 96] },
+      { ...global('c', 0x28060, 73728), type: 'double [96][96]', dims: [96, 96] },
+      { ...global('pool', 0x5000000, 262144), kind: 'heap', type: null, elementSize: null, dims: null }
+    ],
+    { name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }
+  )
+  const LISTMULT_CLASSES = classes({ pool_Read_6: [4096, 28672, 0, 64], pool_Read_7: [0, 0, 0, 64], a_Read_1: [1152, 1, 0, 64], b_Read_2: [1152, 0, 109655, 16], c_Write_3: [1152, 1, 0, 64] }, 64)
+
+  it('names the column walk holding most misses first, with the set mapping, and offers row padding', () => {
+    const advice = diagnoseRun(LISTMULT, { level: 'L1', classes: LISTMULT_CLASSES })
+    const [first, second] = advice.items
+    expect(first!.references).toEqual(['b_Read_2'])
+    expect(first!.diagnosis).toBe('large-stride')
+    expect(first!.title).toBe('Column walk: b_Read_2 (b[k][j])')
+    expect(first!.evidence).toContain('stride 768 bytes = 96 elements of 8 bytes = one row of b (96×96)')
+    expect(first!.evidence).toContain('a stride of 768 bytes (12 lines) visits 16 of the 64 L1 sets, so at most 128 of its lines stay cached at once')
+    expect(first!.suggestion).toMatch(/walks a column of b/)
+    expect(first!.suggestion).toMatch(/i-k-j order/)
+    expect(first!.action).toEqual({ kind: 'layout', label: 'Pad the rows of b to 104 elements', layout: [{ kind: 'internal', variable: 'b', dim: 1, extent: 104, order: 'row' }] })
+    expect(second!.diagnosis).toBe('pointer-chase')
+    expect(second!.title).toBe('Pointer chase: pool_Read_6 (p->value)')
+    expect(second!.suggestion).not.toMatch(/index vector/)
+    expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
+  })
+
+  it('without the set-mapping check a column walk still leads, with a stride prefetcher to try', () => {
+    const [first] = diagnoseRun(LISTMULT, { level: 'L1' }).items
+    expect(first!.title).toBe('Column walk: b_Read_2 (b[k][j])')
+    expect(first!.action).toMatchObject({ kind: 'levels', levels: [{ prefetch: 'stride' }] })
+  })
+
+  it('gives every reference with a large share of the misses a diagnosis from its miss classes', () => {
+    const r = report([
+      { id: 'T_Read_0', variable: 'T', line: 3, hits: 500, misses: 500, reuse: 0.7, regularity: 0.7, stride: 8 },
+      { id: 'U_Read_1', variable: 'U', line: 4, hits: 9000, misses: 1000, reuse: 0.9, regularity: 0.7, stride: 8 }
+    ])
+    const advice = diagnoseRun(r, { level: 'L1', classes: classes({ T_Read_0: [50, 400, 50], U_Read_1: [900, 50, 50] }) })
+    expect(advice.items.map((i) => `${i.diagnosis}:${i.references.join()}`)).toEqual(['streaming:U_Read_1', 'capacity:T_Read_0'])
+  })
+
+  it('flags a reference missing the data TLB on most accesses and offers 2 MiB pages', () => {
+    const r = report([{ id: 'table_Read_3', variable: 'table', line: 17, hits: 0, misses: 16384, reuse: 0.125, regularity: 1, stride: 4096 }], [{ ...global('table', 0x5000000, 8388608), kind: 'heap' }])
+    r.config.tlb = [{ name: 'DTLB', entries: 64, assoc: 4, pageSize: 4096 }]
+    r.references[0]!.levels.DTLB = { hits: 0, misses: 16384, readMisses: 16384, writeMisses: 0 }
+    const tlb = diagnoseRun(r, { level: 'L1' }).items.find((i) => i.diagnosis === 'tlb')!
+    expect(tlb.title).toBe('TLB misses: table_Read_3')
+    expect(tlb.evidence).toContain('stride 4096 bytes ≥ the 4 KiB page: every access is on a new page')
+    expect(tlb.evidence).toContain('table spans 8 MiB (2,048 pages)')
+    expect(tlb.action).toEqual({ kind: 'tlb', label: 'Try 2 MiB pages', tlb: [{ name: 'DTLB', entries: 64, assoc: 4, pageSize: 2097152 }] })
   })
 })
 

@@ -102,4 +102,25 @@ describe('n-way search (Buck 2.2)', () => {
     expect(found.slice(0, 2)).toEqual([1, 4])
     expect(r.objects[0]!.fraction).toBeCloseTo(2 / 3, 1)
   })
+
+  it('phased arrays (swept in long phases one after another) rank by their whole-run misses: it keeps measuring and reopens', () => {
+    // A, B, C and six quiet arrays; A misses for 20% of the run, then B for 50%, then C for 30%.
+    const { table } = layout([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.2])
+    const total = 500_000
+    const search = new NwaySearch(table, { ways: 10, intervalAccesses: total / 50, minAccesses: total / 10 })
+    const at = (k: number) => table.segment(0x400000 + k * ((1 << 16) + 4096) + 64 + ((t * 7919) % 1000 << 4))
+    const phases: Array<[object: number, share: number]> = [[2, 0.2], [5, 0.5], [7, 0.3]]
+    let t = 0
+    for (const [object, share] of phases)
+      for (const end = t + share * total; t < end; t++) {
+        search.observe(at(object))
+        search.clock(t + 1)
+      }
+    const r = search.result()
+    expect(r.objects.slice(0, 3).map((o) => o.object)).toEqual([5, 7, 2])
+    for (const [i, share] of [0.5, 0.3, 0.2].entries()) expect(Math.abs(r.objects[i]!.fraction - share)).toBeLessThan(0.05)
+    expect(r.reopened).toBeGreaterThanOrEqual(2)
+    expect(r.convergedAt).not.toBeNull()
+    expect(r.measuredAccesses).toBe(total)
+  })
 })

@@ -2,6 +2,7 @@
  * Issue 8's "must hold" items on our own kernels, through the real Valgrind backend and the
  * built CLI: expected shares come from the exact method (every simulated miss by address).
  */
+import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { example, fixedEnv, stride, strideOk, tempDir } from '../../testing/cli-runner'
@@ -15,6 +16,9 @@ interface ObjectsJson {
   objects: Array<{ name: string; kind: string; misses: number; fraction: number; rank: number }>
   cost: { samples?: number; interrupts?: number; period?: number; converged?: boolean; seconds: number }
   rho: number | null
+  coverage: string | null
+  absent: Record<string, string>
+  notes: string[]
 }
 
 function traced(name: string, fn: string): string {
@@ -128,13 +132,49 @@ describe('n-way search over a whole program with phases (reuse: start-up, then d
   })
 })
 
+describe('a program in phases (fixtures/phases.c, cc -g -O2 PIE): tables swept one after another', () => {
+  let session = ''
+  let exact: ObjectsJson
+  beforeAll(() => {
+    const program = join(dir, 'phases')
+    const cc = spawnSync('cc', ['-g', '-O2', '-fPIE', '-pie', '-o', program, join(__dirname, 'fixtures', 'phases.c')], { encoding: 'utf8' })
+    if (cc.status !== 0) throw new Error(cc.stderr)
+    session = join(dir, 'phases.stride')
+    strideOk(['trace', '--launch', program, '--functions', 'main', '--out', session], env)
+    strideOk(['simulate', session, '--cache', 'L1:32K:8:64'], env)
+    exact = objects(session, '--method', 'exact')
+  })
+
+  it('the n-way search keeps measuring past the first phase and ranks by whole-run misses', () => {
+    expect(top(exact, 3)).toEqual(['second', 'first', 'third'])
+    const r = objects(session, '--method', 'search:10')
+    expect(top(r, 3)).toEqual(['second', 'first', 'third'])
+    for (const name of ['second', 'first', 'third']) expect(Math.abs(share(r, name) - share(exact, name))).toBeLessThan(0.03)
+    expect(r.rho).toBe(1)
+    expect(r.coverage).toMatch(/^measured the whole run: .* first converged at access [\d,]+, reopened \d×\)$/)
+  })
+
+  it('the default sampling period is scaled to the run: about a thousand samples, and says so', () => {
+    const r = objects(session, '--method', 'sample')
+    expect(r.cost.samples).toBeGreaterThan(900)
+    expect(r.cost.samples).toBeLessThan(1100)
+    expect(r.notes.join(' ')).toMatch(/chosen for about 1,000 samples of the run's [\d,]+ misses/)
+    expect(r.coverage).toMatch(/^1,0\d\d sampled misses \(1 in \d+\) over the whole run/)
+  })
+
+  it('the approximation says why it cannot attribute (the tables are read through a pointer)', () => {
+    const r = objects(session, '--method', 'approx:raw')
+    expect(r.absent.second).toMatch(/no sampled source line reads it by name/)
+  })
+})
+
 describe('stride objects errors are one clear line', () => {
   it('bad method, no run, unknown level', () => {
     const fresh = join(dir, 'norun.stride')
     strideOk(['trace', '--launch', example('objects_shares'), '--functions', 'sweep', '--max-events', '1000', '--out', fresh], env)
     const bad = stride(['objects', fresh, '--method', 'guess'], env)
     expect(bad.status).toBe(2)
-    expect(bad.stderr.trim()).toMatch(/^stride objects: --method must be exact, sample:N, search:WAYS, approx:raw, approx:loop or approx:skid, not "guess"\.$/)
+    expect(bad.stderr.trim()).toMatch(/^stride objects: --method must be exact, sample\[:N\], search:WAYS, approx:raw, approx:loop or approx:skid, not "guess"\.$/)
     const noRun = stride(['objects', fresh, '--method', 'exact'], env)
     expect(noRun.status).toBe(2)
     expect(noRun.stderr.trim().split('\n')).toHaveLength(1)

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { StrideError } from '../../../shared/api'
-import type { AccessPoint, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../../shared/domain'
+import type { AccessPoint, ObjectEstimate, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../../shared/domain'
 import { buildLayoutMap } from '../../simulate/layout-filter'
 import { levelNames } from '../../store/runs'
 import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints, readRuns } from '../../store/session-reader'
@@ -24,7 +24,7 @@ export const DEFAULT_OBJECTS_OPTIONS: ObjectsOptions = {
   run: null,
   level: null,
   methods: ['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'],
-  sampleEvery: 1000,
+  sampleEvery: null,
   sampleInterval: 'prime',
   ways: 10,
   threshold: 0.01,
@@ -41,6 +41,13 @@ export interface ObjectsProgress {
 }
 
 const APPROX: ObjectMethodKind[] = ['approx-raw', 'approx-loop', 'approx-skid']
+/** Samples the scaled default period aims at: enough for shares within a few points (Buck 3.1). */
+export const TARGET_SAMPLES = 1000
+
+/** 1 in N for about TARGET_SAMPLES samples of the run's stored misses at the level (at least 1). */
+export function scaledPeriod(storedMisses: number): number {
+  return Math.max(1, Math.round(storedMisses / TARGET_SAMPLES))
+}
 
 /** xorshift32 in [0, 1): simulated skid is reproducible. */
 function random(seed: number): () => number {
@@ -85,9 +92,11 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     if (wantsApprox && options.approxSource === 'perf' && !perf.supported)
       throw new StrideError(`Hardware cache-miss sampling is not supported on this machine: ${perf.reason}; use simulated samples (--source simulated).`, 'tool-missing')
 
+    const stored = db.prepare('SELECT read_misses + write_misses AS misses FROM run_levels WHERE run = ? AND level = ?').get(run.run, level) as { misses: number } | undefined
+    const sampleEvery = options.sampleEvery ?? scaledPeriod(stored?.misses ?? 0)
     const stream = new MissStream({ config: run.config, pointKinds: kinds, level, mapAddresses: layout ? (f, t, n) => layout.apply(f, t, n) : null })
     const exact = new Float64Array(table.count + 1)
-    const sampler = wants('sample') ? new MissSampler(options.sampleEvery, options.sampleInterval, table.count) : null
+    const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, table.count) : null
     const search = wants('search')
       ? new NwaySearch(table, { ways: options.ways, threshold: options.threshold, intervalAccesses: options.searchInterval ?? Math.max(1000, Math.round(total / 50)), minAccesses: Math.round(total / 10) })
       : null
@@ -141,16 +150,24 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const nameOf = (k: number) => (k === table.count ? UNKNOWN_NAME : table.objects[k]!.name)
     const kindAt = (k: number): VariableKind => (k === table.count ? 'unknown' : table.objects[k]!.kind)
     const fromCounts = (counts: Float64Array) => rankEstimates(Array.from(counts, (c, k) => ({ name: nameOf(k), kind: kindAt(k), misses: c })), totalMisses)
-    const labels = { sampleEvery: options.sampleEvery, ways: options.ways }
+    const labels = { sampleEvery, ways: options.ways }
+    const whole = `the whole run: ${count(done)} accesses, ${count(totalMisses)} ${names[level]} misses`
     const exactObjects = fromCounts(exact)
-    const exactResult: ObjectMethodResult = { method: 'exact', kind: 'exact', objects: exactObjects, rho: null, cost: { seconds: seconds.exact / 1000 }, notes: [] }
+    const exactResult: ObjectMethodResult = { method: 'exact', kind: 'exact', objects: exactObjects, rho: null, cost: { seconds: seconds.exact / 1000 }, notes: [], coverage: `every miss of ${whole}` }
     const results: ObjectMethodResult[] = []
-    const finish = (kind: ObjectMethodKind, objects: ObjectMethodResult['objects'], cost: ObjectMethodResult['cost'], notes: string[] = []) =>
-      results.push({ method: methodLabel({ kind }, labels), kind, objects, rho: rankError(exactObjects, objects), cost, notes })
+    const finish = (kind: ObjectMethodKind, objects: ObjectMethodResult['objects'], cost: ObjectMethodResult['cost'], notes: string[], coverage: string, why: (o: ObjectEstimate) => string) => {
+      const listed = new Set(objects.map((o) => o.name))
+      const absent: Record<string, string> = {}
+      for (const o of exactObjects.slice(0, ABSENT_REASONS)) if (!listed.has(o.name) && o.misses > 0) absent[o.name] = why(o)
+      results.push({ method: methodLabel({ kind }, labels), kind, objects, rho: rankError(exactObjects, objects), cost, notes, coverage, absent })
+    }
 
     if (sampler) {
       const notes = sampler.samples < 100 ? [`only ${sampler.samples} samples: choose a smaller N for a steadier estimate`] : []
-      finish('sample', fromCounts(sampler.counts), { samples: sampler.samples, period: sampler.period, seconds: seconds.sample / 1000 }, notes)
+      if (options.sampleEvery === null) notes.push(`1 in ${sampleEvery} chosen for about ${count(TARGET_SAMPLES)} samples of the run's ${count(stored?.misses ?? 0)} misses`)
+      finish('sample', fromCounts(sampler.counts), { samples: sampler.samples, period: sampler.period, seconds: seconds.sample / 1000 }, notes, `${count(sampler.samples)} sampled misses (1 in ${count(sampler.period)}) over ${whole}`, (o) =>
+        `no sampled miss fell in it: it had ${count(o.misses)} misses, about ${(o.misses / sampler.period).toFixed(1)} samples' worth at 1 in ${count(sampler.period)}`
+      )
     }
     if (search) {
       const r = search.result()
@@ -161,8 +178,16 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
         o.fraction = f
         o.misses = f * totalMisses
       }
-      const notes = r.converged ? [] : ['the trace ended before the search converged: the objects listed are those resolved so far']
-      finish('search', objects, { interrupts: r.interrupts, converged: r.converged, seconds: seconds.search / 1000 }, notes)
+      const notes: string[] = []
+      if (r.convergedAt === null) notes.push('the run ended before the search converged: the objects listed are those resolved so far')
+      else if (!r.converged) notes.push(`converged at access ${count(r.convergedAt)}, then reopened ${r.reopened} time${r.reopened === 1 ? '' : 's'} as other data began to miss; still searching when the run ended`)
+      const coverage =
+        r.measuredAccesses >= done
+          ? `measured ${whole} (${count(r.interrupts)} interrupts${r.convergedAt !== null ? `; first converged at access ${count(r.convergedAt)}` : ''}${r.reopened > 0 ? `, reopened ${r.reopened}×` : ''})`
+          : `measured accesses 0–${count(r.measuredAccesses)} of ${count(done)}: the rest of the run is not in its shares`
+      finish('search', objects, { interrupts: r.interrupts, converged: r.convergedAt !== null, seconds: seconds.search / 1000 }, notes, coverage, (o) =>
+        `not resolved to a single object: the ${options.ways - 1} counters went to regions with more misses (it holds ${(100 * o.fraction).toFixed(1)}%)`
+      )
     }
     if (wantsApprox) {
       const t = performance.now()
@@ -197,13 +222,30 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
         const sums = sumByVariable(cells)
         const objects = rankEstimates([...sums].map(([name, v]) => ({ name, kind: kindOf.get(name) ?? 'stack', misses: v })), totalMisses)
         const own = kind === 'approx-skid' && !options.skid && options.approxSource === 'simulated' ? ['simulated misses have no skid (simulated skid is off): this spreads exact lines over their neighbours; turn simulated skid on to see what negation corrects'] : []
-        finish(kind, objects, { samples, seconds: base + (performance.now() - t2) / 1000 }, [...notes, ...own])
+        // What the raw split gave a share but a later pass took it from (loop weights).
+        const raw = kind === 'approx-raw' ? null : new Set(results.find((r) => r.kind === 'approx-raw')?.objects.map((x) => x.name) ?? [])
+        finish(kind, objects, { samples, seconds: base + (performance.now() - t2) / 1000 }, [...notes, ...own], `${count(samples)} instruction samples (1 per ${count(options.approxEvery)} misses) over ${whole}`, (o) =>
+          raw?.has(o.name) ? 'the raw split gave it a share, loop compensation none: its reads weigh like a loop index read on every iteration' : approxAbsence(o, inMemory, missing)
+        )
       }
     }
     return { session, run: run.run, level: names[level]!, accesses: done, totalMisses, exact: exactResult, methods: results, perf }
   } finally {
     db.close()
   }
+}
+
+/** Rows of exact's list that get a reason when a method does not list them. */
+const ABSENT_REASONS = 50
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/** Why Rutar's approximation, which only knows the variables the source lines read, has no share for `o`. */
+function approxAbsence(o: ObjectEstimate, inMemory: Set<string>, unreadable: string[]): string {
+  if (o.name === UNKNOWN_NAME) return 'addresses in no known data structure: an instruction sample can only name the variables its line reads'
+  if (o.kind === 'heap') return "a heap block: source lines name the pointer that reaches it, not the block, so instruction samples cannot be given to it (the exact and Buck's methods see its addresses)"
+  if (!inMemory.has(o.name)) return 'not a variable the session places in memory, so no source read is attributed to it'
+  if (unreadable.length > 0) return `no readable source line that reads it took a sample (unreadable: ${unreadable.join(', ')})`
+  return 'no sampled source line reads it by name (its misses come from lines that reach it through a pointer or a macro)'
 }
 
 /** Sampled misses per point -> samples per file and line. */

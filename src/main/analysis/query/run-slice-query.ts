@@ -12,6 +12,7 @@ import { latestRun, levelNames } from '../../store/runs'
 import { countEvents, iterateChunks, readPointKinds } from '../../store/session-reader'
 import { readPlacedVariables } from '../../workers/placed-variables'
 import { factFilter, readSliceFacts } from './slice-facts'
+import { unknownSliceNames, type SessionNames } from './slice-names'
 import { computeQuerySlice, type SliceFact } from './slice-reduce'
 import { SectionClassifier, SectionSimulation, type PointPlace } from './slice-sections'
 
@@ -72,9 +73,23 @@ async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, 
   return sim.facts(places, nameOfMask)
 }
 
+/** The data structures, functions and files a query may name: those of the traced references (and the session's variables and traced functions). */
+function sessionNames(db: Db): SessionNames {
+  const points = db.prepare('SELECT DISTINCT variable, function, file FROM points').all() as Array<{ variable: string | null; function: string | null; file: string | null }>
+  const sorted = (xs: string[]) => [...new Set(xs)].sort()
+  const variables = sorted(points.map((p) => p.variable ?? 'unknown'))
+  if (hasTable(db, 'variables')) variables.push(...sorted((db.prepare('SELECT name FROM variables').all() as Array<{ name: string }>).map((r) => r.name)))
+  const functions = sorted(points.map((p) => p.function ?? 'unknown'))
+  const traced = db.prepare("SELECT value FROM meta WHERE key = 'functions'").get() as { value: string } | undefined
+  if (traced) functions.push(...(JSON.parse(traced.value) as unknown[]).filter((f): f is string => typeof f === 'string'))
+  return { variables, functions, files: sorted(points.map((p) => p.file).filter((f): f is string => f !== null)) }
+}
+
 export async function runSliceQuery(db: Db, input: SliceQueryInput, hooks: SliceQueryHooks = {}): Promise<QuerySlice> {
   const started = performance.now()
   const query = parse(input.query)
+  const unknown = unknownSliceNames(query, sessionNames(db))
+  if (unknown) throw new StrideError(unknown, 'invalid-input')
   const run = input.run ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
   const row = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined

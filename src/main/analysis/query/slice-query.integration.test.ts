@@ -53,6 +53,19 @@ describe('stride query', () => {
     const level = stride(['query', session, '[{A},{sumfunc},{L2.misses}]'], env)
     expect(level.stderr).toMatch(/no level "L2"; its levels are L1/)
   })
+
+  it('refuses names the run does not have: a non-zero exit naming each, not zeros', () => {
+    const fn = stride(['query', session, '[{A},{sumfnc},{misses}]'], env)
+    expect(fn.status).toBe(2)
+    expect(fn.stdout).toBe('')
+    expect(fn.stderr.trim()).toBe('stride query: Query: no traced function "sumfnc"; did you mean sumfunc?')
+    const data = stride(['query', session, '[{Q},{sumfunc},{misses}]'], env)
+    expect(data.status).toBe(2)
+    expect(data.stderr).toMatch(/no data structure "Q" in this run; its data structures are A, B, C/)
+    const file = stride(['query', session, '[{A},{mult.c},{misses}]'], env)
+    expect(file.status).toBe(2)
+    expect(file.stderr).toMatch(/no source file "mult.c" \(in mult.c\) among the traced references; did you mean conflict.c\?|its files are conflict.c/)
+  })
 })
 
 describe('querySlice through the service', () => {
