@@ -32,7 +32,8 @@ const powerOfTwo = (what: string) =>
 export const cacheLevelSchema = z
   .object({
     name: levelName,
-    size: z.number().int().positive().max(2 ** 40),
+    // The simulator keeps state for every line: a larger "cache" is a mistyped size.
+    size: z.number().int().positive().max(2 ** 29, 'a cache level holds at most 512 MiB'),
     assoc: z.number().int().positive().max(1024),
     lineSize: powerOfTwo('line size').refine((n) => n >= 4 && n <= 4096, 'line size must be 4..4096 bytes'),
     policy: z.enum(['lru', 'fifo', 'plru', 'random']).default('lru'),
@@ -52,8 +53,8 @@ export const cacheLevelSchema = z
 export const tlbLevelSchema = z
   .object({
     name: levelName,
-    entries: z.number().int().positive().max(1 << 20),
-    assoc: z.number().int().positive().max(1 << 20),
+    entries: z.number().int().positive().max(1 << 16, 'a TLB level holds at most 65,536 entries'),
+    assoc: z.number().int().positive().max(1 << 16),
     pageSize: powerOfTwo('page size').refine((n) => n >= 256 && n <= 2 ** 30, 'page size must be 256 bytes..1 GiB'),
     policy: z.enum(['lru', 'fifo', 'plru', 'random']).optional()
   })
@@ -139,7 +140,7 @@ export const API_INPUT_SCHEMAS = {
       args: z.array(z.string().max(4096)).max(256).default([]),
       functions: z.array(z.string().min(1).max(512)).max(1000).default([]),
       maxEvents: z.number().int().positive().max(1e12).nullable().default(null),
-      maxSeconds: z.number().positive().max(86400).nullable().default(null),
+      maxSeconds: z.number().positive().max(24 * 86400, 'a time limit is at most 24 days').nullable().default(null),
       /** Name heap blocks by allocation context (preloads Stride's malloc interposer). */
       trackHeap: z.boolean().default(true),
       /** Where to write the session; a fresh file in the sessions folder when omitted. */
@@ -167,7 +168,7 @@ export const API_INPUT_SCHEMAS = {
       target: attachTargetSchema,
       functions: z.array(z.string().min(1).max(512)).min(1, 'choose at least one function to trace').max(1000),
       maxEvents: z.number().int().positive().max(1e12).nullable().default(null),
-      maxSeconds: z.number().positive().max(86400).nullable().default(null),
+      maxSeconds: z.number().positive().max(24 * 86400, 'a time limit is at most 24 days').nullable().default(null),
       sampling: samplingSchema.default({ kind: 'complete' }),
       trackHeap: z.boolean().default(true),
       out: sessionPath.nullable().default(null),
@@ -299,6 +300,7 @@ export type StrideErrorCode =
   | 'malformed-session'
   | 'tool-missing'
   | 'target-failed'
+  | 'cancelled'
   | 'internal'
 
 /** Validate one method's input; throws StrideError with the first problem spelled out. */

@@ -14,6 +14,8 @@ import { loadFrida } from '../tracing/frida/frida-api'
 import { processExecutable, type FridaTarget } from '../tracing/frida/frida-tracer'
 import { runAttachWorker } from '../tracing/frida/run-attach-worker'
 import { flag, has, positiveInt, type ParsedArgs } from './args'
+import { traceSeconds } from './trace-limits'
+import { checkSessionOutput } from '../store/session-output'
 import { progressLine, type Io } from './io'
 
 /** Pure: the --sampling value. */
@@ -46,11 +48,11 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
   if (attach && launch) throw new StrideError('stride trace: give either --attach PID or --launch PROGRAM, not both.')
   const out = flag(args, 'out')
   if (!out) throw new StrideError('stride trace: give the session file to write with --out SESSION.stride.')
+  checkSessionOutput(out, { force: has(args, 'force'), program: flag(args, 'launch') ?? null })
   const functions = (flag(args, 'functions') ?? '').split(',').map((f) => f.trim()).filter(Boolean)
   if (functions.length === 0) throw new StrideError('stride trace: the Frida backend traces chosen functions: give them with --functions F1,F2 (see the process\'s functions in the Attach dialog).')
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
-  const seconds = flag(args, 'seconds') ? Number(flag(args, 'seconds')) : null
-  if (seconds !== null && !(seconds > 0)) throw new StrideError(`stride trace: --seconds "${flag(args, 'seconds')}" must be a positive number of seconds.`)
+  const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
   const sampling = parseSampling(flag(args, 'sampling'))
   let target: FridaTarget
   if (attach) {

@@ -1,28 +1,46 @@
 /**
- * `stride export SESSION --format raw --out FILE`: the decompressed trace as 24-byte
- * little-endian records `u64 pc, u64 address, u32 size, u32 kind`, written chunk by chunk.
+ * `stride export SESSION --format raw --out FILE [--chunks N] [--force]`: the decompressed
+ * trace as 24-byte little-endian records `u64 pc, u64 address, u32 size, u32 kind`, written
+ * chunk by chunk to a side file renamed into place only when complete (a failure leaves no
+ * partial output and the old FILE untouched). `--chunks N` exports the first N chunks only
+ * (what stays readable of a damaged session).
  */
-import { closeSync, openSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
 import { iterateChunks, openSessionDb } from '../store/session-reader'
-import { flag, parseArgs } from './args'
+import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, { format: { value: true }, out: { value: true } }, 'export')
+  const args = parseArgs(argv, { format: { value: true }, out: { value: true }, chunks: { value: true }, force: {} }, 'export')
   const session = args.positional[0]
   if (!session || args.positional.length > 1) throw new StrideError('stride export: give one session file, e.g. stride export s.stride --format raw --out trace.bin.')
   if ((flag(args, 'format') ?? 'raw') !== 'raw') throw new StrideError(`stride export: --format must be raw, not "${flag(args, 'format')}".`)
   const out = flag(args, 'out')
   if (!out) throw new StrideError('stride export: give the file to write with --out FILE.')
+  const firstChunks = flag(args, 'chunks') ? positiveInt(flag(args, 'chunks')!, '--chunks', 'export') : null
+  if (existsSync(out)) {
+    if (existsSync(session) && realpathSync(out) === realpathSync(session)) throw new StrideError(`stride export: --out ${out} is the session being exported; choose another file.`)
+    if (statSync(out).isDirectory()) throw new StrideError(`stride export: --out ${out} is a folder; name a file such as ${out.replace(/\/$/, '')}/trace.bin.`)
+    if (!has(args, 'force')) throw new StrideError(`stride export: --out ${out} exists; choose another file, or pass --force to replace it.`)
+  }
   const db = openSessionDb(session, { readonly: true })
+  const temp = `${resolve(out)}.partial-${process.pid}`
   const pointRows = db.prepare('SELECT idx, pc, kind FROM points ORDER BY idx').all() as Array<{ idx: number; pc: number; kind: number }>
   const pcs = pointRows.map((r) => BigInt(r.pc))
   const kinds = pointRows.map((r) => r.kind)
-  const fd = openSync(out, 'w')
-  let events = 0
+  let fd: number
   try {
-    for (const chunk of iterateChunks(db, pointRows.length)) {
+    fd = openSync(temp, 'wx')
+  } catch (e) {
+    db.close()
+    throw new StrideError(`stride export: cannot write next to ${out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); choose a writable folder.`)
+  }
+  let events = 0
+  let done = false
+  try {
+    for (const chunk of iterateChunks(db, pointRows.length, firstChunks)) {
       const buf = Buffer.allocUnsafe(chunk.count * 24)
       for (let i = 0; i < chunk.count; i++) {
         const p = chunk.points[i]!
@@ -35,9 +53,12 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       writeSync(fd, buf)
       events += chunk.count
     }
+    done = true
   } finally {
     closeSync(fd)
     db.close()
+    if (done) renameSync(temp, out)
+    else rmSync(temp, { force: true })
   }
   io.err(`stride export: ${events} records (${events * 24} bytes) -> ${out}`)
   return 0

@@ -27,6 +27,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     const stop = () => resolve()
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    process.once('SIGHUP', stop)
   })
   await server.close()
   await backend.dispose()

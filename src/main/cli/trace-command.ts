@@ -9,11 +9,15 @@ import { runTraceWorker } from '../workers/run-worker'
 import { flag, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 import { fridaTraceCommand } from './attach-command'
+import { checkSessionOutput } from '../store/session-output'
+import { traceSeconds } from './trace-limits'
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(
     argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, 'no-heap': {}, sampling: { value: true } },
+    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true } },
     'trace'
   )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
@@ -27,19 +31,20 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   if (args.positional.length > 0) throw new StrideError(`stride trace: unexpected "${args.positional[0]}"; put program arguments after --, e.g. stride trace --launch ./prog --out s.stride -- arg1.`)
   assertRunnableProgram(launch)
   const program = realpathSync(launch)
+  checkSessionOutput(out, { force: has(args, 'force'), program })
   const functions = (flag(args, 'functions') ?? '').split(',').map((f) => f.trim()).filter(Boolean)
   await checkFunctions(program, functions)
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
-  const seconds = flag(args, 'seconds') ? Number(flag(args, 'seconds')) : null
-  if (seconds !== null && !(seconds > 0)) throw new StrideError(`stride trace: --seconds "${flag(args, 'seconds')}" must be a positive number of seconds.`)
+  const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
 
   const started = Date.now()
   // --no-heap: no malloc interposer, so the run is exactly the program's own (as under Cachegrind).
   const handle = runTraceWorker({ program, args: args.rest, functions, maxEvents, maxSeconds: seconds, out: resolve(out), trackHeap: !has(args, 'no-heap') }, (p) =>
     io.progress(progressLine(p.phase, p.events, started))
   )
+  // Ctrl+C, a closed terminal or a kill: stop recording, keep what was recorded (partial).
   const stop = () => handle.stop()
-  process.once('SIGINT', stop)
+  for (const signal of STOP_SIGNALS) process.on(signal, stop)
   try {
     const done = await handle.result
     io.progress(null)
@@ -55,6 +60,6 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     return 0
   } finally {
-    process.off('SIGINT', stop)
+    for (const signal of STOP_SIGNALS) process.off(signal, stop)
   }
 }

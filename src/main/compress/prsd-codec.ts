@@ -239,7 +239,15 @@ export interface DecodedAccesses {
 }
 
 /** Decodes one `prsd-sequitur-v1` chunk straight from its stored bytes. */
-export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number): DecodedAccesses {
+/**
+ * Decodes one chunk. Every loop and every allocation is bounded by the chunk's event count
+ * (`expectedCount`, as the store declares it, when given): a damaged or crafted chunk throws,
+ * it never hangs or expands past what it declares.
+ */
+/** No stored chunk holds more (writers store at most 2^18 accesses per chunk). */
+const MAX_DECODED_ACCESSES = 1 << 20
+
+export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, expectedCount?: number): DecodedAccesses {
   const head = new ByteReader(data)
   const format = head.byte()
   if (format !== FORMAT) throw new Error(`unknown prsd-sequitur format ${format}`)
@@ -247,10 +255,14 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number): D
   const residueBytes = head.uint()
   const at = head.pos
   if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
-  const structure = brotliDecompressSync(data.subarray(at, at + structureBytes))
-  const planes = residueBytes > 0 ? brotliDecompressSync(data.subarray(at + structureBytes)) : new Uint8Array(0)
+  // Bounded: a few crafted bytes must not expand to gigabytes (grammar and descriptors of the
+  // largest chunk fit in 64 MiB; its residue is 8 bytes per access at most).
+  const structure = brotliDecompressSync(data.subarray(at, at + structureBytes), { maxOutputLength: 64 << 20 })
+  const planes = residueBytes > 0 ? brotliDecompressSync(data.subarray(at + structureBytes), { maxOutputLength: 8 * MAX_DECODED_ACCESSES }) : new Uint8Array(0)
   const r = new ByteReader(structure)
   const count = r.uint()
+  if (expectedCount !== undefined && count !== expectedCount) throw new Error(`it holds ${count} accesses, not the ${expectedCount} it declares`)
+  if (count > MAX_DECODED_ACCESSES) throw new Error(`it claims ${count} accesses`)
   const grammar = readGrammar(r)
   const points = new Uint32Array(count)
   const got = new GrammarCursor(grammar).fill(points, 0, count)
@@ -307,6 +319,8 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number): D
         lengths[l] = r.uint()
         strides[l] = r.int()
         counter[l] = 0
+        // A level of length 0 would spin the odometer over the others with nothing to write.
+        if (lengths[l]! === 0) throw new Error('a descriptor level has length 0')
         total *= lengths[l]!
       }
       if (pos + total > end) throw new Error('descriptors expand past the point\'s accesses')
@@ -330,6 +344,11 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number): D
     }
     if (pos + irregular !== end) throw new Error(`point ${point} has ${end - pos - irregular} accesses unaccounted for`)
     while (irregular-- > 0) byPoint[pos++] = readIrregular()
+  }
+  // Addresses are exact doubles only below 2^53 (user space is below 2^57): anything else is damage.
+  for (let i = 0; i < count; i++) {
+    const a = byPoint[i]!
+    if (!(a >= 0 && a <= Number.MAX_SAFE_INTEGER && Number.isInteger(a))) throw new Error(`address ${a} is not a valid address`)
   }
   const sizes = new Uint16Array(count)
   const addresses = new Float64Array(count)

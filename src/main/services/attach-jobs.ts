@@ -28,8 +28,11 @@ export class AttachJobs extends ApiEventChannel {
     return true
   }
 
-  cancelAll(): void {
+  /** Cancels every job; resolves when each has wound down (a trace keeps what it recorded). */
+  cancelAll(): Promise<void> {
+    const handles = [...this.jobs.values()].map((j) => j.handle)
     for (const id of this.jobs.keys()) this.cancel(id)
+    return Promise.allSettled(handles.map((h) => h?.result)).then(() => undefined)
   }
 
   start(input: AttachInput): string {

@@ -13,6 +13,7 @@ import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
 import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
+import { checkSessionOutput } from '../store/session-output'
 import { runAdviceWorker, runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
 // ---- Frida attach ----
@@ -57,6 +58,9 @@ export function defaultSessionPath(program: string): string {
   return join(sessionsDir(), `${basename(program)}-${stamp}.stride`)
 }
 
+/** Longest wait for running jobs at shutdown (a trace names its points after it stops). */
+const DISPOSE_WAIT_MS = 65_000
+
 export function createStrideService(): StrideBackend {
   const jobs = new JobManager()
   const attachJobs = new AttachJobs()
@@ -71,6 +75,7 @@ export function createStrideService(): StrideBackend {
       const program = prepareProgram(input.program)
       await checkFunctions(program, input.functions)
       const out = resolve(input.out ?? defaultSessionPath(program))
+      checkSessionOutput(out, { program, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
       return { jobId: jobs.startTrace({ ...input, program, out }) }
     },
@@ -129,6 +134,7 @@ export function createStrideService(): StrideBackend {
       await checkFunctions(target.kind === 'spawn' ? target.program : processExecutable(target.pid), input.functions)
       await loadFrida()
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
+      checkSessionOutput(out, { program: target.kind === 'spawn' ? target.program : null, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
       return { jobId: attachJobs.start({ ...input, target, out }) }
     },
@@ -165,9 +171,11 @@ export function createStrideService(): StrideBackend {
       }
     },
     async dispose() {
-      jobs.cancelAll()
-      attachJobs.cancelAll()
       queries.cancelAll()
+      // Running traces stop and finish their sessions (partial, "cancelled") before we return,
+      // bounded so a stuck worker cannot hold the shutdown forever.
+      const wound = Promise.all([jobs.cancelAll(), attachJobs.cancelAll()])
+      await Promise.race([wound, new Promise((resolve) => setTimeout(resolve, DISPOSE_WAIT_MS).unref())])
     }
   }
 }

@@ -50,10 +50,15 @@ export function encodeChunk(
   return deflateRawSync(raw, { level: 1 })
 }
 
-export function decodeChunk(data: Uint8Array, pointCount: number): DecodedChunk {
-  const raw = inflateRawSync(data)
+/** No stored chunk of this codec holds more (it was written in 64K-access chunks). */
+const MAX_DEFLATE_ACCESSES = 1 << 20
+
+export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?: number): DecodedChunk {
+  // Bounded inflate: a crafted chunk cannot expand past the most a chunk may hold.
+  const raw = inflateRawSync(data, { maxOutputLength: 4 + MAX_DEFLATE_ACCESSES * 14 })
   if (raw.length < 4) throw new Error('trace chunk is truncated')
   const count = raw.readUInt32LE(0)
+  if (expectedCount !== undefined && count !== expectedCount) throw new Error(`it holds ${count} accesses, not the ${expectedCount} it declares`)
   if (raw.length !== 4 + count * 14) throw new Error(`trace chunk holds ${raw.length} bytes, expected ${4 + count * 14}`)
   // Copy into aligned arrays (the inflated buffer's offset is arbitrary).
   const aligned = new Uint8Array(raw.length - 4)
@@ -67,6 +72,7 @@ export function decodeChunk(data: Uint8Array, pointCount: number): DecodedChunk 
     const p = points[i]!
     if (p >= pointCount) throw new Error(`trace chunk names access point ${p}, but the session has ${pointCount}`)
     const a = last[p]! + deltas[i]!
+    if (!(a >= 0 && a <= Number.MAX_SAFE_INTEGER && Number.isInteger(a))) throw new Error(`address ${a} is not a valid address`)
     addresses[i] = a
     last[p] = a
   }
@@ -74,8 +80,8 @@ export function decodeChunk(data: Uint8Array, pointCount: number): DecodedChunk 
 }
 
 /** Decodes a stored chunk of either codec. */
-export function decodeStoredChunk(codec: string, data: Uint8Array, pointCount: number): DecodedChunk {
-  if (codec === PRSD_CODEC) return decodePrsdSequiturChunk(data, pointCount)
-  if (codec === CHUNK_CODEC) return decodeChunk(data, pointCount)
+export function decodeStoredChunk(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): DecodedChunk {
+  if (codec === PRSD_CODEC) return decodePrsdSequiturChunk(data, pointCount, expectedCount)
+  if (codec === CHUNK_CODEC) return decodeChunk(data, pointCount, expectedCount)
   throw new Error(`unknown trace chunk codec "${codec}"`)
 }

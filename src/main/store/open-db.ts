@@ -21,6 +21,14 @@ function nativeBinding(): string | undefined {
 
 export type Db = Database.Database
 
+/** A database image (`db.serialize()`) opened in memory: read and written without any file. */
+export function openDbImage(image: Buffer): Db {
+  const binding = nativeBinding()
+  const db = new Database(image, binding ? { nativeBinding: binding } : {})
+  db.pragma('busy_timeout = 10000')
+  return db
+}
+
 export function openDb(path: string, options: { readonly?: boolean; create?: boolean } = {}): Db {
   const binding = nativeBinding()
   const db = new Database(path, {

@@ -1,7 +1,7 @@
 /**
  * Per run, the statistics summed by data structure x function x innermost loop x level
  * (`run_rollup`): what slice queries over the whole run read instead of one row per point
- * and level. Written with the run (and for older runs by the migration that adds the table),
+ * and level. Written with the run (older runs were backfilled by the frozen migration 7 -> 8 in schema.ts),
  * in SQL, so a million-point run rolls up inside SQLite once rather than in every query.
  */
 import type { Db } from './open-db'
@@ -17,21 +17,8 @@ export const ROLLUP_SELECT = `
 
 const GROUP = 'GROUP BY rp.run, rp.level, p.variable, p.function, pl.loop'
 
-export const ROLLUP_TABLE = `
-  CREATE TABLE run_rollup (
-    run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, level INTEGER NOT NULL,
-    variable TEXT, function TEXT, loop INTEGER,
-    reads INTEGER NOT NULL, writes INTEGER NOT NULL, read_misses INTEGER NOT NULL, write_misses INTEGER NOT NULL,
-    temporal_hits INTEGER, spatial_hits INTEGER, evictions INTEGER);
-  CREATE INDEX run_rollup_run ON run_rollup(run);`
-
 /** Kept only when it is this many times smaller than the run's rows; else the indexed per-point path is as fast. */
 const MIN_SHRINK = 4
-
-/** Every run of the session (the migration's backfill). */
-export function rollUpAllRuns(db: Db): void {
-  for (const { run } of db.prepare('SELECT run FROM runs').all() as Array<{ run: number }>) rollUpRun(db, run)
-}
 
 /** One run, right after its per-point rows are stored. */
 export function rollUpRun(db: Db, run: number, minShrink = MIN_SHRINK): void {

@@ -33,7 +33,7 @@ import {
 } from '../simulate/hierarchy'
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import type { Db } from './open-db'
-import { readPoints } from './session-reader'
+import { parseRunConfig, readPoints } from './session-reader'
 import { readLoopNests } from './loops'
 import { readVariables } from './variables'
 import { rollUpRun } from './rollup'
@@ -133,7 +133,7 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
   const runRow = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
   if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
-  const config = JSON.parse(runRow.config) as HierarchyConfig
+  const config = parseRunConfig(run, runRow.config)
   const names = levelNames(config)
   const lines = lineSizes(config)
   const nCaches = config.levels.length

@@ -16,7 +16,7 @@ describe('session schema', () => {
     db.close()
   })
 
-  it('upgrades a v1 session in place when it is opened', () => {
+  it('upgrades a v1 session when it is opened (in memory when read-only)', () => {
     const path = join(dir, 'v1.stride')
     const db = openDb(path, { create: true })
     // Exactly what v1 wrote (meta + the trace tables), nothing newer.

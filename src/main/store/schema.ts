@@ -1,12 +1,13 @@
 /** The session schema, versioned with `PRAGMA user_version`; each migration moves one step. */
 import { StrideError } from '../../shared/api'
 import type { Db } from './open-db'
-import { ROLLUP_TABLE, rollUpAllRuns } from './rollup'
 
 /**
  * Each entry moves the schema one version up; the version is the list's length. Append new
  * steps at the end (re-read this file first: others may have appended); never edit or
- * reorder a landed step, since session files on disk were written with it.
+ * reorder a landed step, since session files on disk were written with it. Every step is
+ * frozen SQL written inline: a step never calls today's code, so an old session upgrades the
+ * same way whatever that code becomes.
  */
 const MIGRATIONS: Array<(db: Db) => void> = [
   // 0 -> 1
@@ -124,9 +125,38 @@ const MIGRATIONS: Array<(db: Db) => void> = [
   },
   // 7 -> 8: per-run roll-up by data structure x function x loop x level (store/rollup.ts), so
   // slice queries over the whole run read a few rows instead of one per point and level.
+  // Backfilled for older runs here; kept only where it is 4x smaller than the run's rows.
   (db) => {
-    db.exec(ROLLUP_TABLE)
-    rollUpAllRuns(db)
+    db.exec(`
+      CREATE TABLE run_rollup (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, level INTEGER NOT NULL,
+        variable TEXT, function TEXT, loop INTEGER,
+        reads INTEGER NOT NULL, writes INTEGER NOT NULL, read_misses INTEGER NOT NULL, write_misses INTEGER NOT NULL,
+        temporal_hits INTEGER, spatial_hits INTEGER, evictions INTEGER);
+      CREATE INDEX run_rollup_run ON run_rollup(run);
+      INSERT INTO run_rollup
+        SELECT rp.run, rp.level, p.variable, p.function, pl.loop,
+               SUM(rp.reads), SUM(rp.writes), SUM(rp.read_misses), SUM(rp.write_misses),
+               SUM(m.temporal_hits), SUM(m.spatial_hits), SUM(m.evictions)
+          FROM run_points rp
+          JOIN points p ON p.idx = rp.point
+          LEFT JOIN point_loops pl ON pl.point = rp.point
+          LEFT JOIN run_point_metrics m ON m.run = rp.run AND m.point = rp.point AND m.level = rp.level
+         GROUP BY rp.run, rp.level, p.variable, p.function, pl.loop;
+      DELETE FROM run_rollup WHERE run IN (
+        SELECT r.run FROM (SELECT run, COUNT(*) AS n FROM run_rollup GROUP BY run) r
+          JOIN (SELECT run, COUNT(*) AS n FROM run_points GROUP BY run) q ON q.run = r.run
+         WHERE r.n * 4 > q.n);
+    `)
+  },
+  // 8 -> 9 (crash safety and integrity): a CRC-32 per trace chunk (null in older sessions,
+  // which are read unchecked), and the number of access points a chunk may name, so a
+  // session cut short still decodes with exactly the points committed with its chunks.
+  (db) => {
+    db.exec(`
+      ALTER TABLE trace_chunks ADD COLUMN crc32 INTEGER;
+      ALTER TABLE trace_chunks ADD COLUMN point_count INTEGER;
+    `)
   }
 ]
 
@@ -141,12 +171,20 @@ export function migrate(db: Db): void {
       'malformed-session'
     )
   for (let v = version; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      MIGRATIONS[v]!(db)
-      db.pragma(`user_version = ${v + 1}`)
-    })()
+    try {
+      db.transaction(() => {
+        MIGRATIONS[v]!(db)
+        db.pragma(`user_version = ${v + 1}`)
+      })()
+    } catch (e) {
+      // e.g. a file whose version number was set back: its tables are newer than it says.
+      throw new StrideError(`The session is malformed: its schema (v${version}) does not match its tables (${(e as Error).message}); re-trace the program.`, 'malformed-session')
+    }
   }
 }
+
+/** Tables every session has from v1 on; without them nothing can be read. */
+const REQUIRED_TABLES = ['meta', 'modules', 'points', 'trace_chunks', 'runs', 'run_levels', 'run_points']
 
 /** Checks that an existing file is a Stride session before anything reads it. */
 export function assertSession(db: Db, path: string): void {
@@ -160,5 +198,9 @@ export function assertSession(db: Db, path: string): void {
   const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").get()
   if (version === 0 || !hasMeta)
     throw new StrideError(`${path} is not a Stride session (no Stride tables); open a .stride file written by "stride trace".`, 'malformed-session')
+  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name))
+  const missing = REQUIRED_TABLES.filter((t) => !tables.has(t))
+  if (missing.length > 0)
+    throw new StrideError(`${path} is a malformed session: it has no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}; re-trace the program.`, 'malformed-session')
   if (version > SCHEMA_VERSION) migrate(db) // throws the "newer Stride" message
 }

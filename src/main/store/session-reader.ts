@@ -1,26 +1,31 @@
 /** Reads a session back: its info, its point table and its trace chunks in order. */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
 import type { AccessKind, AccessPoint, FunctionStreams, HierarchyConfig, PointStreams, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
+import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
-import { openDb, type Db } from './open-db'
+import { UNFINISHED_MESSAGE } from './session-writer'
+import { openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 
 const KINDS: AccessKind[] = ['read', 'write', 'modify']
 
+/**
+ * Opens a session. A session from an older Stride is upgraded on disk only when it is opened
+ * for writing; opened read-only (or where it cannot be written: a read-only file or folder)
+ * it is read from a private copy, upgraded in memory, and the file is never touched.
+ */
 export function openSessionDb(path: string, options: { readonly?: boolean } = {}): Db {
   const full = resolve(path)
   if (!existsSync(full)) throw new StrideError(`Session "${path}" does not exist; pass a .stride file written by "stride trace".`, 'not-found')
-  let db: Db
-  try {
-    db = openDb(full, { readonly: options.readonly ?? false })
-  } catch (e) {
-    const why = (e as Error).message
-    if (/not a database|file is encrypted/i.test(why))
-      throw new StrideError(`${path} is not a Stride session (not a SQLite database); open a .stride file written by "stride trace".`, 'malformed-session')
-    throw new StrideError(`Cannot open session "${path}": ${why}.`, 'malformed-session')
-  }
+  const readonly = options.readonly ?? false
+  const writable = canWrite(full)
+  if (!readonly && !writable)
+    throw new StrideError(`Session "${path}" cannot be written (read-only file or folder); copy it somewhere writable to simulate or store runs in it.`, 'permission-denied')
+  if (!writable) return openPrivateCopy(full, path)
+  let db = openOrExplain(full, path, { readonly })
   try {
     assertSession(db, path)
   } catch (e) {
@@ -28,22 +33,80 @@ export function openSessionDb(path: string, options: { readonly?: boolean } = {}
     throw e
   }
   if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
-    // A session from an older Stride: upgrade it in place once, then open it as asked.
     db.close()
-    const upgrade = openDb(full)
+    if (readonly) return openPrivateCopy(full, path)
+    db = openOrExplain(full, path, {})
     try {
-      migrate(upgrade)
-    } finally {
-      upgrade.close()
+      migrate(db)
+    } catch (e) {
+      db.close()
+      throw e
     }
-    db = openDb(full, { readonly: options.readonly ?? false })
   }
   return db
 }
 
+function canWrite(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK)
+    accessSync(dirname(file), constants.W_OK) // SQLite's WAL needs its side files next to it
+    return true
+  } catch {
+    return false
+  }
+}
+
+function openOrExplain(full: string, path: string, options: { readonly?: boolean }): Db {
+  try {
+    return openDb(full, options)
+  } catch (e) {
+    const why = (e as Error).message
+    if (/not a database|file is encrypted/i.test(why))
+      throw new StrideError(`${path} is not a Stride session (not a SQLite database); open a .stride file written by "stride trace".`, 'malformed-session')
+    throw new StrideError(`Cannot open session "${path}": ${why}.`, 'malformed-session')
+  }
+}
+
+/**
+ * A session read without writing to it: copied (with its WAL, which holds what a crashed
+ * recording committed last) into a private folder, recovered and upgraded there, then loaded
+ * into memory; the copy is deleted before this returns.
+ */
+function openPrivateCopy(full: string, path: string): Db {
+  const dir = mkdtempSync(join(tmpdir(), 'stride-read-'))
+  const copy = join(dir, 'session.stride')
+  try {
+    copyFileSync(full, copy)
+    if (existsSync(`${full}-wal`)) copyFileSync(`${full}-wal`, `${copy}-wal`)
+    const db = openOrExplain(copy, path, {})
+    let image: Buffer
+    try {
+      assertSession(db, path)
+      migrate(db)
+      // Out of WAL mode: an in-memory database cannot have a write-ahead log.
+      db.pragma('journal_mode = DELETE')
+      image = db.serialize()
+    } finally {
+      db.close()
+    }
+    return openDbImage(image)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The meta table; a value that is not JSON is a malformed session, named. */
 function meta(db: Db): Map<string, unknown> {
   const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>
-  return new Map(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]))
+  return new Map(
+    rows.map((r): [string, unknown] => {
+      try {
+        return [r.key, JSON.parse(r.value) as unknown]
+      } catch {
+        throw new StrideError(`The session is malformed: its meta value "${r.key}" is not valid JSON; re-trace the program.`, 'malformed-session')
+      }
+    })
+  )
 }
 
 export function readSessionInfo(db: Db, path: string): SessionInfo {
@@ -97,8 +160,23 @@ function toFunctionStreams(f: FunctionStreams & { buckets?: FunctionStreams['len
 
 export function readRuns(db: Db): RunSummary[] {
   const rows = db.prepare('SELECT run, created_at, config, accesses FROM runs ORDER BY run').all() as Array<{ run: number; created_at: string; config: string; accesses: number }>
-  return rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: JSON.parse(r.config) as HierarchyConfig, accesses: r.accesses }))
+  return rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: parseRunConfig(r.run, r.config), accesses: r.accesses }))
 }
+
+/** A stored run's configuration, checked: a damaged one is a malformed session, named. */
+export function parseRunConfig(run: number, text: string): HierarchyConfig {
+  let config: unknown
+  try {
+    config = JSON.parse(text)
+  } catch {
+    config = null
+  }
+  const c = config as Partial<HierarchyConfig> | null
+  if (!c || typeof c !== 'object' || !Array.isArray(c.levels) || c.levels.some((l) => !l || typeof l !== 'object' || typeof l.name !== 'string'))
+    throw new StrideError(`The session is malformed: run ${run}'s cache configuration is unreadable; delete the run or re-simulate into a new session.`, 'malformed-session')
+  return c as HierarchyConfig
+}
+
 
 export function readPoints(db: Db): AccessPoint[] {
   const rows = db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable, source_expr, disasm FROM points ORDER BY idx').all() as Array<{
@@ -142,22 +220,43 @@ export function readPointKinds(db: Db): Uint8Array {
 /** Most accesses iterateChunks yields at once (stored chunks may be larger; they are sliced). */
 export const MAX_YIELDED_CHUNK = 1 << 16
 
+/** Most accesses one stored chunk may declare (writers store at most 2^18); more is damage. */
+export const MAX_STORED_CHUNK_EVENTS = 1 << 20
+
 /**
  * Decoded chunks in execution order, one at a time: the whole trace is never in memory, only
  * one stored chunk, yielded in slices of at most MAX_YIELDED_CHUNK accesses.
- * A session cut short (crash, cancel) simply has fewer chunks.
+ * A session cut short (crash, cancel) simply has fewer chunks. Every chunk is checked before
+ * it is decoded (sequence, event count, checksum where stored) and after (the count it
+ * decodes to), and the chunks together must hold the events the session says it has: any
+ * mismatch is one error naming the chunk, never a different trace.
  */
-export function* iterateChunks(db: Db, pointCount: number): Generator<DecodedChunk> {
-  const rows = db.prepare('SELECT seq, codec, data FROM trace_chunks ORDER BY seq').iterate() as IterableIterator<{ seq: number; codec: string; data: Buffer }>
+export function* iterateChunks(db: Db, pointCount: number, firstChunks: number | null = null): Generator<DecodedChunk> {
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n
+  const hasCrc = (db.prepare("SELECT 1 FROM pragma_table_info('trace_chunks') WHERE name = 'crc32'").get() as unknown) !== undefined
+  const rows = db.prepare(`SELECT seq, first_event, events, codec, data${hasCrc ? ', crc32' : ''} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<{
+    seq: number; first_event: number; events: number; codec: string; data: Buffer; crc32?: number | null
+  }>
+  const damaged = (index: number, why: string) => new StrideError(damageMessage(db, index, total, why), 'malformed-session')
+  let index = 0
+  let events = 0
   for (const row of rows) {
+    if (firstChunks !== null && index >= firstChunks) return
+    if (row.seq !== index) throw damaged(index, index < row.seq ? `chunk ${index} is missing` : `chunk ${row.seq} is out of sequence`)
+    if (row.first_event !== events) throw damaged(index, `it starts at event ${row.first_event}, after ${events} events`)
+    if (!Number.isSafeInteger(row.events) || row.events <= 0 || row.events > MAX_STORED_CHUNK_EVENTS) throw damaged(index, `it declares ${row.events} events`)
     if (!READABLE_CODECS.includes(row.codec))
       throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec}", which this Stride cannot read; update Stride.`, 'malformed-session')
+    if (row.crc32 != null && crc32(row.data) !== row.crc32) throw damaged(index, 'its checksum does not match')
     let chunk: DecodedChunk
     try {
-      chunk = decodeStoredChunk(row.codec, row.data, pointCount)
+      chunk = decodeStoredChunk(row.codec, row.data, pointCount, row.events)
     } catch (e) {
-      throw new StrideError(`Trace chunk ${row.seq} is damaged (${(e as Error).message}); the session is malformed. Re-trace the program.`, 'malformed-session')
+      throw damaged(index, (e as Error).message)
     }
+    if (chunk.count !== row.events) throw damaged(index, `it decodes to ${chunk.count} events, not the ${row.events} it declares`)
+    events += chunk.count
+    index++
     if (chunk.count <= MAX_YIELDED_CHUNK) yield chunk
     else
       for (let at = 0; at < chunk.count; at += MAX_YIELDED_CHUNK) {
@@ -165,6 +264,24 @@ export function* iterateChunks(db: Db, pointCount: number): Generator<DecodedChu
         yield { count: end - at, points: chunk.points.subarray(at, end), addresses: chunk.addresses.subarray(at, end), sizes: chunk.sizes.subarray(at, end) }
       }
   }
+  const declared = finishedEvents(db)
+  if (declared !== null && declared !== events) throw damaged(Math.max(0, index - 1), `the session says ${declared} events, its chunks hold ${events}`)
+}
+
+/** The event count a finished recording stored (null while unfinished or unknown). */
+function finishedEvents(db: Db): number | null {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'events'").get() as { value: string } | undefined
+  const stop = db.prepare("SELECT value FROM meta WHERE key = 'stopMessage'").get() as { value: string } | undefined
+  if (!row || (stop && stop.value === JSON.stringify(UNFINISHED_MESSAGE))) return null
+  const n = Number(row.value)
+  return Number.isSafeInteger(n) ? n : null
+}
+
+/** "Session s.stride is damaged at chunk 3 of 12 (why); re-trace, or export the 2 intact chunks." */
+function damageMessage(db: Db, index: number, total: number, why: string): string {
+  const name = db.name && db.name !== ':memory:' && !db.memory ? db.name : 'the session'
+  const intact = index === 0 ? 're-trace the program' : `re-trace the program, or keep the ${index} intact chunk${index === 1 ? '' : 's'} with "stride export SESSION --chunks ${index}"`
+  return `Session ${name} is damaged at chunk ${index + 1} of ${total} (${why}); ${intact}.`
 }
 
 export function countEvents(db: Db): number {

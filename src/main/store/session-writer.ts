@@ -1,13 +1,18 @@
 /**
- * Writes a session while its trace streams in: access points as they are discovered, trace
- * chunks as batches fill, and the metadata at the end. Each chunk is committed on its own,
- * so a crash or a cancel leaves every chunk written so far readable.
+ * Writes a session while its trace streams in. Each stored chunk is committed in one
+ * transaction together with the access points it names that were not stored yet, the
+ * points' access counts and the event count, so whatever Stride dies of, the file holds
+ * every committed chunk and everything needed to read it, marked partial until `finish`.
+ * A session never replaces an existing file while it is recorded: when the target exists,
+ * the trace goes to a side file renamed over it only by `finish`.
  */
-import { appendFileSync, existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { crc32 } from 'node:zlib'
 import type { TraceStopReason } from '../../shared/domain'
 import { PrsdSequiturEncoder } from '../compress/prsd-codec'
 import { DEFAULT_CHUNK_CODEC } from './chunk-codec'
+import type { Statement } from 'better-sqlite3'
 import { openDb, type Db } from './open-db'
 import { migrate } from './schema'
 import { storeStreamMetrics } from './stream-store'
@@ -61,13 +66,18 @@ export interface VariableRow {
  * this many before compressing and committing them: PRSDs and the SEQUITUR grammar restart
  * with each chunk, so larger chunks store loop nests in fewer descriptors (a 5-deep blocked
  * matrix multiply: 18 KB in 64K chunks, 5.5 KB in 256K ones). If Stride itself dies, at most
- * this many accesses are lost; when the traced program crashes nothing is, since `finish`
- * commits what is gathered.
+ * this many accesses (the ones gathered, not yet committed) are lost; when the traced program
+ * crashes nothing is, since `finish` commits what is gathered.
  */
 export const MAX_STORED_CHUNK = 1 << 18
 
+/** What `info` says of a session whose recording never reached `finish` (Stride was killed). */
+export const UNFINISHED_MESSAGE = 'Stride stopped before the trace ended (killed or crashed); every chunk committed before is kept'
+
 export class SessionWriter {
   readonly db: Db
+  /** Where the session is written while it is recorded (== path unless path already existed). */
+  readonly recordingPath: string
   private seq = 0
   private committed = 0
   private storedBytes = 0
@@ -79,7 +89,11 @@ export class SessionWriter {
   private readonly gAddresses = new Float64Array(MAX_STORED_CHUNK)
   private readonly gSizes = new Uint16Array(MAX_STORED_CHUNK)
   private gathered = 0
-  private gatheredPointCount = 0
+  private gatheredPoints: readonly PointRecord[] = []
+  /** Points stored so far, and the access counts last stored for them. */
+  private storedPoints = 0
+  private storedAccesses: number[] = []
+  private finished = false
   /**
    * Test hook: with STRIDE_TRACE_DUMP=FILE the batches are also appended to FILE uncompressed
    * (u32 count, count x u32 point, count x f64 address, count x u16 size), so a test can check
@@ -87,15 +101,24 @@ export class SessionWriter {
    */
   private readonly dump = process.env.STRIDE_TRACE_DUMP || null
   private readonly setMeta
+  private readonly insertPoint: Statement
+  private readonly setAccesses: Statement
 
+  /**
+   * `path` is where the session ends up. The caller has checked that it may be replaced
+   * (checkSessionOutput); it is not touched before `finish`.
+   */
   constructor(readonly path: string, meta: SessionMeta) {
     mkdirSync(dirname(path), { recursive: true })
-    if (existsSync(path)) unlinkSync(path) // "--out" names a new session
-    this.db = openDb(path, { create: true })
+    this.recordingPath = existsSync(path) ? `${path}.recording-${process.pid}` : path
+    if (this.recordingPath !== path) removeSessionFile(this.recordingPath) // left by an earlier crash of this pid
+    this.db = openDb(this.recordingPath, { create: true })
     migrate(this.db)
-    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data) VALUES (?, ?, ?, ?, ?)')
+    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.insertPoint = this.db.prepare('INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address) VALUES (?,?,?,?,?)')
+    this.setAccesses = this.db.prepare('UPDATE points SET accesses = ? WHERE idx = ?')
     this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
-    this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: 'tracing did not finish', storedBytes: 0 })
+    this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: UNFINISHED_MESSAGE, storedBytes: 0 })
     if (this.dump) writeFileSync(this.dump, '')
   }
 
@@ -105,7 +128,11 @@ export class SessionWriter {
     })()
   }
 
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): void {
+  /**
+   * Appends a batch of the tracer's accesses. `pointTable` is the tracer's own, growing point
+   * table: the points a committed chunk names are stored with it.
+   */
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[]): void {
     if (this.dump && count > 0) {
       const head = Buffer.alloc(4)
       head.writeUInt32LE(count)
@@ -117,21 +144,45 @@ export class SessionWriter {
       this.gAddresses.set(addresses.subarray(from, from + n), this.gathered)
       this.gSizes.set(sizes.subarray(from, from + n), this.gathered)
       this.gathered += n
-      this.gatheredPointCount = Math.max(this.gatheredPointCount, pointCount)
+      this.gatheredPoints = pointTable
       from += n
       if (this.gathered === MAX_STORED_CHUNK) this.commitGathered()
     }
   }
 
-  /** Compresses and commits the gathered accesses as one chunk. */
+  /** Compresses the gathered accesses and commits them as one chunk, with their points. */
   private commitGathered(): void {
     const n = this.gathered
     if (n === 0) return
-    const data = this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), this.gatheredPointCount)
-    this.insertChunk.run(this.seq++, this.committed, n, DEFAULT_CHUNK_CODEC, data)
+    const table = this.gatheredPoints
+    const data = this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length)
+    this.db.transaction(() => {
+      this.storePoints(table)
+      this.insertChunk.run(this.seq, this.committed, n, DEFAULT_CHUNK_CODEC, data, crc32(data), table.length)
+      this.setMeta.run('events', JSON.stringify(this.committed + n))
+      this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
+    })()
+    this.seq++
     this.committed += n
     this.storedBytes += data.length
     this.gathered = 0
+  }
+
+  /** New points and changed access counts (inside the caller's transaction). */
+  private storePoints(table: readonly PointRecord[]): void {
+    for (let i = this.storedPoints; i < table.length; i++) {
+      const p = table[i]!
+      this.insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
+      this.storedAccesses[i] = p.accesses
+    }
+    for (let i = 0; i < this.storedPoints; i++) {
+      const a = table[i]!.accesses
+      if (a !== this.storedAccesses[i]) {
+        this.setAccesses.run(a, i)
+        this.storedAccesses[i] = a
+      }
+    }
+    this.storedPoints = table.length
   }
 
   /** Accesses received so far (committed or gathered for the next chunk). */
@@ -185,9 +236,30 @@ export class SessionWriter {
     })()
   }
 
+  /**
+   * Commits what is gathered, records how the trace ended, closes the file and, when it was
+   * recorded beside an existing one, renames it into place.
+   */
   finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }): void {
+    if (this.finished) return
     this.commitGathered()
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })
+    this.close()
+    if (this.recordingPath !== this.path) {
+      removeSessionFile(this.path)
+      renameSync(this.recordingPath, this.path)
+    }
+  }
+
+  /** Ends a recording that holds nothing: its file is removed (never an older session at `path`). */
+  discard(): void {
+    if (this.finished) return
+    this.close()
+    removeSessionFile(this.recordingPath)
+  }
+
+  private close(): void {
+    this.finished = true
     this.db.pragma('wal_checkpoint(TRUNCATE)')
     this.db.close()
   }

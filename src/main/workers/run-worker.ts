@@ -1,4 +1,5 @@
 /** Starts a worker bundle and turns its messages into a promise plus progress callbacks. */
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
 import type { RunAdvice, RunReport } from '../../shared/domain'
@@ -24,29 +25,75 @@ export interface WorkerHandle<T> {
   stop(): void
 }
 
+/**
+ * Worker threads at once, process-wide (web mode serves many clients): the rest wait their
+ * turn. Memory, not cores, is the limit: each worker holds a decoded chunk and a simulator.
+ */
+export const MAX_WORKERS = Math.max(2, Math.min(8, availableParallelism()))
+let running = 0
+const waiting: Array<() => void> = []
+
+function acquireSlot(): Promise<void> {
+  if (running < MAX_WORKERS) {
+    running++
+    return Promise.resolve()
+  }
+  return new Promise((resolve) => waiting.push(resolve))
+}
+
+function releaseSlot(): void {
+  const next = waiting.shift()
+  if (next) next()
+  else running--
+}
+
+/** How long a stopped worker may take to wind down (a trace names its points) before it is terminated. */
+const STOP_GRACE_MS: Partial<Record<WorkerName, number>> = { 'trace-worker': 60_000 }
+const DEFAULT_STOP_GRACE_MS = 2_000
+
 function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneType: T['type'], onProgress: (p: WorkerProgress) => void): WorkerHandle<T> {
-  const worker = new Worker(workerPath(name), { workerData: input })
+  let worker: Worker | null = null
+  let stopped = false
   let settled = false
+  let fail: (e: JobError) => void = () => {}
   const result = new Promise<T>((resolve, reject) => {
-    worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'progress') onProgress(m)
-      else if (m.type === doneType) {
-        settled = true
-        resolve(m as T)
-      } else if (m.type === 'error') {
-        settled = true
-        reject(new JobError(m.message, m.code, m.session))
-      }
-    })
-    worker.on('error', (e) => {
+    fail = (e) => {
+      if (settled) return
       settled = true
-      reject(new JobError(`internal error in ${name}: ${e.message}`, 'internal', null))
+      reject(e)
+    }
+    void acquireSlot().then(() => {
+      if (stopped) {
+        releaseSlot()
+        fail(new JobError(`${name} was cancelled before it started`, 'cancelled', null))
+        return
+      }
+      const w = new Worker(workerPath(name), { workerData: input })
+      worker = w
+      w.on('message', (m: WorkerMessage) => {
+        if (m.type === 'progress') onProgress(m)
+        else if (m.type === doneType) {
+          settled = true
+          resolve(m as T)
+        } else if (m.type === 'error') fail(new JobError(m.message, m.code, m.session))
+      })
+      w.on('error', (e) => fail(new JobError(`internal error in ${name}: ${e.message}`, 'internal', null)))
+      w.on('exit', (code) => {
+        releaseSlot()
+        fail(stopped ? new JobError(`${name} was stopped`, 'cancelled', null) : new JobError(`${name} stopped unexpectedly (exit ${code})`, 'internal', null))
+      })
     })
-    worker.on('exit', (code) => {
-      if (!settled) reject(new JobError(`${name} stopped unexpectedly (exit ${code})`, 'internal', null))
-    })
-  }).finally(() => void worker.terminate())
-  return { result, stop: () => worker.postMessage({ type: 'stop' }) }
+  }).finally(() => void worker?.terminate())
+  const stop = () => {
+    if (stopped || settled) return
+    stopped = true
+    if (!worker) return // still waiting for a slot: it will not start
+    worker.postMessage({ type: 'stop' })
+    // A worker busy in a long loop never reads the message: end it for real.
+    const w = worker
+    setTimeout(() => void w.terminate(), STOP_GRACE_MS[name] ?? DEFAULT_STOP_GRACE_MS).unref()
+  }
+  return { result, stop }
 }
 
 export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<TraceDone> {

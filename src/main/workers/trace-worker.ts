@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
 import { Correlator } from '../correlate/correlator'
-import { removeSessionFile, SessionWriter } from '../store/session-writer'
+import { SessionWriter } from '../store/session-writer'
 import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 import { finishTracedSession, programDataLayout } from './session-symbols'
@@ -30,8 +30,9 @@ async function main(): Promise<void> {
     // Keep whatever reached the file, marked partial, and say why.
     const message = e instanceof Error ? e.message : String(e)
     const kept = writer.eventCount > 0
-    writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
-    if (!kept) removeSessionFile(input.out) // nothing was recorded: leave no empty session behind
+    // Nothing recorded: leave no empty session behind (and never touch an older one).
+    if (kept) writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
+    else writer.discard()
     post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
     return
   }

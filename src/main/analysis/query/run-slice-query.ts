@@ -9,7 +9,7 @@ import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../../shar
 import { buildLayoutMap } from '../../simulate/layout-filter'
 import type { Db } from '../../store/open-db'
 import { latestRun, levelNames } from '../../store/runs'
-import { countEvents, iterateChunks, readPointKinds } from '../../store/session-reader'
+import { countEvents, iterateChunks, parseRunConfig, readPointKinds } from '../../store/session-reader'
 import { readPlacedVariables } from '../../workers/placed-variables'
 import { factFilter, readSliceFacts } from './slice-facts'
 import { unknownSliceNames, type SessionNames } from './slice-names'
@@ -94,7 +94,7 @@ export async function runSliceQuery(db: Db, input: SliceQueryInput, hooks: Slice
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
   const row = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
   if (!row) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
-  const config = JSON.parse(row.config) as HierarchyConfig
+  const config = parseRunConfig(run, row.config)
   const whole = query.data.filter((d) => d.section === null)
   const facts = whole.length > 0 ? readSliceFacts(db, run, factFilter(db, query)) : []
   const sections = await sectionFacts(db, query, config, hooks)

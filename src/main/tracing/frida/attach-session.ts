@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { StrideError } from '../../../shared/api'
 import { Correlator } from '../../correlate/correlator'
-import { removeSessionFile, SessionWriter } from '../../store/session-writer'
+import { SessionWriter } from '../../store/session-writer'
 import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
 import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
 import { parseCmdline } from './process-list'
@@ -66,8 +66,9 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
     const message = e instanceof Error ? e.message : String(e)
     const kept = writer !== null && writer.eventCount > 0
     if (writer) {
-      writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
-      if (!kept) removeSessionFile(input.out)
+      // Nothing recorded: leave no empty session behind (and never touch an older one).
+      if (kept) writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
+      else writer.discard()
     }
     post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
   }

@@ -16,7 +16,8 @@ const KIND_READ = 0
 const KIND_WRITE = 1
 
 export interface ChunkSink {
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): void
+  /** `pointTable`: the points so far (the sink stores those a chunk names with it). */
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[]): void
 }
 
 export interface TracedFunction {
@@ -204,7 +205,7 @@ export class TraceAssembler implements BatchVisitor {
   flush(): void {
     this.placeAlloc()
     if (this.bCount === 0) return
-    this.sink.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points.length)
+    this.sink.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points)
     this.kept += this.bCount
     this.bCount = 0
   }

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { realpathSync } from 'node:fs'
+import { constants as osConstants } from 'node:os'
 import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/api'
 import type { TraceStopReason } from '../../../shared/domain'
@@ -196,9 +197,15 @@ export class ValgrindTrace {
             : `Cannot run ${relayFailed[1]}: ${relayFailed[2]}.`,
           'tool-missing'
         )
+      // A signal Valgrind cannot report (SIGKILL) ends the process itself: through the relay
+      // that is exit status 128 + signal.
+      const killedBy = exit.signal ?? (relay && exit.code !== null && exit.code > 128 && exit.code < 160 ? signalName(exit.code - 128) : null)
       if (fatal) {
         stopReason = 'target-crashed'
         message = `the program crashed: ${fatal.replace(/^==\d+==\s*/, '')}; the accesses recorded before it are kept`
+      } else if (killedBy) {
+        stopReason = 'target-crashed'
+        message = `the program was killed by ${killedBy}; the accesses recorded before it are kept`
       } else if (exit.code !== 0 && this.kept === 0 && this.points.length === 0) {
         const why = this.logTail.filter((l) => /error|cannot|failed|valgrind:/i.test(l)).pop() ?? this.outputTail.join('').trim().split('\n').pop() ?? ''
         throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why.replace(/^==\d+==\s*/, '').trim() || 'no output'}.`, 'target-failed')
@@ -244,7 +251,7 @@ export class ValgrindTrace {
 
   private flush(): void {
     if (this.bCount === 0) return
-    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points.length)
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points)
     this.kept += this.bCount
     this.bCount = 0
   }
@@ -264,6 +271,11 @@ export class ValgrindTrace {
     this.relocatable = elf.relocatable
     return out
   }
+}
+
+function signalName(n: number): string {
+  const name = Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0]
+  return name ?? `signal ${n}`
 }
 
 function runtimeRanges(link: Array<[number, number]>, offset: number): Float64Array {

@@ -1,0 +1,138 @@
+/**
+ * A bounded fuzzer (fixed seed) over stored chunks and session metadata: every damaged input
+ * ends in a StrideError or, where the damage is harmless, the same trace; never a hang, a
+ * crash of another kind, or a silently different trace while the chunk has its checksum.
+ */
+import { copyFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { StrideError } from '../../shared/api'
+import { openDb } from './open-db'
+import { iterateChunks, openSessionDb, readRuns, readSessionInfo } from './session-reader'
+import { SessionWriter, type PointRecord } from './session-writer'
+
+const dir = mkdtempSync(join(tmpdir(), 'stride-fuzz-'))
+const CASES = 300
+
+/** xorshift32: the same cases every run. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1
+  return () => {
+    x ^= x << 13
+    x >>>= 0
+    x ^= x >>> 17
+    x ^= x << 5
+    x >>>= 0
+    return x / 2 ** 32
+  }
+}
+
+/** One chunk mixing regular strides, a nest and irregular addresses, like a real kernel. */
+function baseSession(): string {
+  const path = join(dir, 'base.stride')
+  const w = new SessionWriter(path, { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
+  const random = rng(7)
+  const n = 6000
+  const table: PointRecord[] = [0, 1, 2, 3].map((p) => ({ idx: p, pc: 0x401000 + p, kind: p & 1, accesses: 0, firstAddress: 0 }))
+  const points = new Uint32Array(n)
+  const addresses = new Float64Array(n)
+  const sizes = new Uint16Array(n)
+  for (let i = 0; i < n; i++) {
+    const p = i % 4
+    points[i] = p
+    table[p]!.accesses++
+    addresses[i] = p === 0 ? 0x10000 + i * 8 : p === 1 ? 0x200000 + ((i >> 6) * 512 + (i & 63) * 8) : p === 2 ? 0x300000 + Math.floor(random() * 65536) * 8 : 0x7ffd0000
+    sizes[i] = p === 3 ? 4 : 8
+  }
+  w.appendChunk(n, points, addresses, sizes, table)
+  w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+  return path
+}
+
+function trace(path: string): string {
+  const db = openSessionDb(path, { readonly: true })
+  try {
+    readSessionInfo(db, path)
+    readRuns(db)
+    const points = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
+    const parts: string[] = []
+    for (const c of iterateChunks(db, points)) parts.push(Buffer.from(c.points.buffer, c.points.byteOffset, c.count * 4).toString('base64'), Buffer.from(c.addresses.buffer, c.addresses.byteOffset, c.count * 8).toString('base64'), Buffer.from(c.sizes.buffer, c.sizes.byteOffset, c.count * 2).toString('base64'))
+    return parts.join('|')
+  } finally {
+    db.close()
+  }
+}
+
+function mutate(data: Buffer, random: () => number): Buffer {
+  const out = Buffer.from(data)
+  switch (Math.floor(random() * 4)) {
+    case 0: // bit flips
+      for (let k = 1 + Math.floor(random() * 4); k > 0; k--) out[Math.floor(random() * out.length)]! ^= 1 << Math.floor(random() * 8)
+      return out
+    case 1: // truncation
+      return out.subarray(0, Math.floor(random() * out.length))
+    case 2: // a run of random bytes
+      for (let at = Math.floor(random() * out.length), k = 1 + Math.floor(random() * 32); k > 0 && at < out.length; k--, at++) out[at] = Math.floor(random() * 256)
+      return out
+    default: // a header field made large (counts, lengths)
+      out[1 + Math.floor(random() * Math.min(8, out.length - 1))] = 0xff
+      return out
+  }
+}
+
+describe('fuzzing stored chunks and metadata (fixed seed)', () => {
+  const base = baseSession()
+  const original = trace(base)
+
+  it(`${CASES} damaged chunks: a clean error or the same trace; never a hang or a different trace`, () => {
+    const random = rng(2026)
+    const outcomes = { error: 0, same: 0, differentWithoutChecksum: 0 }
+    const started = Date.now()
+    for (let k = 0; k < CASES; k++) {
+      const path = join(dir, `chunk-${k}.stride`)
+      copyFileSync(base, path)
+      const db = openDb(path)
+      const row = db.prepare('SELECT data FROM trace_chunks WHERE seq = 0').get() as { data: Buffer }
+      const keepChecksum = k % 2 === 0 // odd cases: as an older session, without checksums
+      db.prepare(`UPDATE trace_chunks SET data = ?${keepChecksum ? '' : ', crc32 = NULL'} WHERE seq = 0`).run(mutate(row.data, random))
+      db.close()
+      const caseStarted = Date.now()
+      let result: string | null = null
+      try {
+        result = trace(path)
+      } catch (e) {
+        if (!(e instanceof StrideError)) throw new Error(`case ${k}: not a clean error: ${(e as Error).stack}`)
+        expect((e as Error).message.split('\n')).toHaveLength(1)
+        outcomes.error++
+      }
+      expect(Date.now() - caseStarted, `case ${k} took too long`).toBeLessThan(5000)
+      if (result !== null) {
+        if (result === original) outcomes.same++
+        else if (keepChecksum) throw new Error(`case ${k}: a damaged chunk with its checksum read as a different trace`)
+        else outcomes.differentWithoutChecksum++
+      }
+    }
+    expect(outcomes.error).toBeGreaterThan(CASES / 2)
+    expect(Date.now() - started).toBeLessThan(60_000)
+  }, 120_000)
+
+  it('damaged metadata: a clean error or a readable session', () => {
+    const random = rng(99)
+    const keys = ['program', 'args', 'events', 'partial', 'stopReason', 'functions', 'storedBytes']
+    const values = ['{', 'null', '"x"', '-1', '1e400', '[]', '{"a":1}', "'", '', '9007199254740993']
+    for (let k = 0; k < 100; k++) {
+      const path = join(dir, `meta-${k}.stride`)
+      copyFileSync(base, path)
+      const db = openDb(path)
+      db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(values[Math.floor(random() * values.length)]!, keys[Math.floor(random() * keys.length)]!)
+      if (k % 3 === 0) db.prepare("INSERT INTO runs (created_at, config, accesses) VALUES ('x', ?, 0)").run(values[Math.floor(random() * values.length)]!)
+      db.close()
+      try {
+        trace(path)
+      } catch (e) {
+        if (!(e instanceof StrideError)) throw new Error(`metadata case ${k}: not a clean error: ${(e as Error).stack}`)
+      }
+    }
+  })
+})

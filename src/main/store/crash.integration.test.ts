@@ -1,0 +1,134 @@
+/**
+ * Fault injection on real traces: Stride killed mid-trace (SIGKILL, SIGTERM, SIGHUP) at
+ * several points, and the traced program killed. Every time the session opens, says partial
+ * with the reason, and simulates. Plus the files Stride must never destroy.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CLI, example, fixedEnv, stride, strideOk, tempDir } from '../testing/cli-runner'
+import { openDb } from './open-db'
+import { UNFINISHED_MESSAGE } from './session-writer'
+
+const home = tempDir('crash')
+const env = fixedEnv(home)
+const ROUNDS = '100000000' // runs far longer than any case: only a kill ends it
+
+function chunksIn(session: string): number {
+  try {
+    const db = openDb(session, { readonly: true })
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n
+    } finally {
+      db.close()
+    }
+  } catch {
+    return 0 // not created yet
+  }
+}
+
+async function until(what: () => boolean, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** Starts `stride trace` on spin, waits for `chunks` committed chunks, then runs `kill`. */
+async function traceAndKill(name: string, chunks: number, kill: (stride: import('node:child_process').ChildProcess) => void): Promise<string> {
+  const session = join(home, `${name}.stride`)
+  const child = spawn(process.execPath, [CLI, 'trace', '--launch', example('spin'), '--functions', 'sumfunc', '--out', session, '--', ROUNDS], { env, stdio: 'ignore' })
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  await until(() => chunksIn(session) >= chunks)
+  kill(child)
+  await exited
+  // The traced program must not outlive Stride for long (its pipe is gone).
+  spawnSync('pkill', ['-KILL', '-f', `spin ${ROUNDS}`])
+  return session
+}
+
+function info(session: string): { partial: boolean; stopReason: string; stopMessage: string | null; events: number } {
+  return JSON.parse(strideOk(['info', session, '--json'], env)) as { partial: boolean; stopReason: string; stopMessage: string | null; events: number }
+}
+
+function simulates(session: string): void {
+  const out = strideOk(['simulate', session, '--cache', 'L1:32K:8:64'], env)
+  expect(out).toMatch(/L1/)
+}
+
+afterAll(() => {
+  spawnSync('pkill', ['-KILL', '-f', `spin ${ROUNDS}`])
+})
+
+describe('Stride killed mid-trace', () => {
+  for (const [signal, chunks] of [
+    ['SIGKILL', 1],
+    ['SIGKILL', 3],
+    ['SIGTERM', 2],
+    ['SIGHUP', 2]
+  ] as const)
+    it(`${signal} after ${chunks} chunk${chunks > 1 ? 's' : ''}: the session opens as partial and simulates`, async () => {
+      const session = await traceAndKill(`${signal}-${chunks}`, chunks, (c) => c.kill(signal))
+      const s = info(session)
+      expect(s.partial).toBe(true)
+      expect(s.events).toBeGreaterThanOrEqual(chunks * 262144)
+      // SIGKILL cannot be caught: the session says Stride stopped; the others stop the trace cleanly.
+      if (signal === 'SIGKILL') expect(s.stopMessage).toBe(UNFINISHED_MESSAGE)
+      else expect(s.stopReason).toBe('cancelled')
+      simulates(session)
+    })
+})
+
+describe('the traced program killed', () => {
+  it('SIGKILL of the program: partial, "killed by SIGKILL", simulates', async () => {
+    const session = await traceAndKill('target-kill', 1, () => {
+      spawnSync('pkill', ['-KILL', '-f', `spin ${ROUNDS}`])
+    })
+    const s = info(session)
+    expect(s).toMatchObject({ partial: true, stopReason: 'target-crashed' })
+    expect(s.stopMessage).toMatch(/killed by SIGKILL/)
+    simulates(session)
+  })
+})
+
+describe('files Stride never destroys', () => {
+  it('--out naming a source file, or the program itself', () => {
+    const victim = join(home, 'victim.c')
+    writeFileSync(victim, 'int main(void) { return 0; }\n')
+    const r = stride(['trace', '--launch', example('micro'), '--out', victim], env)
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim()).toMatch(/^stride trace: --out .*victim\.c exists and is not a Stride session; choose another file, or pass --force to replace it\.$/)
+    expect(readFileSync(victim, 'utf8')).toContain('int main')
+    const prog = join(home, 'micro')
+    copyFileSync(example('micro'), prog)
+    const before = readFileSync(prog)
+    const p = stride(['trace', '--launch', prog, '--out', prog, '--force'], env)
+    expect(p.status).toBe(2)
+    expect(p.stderr).toMatch(/is the program being traced/)
+    expect(readFileSync(prog).equals(before)).toBe(true)
+  })
+
+  it('export refuses its own input and leaves no partial output behind', () => {
+    const session = join(home, 'export.stride')
+    strideOk(['trace', '--launch', example('micro'), '--out', session], env)
+    const bytes = readFileSync(session)
+    const r = stride(['export', session, '--format', 'raw', '--out', session], env)
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/is the session being exported/)
+    expect(readFileSync(session).equals(bytes)).toBe(true)
+    // A damaged session: the export fails, and nothing is left at --out.
+    const damaged = join(home, 'damaged.stride')
+    copyFileSync(session, damaged)
+    const db = openDb(damaged)
+    db.prepare('UPDATE trace_chunks SET crc32 = crc32 + 1').run()
+    db.close()
+    const out = join(home, 'trace.bin')
+    const e = stride(['export', damaged, '--format', 'raw', '--out', out], env)
+    expect(e.status).not.toBe(0)
+    expect(e.stderr.trim().split('\n')).toHaveLength(1)
+    expect(e.stderr).toMatch(/is damaged at chunk 1 of \d+ \(its checksum does not match\)/)
+    expect(() => readFileSync(out)).toThrow()
+  })
+})
