@@ -32,7 +32,7 @@ async function bundle(dir) {
   writeFileSync(
     entry,
     [
-      `export { factFilter, readSliceFacts } from ${JSON.stringify(join(src, 'main/analysis/query/slice-facts.ts'))}`,
+      `export { factFilter, readSliceFacts } from ${JSON.stringify(join(src, 'main/store/slice-facts.ts'))}`,
       `export { computeQuerySlice } from ${JSON.stringify(join(src, 'main/analysis/query/slice-reduce.ts'))}`,
       `export { parseSliceQuery } from ${JSON.stringify(join(src, 'shared/slice-notation.ts'))}`,
       `export { migrate } from ${JSON.stringify(join(src, 'main/store/schema.ts'))}`,

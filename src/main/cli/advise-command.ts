@@ -5,7 +5,7 @@
  */
 import { StrideError } from '../../shared/api'
 import type { AdviceItem, HierarchyConfig, RunAdvice } from '../../shared/domain'
-import { adviseStoredRun } from '../analysis/advice/session-advice'
+import { adviseStoredRun } from '../session-analysis/session-advice'
 import { readRuns, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'

@@ -4,7 +4,7 @@
  */
 import { StrideError } from '../../shared/api'
 import type { ObjectMethodKind, ObjectMethodResult, ObjectsOptions, SamplingIntervalKind } from '../../shared/domain'
-import { computeObjects, DEFAULT_OBJECTS_OPTIONS } from '../analysis/objects/session-objects'
+import { computeObjects, DEFAULT_OBJECTS_OPTIONS } from '../session-analysis/session-objects'
 import { flag, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 

@@ -4,7 +4,7 @@
  */
 import { StrideError } from '../../shared/api'
 import type { QuerySlice, SliceReduction } from '../../shared/domain'
-import { runSliceQuery } from '../analysis/query/run-slice-query'
+import { runSliceQuery } from '../session-analysis/run-slice-query'
 import { openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'

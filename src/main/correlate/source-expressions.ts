@@ -4,7 +4,6 @@
  * falls back to the plain line. Parsing is the adapter; `collectAccesses` and
  * `matchExpressions` are pure over the syntax tree and plain data.
  */
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Node as SyntaxNode, Parser as TsParser } from 'web-tree-sitter'
 import { projectRoot } from '../paths'
@@ -146,8 +145,8 @@ export function cParser(): Promise<TsParser | null> {
     try {
       const { Parser, Language } = await import('web-tree-sitter')
       await Parser.init()
+      // A missing grammar makes Language.load throw: the catch below falls back.
       const wasm = join(projectRoot(), 'node_modules', 'tree-sitter-c', 'tree-sitter-c.wasm')
-      if (!existsSync(wasm)) return null
       const p = new Parser()
       p.setLanguage(await Language.load(wasm))
       return p

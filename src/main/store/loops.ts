@@ -2,7 +2,7 @@
 import { basename } from 'node:path'
 import type { LoopInfo, LoopStats, RunReport } from '../../shared/domain'
 import type { Db } from './open-db'
-import { addInto, emptyLevels, levelNames, lineSizes } from './runs'
+import { addInto, emptyLevels, levelNames, lineSizes } from '../../shared/report-model'
 
 export function readLoopNests(db: Db): LoopInfo[] {
   const loops = db.prepare('SELECT id, function, start, end, depth, parent, file, line FROM loops ORDER BY id').all() as Array<{

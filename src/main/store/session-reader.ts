@@ -6,7 +6,7 @@ import { StrideError } from '../../shared/api'
 import type { AccessKind, AccessPoint, FunctionStreams, HierarchyConfig, PointStreams, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
 import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
-import { UNFINISHED_MESSAGE } from './session-writer'
+import { UNFINISHED_MESSAGE } from './recording-state'
 import { openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 

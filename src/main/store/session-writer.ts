@@ -14,6 +14,7 @@ import { PrsdSequiturEncoder } from '../compress/prsd-codec'
 import { DEFAULT_CHUNK_CODEC } from './chunk-codec'
 import type { Statement } from 'better-sqlite3'
 import { openDb, type Db } from './open-db'
+import { UNFINISHED_MESSAGE } from './recording-state'
 import { migrate } from './schema'
 import { storeStreamMetrics } from './stream-store'
 
@@ -71,8 +72,7 @@ export interface VariableRow {
  */
 export const MAX_STORED_CHUNK = 1 << 18
 
-/** What `info` says of a session whose recording never reached `finish` (Stride was killed). */
-export const UNFINISHED_MESSAGE = 'Stride stopped before the trace ended (killed or crashed); every chunk committed before is kept'
+export { UNFINISHED_MESSAGE }
 
 export class SessionWriter {
   readonly db: Db

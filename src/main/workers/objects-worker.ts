@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import { computeObjects } from '../analysis/objects/session-objects'
+import { computeObjects } from '../session-analysis/session-objects'
 import type { ObjectsWorkerInput, ObjectsWorkerMessage } from './objects-protocol'
 
 const input = workerData as ObjectsWorkerInput

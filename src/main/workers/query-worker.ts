@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import { runSliceQuery } from '../analysis/query/run-slice-query'
+import { runSliceQuery } from '../session-analysis/run-slice-query'
 import { openSessionDb } from '../store/session-reader'
 import type { QueryWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import { adviseStoredRun } from '../analysis/advice/session-advice'
+import { adviseStoredRun } from '../session-analysis/session-advice'
 import { buildReport } from '../store/runs'
 import { openSessionDb } from '../store/session-reader'
 import type { ReportWorkerInput, WorkerMessage } from './protocol'

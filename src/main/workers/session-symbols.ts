@@ -4,7 +4,7 @@
  * in every view.
  */
 import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
-import { nameVariables } from '../correlate/name-variables'
+import { nameVariables } from '../symbols/name-variables'
 import type { PointRecord, SessionWriter } from '../store/session-writer'
 import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'

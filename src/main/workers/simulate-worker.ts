@@ -9,7 +9,7 @@ import { Hierarchy } from '../simulate/hierarchy'
 import { buildLayoutMap, type LayoutMap } from '../simulate/layout-filter'
 import { storeRun } from '../store/runs'
 import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints } from '../store/session-reader'
-import { readPlacedVariables } from './placed-variables'
+import { readPlacedVariables } from '../session-analysis/placed-variables'
 import type { SimulateWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 
 const input = workerData as SimulateWorkerInput

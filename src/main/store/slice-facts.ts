@@ -8,10 +8,10 @@
  * run's roll-up answers instead: a few rows per data structure x function x loop. The
  * statement text is assembled from constant fragments; every value is bound.
  */
-import type { SliceQuery } from '../../../shared/slice-notation'
-import type { Db } from '../../store/open-db'
-import { hasRollup } from '../../store/rollup'
-import type { SliceFact } from './slice-reduce'
+import type { SliceQuery } from '../../shared/slice-notation'
+import type { Db } from './open-db'
+import { hasRollup } from './rollup'
+import type { SliceFact } from '../analysis/query/slice-reduce'
 
 export interface FactFilter {
   /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { sourceLocations } from '../symbols/addr2line'
-import { readElf } from '../symbols/elf-reader'
+import { sourceLocations } from './addr2line'
+import { readElf } from './elf-reader'
 import type { LoadedModule } from '../tracing/proc-maps'
-import type { VariableRecord } from './correlator'
-import { assignedName, parseLine } from './source-expressions'
+import type { VariableRecord } from '../correlate/correlator'
+import { assignedName, parseLine } from '../correlate/source-expressions'
 
 export interface NamedVariable extends VariableRecord {
   /** Heap: the allocating line (file:line) or module+offset; stack: the function. */

@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseSliceQuery } from '../../../shared/slice-notation'
-import { openDb } from '../../store/open-db'
-import { rollUpRun } from '../../store/rollup'
-import { migrate } from '../../store/schema'
+import { parseSliceQuery } from '../../shared/slice-notation'
+import { openDb } from './open-db'
+import { rollUpRun } from './rollup'
+import { migrate } from './schema'
 import { factFilter, readSliceFacts, resolveFiles } from './slice-facts'
-import { computeQuerySlice } from './slice-reduce'
+import { computeQuerySlice } from '../analysis/query/slice-reduce'
 
 // A run of 4 points: A and B read in foo (two on line 10), B written in bar, one point without a variable.
 function session() {

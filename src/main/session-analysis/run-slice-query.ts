@@ -3,18 +3,18 @@
  * array sections by re-simulating the trace (with progress, and a stop check between chunks).
  * Used by the query worker (app) and by `stride query` (CLI).
  */
-import { StrideError } from '../../../shared/api'
-import type { HierarchyConfig, QuerySlice, SliceReduction } from '../../../shared/domain'
-import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../../shared/slice-notation'
-import { buildLayoutMap } from '../../simulate/layout-filter'
-import type { Db } from '../../store/open-db'
-import { latestRun, levelNames } from '../../store/runs'
-import { countEvents, iterateChunks, parseRunConfig, readPointKinds } from '../../store/session-reader'
-import { readPlacedVariables } from '../../workers/placed-variables'
-import { factFilter, readSliceFacts } from './slice-facts'
-import { unknownSliceNames, type SessionNames } from './slice-names'
-import { computeQuerySlice, type SliceFact } from './slice-reduce'
-import { SectionClassifier, SectionSimulation, type PointPlace } from './slice-sections'
+import { StrideError } from '../../shared/api'
+import type { HierarchyConfig, QuerySlice, SliceReduction } from '../../shared/domain'
+import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../shared/slice-notation'
+import { buildLayoutMap } from '../simulate/layout-filter'
+import type { Db } from '../store/open-db'
+import { latestRun, levelNames } from '../store/runs'
+import { countEvents, iterateChunks, parseRunConfig, readPointKinds } from '../store/session-reader'
+import { readPlacedVariables } from './placed-variables'
+import { factFilter, readSliceFacts } from '../store/slice-facts'
+import { unknownSliceNames, type SessionNames } from '../analysis/query/slice-names'
+import { computeQuerySlice, type SliceFact } from '../analysis/query/slice-reduce'
+import { SectionClassifier, SectionSimulation, type PointPlace } from '../analysis/query/slice-sections'
 
 export interface SliceQueryInput {
   run: number | null

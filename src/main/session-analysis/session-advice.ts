@@ -4,16 +4,16 @@
  * filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
  * pure. Used in-process by `stride advise` and in the report worker by the API's getAdvice.
  */
-import { StrideError } from '../../../shared/api'
-import type { MissClasses, RunAdvice, RunReport } from '../../../shared/domain'
-import { buildLayoutMap } from '../../simulate/layout-filter'
-import type { Db } from '../../store/open-db'
-import { buildReport } from '../../store/runs'
-import { iterateChunks, readPointKinds, readPoints } from '../../store/session-reader'
-import { readPlacedVariables } from '../../workers/placed-variables'
-import { MissStream } from '../objects/miss-stream'
-import { diagnoseRun, levelConfig } from './diagnose'
-import { MAX_REMEMBERED_LINES, MissClassifier } from './miss-classes'
+import { StrideError } from '../../shared/api'
+import type { MissClasses, RunAdvice, RunReport } from '../../shared/domain'
+import { buildLayoutMap } from '../simulate/layout-filter'
+import type { Db } from '../store/open-db'
+import { buildReport } from '../store/runs'
+import { iterateChunks, readPointKinds, readPoints } from '../store/session-reader'
+import { readPlacedVariables } from './placed-variables'
+import { MissStream } from '../analysis/objects/miss-stream'
+import { diagnoseRun, levelConfig } from '../analysis/advice/diagnose'
+import { MAX_REMEMBERED_LINES, MissClassifier } from '../analysis/advice/miss-classes'
 
 export async function adviseStoredRun(db: Db, run: number | null, level: string | null): Promise<RunAdvice> {
   const report = buildReport(db, run)
