@@ -93,6 +93,22 @@ describe('the traced program killed', () => {
   })
 })
 
+describe('limits', () => {
+  it('--seconds past what a timer can wait is refused, not a 1 ms trace', () => {
+    const r = stride(['trace', '--launch', example('micro'), '--seconds', '3000000', '--out', join(home, 'long.stride')], env)
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim()).toBe('stride trace: --seconds "3000000" must be a number of seconds from 0 to 2073600 (24 days).')
+  })
+
+  it('a cache no machine has is refused with the limit', () => {
+    const session = join(home, 'limits.stride')
+    strideOk(['trace', '--launch', example('micro'), '--max-events', '1000', '--out', session], env)
+    const r = stride(['simulate', session, '--cache', 'L1:16G:8:64'], env)
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/at most 512 MiB/)
+  })
+})
+
 describe('files Stride never destroys', () => {
   it('--out naming a source file, or the program itself', () => {
     const victim = join(home, 'victim.c')

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
 import type { RunAdvice, RunReport } from '../../shared/domain'
 import { workerPath, type WorkerName } from '../paths'
+import { WorkerSlots } from './worker-slots'
 import type { QueryWorkerInput, ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
@@ -30,22 +31,7 @@ export interface WorkerHandle<T> {
  * turn. Memory, not cores, is the limit: each worker holds a decoded chunk and a simulator.
  */
 export const MAX_WORKERS = Math.max(2, Math.min(8, availableParallelism()))
-let running = 0
-const waiting: Array<() => void> = []
-
-function acquireSlot(): Promise<void> {
-  if (running < MAX_WORKERS) {
-    running++
-    return Promise.resolve()
-  }
-  return new Promise((resolve) => waiting.push(resolve))
-}
-
-function releaseSlot(): void {
-  const next = waiting.shift()
-  if (next) next()
-  else running--
-}
+const slots = new WorkerSlots(MAX_WORKERS)
 
 /** How long a stopped worker may take to wind down (a trace names its points) before it is terminated. */
 const STOP_GRACE_MS: Partial<Record<WorkerName, number>> = { 'trace-worker': 60_000 }
@@ -62,9 +48,9 @@ function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneTy
       settled = true
       reject(e)
     }
-    void acquireSlot().then(() => {
+    void slots.acquire().then(() => {
       if (stopped) {
-        releaseSlot()
+        slots.release()
         fail(new JobError(`${name} was cancelled before it started`, 'cancelled', null))
         return
       }
@@ -79,7 +65,7 @@ function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneTy
       })
       w.on('error', (e) => fail(new JobError(`internal error in ${name}: ${e.message}`, 'internal', null)))
       w.on('exit', (code) => {
-        releaseSlot()
+        slots.release()
         fail(stopped ? new JobError(`${name} was stopped`, 'cancelled', null) : new JobError(`${name} stopped unexpectedly (exit ${code})`, 'internal', null))
       })
     })
