@@ -1,5 +1,9 @@
-/** Legend for the heat colors: what each step means for the current metric and level. */
-import { HEAT_STEPS } from '../logic/heat'
+/**
+ * Legend for the heat colors: what each step means for the current metric and level, with
+ * every step's bounds printed (log steps for counts, linear for fractions). Nothing to paint
+ * is said in words, not drawn as a degenerate scale.
+ */
+import { bucketBounds, type HeatScale } from '../logic/heat'
 import { formatCompact, formatPercent } from '../logic/format'
 import type { HeatMetricInfo } from '../logic/heat-metrics'
 
@@ -7,30 +11,47 @@ interface Props {
   max: number
   metric: HeatMetricInfo
   level: string
+  scale: HeatScale
   /** A diff: green steps for fewer misses, red for more. */
   signed?: boolean
+  /** Lines left unpainted as noise (a single access), said so the user can show them. */
+  hiddenNoise?: number
 }
 
-export function HeatLegend({ max, metric, level, signed = false }: Props) {
-  const fmt = (v: number) => (metric.fraction ? formatPercent(v) : formatCompact(v))
-  const steps = Array.from({ length: HEAT_STEPS }, (_, i) => i)
+export function HeatLegend({ max, metric, level, scale, signed = false, hiddenNoise = 0 }: Props) {
+  const fmt = (v: number) => (metric.fraction ? formatPercent(v) : formatCompact(Math.round(v)))
+  const bounds = bucketBounds(max, scale)
+  const noise = hiddenNoise > 0 ? <span className="muted small" data-testid="heat-noise">{hiddenNoise} single-access line{hiddenNoise === 1 ? '' : 's'} not painted</span> : null
+  if (!(max > 0))
+    return (
+      <div className="heat-legend" aria-label="Heat legend" data-testid="heat-legend">
+        <span className="muted">
+          {level} {metric.legend}: nothing to paint in this file
+        </span>
+        {noise}
+      </div>
+    )
+  const label = (b: { from: number; to: number }, i: number) => `${i === 0 ? (metric.fraction ? '>0' : '1') : fmt(b.from)}–${fmt(b.to)}`
   return (
     <div className="heat-legend" aria-label="Heat legend" data-testid="heat-legend">
       <span className="muted">
         {level} {metric.legend}
+        {scale === 'log' ? ' (log steps)' : ''}
       </span>
       <span className="heat-legend-scale">
         {signed &&
-          [...steps].reverse().map((i) => <span key={`b${i}`} className={`swatch diff-better-${i + 1}`} title={`fewer misses: ${fmt((max * i) / HEAT_STEPS)} – ${fmt((max * (i + 1)) / HEAT_STEPS)}`} />)}
-        {steps.map((i) => (
-          <span
-            key={i}
-            className={`swatch ${signed ? `diff-worse-${i + 1}` : `heat-bg-${i + 1}`}`}
-            title={`${signed ? 'more misses: ' : ''}${fmt((max * i) / HEAT_STEPS)} – ${fmt((max * (i + 1)) / HEAT_STEPS)}`}
-          />
+          [...bounds].reverse().map((b, r) => {
+            const i = bounds.length - 1 - r
+            return <span key={`b${i}`} className={`swatch diff-better-${i + 1}`} title={`fewer misses: ${label(b, i)}`} />
+          })}
+        {bounds.map((b, i) => (
+          <span key={i} className="heat-step">
+            <span className={`swatch ${signed ? `diff-worse-${i + 1}` : `heat-bg-${i + 1}`}`} title={`${signed ? 'more misses: ' : ''}${label(b, i)}`} />
+            <span className="heat-step-label small">{label(b, i)}</span>
+          </span>
         ))}
       </span>
-      <span className="muted">{signed ? `±${fmt(max)}` : `0 – ${fmt(max)}`}</span>
+      {noise}
     </div>
   )
 }

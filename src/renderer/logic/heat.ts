@@ -1,7 +1,9 @@
 /**
  * Heat buckets for painting: a handful of perceptual steps (ColorBrewer YlOrRd, see
  * styles/heat.css) read more reliably than a continuous ramp, and the gutter bar
- * carries the exact proportion.
+ * carries the exact proportion. Counts (misses, evictions, Δ misses) span orders of
+ * magnitude, so their steps are logarithmic: a 20,000-miss line and a 1-miss line never share
+ * a color. Fractions (ratios, shares) stay linear. The legend prints every step's bounds.
  */
 export const HEAT_STEPS = 5
 /** Gutter bar widths are quantized to this many steps (CSS classes bar-w0..bar-w20). */
@@ -26,10 +28,18 @@ export interface HeatMap {
   /** Lines with a nonzero value, hottest first (ties by line): the "next hottest" order. */
   order: number[]
   signed: boolean
+  scale: HeatScale
+}
+
+export type HeatScale = 'log' | 'linear'
+
+/** Where |value| falls between 0 and max, 0..1, on the scale. */
+function position(a: number, max: number, scale: HeatScale): number {
+  return scale === 'log' ? Math.log1p(a) / Math.log1p(max) : a / max
 }
 
 /** Buckets for painting. Signed maps (Δ misses) paint both directions by magnitude. */
-export function computeHeat(values: Map<number, number>, signed = false): HeatMap {
+export function computeHeat(values: Map<number, number>, signed = false, scale: HeatScale = 'linear'): HeatMap {
   const entries = [...values].sort((a, b) => a[0] - b[0])
   let max = 0
   let hottest: number | null = null
@@ -47,10 +57,10 @@ export function computeHeat(values: Map<number, number>, signed = false): HeatMa
       lines.set(line, { bucket: 0, bar: 0, value, sign: 0 })
       continue
     }
-    const f = a / max
     lines.set(line, {
-      bucket: Math.min(HEAT_STEPS, Math.max(1, Math.ceil(f * HEAT_STEPS))),
-      bar: Math.max(1, Math.round(f * BAR_STEPS)),
+      bucket: Math.min(HEAT_STEPS, Math.max(1, Math.ceil(position(a, max, scale) * HEAT_STEPS))),
+      // The bar stays proportional: it carries the exact share the log colors compress.
+      bar: Math.max(1, Math.round((a / max) * BAR_STEPS)),
       value,
       sign: value < 0 ? -1 : 1
     })
@@ -59,7 +69,7 @@ export function computeHeat(values: Map<number, number>, signed = false): HeatMa
     .filter(([, v]) => (signed ? v !== 0 : v > 0))
     .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]) || a[0] - b[0])
     .map(([line]) => line)
-  return { lines, max, hottest, order, signed }
+  return { lines, max, hottest, order, signed, scale }
 }
 
 /** The line to jump to from `current` going down (+1) or up (-1) the hotness order, wrapping. */
@@ -70,9 +80,10 @@ export function nextHotLine(heat: HeatMap, current: number | null, direction: 1 
   return heat.order[(at + direction + heat.order.length) % heat.order.length]!
 }
 
-/** Lower bound of each bucket as a fraction of the max, for the legend. */
-export function bucketLowerBounds(): number[] {
-  return Array.from({ length: HEAT_STEPS }, (_, i) => i / HEAT_STEPS)
+/** Each bucket's value range [from, to], for the legend (from of bucket 1 is just above 0). */
+export function bucketBounds(max: number, scale: HeatScale): Array<{ from: number; to: number }> {
+  const at = (f: number) => (scale === 'log' ? Math.expm1(f * Math.log1p(max)) : f * max)
+  return Array.from({ length: HEAT_STEPS }, (_, i) => ({ from: at(i / HEAT_STEPS), to: at((i + 1) / HEAT_STEPS) }))
 }
 
 /** A run of consecutive lines with the same color, for the overview ruler and minimap marks. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
 import { splitArgs } from './args'
 import { parseCacheForm, parseMaxEvents } from './cache-form'
-import { computeHeat, computeHeatRuns, nextHotLine } from './heat'
+import { bucketBounds, computeHeat, computeHeatRuns, nextHotLine } from './heat'
 import { computeLineValues } from './heat-metrics'
 import { computeLineMetrics } from './line-metrics'
 import { computeReferenceRows, computeSourceFiles, sortReferenceRows } from './references'
@@ -135,5 +135,27 @@ describe('forms', () => {
   })
   it('splits arguments with quotes', () => {
     expect(splitArgs(`a "b c" 'd e' f\\ g ""`)).toEqual(['a', 'b c', 'd e', 'f g', ''])
+  })
+})
+
+describe('log heat steps for counts', () => {
+  it('a 1-miss line and a 20,000-miss line never share a color; fractions stay linear', () => {
+    const h = computeHeat(new Map([[1, 1], [2, 20], [3, 400], [4, 20_000]]), false, 'log')
+    expect([1, 2, 3, 4].map((l) => h.lines.get(l)!.bucket)).toEqual([1, 2, 4, 5])
+    // The gutter bar stays proportional.
+    expect(h.lines.get(1)!.bar).toBe(1)
+    expect(h.lines.get(4)!.bar).toBe(20)
+    const linear = computeHeat(new Map([[1, 1], [2, 20_000]]))
+    expect(linear.lines.get(1)!.bucket).toBe(1)
+    expect(linear.scale).toBe('linear')
+  })
+
+  it('the legend bounds cover 0..max on either scale', () => {
+    const log = bucketBounds(20_000, 'log')
+    expect(log).toHaveLength(5)
+    expect(log[0]!.from).toBe(0)
+    expect(log[4]!.to).toBeCloseTo(20_000, 6)
+    expect(log[1]!.from).toBeCloseTo(Math.expm1(Math.log1p(20_000) / 5), 9)
+    expect(bucketBounds(1, 'linear').map((b) => b.to)).toEqual([0.2, 0.4, 0.6, 0.8, 1])
   })
 })

@@ -50,6 +50,8 @@ interface SessionState {
   error: string | null
   level: string | null
   metric: HeatMetric
+  /** Paint lines the traced code touched once (off: they are noise, see SourcePane). */
+  showNoise: boolean
   file: string | null
   selection: LineSelection | null
   tab: WorkspaceTab
@@ -62,6 +64,7 @@ interface SessionState {
   selectRun(run: number): Promise<void>
   setLevel(level: string): void
   setMetric(metric: HeatMetric): void
+  setShowNoise(show: boolean): void
   setFile(file: string): void
   setTab(tab: WorkspaceTab): void
   /** Compare with a run of this or another session; loads its report. */
@@ -86,6 +89,7 @@ export const useSession = create<SessionState>((set, get) => ({
   error: null,
   level: null,
   metric: 'misses',
+  showNoise: false,
   file: null,
   selection: null,
   tab: 'source',
@@ -142,6 +146,7 @@ export const useSession = create<SessionState>((set, get) => ({
 
   setLevel: (level) => set({ level }),
   setMetric: (metric) => set({ metric }),
+  setShowNoise: (showNoise) => set({ showNoise }),
   setFile: (file) => set({ file, selection: null }),
   setTab: (tab) => set({ tab }),
   async compareWithSession(path) {

@@ -1,11 +1,12 @@
 /** An open session: summary, runs and recent sessions on the side; heatmap and table in the middle. */
-import { useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { CodeTree } from '../components/CodeTree'
 import { ReferenceTable } from '../components/ReferenceTable'
 import { computeCodeTree } from '../logic/code-tree'
 import { FunctionStreamsPanel } from '../components/FunctionStreamsPanel'
 import { RunList } from '../components/RunList'
 import { Segmented } from '../components/Segmented'
+import { SplitPanes, type SplitArrangement } from '../components/SplitPanes'
 import { SessionSummary } from '../components/SessionSummary'
 import { baseName } from '../logic/format'
 import { HEAT_METRICS } from '../logic/heat-metrics'
@@ -23,8 +24,27 @@ import { AdvisorView } from './AdvisorView'
 import { EvictorGraphView } from './EvictorGraphView'
 import { QueryView } from './QueryView'
 
+const ARRANGEMENT_KEY = 'stride.sourceArrangement'
+
+function savedArrangement(): SplitArrangement {
+  try {
+    const v = localStorage.getItem(ARRANGEMENT_KEY)
+    return v === 'side' || v === 'stacked' ? v : 'auto'
+  } catch {
+    return 'auto'
+  }
+}
+
 export function SessionView() {
   const s = useSession()
+  const [arrangement, setArrangement] = useState<SplitArrangement>(savedArrangement)
+  useEffect(() => {
+    try {
+      localStorage.setItem(ARRANGEMENT_KEY, arrangement)
+    } catch {
+      // not remembered, still applied
+    }
+  }, [arrangement])
   const { info, report, level, file } = s
   const files = useMemo(() => (report ? computeSourceFiles(report) : []), [report])
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
@@ -112,6 +132,19 @@ export function SessionView() {
                   </select>
                 </label>
               )}
+              {!noLines && file && (
+                <Segmented
+                  label="Layout"
+                  value={arrangement}
+                  options={[
+                    { value: 'auto', label: 'Auto' },
+                    { value: 'side', label: 'Side by side' },
+                    { value: 'stacked', label: 'Stacked' }
+                  ]}
+                  onChange={(v) => setArrangement(v as SplitArrangement)}
+                  testId="layout-selector"
+                />
+              )}
             </div>
 
             {noLines && (
@@ -122,9 +155,8 @@ export function SessionView() {
               </div>
             )}
 
-            {report && level && (
-              <div className={`panes ${noLines || !file ? 'table-only' : ''}`}>
-                {!noLines && file && <SourcePane session={info.path} report={report} file={file} level={level} metric={metric} deltas={deltas} />}
+            {report && level && (() => {
+              const table = (
                 <section className="table-pane" aria-label="Access points">
                   <div className="pane-header">
                     <h3 className="pane-title">Access points</h3>
@@ -141,8 +173,18 @@ export function SessionView() {
                     onActivate={(r) => s.select(r.file, r.line, r.id)}
                   />
                 </section>
-              </div>
-            )}
+              )
+              if (noLines || !file) return <div className="panes">{table}</div>
+              return (
+                <SplitPanes
+                  arrangement={arrangement}
+                  storageKey="stride.sourceSplit"
+                  testId="source-split"
+                  first={<SourcePane session={info.path} report={report} file={file} level={level} metric={metric} deltas={deltas} />}
+                  second={table}
+                />
+              )
+            })()}
           </div>
         )}
         {/* ---- evictor graph and advisor ---- */}

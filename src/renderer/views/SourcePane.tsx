@@ -42,13 +42,28 @@ export function SourcePane({ session, report, file, level, metric, deltas }: Pro
   useEffect(() => load(session, file), [load, session, file])
 
   const metrics = useMemo(() => computeLineMetrics(report, file), [report, file])
-  const heat = useMemo(() => {
+  const showNoise = useSession((s) => s.showNoise)
+  const setShowNoise = useSession((s) => s.setShowNoise)
+  const { heat, hiddenNoise } = useMemo(() => {
     // Start of a repaint (bench/ui/heatmap.mjs reads the stride:heat-repaint measure).
     performance.mark('stride:heat-start')
-    const h = computeHeat(computeLineValues(report, file, level, metric, deltas), metric === 'delta')
+    const values = computeLineValues(report, file, level, metric, deltas)
+    // A line the traced code touched once (a `}` reading its return address) is noise: its
+    // ratios and shares are 0 or 100% by construction. Left unpainted unless asked for.
+    let hidden = 0
+    if (!showNoise)
+      for (const [line, v] of values) {
+        const m = metrics.get(line)
+        if (m && m.reads + m.writes <= 1 && v !== 0) {
+          values.delete(line)
+          hidden++
+        }
+      }
+    const info = heatMetricInfo(metric)
+    const h = computeHeat(values, metric === 'delta', info.fraction ? 'linear' : 'log')
     performance.measure('stride:heat-compute', 'stride:heat-start')
-    return h
-  }, [report, file, level, metric, deltas])
+    return { heat: h, hiddenNoise: hidden }
+  }, [report, file, level, metric, deltas, showNoise, metrics])
   const referencesByLine = useMemo(() => computeReferencesByLine(report, file), [report, file])
 
   const selectedHere = selection && selection.file === file && selection.line > 0 ? selection : null
@@ -93,7 +108,11 @@ export function SourcePane({ session, report, file, level, metric, deltas }: Pro
         </div>
       </div>
       <div className="legend-row">
-        <HeatLegend max={heat.max} metric={heatMetricInfo(metric)} level={level} signed={heat.signed} />
+        <HeatLegend max={heat.max} metric={heatMetricInfo(metric)} level={level} scale={heat.scale} signed={heat.signed} hiddenNoise={hiddenNoise} />
+        <label className="field inline small" title="Lines the traced code touched once (e.g. a closing brace reading its return address)">
+          <input type="checkbox" checked={showNoise} onChange={(e) => setShowNoise(e.target.checked)} data-testid="show-noise" />
+          <span>Single-access lines</span>
+        </label>
       </div>
       <div className="source-body">
         {!entry || entry.status === 'loading' ? (
