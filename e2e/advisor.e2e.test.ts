@@ -43,9 +43,13 @@ describe('advisor', () => {
     const view = page.getByTestId('advisor-view')
     const runBefore = Number(await view.getAttribute('data-run'))
     await action.click()
-    // The what-if runs, then its run opens compared with this one; the advisor stays open and
-    // diagnoses the new run: the conflict is gone.
-    await expect.poll(() => page.getByTestId('advisor-view').getAttribute('data-run'), { timeout: 180_000 }).toBe(String(runBefore + 1))
+    // The what-if runs, then its run opens in Compare, against this one.
+    await expect.poll(() => page.getByTestId('tab-compare').getAttribute('aria-selected'), { timeout: 180_000 }).toBe('true')
+    await page.getByTestId('diff-total').first().waitFor({ timeout: 30_000 })
+    await screenshot(page, 'advisor-2a-compare')
+    // Back on the advisor, the new run is diagnosed: the conflict is gone.
+    await page.getByTestId('tab-advisor').click()
+    await expect.poll(() => page.getByTestId('advisor-view').getAttribute('data-run'), { timeout: 60_000 }).toBe(String(runBefore + 1))
     expect(await page.getByTestId('run-item').count()).toBe(2)
     expect(await page.locator('[data-testid="advice-item"][data-diagnosis="conflict"]').count()).toBe(0)
     await screenshot(page, 'advisor-2-after-padding')

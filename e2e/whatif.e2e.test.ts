@@ -38,12 +38,16 @@ describe('what-if and compare', () => {
     await page.getByTestId('code-tree').getByRole('button', { name: 'Expand sumfunc' }).click()
     expect(await page.getByTestId('code-tree').textContent()).toMatch(/conflict\.c[\s\S]*sumfunc[\s\S]*loop@30/)
 
-    // N walks from the hottest line down (and pins it); Shift+N walks back up.
+    // Line 33 (the closing brace reading its return address once) is noise: not painted, said
+    // in the legend. Shown, N walks from the hottest line down (and pins it); Shift+N back up.
+    expect(await page.getByTestId('heat-noise').textContent()).toMatch(/^1 single-access line not painted$/)
+    await page.getByTestId('show-noise').check()
     await page.locator('body').click({ position: { x: 5, y: 5 } })
     await page.keyboard.press('n')
     await expect.poll(() => view.getAttribute('data-selected-line')).toBe('33')
     await page.keyboard.press('Shift+N')
     await expect.poll(() => view.getAttribute('data-selected-line')).toBe('30')
+    await page.getByTestId('show-noise').uncheck()
 
     // Other paints: the legend names what the color means.
     await page.getByTestId('metric-select').selectOption('spatialWaste')
@@ -73,9 +77,11 @@ describe('what-if and compare', () => {
     await screenshot(page, 'whatif-2-form')
     await page.getByTestId('run-whatif').click()
 
-    // The new run opens, compared with run 1.
+    // The banner says what runs (a simulation of the recorded trace, not the program).
+    expect(await page.getByTestId('job-running').textContent()).not.toMatch(/launching the program/)
+    // The new run opens in Compare by itself: run 2 against run 1.
     await expect.poll(() => page.getByTestId('run-totals').textContent(), { timeout: 120_000 }).toMatch(/^Run 2/)
-    await page.getByTestId('tab-compare').click()
+    await expect.poll(() => page.getByTestId('tab-compare').getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true')
     const total = page.getByTestId('diff-total').first()
     await total.waitFor({ timeout: 30_000 })
     const [before, after] = ((await total.locator('.diff-total-value').textContent()) ?? '').split('→').map(num)

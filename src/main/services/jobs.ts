@@ -16,6 +16,8 @@ interface Job {
   started: number
   handle: WorkerHandle<unknown> | null
   cancelled: boolean
+  /** The last progress sample, for the current rate (not the average since the start). */
+  rate: { at: number; events: number; perSecond: number }
 }
 
 export class JobManager extends ApiEventChannel {
@@ -36,14 +38,20 @@ export class JobManager extends ApiEventChannel {
   }
 
   private progress(job: Job, p: WorkerProgress | { phase: JobPhase; events: number; total: number | null }): void {
-    const elapsedMs = Date.now() - job.started
+    const now = Date.now()
+    const elapsedMs = now - job.started
+    // The rate over the last second or so: phases differ (tracing, then simulating from 0), and
+    // an average since the start hides a stall or a speed-up.
+    const r = job.rate
+    if (p.events < r.events) job.rate = { at: now, events: p.events, perSecond: 0 }
+    else if (now - r.at >= 500) job.rate = { at: now, events: p.events, perSecond: ((p.events - r.events) * 1000) / (now - r.at) }
     this.emit('progress', {
       jobId: job.id,
       kind: job.kind,
       phase: p.phase,
       events: p.events,
       total: p.total,
-      eventsPerSecond: elapsedMs > 0 ? Math.round((p.events * 1000) / elapsedMs) : 0,
+      eventsPerSecond: Math.round(job.rate.perSecond),
       elapsedMs,
       message: null
     })
@@ -62,7 +70,7 @@ export class JobManager extends ApiEventChannel {
   }
 
   private newJob(kind: Job['kind']): Job {
-    const job: Job = { id: randomUUID(), kind, started: Date.now(), handle: null, cancelled: false }
+    const job: Job = { id: randomUUID(), kind, started: Date.now(), handle: null, cancelled: false, rate: { at: Date.now(), events: 0, perSecond: 0 } }
     this.jobs.set(job.id, job)
     return job
   }

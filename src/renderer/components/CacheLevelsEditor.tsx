@@ -1,6 +1,6 @@
 /** Editable cache hierarchy for the automatic simulation (innermost level first). */
 import type { ReplacementPolicy } from '../../shared/domain'
-import { nextLevelDraft, type CacheLevelDraft } from '../logic/cache-form'
+import { cacheFormWarnings, nextLevelDraft, type CacheLevelDraft } from '../logic/cache-form'
 
 const POLICIES: { value: ReplacementPolicy; label: string }[] = [
   { value: 'lru', label: 'LRU' },
@@ -72,6 +72,11 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
           ))}
         </tbody>
       </table>
+      {cacheFormWarnings(levels).map((w) => (
+        <p key={w} className="notice warning small" data-testid="cache-warning">
+          {w}
+        </p>
+      ))}
       <div className="cache-editor-actions">
         {levels.length < 3 && (
           <button type="button" className="link-button" onClick={() => onChange([...levels, nextLevelDraft(levels)])}>

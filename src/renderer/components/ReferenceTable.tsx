@@ -6,6 +6,16 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { formatCount, formatPercent } from '../logic/format'
 import { sortReferenceRows, type ReferenceRow, type ReferenceSort, type ReferenceSortKey } from '../logic/references'
 
+/**
+ * Reads and writes are the program's; hits, misses and miss % are the level's own, over the
+ * accesses that reached it (below L1: the misses of the level above). The headers say which.
+ */
+function columnLabel(key: ReferenceSortKey, label: string, level: string): string {
+  if (key === 'reads' || key === 'writes') return `Program ${label.toLowerCase()}`
+  if (key === 'hits' || key === 'misses' || key === 'ratio') return `${level} ${label.toLowerCase()}`
+  return label
+}
+
 const COLUMNS: { key: ReferenceSortKey; label: string; numeric: boolean }[] = [
   { key: 'id', label: 'Reference', numeric: false },
   { key: 'location', label: 'Location', numeric: false },
@@ -77,7 +87,7 @@ export function ReferenceTable({ rows, level, selectedId, selectedLine, onActiva
                 aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
               >
                 <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)} data-testid={`sort-${c.key}`}>
-                  {c.label}
+                  {columnLabel(c.key, c.label, level)}
                   <span className="sort-mark" aria-hidden="true">
                     {sort.key === c.key ? (sort.dir === 'asc' ? '▲' : '▼') : ''}
                   </span>

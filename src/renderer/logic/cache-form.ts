@@ -26,11 +26,24 @@ export function levelDraft(level: CacheLevelConfig): CacheLevelDraft {
 }
 
 /** A sensible next level when the user adds one (L2 256K 8-way, L3 8M 16-way). */
+/** A new outer level: its lines are never smaller than the level inside it. */
 export function nextLevelDraft(existing: CacheLevelDraft[]): CacheLevelDraft {
   const n = existing.length + 1
-  return n === 2
-    ? { name: 'L2', size: '256K', assoc: '8', lineSize: '64' }
-    : { name: `L${n}`, size: '8M', assoc: '16', lineSize: '64' }
+  const inner = parseSize(existing[existing.length - 1]?.lineSize ?? '64') ?? 64
+  const lineSize = String(Math.max(64, inner))
+  return n === 2 ? { name: 'L2', size: '256K', assoc: '8', lineSize } : { name: `L${n}`, size: '8M', assoc: '16', lineSize }
+}
+
+/** Allowed but unusual set-ups worth a word (an outer level with smaller lines than an inner one). */
+export function cacheFormWarnings(levels: CacheLevelDraft[]): string[] {
+  const out: string[] = []
+  for (let i = 1; i < levels.length; i++) {
+    const inner = parseSize(levels[i - 1]!.lineSize)
+    const outer = parseSize(levels[i]!.lineSize)
+    if (inner !== null && outer !== null && outer < inner)
+      out.push(`${levels[i]!.name}'s ${outer}-byte lines are smaller than ${levels[i - 1]!.name}'s ${inner}-byte lines: each ${levels[i - 1]!.name} miss then fetches several ${levels[i]!.name} lines (allowed, but real hierarchies do not do this).`)
+  }
+  return out
 }
 
 export type CacheFormResult = { ok: true; config: HierarchyConfig } | { ok: false; error: string }

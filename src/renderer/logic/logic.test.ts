@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
 import { splitArgs } from './args'
-import { parseCacheForm, parseMaxEvents } from './cache-form'
+import { cacheFormWarnings, nextLevelDraft, parseCacheForm, parseMaxEvents } from './cache-form'
 import { bucketBounds, computeHeat, computeHeatRuns, nextHotLine } from './heat'
 import { computeLineValues } from './heat-metrics'
 import { computeLineMetrics } from './line-metrics'
@@ -157,5 +157,17 @@ describe('log heat steps for counts', () => {
     expect(log[4]!.to).toBeCloseTo(20_000, 6)
     expect(log[1]!.from).toBeCloseTo(Math.expm1(Math.log1p(20_000) / 5), 9)
     expect(bucketBounds(1, 'linear').map((b) => b.to)).toEqual([0.2, 0.4, 0.6, 0.8, 1])
+  })
+})
+
+describe('adding a cache level', () => {
+  it('never proposes lines smaller than the inner level, and warns when the user picks them', () => {
+    const l1 = { name: 'L1', size: '32K', assoc: '8', lineSize: '128' }
+    expect(nextLevelDraft([l1]).lineSize).toBe('128')
+    expect(nextLevelDraft([{ ...l1, lineSize: '32' }]).lineSize).toBe('64')
+    expect(cacheFormWarnings([l1, { name: 'L2', size: '256K', assoc: '8', lineSize: '64' }])).toEqual([
+      "L2's 64-byte lines are smaller than L1's 128-byte lines: each L1 miss then fetches several L2 lines (allowed, but real hierarchies do not do this)."
+    ])
+    expect(cacheFormWarnings([l1, { name: 'L2', size: '256K', assoc: '8', lineSize: '128' }])).toEqual([])
   })
 })

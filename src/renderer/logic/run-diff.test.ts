@@ -63,4 +63,18 @@ describe('run diff', () => {
       [31, 5]
     ])
   })
+
+  it('a level only one run has is new, not "0 -> N" red; lines at it are not compared', () => {
+    const withL2: RunReport = {
+      ...padded,
+      config: { ...padded.config, levels: [...padded.config.levels, { name: 'L2', size: 262144, assoc: 8, lineSize: 64, policy: 'lru' }] },
+      levels: [...padded.levels, { name: 'L2', reads: 19, writes: 0, readMisses: 12, writeMisses: 0 }]
+    }
+    const d = computeRunDiff(base, withL2, 'L2')
+    expect(d.levels.find((l) => l.key === 'L2')).toMatchObject({ onlyIn: 'current', misses: 12, delta: 0 })
+    expect(d.levels.find((l) => l.key === 'L1')).toMatchObject({ delta: -182 })
+    expect(d.levelMissingInBase).toBe(true)
+    expect(d.lines).toEqual([])
+    expect(computeRunDiff(withL2, base, 'L1').levels.find((l) => l.key === 'L2')).toMatchObject({ onlyIn: 'base', baseMisses: 12 })
+  })
 })

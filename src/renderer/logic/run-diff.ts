@@ -24,10 +24,14 @@ export interface DiffRow {
   ratio: number | null
   /** ratio - baseRatio, null when either is unknown. */
   deltaRatio: number | null
+  /** A level only one of the runs simulated: nothing to compare, said instead of a delta. */
+  onlyIn?: 'base' | 'current'
 }
 
 export interface RunDiff {
   level: string
+  /** The chosen level is missing from the baseline run: lines and data structures are empty. */
+  levelMissingInBase: boolean
   /** Level totals, for every level both runs have. */
   levels: DiffRow[]
   lines: DiffRow[]
@@ -98,13 +102,23 @@ function levelCounts(report: RunReport): Map<string, Counts> {
   return new Map(report.levels.map((l) => [l.name, { file: null, line: null, accesses: l.reads + l.writes, misses: l.readMisses + l.writeMisses }]))
 }
 
+/**
+ * Levels match by name. A level only one run has (an L2 added by a what-if) is reported as
+ * such, never as "0 -> 1,540 misses": the baseline did not have zero misses there, it had no
+ * such level.
+ */
 export function computeRunDiff(base: RunReport, current: RunReport, level: string): RunDiff {
   const baseLevels = levelCounts(base)
+  const currentLevels = levelCounts(current)
+  const levels = [...currentLevels].map(([k, c]) => (baseLevels.has(k) ? row(k, baseLevels.get(k), c) : { ...row(k, undefined, c), delta: 0, onlyIn: 'current' as const }))
+  for (const [k, c] of baseLevels) if (!currentLevels.has(k)) levels.push({ ...row(k, c, undefined), delta: 0, onlyIn: 'base' as const })
+  const levelMissingInBase = !baseLevels.has(level)
   return {
     level,
-    levels: [...levelCounts(current)].map(([k, c]) => row(k, baseLevels.get(k), c)),
-    lines: join(lineCounts(base, level), lineCounts(current, level)),
-    variables: join(variableCounts(base, level), variableCounts(current, level))
+    levelMissingInBase,
+    levels,
+    lines: levelMissingInBase ? [] : join(lineCounts(base, level), lineCounts(current, level)),
+    variables: levelMissingInBase ? [] : join(variableCounts(base, level), variableCounts(current, level))
   }
 }
 

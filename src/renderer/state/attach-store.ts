@@ -80,7 +80,7 @@ export const useAttach = create<AttachState>((set, get) => ({
     try {
       const { jobId } = await stride().startAttach(input)
       // From here the job store follows the job: progress banner, cancel, opening the session.
-      useJobs.setState({ active: { jobId, kind: 'trace', program: label, status: 'running', progress: null, finished: null, failed: null, cancelling: false } })
+      useJobs.setState({ active: { jobId, kind: 'trace', program: label, functions: input.functions, status: 'running', progress: null, finished: null, failed: null, cancelling: false } })
       set({ starting: false })
       return true
     } catch (e) {

@@ -14,6 +14,8 @@ export interface ActiveJob {
   kind: 'trace' | 'simulate'
   /** What the banner names: the traced program, or the session being re-simulated. */
   program: string
+  /** The traced functions (a trace), for "waiting for f to be called". */
+  functions: string[]
   status: 'running' | 'finished' | 'failed'
   progress: JobProgress | null
   finished: JobFinished | null
@@ -59,7 +61,15 @@ export const useJobs = create<JobState>((set, get) => {
     if (f.session && !(a.kind === 'simulate' && f.run === null)) {
       // The session summary shows partial/stop reason from here on.
       set({ active: null })
-      void useSession.getState().open(f.session, f.run)
+      const whatIf = a.kind === 'simulate'
+      void useSession
+        .getState()
+        .open(f.session, f.run)
+        .then(() => {
+          // A what-if ends on its result: the new run against the run it came from.
+          const s = useSession.getState()
+          if (whatIf && s.baseline && s.baseline.run !== f.run) s.setTab('compare')
+        })
     } else {
       set({ active: { ...a, status: 'finished', finished: f, cancelling: false } })
     }
@@ -73,13 +83,13 @@ export const useJobs = create<JobState>((set, get) => {
     void useRecent.getState().load()
   }
 
-  const begin = async (kind: ActiveJob['kind'], program: string, call: () => Promise<{ jobId: string }>): Promise<boolean> => {
+  const begin = async (kind: ActiveJob['kind'], program: string, call: () => Promise<{ jobId: string }>, functions: string[] = []): Promise<boolean> => {
     set({ starting: true, startError: null })
     try {
       const { jobId } = await call()
       set({
         starting: false,
-        active: { jobId, kind, program, status: 'running', progress: null, finished: null, failed: null, cancelling: false }
+        active: { jobId, kind, program, functions, status: 'running', progress: null, finished: null, failed: null, cancelling: false }
       })
       const seen = early.get(jobId)
       early.delete(jobId)
@@ -99,7 +109,7 @@ export const useJobs = create<JobState>((set, get) => {
     startError: null,
 
     async start(input) {
-      return begin('trace', input.program, () => stride().startTrace(input))
+      return begin('trace', input.program, () => stride().startTrace(input), input.functions ?? [])
     },
 
     async simulate(input) {

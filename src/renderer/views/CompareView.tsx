@@ -85,20 +85,35 @@ export function CompareView({ info, report, level, diff }: Props) {
       {diff && (
         <>
           <div className="diff-totals" data-testid="diff-totals">
-            {diff.levels.map((l) => (
-              <div key={l.key} className={`diff-total ${l.delta < 0 ? 'is-better' : l.delta > 0 ? 'is-worse' : ''}`} data-testid="diff-total" data-level={l.key}>
-                <span className="diff-total-name">{l.key} misses</span>
-                <span className="diff-total-value">
-                  {l.baseMisses.toLocaleString('en-US')} → {l.misses.toLocaleString('en-US')}
-                </span>
-                <span className="diff-total-delta" data-testid="diff-total-delta">
-                  {l.delta > 0 ? '+' : ''}
-                  {l.delta.toLocaleString('en-US')}
-                  {l.baseMisses > 0 ? ` (${l.delta > 0 ? '+' : ''}${((100 * l.delta) / l.baseMisses).toFixed(1)}%)` : ''}
-                </span>
-              </div>
-            ))}
+            {diff.levels.map((l) =>
+              l.onlyIn ? (
+                <div key={l.key} className="diff-total is-new" data-testid="diff-total" data-level={l.key} data-only-in={l.onlyIn}>
+                  <span className="diff-total-name">{l.key} misses</span>
+                  <span className="diff-total-value">{(l.onlyIn === 'current' ? l.misses : l.baseMisses).toLocaleString('en-US')}</span>
+                  <span className="diff-total-delta muted" data-testid="diff-total-delta">
+                    {l.onlyIn === 'current' ? 'new level: the baseline had none' : 'only in the baseline'}
+                  </span>
+                </div>
+              ) : (
+                <div key={l.key} className={`diff-total ${l.delta < 0 ? 'is-better' : l.delta > 0 ? 'is-worse' : ''}`} data-testid="diff-total" data-level={l.key}>
+                  <span className="diff-total-name">{l.key} misses</span>
+                  <span className="diff-total-value">
+                    {l.baseMisses.toLocaleString('en-US')} → {l.misses.toLocaleString('en-US')}
+                  </span>
+                  <span className="diff-total-delta" data-testid="diff-total-delta">
+                    {l.delta > 0 ? '+' : ''}
+                    {l.delta.toLocaleString('en-US')}
+                    {l.baseMisses > 0 ? ` (${l.delta > 0 ? '+' : ''}${((100 * l.delta) / l.baseMisses).toFixed(1)}%)` : ''}
+                  </span>
+                </div>
+              )
+            )}
           </div>
+          {diff.levelMissingInBase && (
+            <div className="notice info" data-testid="diff-level-missing">
+              The baseline has no {level}: lines and data structures can be compared at a level both runs simulated (pick it above).
+            </div>
+          )}
           <div className="diff-tables">
             <DiffTable
               title={`Lines · ${level}`}

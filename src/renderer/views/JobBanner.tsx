@@ -63,7 +63,7 @@ export function JobBanner() {
         <strong title={active.program}>
           {active.kind === 'trace' ? 'Tracing' : 'Simulating'} {baseName(active.program)}
         </strong>
-        <ProgressReadout progress={active.progress} />
+        <ProgressReadout progress={active.progress} kind={active.kind} functions={active.functions} />
       </div>
       <button type="button" className="button danger" onClick={() => void cancel()} disabled={active.cancelling} data-testid="cancel-job">
         {active.cancelling ? 'Stopping…' : 'Cancel'}

@@ -53,8 +53,9 @@ export function WhatIfView({ report }: Props) {
   return (
     <form className="whatif" onSubmit={(e) => void submit(e)} aria-label="What-if simulation" data-testid="whatif-form">
       <p className="muted">
-        Re-simulates this session's trace with the changes below: nothing is re-run. The new run opens compared with run {report.run}; the
-        Compare tab and the Source tab's <em>Δ misses</em> paint show what changed.
+        Re-simulates this session's trace with the changes below: nothing is re-run. When it is done, Stride opens the new run in
+        the Compare tab, before (run {report.run}, the one shown now) against after; the Source tab's <em>Δ misses</em> paint shows
+        the same per line.
       </p>
       {reason && (
         <div className="notice info" data-testid="whatif-reason">
