@@ -5,7 +5,7 @@
  */
 import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
 import { nameVariables } from '../symbols/name-variables'
-import type { PointRecord, SessionWriter } from '../store/session-writer'
+import type { PointNames, PointRecord, SessionWriter } from '../store/session-writer'
 import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
 import { readProgramVariables } from '../symbols/gdb-variables'
@@ -38,10 +38,22 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, point
     named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
     histograms
   )
-  await storeLoops(writer, points, modules, elf).catch(() => {}) // no objdump: reports simply have no loops
+  await storeLoops(writer, points, modules, elf, names).catch(() => {}) // no objdump: reports simply have no loops
 }
 
-async function storeLoops(writer: SessionWriter, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
+/**
+ * A loop's source line: the first line its traced accesses come from (its header's own line
+ * is often the closing brace or the function's opening line, where compilers put the
+ * condition), in the header's file; the header's line when the loop has no traced access.
+ */
+export function loopLine(header: { file: string | null; line: number | null } | undefined, bodyLines: Array<{ file: string | null; line: number | null }>): { file: string | null; line: number | null } {
+  const file = header?.file ?? bodyLines.find((b) => b.file)?.file ?? null
+  let best: number | null = null
+  for (const b of bodyLines) if (b.file === file && b.line !== null && b.line > 0 && (best === null || b.line < best)) best = b.line
+  return best !== null ? { file, line: best } : { file: header?.file ?? null, line: header?.line ?? null }
+}
+
+async function storeLoops(writer: SessionWriter, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo, names: PointNames[]): Promise<void> {
   const exe = modules.find((m) => m.path === elf.path)
   if (!exe) return
   const offset = elf.relocatable ? exe.base : 0
@@ -49,12 +61,19 @@ async function storeLoops(writer: SessionWriter, points: PointRecord[], modules:
   if (loops.length === 0) return
   const lines = elf.hasDebugInfo ? await sourceLocations(elf.path, loops.map((l) => l.start)) : []
   const pointLoops = new Map<number, number>()
+  const byIdx = new Map(names.map((n) => [n.idx, n]))
+  const body = loops.map(() => [] as Array<{ file: string | null; line: number | null }>)
   for (const p of points) {
     const loop = innermostLoop(loops, p.pc - offset)
     if (loop >= 0) pointLoops.set(p.idx, loop)
+    // Every loop containing the point (nested headers) sees its line.
+    loops.forEach((l, i) => {
+      const pc = p.pc - offset
+      if (pc >= l.start && pc <= l.end) body[i]!.push({ file: byIdx.get(p.idx)?.file ?? null, line: byIdx.get(p.idx)?.line ?? null })
+    })
   }
   writer.writeLoops(
-    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, file: lines[i]?.file ?? null, line: lines[i]?.line ?? null })),
+    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLine(lines[i], body[i]!) })),
     pointLoops
   )
 }

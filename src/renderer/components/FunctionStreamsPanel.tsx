@@ -17,19 +17,27 @@ export function FunctionStreamsPanel({ functions }: { functions: FunctionStreams
   if (functions.length === 0) return null
   return (
     <section className="function-streams" data-testid="function-streams" aria-label="Stream statistics per function">
-      <h3 className="side-title">Streams</h3>
+      <h3 className="side-title" title="Mohan et al. section 3: streams detected in the function's accesses in program order, across instructions (A[i], B[i], C[i] read in turn can form a stream of three). The hover card's reference streams are per instruction (METRIC section 9).">
+        Address streams per function
+      </h3>
+      <p className="muted small function-streams-def">Detected in each function's accesses in order, across instructions (Mohan). Per-instruction streams: the line hover card.</p>
       {functions.map((f) => (
         <div key={f.function} className="function-streams-item">
           <div className="function-streams-head">
             <code>{f.function}</code>
-            <span className="muted small" title="Mohan: accesses in streams of length 4 or more / accesses">
+            <span className="muted small" title="Mohan's spatial regularity: accesses that belong to a detected stream (length 3 or more) / accesses">
               regularity {formatPercent(f.spatialRegularity)}
             </span>
           </div>
           <p className="muted small">
-            {formatCount(f.streams)} streams, mean length {formatCount(Math.round(f.meanLength))} (±{formatCount(Math.round(f.lengthDeviation))}), mean stride{' '}
+            {formatCount(f.streams)} address streams, mean length {formatCount(Math.round(f.meanLength))} (±{formatCount(Math.round(f.lengthDeviation))}), mean stride{' '}
             {formatCount(Math.round(f.meanStride))} B
           </p>
+          {f.streams > 0 && f.meanLength < 4 && (
+            <p className="muted small" data-testid="short-streams-note">
+              Mostly streams of 3 (accesses interleaved across instructions), counted in regularity; the length buckets start at 4.
+            </p>
+          )}
           <dl className="function-streams-buckets small" aria-label="streams per length">
             {BUCKETS.map(([b, label]) => (
               <div key={b} title={`streams of length ${b}`}>

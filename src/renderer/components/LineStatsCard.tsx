@@ -83,8 +83,8 @@ export function LineStatsCard({ metric, references, activeLevel }: Props) {
             <tr>
               <th scope="col">Reference</th>
               <th scope="col">Source</th>
-              <th scope="col" title="METRIC: accesses inside regular streams / accesses">Regularity</th>
-              <th scope="col">Mean stream</th>
+              <th scope="col" title="METRIC section 9, per instruction: this reference's accesses inside its regular streams / its accesses">Regularity</th>
+              <th scope="col" title="METRIC section 9: mean length of this reference's own address streams (one instruction; the sidebar's address streams are per function, across instructions)">Mean ref. stream</th>
               <th scope="col">Strides (bytes)</th>
               <th scope="col">{activeLevel} misses</th>
               <th scope="col">Miss %</th>
