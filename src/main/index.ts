@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, ipcMain, Menu, net, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { APP_INDEX_URL, APP_SCHEME, appFileFor } from './app-protocol'
 import { createBackend } from './services/create-backend'
 import type { StrideBackend } from './services/backend'
@@ -168,7 +168,19 @@ function main(): void {
       if (app.isPackaged) Menu.setApplicationMenu(null)
       serveRenderer()
       secureSession()
-      const backend = createBackend()
+      // The desktop app picks files with the system's own dialog (web mode browses instead).
+      const backend = createBackend({
+        chooseFile: async (purpose) => {
+          const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+          const options: Electron.OpenDialogOptions = {
+            title: purpose === 'program' ? 'Choose a program to trace' : 'Open a Stride session',
+            properties: ['openFile'],
+            filters: purpose === 'session' ? [{ name: 'Stride sessions', extensions: ['stride'] }] : []
+          }
+          const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+          return r.canceled ? null : (r.filePaths[0] ?? null)
+        }
+      })
       disposeOnQuit(backend, serveApi(backend))
       showWindow()
       // macOS keeps apps alive without windows; the dock icon brings one back.

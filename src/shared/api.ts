@@ -13,6 +13,8 @@ import type {
   ObjectsReport,
   ProgramSymbols,
   QuerySlice,
+  DirectoryListing,
+  FileChoice,
   RecentSession,
   RunAdvice,
   RunReport,
@@ -89,6 +91,8 @@ export const hierarchySchema = z.object({
 })
 
 const sessionPath = z.string().min(1).max(4096)
+/** What a file is being picked for: a program to trace, or a session to open. */
+const filePurpose = z.enum(['program', 'session'])
 
 // ---- Frida attach ----
 /** Mohan et al. section 4 sampling modes (src/agent/protocol.ts SamplingMode). */
@@ -188,7 +192,12 @@ export const API_INPUT_SCHEMAS = {
       queryId: z.string().min(1).max(64).nullable().default(null)
     })
     .strict(),
-  cancelQuery: z.object({ queryId: z.string().min(1).max(64) }).strict()
+  cancelQuery: z.object({ queryId: z.string().min(1).max(64) }).strict(),
+  // --- Files ---
+  /** A folder inside the user's home or the bundled examples (web mode's file browser). */
+  listDirectory: z.object({ path: z.string().min(1).max(4096).nullable().default(null), purpose: filePurpose }).strict(),
+  /** The desktop app's own file dialog; `available: false` where there is none (web mode). */
+  chooseFile: z.object({ purpose: filePurpose }).strict()
 } as const
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
@@ -271,6 +280,8 @@ export interface ApiResults {
   getObjects: ObjectsReport
   querySlice: QuerySlice
   cancelQuery: { cancelled: boolean }
+  listDirectory: DirectoryListing
+  chooseFile: FileChoice
 }
 
 /** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */

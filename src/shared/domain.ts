@@ -631,3 +631,37 @@ export interface QuerySlice {
   resimulated: boolean
   elapsedMs: number
 }
+
+// ---- Files -------------------------------------------------------------------------------
+
+export type FilePurpose = 'program' | 'session'
+
+export interface DirectoryEntry {
+  name: string
+  path: string
+  kind: 'dir' | 'file'
+  /** Executable by the user (a program to trace). */
+  executable: boolean
+  /** A Stride session (*.stride). */
+  session: boolean
+  size: number
+}
+
+/** One folder as the file browser shows it, confined to `roots`. */
+export interface DirectoryListing {
+  path: string
+  /** The folder above, or null at a root. */
+  parent: string | null
+  roots: Array<{ label: string; path: string }>
+  entries: DirectoryEntry[]
+  /** More entries than shown (the listing stops at a fixed number). */
+  truncated: boolean
+}
+
+export interface FileChoice {
+  /** False where the app has no dialog of its own (web mode): use listDirectory. */
+  available: boolean
+  /** The chosen file, or null when cancelled. */
+  path: string | null
+}
+

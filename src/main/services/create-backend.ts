@@ -1,7 +1,7 @@
 /** The one place the bridges get their backend from. */
 import type { StrideBackend } from './backend'
-import { createStrideService } from './stride-service'
+import { createStrideService, type ServiceOptions } from './stride-service'
 
-export function createBackend(): StrideBackend {
-  return createStrideService()
+export function createBackend(options: ServiceOptions = {}): StrideBackend {
+  return createStrideService(options)
 }

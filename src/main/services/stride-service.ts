@@ -11,8 +11,10 @@ import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
+import type { FilePurpose } from '../../shared/domain'
 import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
+import { listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
 import { runAdviceWorker, runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
@@ -61,7 +63,12 @@ export function defaultSessionPath(program: string): string {
 /** Longest wait for running jobs at shutdown (a trace names its points after it stops). */
 const DISPOSE_WAIT_MS = 65_000
 
-export function createStrideService(): StrideBackend {
+/** What the desktop shell adds: its own file dialog (web mode has none). */
+export interface ServiceOptions {
+  chooseFile?: (purpose: FilePurpose) => Promise<string | null>
+}
+
+export function createStrideService(options: ServiceOptions = {}): StrideBackend {
   const jobs = new JobManager()
   const attachJobs = new AttachJobs()
   // getObjects progress goes to the same subscribers as the jobs' events.
@@ -148,6 +155,8 @@ export function createStrideService(): StrideBackend {
     },
     // Query slices: SQL and array-section re-simulation in a worker, cancellable by id.
     querySlice: (input) => queries.run(input),
+    listDirectory: ({ path, purpose }) => listDirectory(path, purpose),
+    chooseFile: async ({ purpose }) => (options.chooseFile ? { available: true, path: await options.chooseFile(purpose) } : { available: false, path: null }),
     cancelQuery: ({ queryId }) => ({ cancelled: queries.cancel(queryId) })
   }
 

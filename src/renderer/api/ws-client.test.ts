@@ -99,7 +99,10 @@ describe('WebSocket StrideApi client', () => {
         'startAttach',
         // query slices
         'querySlice',
-        'cancelQuery'
+        'cancelQuery',
+        // file pickers
+        'listDirectory',
+        'chooseFile'
       ].sort()
     )
   })

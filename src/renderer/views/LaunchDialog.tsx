@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import type { ExampleProgram } from '../../shared/domain'
+import { BrowseButton } from '../components/FileBrowserDialog'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
 import { Dialog } from '../components/Dialog'
 import { ExampleChoices } from '../components/ExampleChoices'
@@ -132,6 +133,7 @@ export function LaunchDialog() {
                   data-testid="program-path"
                 />
               </label>
+              <BrowseButton purpose="program" onPick={setProgramPath} testId="browse-program" />
               <label className="field grow">
                 <span>Arguments</span>
                 <input value={argsText} onChange={(e) => setArgsText(e.target.value)} placeholder='e.g. 1024 "two words"' spellCheck={false} data-testid="program-args" />

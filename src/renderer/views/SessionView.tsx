@@ -14,6 +14,7 @@ import { computeLineDeltas, computeRunDiff } from '../logic/run-diff'
 import { computeReferenceRows, computeSourceFiles, referenceExportTable } from '../logic/references'
 import { ExportMenu } from '../components/ExportMenu'
 import { useSession } from '../state/session-store'
+import { useJobs } from '../state/job-store'
 import { ObjectsView } from './ObjectsView'
 import { RecentPanel } from './RecentPanel'
 import { CompareView } from './CompareView'
@@ -99,9 +100,26 @@ export function SessionView() {
         )}
         {s.reportStatus === 'loading' && <p className="muted pad">Loading run…</p>}
         {!report && s.reportStatus !== 'loading' && info.runs.length === 0 && (
-          <div className="empty-state">
-            <p>This session holds a trace but no simulation run yet.</p>
-            <p className="muted small">Run one with: stride simulate {info.path} --cache L1:32K:8:64</p>
+          <div className="empty-state" data-testid="no-runs">
+            {info.events === 0 ? (
+              <>
+                <p>Nothing was recorded: the trace ended before {info.functions.length > 0 ? info.functions.join(', ') : 'the program'} made a load or store.</p>
+                <p className="muted small">Launch it again and let it run longer, or choose other functions.</p>
+              </>
+            ) : (
+              <>
+                <p>This session holds a trace of {info.events.toLocaleString('en-US')} accesses but no simulation run yet.</p>
+                <button
+                  type="button"
+                  className="button primary"
+                  onClick={() => void useJobs.getState().simulate({ session: info.path, config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false } })}
+                  data-testid="simulate-default"
+                >
+                  Simulate an L1 of 32 KiB, 8-way, 64-byte lines
+                </button>
+                <p className="muted small">Other caches: the What-if tab, once a run exists.</p>
+              </>
+            )}
           </div>
         )}
 

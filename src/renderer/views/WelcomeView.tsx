@@ -1,5 +1,6 @@
 /** Empty state: what Stride does, the bundled examples as one-click starts, recent sessions. */
 import { useState } from 'react'
+import { BrowseButton } from '../components/FileBrowserDialog'
 import { useLaunch } from '../state/launch-store'
 import { useJobs } from '../state/job-store'
 import { useSession } from '../state/session-store'
@@ -38,6 +39,14 @@ export function WelcomeView() {
             <span>Open a session file</span>
             <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/run.stride" size={48} data-testid="open-session-path" spellCheck={false} />
           </label>
+          <BrowseButton
+            purpose="session"
+            onPick={(p) => {
+              setPath(p)
+              void open(p)
+            }}
+            testId="browse-session"
+          />
           <button type="submit" className="button" disabled={!path.trim() || status === 'loading'} data-testid="open-session">
             Open
           </button>
