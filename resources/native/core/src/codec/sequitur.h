@@ -1,0 +1,27 @@
+/* SEQUITUR over the order of access points: the C twin of src/main/compress/sequitur.ts
+ * (same node pool, same rule numbering, same grammar bytes). */
+#ifndef STRIDE_CODEC_SEQUITUR_H
+#define STRIDE_CODEC_SEQUITUR_H
+#include "bytes.h"
+
+typedef struct {
+  int32_t capacity; /* most symbols one grammar is fed */
+  int32_t length;
+  int32_t *next, *prev, *value, *guard_of, *free_nodes;
+  int32_t free_node_count, node_top;
+  int32_t *rule_guard, *rule_refs, *free_rules, *new_id, *order;
+  int32_t free_rule_count, rule_top;
+  int32_t *key_a, *key_b, *slot;
+  uint32_t mask;
+} Sequitur;
+
+/* False when memory runs out (nothing is left allocated). */
+bool sequitur_init(Sequitur *s, int32_t capacity);
+void sequitur_free(Sequitur *s);
+void sequitur_reset(Sequitur *s);
+void sequitur_append(Sequitur *s, int32_t terminal);
+/* Rule count, then each rule (S first, others by first use): length, symbols 2t / 2k+1. */
+void sequitur_write(Sequitur *s, ByteBuf *out);
+int32_t sequitur_rules(const Sequitur *s);
+
+#endif
