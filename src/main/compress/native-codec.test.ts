@@ -21,8 +21,9 @@ const nestArb = fc.record({
   repeat: fc.integer({ min: 1, max: 5 }),
   glitch: fc.integer({ min: 0, max: 50 })
 })
+type Nest = typeof nestArb extends fc.Arbitrary<infer N> ? N : never
 
-function nestTrace(nests: Array<fc.Arbitrary<never> extends never ? (typeof nestArb extends fc.Arbitrary<infer N> ? N : never) : never>): Trace {
+function nestTrace(nests: Array<Nest>): Trace {
   const t: Trace = { points: [], addresses: [], sizes: [], pointCount: nests.length }
   const walks = nests.map((n) => {
     const out: number[] = []

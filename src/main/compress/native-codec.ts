@@ -9,6 +9,8 @@ import { brotliDecompressSync } from 'node:zlib'
 import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
 import { frameChunk, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions } from './prsd-codec'
+
+export { PRSD_CODEC } from './prsd-codec'
 import type { PointStreamMetrics } from './rsd-metrics'
 
 /** Opaque handles to C memory (freed when collected). */
