@@ -7,12 +7,21 @@
 typedef struct {
   int32_t capacity; /* most symbols one grammar is fed */
   int32_t length;
-  int32_t *next, *prev, *value, *guard_of, *free_nodes;
+  struct SequiturNode {
+    /* indexed: how many index slots hold this node (0 lets delete_digram skip the lookup). */
+    int32_t next, prev, value, indexed;
+  } *nodes;
+  int32_t *free_nodes;
   int32_t free_node_count, node_top;
   int32_t *rule_guard, *rule_refs, *free_rules, *new_id, *order;
   int32_t free_rule_count, rule_top;
-  int32_t *key_a, *key_b, *slot;
-  uint32_t mask;
+  /* The digram index: (a, b) packed in `key`, `node` NIL when the slot is empty. It grows
+   * with the grammar (load <= 1/2), so a small grammar's index stays in cache. */
+  struct DigramSlot {
+    uint64_t key;
+    int32_t node, pad;
+  } *slots;
+  uint32_t mask, shift, digrams;
 } Sequitur;
 
 /* False when memory runs out (nothing is left allocated). */
