@@ -3,6 +3,10 @@
  * each rule a circular list through its guard, and the digram index an open-addressing table
  * with backward-shift deletion. A terminal t is t,
  * rule r's non-terminal is -(r + 1), rule r's guard GUARD_BASE - r. */
+/* The node and index stores are int32/uint64; with strict aliasing the compiler keeps the
+ * array pointers and the index shape in registers across them (the module is built with
+ * -fno-strict-aliasing; nothing here puns types). */
+#pragma GCC optimize("strict-aliasing")
 #include "sequitur.h"
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +24,7 @@ static bool set_index_size(Sequitur *s, uint32_t size) {
   free(s->slots);
   s->slots = slots;
   s->mask = size - 1;
-  s->shift = 64 - (uint32_t)__builtin_ctz(size);
+  s->shift = 64 - (size_t)__builtin_ctz(size);
   s->digrams = 0;
   return true;
 }

@@ -21,7 +21,8 @@ typedef struct {
     uint64_t key;
     int32_t node, pad;
   } *slots;
-  uint32_t mask, shift, digrams;
+  size_t mask, shift; /* not int32: stores to nodes cannot change them */
+  uint32_t digrams;
 } Sequitur;
 
 /* False when memory runs out (nothing is left allocated). */
