@@ -1,32 +1,18 @@
 /* See encoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
 #include "encoder.h"
+#include "grow.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TWO_53 9007199254740992.0
 
-static bool grow_to(void **a, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return true;
-  size_t n = *cap ? *cap : 256;
-  while (n < need) n *= 2;
-  void *next = realloc(*a, n * elem);
-  if (!next) return false;
-  *a = next;
-  *cap = n;
-  return true;
-}
-
 static bool sink_grow_points(PrsdSink *s, uint32_t points) {
   if (points <= s->points_cap) return true;
   uint32_t n = points > 2 * s->points_cap ? points : 2 * s->points_cap;
   uint32_t **arrays[] = {&s->pending, &s->point_irr, &s->point_desc, &s->touched};
-  for (int i = 0; i < 4; i++) {
-    uint32_t *next = realloc(*arrays[i], (size_t)n * 4);
-    if (!next) return false;
-    memset(next + s->points_cap, 0, (size_t)(n - s->points_cap) * 4);
-    *arrays[i] = next;
-  }
+  for (int i = 0; i < 4; i++)
+    if (!grow_zeroed((void **)arrays[i], (size_t)s->points_cap * 4, (size_t)n * 4)) return false;
   s->points_cap = n;
   return true;
 }

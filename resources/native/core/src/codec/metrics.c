@@ -1,5 +1,6 @@
 /* See metrics.h. */
 #include "metrics.h"
+#include "grow.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,20 +78,12 @@ void metrics_free(RsdMetrics *m) {
   memset(m, 0, sizeof *m);
 }
 
-static bool grow(void **a, size_t old_bytes, size_t new_bytes) {
-  void *next = realloc(*a, new_bytes);
-  if (!next) return false;
-  memset((char *)next + old_bytes, 0, new_bytes - old_bytes);
-  *a = next;
-  return true;
-}
-
 bool metrics_grow(RsdMetrics *m, uint32_t points) {
   if (points <= m->points) return true;
   size_t o = m->points, n = points > 2 * m->points ? points : 2 * m->points;
-  if (!grow((void **)&m->state, o, n) || !grow((void **)&m->start, o * 8, n * 8) || !grow((void **)&m->stride, o * 8, n * 8) ||
-      !grow((void **)&m->length, o * 8, n * 8) || !grow((void **)&m->accesses, o * 8, n * 8) ||
-      !grow((void **)&m->predictable, o * 8, n * 8)) {
+  if (!grow_zeroed((void **)&m->state, o, n) || !grow_zeroed((void **)&m->start, o * 8, n * 8) || !grow_zeroed((void **)&m->stride, o * 8, n * 8) ||
+      !grow_zeroed((void **)&m->length, o * 8, n * 8) || !grow_zeroed((void **)&m->accesses, o * 8, n * 8) ||
+      !grow_zeroed((void **)&m->predictable, o * 8, n * 8)) {
     m->failed = true;
     return false;
   }

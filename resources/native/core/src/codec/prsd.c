@@ -1,5 +1,6 @@
 /* See prsd.h and the algorithm's description in src/main/compress/prsd.ts. */
 #include "prsd.h"
+#include "grow.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,21 +19,13 @@ void prsd_free(PrsdDetector *d) {
   memset(d, 0, sizeof *d);
 }
 
-static bool grow_array(void **a, size_t old_bytes, size_t new_bytes) {
-  void *next = realloc(*a, new_bytes);
-  if (!next) return false;
-  memset((char *)next + old_bytes, 0, new_bytes - old_bytes);
-  *a = next;
-  return true;
-}
-
 bool prsd_grow(PrsdDetector *d, uint32_t points) {
   if (points <= d->points) return true;
   uint32_t cap = points > 2 * d->points ? points : 2 * d->points;
   size_t o = d->points, n = cap;
-  if (!grow_array((void **)&d->state0, o, n) || !grow_array((void **)&d->start0, o * 8, n * 8) ||
-      !grow_array((void **)&d->stride0, o * 8, n * 8) || !grow_array((void **)&d->length0, o * 8, n * 8) ||
-      !grow_array((void **)&d->upper, o * sizeof(PrsdLevels *), n * sizeof(PrsdLevels *))) {
+  if (!grow_zeroed((void **)&d->state0, o, n) || !grow_zeroed((void **)&d->start0, o * 8, n * 8) ||
+      !grow_zeroed((void **)&d->stride0, o * 8, n * 8) || !grow_zeroed((void **)&d->length0, o * 8, n * 8) ||
+      !grow_zeroed((void **)&d->upper, o * sizeof(PrsdLevels *), n * sizeof(PrsdLevels *))) {
     d->failed = true;
     return false;
   }

@@ -57,6 +57,17 @@ static void *unwrap(napi_env env, napi_value v, const napi_type_tag *tag, const 
   return data;
 }
 
+/* An external owning `data` (freed by `finalize` when collected), tagged with its kind. */
+static napi_value tagged_external(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag) {
+  napi_value out;
+  if (napi_create_external(env, data, finalize, NULL, &out) != napi_ok) {
+    finalize(env, data, NULL);
+    return stride_throw(env, "codec: cannot create an external");
+  }
+  STRIDE_CALL(env, napi_type_tag_object(env, out, tag));
+  return out;
+}
+
 static napi_value set(napi_env env, napi_value obj, const char *name, napi_value v) {
   if (napi_set_named_property(env, obj, name, v) != napi_ok) return NULL;
   return obj;
@@ -68,6 +79,29 @@ static napi_value number(napi_env env, double d) {
   return v;
 }
 
+/* A batch of accesses: argv = [handle, count, points, addresses, (sizes,) pointCount]. */
+typedef struct {
+  uint32_t count, point_count;
+  uint32_t *points;
+  double *addresses;
+  uint16_t *sizes;
+} Batch;
+
+static bool get_batch(napi_env env, napi_value *argv, bool with_sizes, Batch *b) {
+  size_t np, na, ns = SIZE_MAX;
+  int last = with_sizes ? 5 : 4;
+  if (!get_u32(env, argv[1], &b->count, "count") || !get_u32(env, argv[last], &b->point_count, "pointCount")) return false;
+  b->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
+  b->addresses = b->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
+  if (!b->addresses) return false;
+  if (with_sizes && !(b->sizes = stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes"))) return false;
+  if (np < b->count || na < b->count || ns < b->count) {
+    stride_throw(env, "codec: the arrays hold fewer events than count");
+    return false;
+  }
+  return true;
+}
+
 /* ---- encoder ---- */
 
 static void encoder_finalize(napi_env env, void *data, void *hint) {
@@ -76,7 +110,7 @@ static void encoder_finalize(napi_env env, void *data, void *hint) {
 }
 
 static napi_value encoder_create(napi_env env, napi_callback_info info) {
-  napi_value argv[1], out;
+  napi_value argv[1];
   uint32_t max_events;
   if (!get_args(env, info, 1, argv) || !get_u32(env, argv[0], &max_events, "maxChunkEvents")) return NULL;
   if (max_events == 0 || max_events > (1u << 26)) return stride_throw(env, "maxChunkEvents must be in [1, 2^26]");
@@ -85,24 +119,16 @@ static napi_value encoder_create(napi_env env, napi_callback_info info) {
     free(e);
     return stride_throw(env, "out of memory creating a trace chunk encoder");
   }
-  STRIDE_CALL(env, napi_create_external(env, e, encoder_finalize, NULL, &out));
-  STRIDE_CALL(env, napi_type_tag_object(env, out, &ENCODER_TAG));
-  return out;
+  return tagged_external(env, e, encoder_finalize, &ENCODER_TAG);
 }
 
 static napi_value encode(napi_env env, napi_callback_info info) {
   napi_value argv[6];
   if (!get_args(env, info, 6, argv)) return NULL;
   ChunkEncoder *e = unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
-  uint32_t count, point_count;
-  size_t np, na, ns;
-  if (!e || !get_u32(env, argv[1], &count, "count") || !get_u32(env, argv[5], &point_count, "pointCount")) return NULL;
-  uint32_t *points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
-  double *addresses = points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
-  uint16_t *sizes = addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
-  if (!sizes) return NULL;
-  if (np < count || na < count || ns < count) return stride_throw(env, "codec: the arrays hold fewer events than count");
-  const char *problem = encoder_encode(e, count, points, addresses, sizes, point_count);
+  Batch b;
+  if (!e || !get_batch(env, argv, true, &b)) return NULL;
+  const char *problem = encoder_encode(e, b.count, b.points, b.addresses, b.sizes, b.point_count);
   if (problem) return stride_throw(env, problem);
   napi_value out, structure, residue;
   STRIDE_CALL(env, napi_create_object(env, &out));
@@ -200,27 +226,19 @@ static napi_value metrics_create(napi_env env, napi_callback_info info) {
     free(m);
     return stride_throw(env, "out of memory creating stream metrics");
   }
-  napi_value out;
-  STRIDE_CALL(env, napi_create_external(env, m, metrics_finalize, NULL, &out));
-  STRIDE_CALL(env, napi_type_tag_object(env, out, &METRICS_TAG));
-  return out;
+  return tagged_external(env, m, metrics_finalize, &METRICS_TAG);
 }
 
 static napi_value metrics_add_batch(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   if (!get_args(env, info, 5, argv)) return NULL;
   RsdMetrics *m = unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
-  uint32_t count, point_count;
-  size_t np, na;
-  if (!m || !get_u32(env, argv[1], &count, "count") || !get_u32(env, argv[4], &point_count, "pointCount")) return NULL;
-  uint32_t *points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
-  double *addresses = points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
-  if (!addresses) return NULL;
-  if (np < count || na < count) return stride_throw(env, "codec: the arrays hold fewer events than count");
-  if (!metrics_grow(m, point_count)) return stride_throw(env, "out of memory in the stream metrics");
-  for (uint32_t i = 0; i < count; i++) {
-    if (points[i] >= point_count) return stride_throw(env, "codec: an access point is outside the point table");
-    metrics_add(m, points[i], addresses[i]);
+  Batch b;
+  if (!m || !get_batch(env, argv, false, &b)) return NULL;
+  if (!metrics_grow(m, b.point_count)) return stride_throw(env, "out of memory in the stream metrics");
+  for (uint32_t i = 0; i < b.count; i++) {
+    if (b.points[i] >= b.point_count) return stride_throw(env, "codec: an access point is outside the point table");
+    metrics_add(m, b.points[i], b.addresses[i]);
   }
   if (m->failed) return stride_throw(env, "out of memory in the stream metrics");
   return NULL;
