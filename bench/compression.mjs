@@ -8,9 +8,13 @@
 //   sigma      SIGMA repeat/exit loop codec + brotli on the same chunks (comparison only)
 //   xz, zstd, brotli, bzip2   `xz -9`, `zstd -19`, `brotli -q 11`, `bzip2 -9` of the raw file
 //   xz/stride  how many times smaller Stride's form is than xz -9's
-//   Mev/s      compressor events/s in one worker (encode only, 256K-event chunks as stored, in memory)
+//   enc Mev/s  encoder events/s in one worker (256K-event chunks as stored, in memory, best of
+//              3): the native codec (production) beside the TypeScript reference in the same
+//              run; "1st" is the native first stage alone (without the brotli second stage)
+//   dec Mev/s  decoder events/s, native and TypeScript, over the same chunks
+//   same       the native chunks are byte-identical to the TypeScript ones
 // Goals (issue 3): regular kernels >= 100x smaller than xz -9; irregular ones no more than
-// 10% larger than xz -9; >= 10 M events/s.
+// 10% larger than xz -9. Issue 13: the encoder >= 20 M events/s per worker.
 // Usage: npm run build && npm run examples && node bench/compression.mjs [example ...]
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -45,21 +49,25 @@ function compressedSize(tool, args, file) {
   return Number(r.stdout.trim())
 }
 
-// The compressor modules are TypeScript: bundle them once for the worker.
+// The compressor modules are TypeScript: bundle them once for the worker (inside the project,
+// where the native core's loader finds the project root).
 const { build } = await import('rolldown')
 const entry = join(dir, 'entry.ts')
+const src = (f) => JSON.stringify(join(root, 'src/main', f))
 writeFileSync(
   entry,
-  `export { PrsdSequiturEncoder, decodePrsdSequiturChunk } from ${JSON.stringify(join(root, 'src/main/compress/prsd-codec.ts'))}\n` +
-    `export { encodeSigmaChunk, decodeSigmaChunk } from ${JSON.stringify(join(root, 'src/main/compress/sigma-codec.ts'))}\n`
+  `export { PrsdSequiturEncoder, decodePrsdSequiturChunk } from ${src('compress/prsd-codec.ts')}\n` +
+    `export { NativePrsdSequiturEncoder, decodePrsdSequiturChunkNative } from ${src('compress/native-codec.ts')}\n` +
+    `export { nativeCore } from ${src('native/core.ts')}\n` +
+    `export { encodeSigmaChunk, decodeSigmaChunk } from ${src('compress/sigma-codec.ts')}\n`
 )
-const bundle = join(dir, 'compress.mjs')
-await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } })
+const bundle = join(root, 'out', `bench-compress-${process.pid}.cjs`)
+await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'cjs' } })
 
 const workerSource = `
 import { parentPort, workerData } from 'node:worker_threads'
 import { readFileSync } from 'node:fs'
-const { PrsdSequiturEncoder, decodePrsdSequiturChunk, encodeSigmaChunk, decodeSigmaChunk } = await import(workerData.bundle)
+const { PrsdSequiturEncoder, decodePrsdSequiturChunk, NativePrsdSequiturEncoder, decodePrsdSequiturChunkNative, nativeCore, encodeSigmaChunk, decodeSigmaChunk } = await import(workerData.bundle)
 const raw = readFileSync(workerData.raw)
 const n = raw.length / 24
 const points = new Uint32Array(n), addresses = new Float64Array(n), sizes = new Uint16Array(n)
@@ -74,26 +82,48 @@ for (let i = 0; i < n; i++) {
 }
 const C = 1 << 18 // as SessionWriter stores them (MAX_STORED_CHUNK)
 const pointCount = ids.size
-const enc = new PrsdSequiturEncoder(C)
-const chunks = []
-// Warm up on the first chunk, then time the whole trace (best of 3).
-enc.encode(Math.min(C, n), points, addresses, sizes, pointCount)
-let best = Infinity, bytes = 0
-for (let rep = 0; rep < 3; rep++) {
-  const e = new PrsdSequiturEncoder(C)
-  chunks.length = 0
-  const t = process.hrtime.bigint()
-  for (let at = 0; at < n; at += C) {
-    const k = Math.min(C, n - at)
-    chunks.push(e.encode(k, points.subarray(at, at + k), addresses.subarray(at, at + k), sizes.subarray(at, at + k), pointCount))
+/** Best of 3 wall times of f() over the whole trace, after one warm-up chunk. */
+function timeEncoder(make, warm) {
+  warm(make())
+  let best = Infinity, chunks = []
+  for (let rep = 0; rep < 3; rep++) {
+    const e = make()
+    const out = []
+    const t = process.hrtime.bigint()
+    for (let at = 0; at < n; at += C) {
+      const k = Math.min(C, n - at)
+      out.push(e(k, points.subarray(at, at + k), addresses.subarray(at, at + k), sizes.subarray(at, at + k)))
+    }
+    best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e9)
+    chunks = out
   }
-  best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e9)
-  bytes = chunks.reduce((s, c) => s + c.length, 0)
+  return { seconds: best, chunks }
 }
+const first = Math.min(C, n)
+const warm = (e) => e(first, points, addresses, sizes)
+const encoderOf = (E) => () => { const x = new E(C); return (k, p, a, s) => x.encode(k, p, a, s, pointCount) }
+const native = timeEncoder(encoderOf(NativePrsdSequiturEncoder), warm)
+const ts = timeEncoder(encoderOf(PrsdSequiturEncoder), warm)
+const core = nativeCore()
+const stage1 = timeEncoder(() => { const h = core.codecEncoderCreate(C); return (k, p, a, s) => core.codecEncode(h, k, p, a, s, pointCount) }, warm)
+const chunks = native.chunks
+const bytes = chunks.reduce((s, c) => s + c.length, 0)
+const same = chunks.length === ts.chunks.length && chunks.every((c, i) => c.equals(ts.chunks[i]))
+function timeDecoder(decode) {
+  let best = Infinity
+  for (let rep = 0; rep < 3; rep++) {
+    const t = process.hrtime.bigint()
+    for (const c of chunks) decode(c, pointCount)
+    best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e9)
+  }
+  return best
+}
+const decodeNative = timeDecoder(decodePrsdSequiturChunkNative)
+const decodeTs = timeDecoder(decodePrsdSequiturChunk)
 // Lossless check of what was timed.
 let at = 0
 for (const c of chunks) {
-  const d = decodePrsdSequiturChunk(c, pointCount)
+  const d = decodePrsdSequiturChunkNative(c, pointCount)
   for (let i = 0; i < d.count; i++, at++)
     if (d.points[i] !== points[at] || d.addresses[i] !== addresses[at] || d.sizes[i] !== sizes[at]) throw new Error('round trip differs at ' + at)
 }
@@ -114,7 +144,7 @@ let sigmaBytes = 0, sigmaSeconds = 0
       if (d.points[i] !== points[b] || d.addresses[i] !== addresses[b] || d.sizes[i] !== sizes[b]) throw new Error('sigma round trip differs at ' + b)
   }
 }
-parentPort.postMessage({ events: n, seconds: best, bytes, sigmaBytes, sigmaSeconds })
+parentPort.postMessage({ events: n, native: native.seconds, ts: ts.seconds, stage1: stage1.seconds, decodeNative, decodeTs, same, bytes, sigmaBytes, sigmaSeconds })
 `
 const workerFile = join(dir, 'worker.mjs')
 writeFileSync(workerFile, workerSource)
@@ -130,7 +160,7 @@ function measure(raw) {
 const fmt = (n) => String(n).padStart(10)
 const header = ['example'.padEnd(10), 'events'.padStart(9), 'raw'.padStart(10), 'stride'.padStart(10), 'sigma'.padStart(10)]
 for (const [t] of present) header.push(t.padStart(10))
-header.push('raw/stride'.padStart(11), 'xz/stride'.padStart(10), 'Mev/s'.padStart(7), 'sigma Mev/s'.padStart(12))
+header.push('raw/stride'.padStart(11), 'xz/stride'.padStart(10), 'enc native'.padStart(11), '1st'.padStart(7), 'enc TS'.padStart(7), 'dec native'.padStart(11), 'dec TS'.padStart(7), 'same'.padStart(5), 'sigma Mev/s'.padStart(12))
 console.log(header.join(' '))
 for (const name of names) {
   const ex = examples.find((e) => e.name === name)
@@ -144,16 +174,23 @@ for (const name of names) {
   const rawBytes = statSync(raw).size
   const sizes = Object.fromEntries(present.map(([t, args]) => [t, compressedSize(t, args, raw)]))
   const m = await measure(raw)
+  const rate = (seconds) => (m.events / seconds / 1e6).toFixed(2)
   const row = [name.padEnd(10), String(info.events).padStart(9), fmt(rawBytes), fmt(info.storedBytes), fmt(m.sigmaBytes)]
   for (const [t] of present) row.push(fmt(sizes[t]))
   row.push(
     (rawBytes / info.storedBytes).toFixed(0).padStart(11),
     sizes.xz ? (sizes.xz / info.storedBytes).toFixed(2).padStart(10) : '-'.padStart(10),
-    (m.events / m.seconds / 1e6).toFixed(2).padStart(7),
-    (m.events / m.sigmaSeconds / 1e6).toFixed(2).padStart(12)
+    rate(m.native).padStart(11),
+    rate(m.stage1).padStart(7),
+    rate(m.ts).padStart(7),
+    rate(m.decodeNative).padStart(11),
+    rate(m.decodeTs).padStart(7),
+    (m.same ? 'yes' : 'NO').padStart(5),
+    rate(m.sigmaSeconds).padStart(12)
   )
   console.log(row.join(' '))
   rmSync(raw, { force: true })
 }
 console.log(`(${process.version}, ${(await import('node:os')).cpus()[0].model}, ${(await import('node:os')).cpus().length} cores)`)
 rmSync(dir, { recursive: true, force: true })
+rmSync(bundle, { force: true })

@@ -25,19 +25,20 @@ const web = useWebMode(() => {
 
 /** Characters the code pane shows on one line: its text area's width over one character's. */
 async function visibleColumns(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const editor = document.querySelector('[data-testid="source-view"] .monaco-editor') as HTMLElement | null
-    const lines = editor?.querySelector('.view-lines') as HTMLElement | null
-    const scrollable = editor?.querySelector('.monaco-scrollable-element.editor-scrollable') as HTMLElement | null
+  // Evaluated in the page (a string: this file is type-checked without the DOM library).
+  return page.evaluate(`(() => {
+    const editor = document.querySelector('[data-testid="source-view"] .monaco-editor')
+    const lines = editor && editor.querySelector('.view-lines')
+    const scrollable = editor && editor.querySelector('.monaco-scrollable-element.editor-scrollable')
     if (!editor || !lines || !scrollable) return 0
     const probe = document.createElement('span')
     probe.textContent = 'x'.repeat(100)
-    probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font:${getComputedStyle(lines).font}`
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font:' + getComputedStyle(lines).font
     lines.appendChild(probe)
     const char = probe.getBoundingClientRect().width / 100
     probe.remove()
     return Math.floor(scrollable.clientWidth / char)
-  })
+  })()`)
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

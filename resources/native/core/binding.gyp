@@ -6,7 +6,7 @@
       "target_name": "stride_core",
       "sources": ["<!@(node list-sources.js)"],
       "include_dirs": ["src"],
-      "cflags": ["-O3", "-std=gnu11", "-Wall", "-Wno-unused-parameter", "-fno-strict-aliasing"],
+      "cflags": ["-O3", "-ffp-contract=off", "-std=gnu11", "-Wall", "-Wno-unused-parameter", "-fno-strict-aliasing"],
       "cflags!": ["-O2"],
       "defines": ["NAPI_VERSION=8"]
     }

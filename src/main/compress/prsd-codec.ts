@@ -186,9 +186,9 @@ export class PrsdSequiturEncoder {
     }
     writeSizeExceptions(w, exceptions)
     const n = irrAll.length
-    let residue: Buffer | null = null
+    let planes: Uint8Array | null = null
     if (n > 0) {
-      const planes = new Uint8Array(n * 8)
+      planes = new Uint8Array(n * 8)
       for (let i = 0; i < n; i++) {
         const a = irrAll[i]!
         let lo = a % 0x100000000
@@ -200,25 +200,45 @@ export class PrsdSequiturEncoder {
           hi >>>= 8
         }
       }
-      const q = this.options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5)
-      residue = brotli(planes, q)
     }
-    const structure = brotli(w.view(), this.options.structureQuality ?? 11)
-    const head = new ByteWriter(16)
-    head.byte(FORMAT)
-    head.uint(structure.length)
-    head.uint(residue ? residue.length : 0)
-    const result = Buffer.concat(residue ? [head.view(), structure, residue] : [head.view(), structure])
+    const framed = frameChunk(w.view(), planes, this.options)
     this.lastStats = {
       events: count,
       descriptors: out.descriptors,
       irregular: out.irregularCount,
       rules: seq.ruleCount(),
-      structureBytes: structure.length,
-      residueBytes: residue ? residue.length : 0
+      structureBytes: framed.structureBytes,
+      residueBytes: framed.residueBytes
     }
-    return result
+    return framed.data
   }
+}
+
+/**
+ * The second stage and the header: brotli of the structure and of the residue planes (none
+ * when nothing is irregular). Shared by every encoder of this format.
+ */
+export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}): { data: Buffer; structureBytes: number; residueBytes: number } {
+  const residue = planes ? brotli(planes, options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5)) : null
+  const compressed = brotli(structure, options.structureQuality ?? 11)
+  const head = new ByteWriter(16)
+  head.byte(FORMAT)
+  head.uint(compressed.length)
+  head.uint(residue ? residue.length : 0)
+  const data = Buffer.concat(residue ? [head.view(), compressed, residue] : [head.view(), compressed])
+  return { data, structureBytes: compressed.length, residueBytes: residue ? residue.length : 0 }
+}
+
+/** A chunk's two compressed streams, after checking its header (residue empty when none). */
+export function splitChunk(data: Uint8Array): { structure: Uint8Array; residue: Uint8Array } {
+  const head = new ByteReader(data)
+  const format = head.byte()
+  if (format !== FORMAT) throw new Error(`unknown prsd-sequitur format ${format}`)
+  const structureBytes = head.uint()
+  const residueBytes = head.uint()
+  const at = head.pos
+  if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
+  return { structure: data.subarray(at, at + structureBytes), residue: data.subarray(at + structureBytes) }
 }
 
 function brotli(data: Uint8Array, quality: number): Buffer {
@@ -238,27 +258,21 @@ export interface DecodedAccesses {
   sizes: Uint16Array
 }
 
-/** Decodes one `prsd-sequitur-v1` chunk straight from its stored bytes. */
-/**
- * Decodes one chunk. Every loop and every allocation is bounded by the chunk's event count
- * (`expectedCount`, as the store declares it, when given): a damaged or crafted chunk throws,
- * it never hangs or expands past what it declares.
- */
 /** No stored chunk holds more (writers store at most 2^18 accesses per chunk). */
 const MAX_DECODED_ACCESSES = 1 << 20
 
+/**
+ * Decodes one `prsd-sequitur-v1` chunk straight from its stored bytes (the readable reference;
+ * production decodes natively, native-codec.ts). Every loop and every allocation is bounded by
+ * the chunk's event count (`expectedCount`, as the store declares it, when given): a damaged
+ * or crafted chunk throws, it never hangs or expands past what it declares.
+ */
 export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, expectedCount?: number): DecodedAccesses {
-  const head = new ByteReader(data)
-  const format = head.byte()
-  if (format !== FORMAT) throw new Error(`unknown prsd-sequitur format ${format}`)
-  const structureBytes = head.uint()
-  const residueBytes = head.uint()
-  const at = head.pos
-  if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
+  const parts = splitChunk(data)
   // Bounded: a few crafted bytes must not expand to gigabytes (grammar and descriptors of the
   // largest chunk fit in 64 MiB; its residue is 8 bytes per access at most).
-  const structure = brotliDecompressSync(data.subarray(at, at + structureBytes), { maxOutputLength: 64 << 20 })
-  const planes = residueBytes > 0 ? brotliDecompressSync(data.subarray(at + structureBytes), { maxOutputLength: 8 * MAX_DECODED_ACCESSES }) : new Uint8Array(0)
+  const structure = brotliDecompressSync(parts.structure, { maxOutputLength: 64 << 20 })
+  const planes = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: 8 * MAX_DECODED_ACCESSES }) : new Uint8Array(0)
   const r = new ByteReader(structure)
   const count = r.uint()
   if (expectedCount !== undefined && count !== expectedCount) throw new Error(`it holds ${count} accesses, not the ${expectedCount} it declares`)

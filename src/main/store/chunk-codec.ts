@@ -4,10 +4,11 @@
  * The address is stored as the difference from the previous address of the same point within
  * the chunk (the first one from 0), so strided loops become runs of one repeated value that
  * deflate squeezes well. Chunks decode independently.
- * New sessions use `prsd-sequitur-v1` (../compress/prsd-codec.ts); this one stays readable.
+ * New sessions use `prsd-sequitur-v1` (decoded natively, ../compress/native-codec.ts); this one
+ * stays readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { decodePrsdSequiturChunk, PRSD_CODEC } from '../compress/prsd-codec'
+import { decodePrsdSequiturChunkNative, PRSD_CODEC } from '../compress/native-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
 
@@ -81,7 +82,7 @@ export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?
 
 /** Decodes a stored chunk of either codec. */
 export function decodeStoredChunk(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): DecodedChunk {
-  if (codec === PRSD_CODEC) return decodePrsdSequiturChunk(data, pointCount, expectedCount)
+  if (codec === PRSD_CODEC) return decodePrsdSequiturChunkNative(data, pointCount, expectedCount)
   if (codec === CHUNK_CODEC) return decodeChunk(data, pointCount, expectedCount)
   throw new Error(`unknown trace chunk codec "${codec}"`)
 }

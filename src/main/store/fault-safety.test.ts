@@ -7,7 +7,9 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFil
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { crc32 } from 'node:zlib'
 import { hierarchySchema, StrideError } from '../../shared/api'
+import { PrsdSequiturEncoder } from '../compress/prsd-codec'
 import { openDb } from './open-db'
 import { SCHEMA_VERSION } from './schema'
 import { checkSessionOutput } from './session-output'
@@ -148,13 +150,21 @@ describe('damaged chunks are named, never read as another trace', () => {
     expect(msg).toMatch(/damaged at chunk 4 of 4 \(the session says 786432 events, its chunks hold 1048576\)/)
   })
 
-  it('an address past 2^53 is damage, not a silent rounding (nor a simulator that never ends)', () => {
+  it('an address past 2^53 is refused when recorded, and is damage when read (never a silent rounding, nor a simulator that never ends)', () => {
     const path = join(dir, 'huge-address.stride')
     const w = new SessionWriter(path, META)
     const table: PointRecord[] = [{ idx: 0, pc: 0x401000, kind: 0, accesses: 2, firstAddress: 2 ** 59 }]
     w.appendChunk(2, new Uint32Array([0, 0]), new Float64Array([2 ** 59, 2 ** 59 + 4096]), new Uint16Array([8, 8]), table)
-    w.finish(FINISH)
-    expect(() => readAll(path)).toThrow(/damaged at chunk 1 of 1 \(.*not a valid address/)
+    expect(() => w.finish(FINISH)).toThrow(/not an integer in \[0, 2\^53\)/)
+    w.db.close()
+    // A chunk crafted with the reference encoder (which does not check) is read as damage.
+    const crafted = join(dir, 'crafted-address.stride')
+    finished(crafted, 10)
+    const data = new PrsdSequiturEncoder(16).encode(10, new Uint32Array(10), Float64Array.from({ length: 10 }, (_, i) => 2 ** 59 + i * 8), new Uint16Array(10).fill(8), 3)
+    const db = openDb(crafted)
+    db.prepare('UPDATE trace_chunks SET data = ?, crc32 = ? WHERE seq = 0').run(data, crc32(data))
+    db.close()
+    expect(() => readAll(crafted)).toThrow(/damaged at chunk 1 of 1 \(.*2\^53/)
   })
 })
 

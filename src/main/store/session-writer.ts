@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSyn
 import { dirname } from 'node:path'
 import { crc32 } from 'node:zlib'
 import type { TraceStopReason } from '../../shared/domain'
-import { PrsdSequiturEncoder } from '../compress/prsd-codec'
+import { NativePrsdSequiturEncoder } from '../compress/native-codec'
 import { DEFAULT_CHUNK_CODEC } from './chunk-codec'
 import type { Statement } from 'better-sqlite3'
 import { openDb, type Db } from './open-db'
@@ -83,7 +83,7 @@ export class SessionWriter {
   private storedBytes = 0
   private readonly insertChunk
   /** Compresses chunks as they come (METRIC PRSDs + SEQUITUR) and keeps per-point stream metrics. */
-  private readonly encoder = new PrsdSequiturEncoder(MAX_STORED_CHUNK)
+  private readonly encoder = new NativePrsdSequiturEncoder(MAX_STORED_CHUNK)
   // Accesses gathered for the next stored chunk.
   private readonly gPoints = new Uint32Array(MAX_STORED_CHUNK)
   private readonly gAddresses = new Float64Array(MAX_STORED_CHUNK)

@@ -4,7 +4,9 @@
  * once at the end of a trace, inside the trace worker.
  */
 import { adviseFromStreams, type Advice } from '../compress/advisor'
-import { RsdMetrics as RsdMetricsClass, type PointStreamMetrics, type RsdMetrics } from '../compress/rsd-metrics'
+import type { StreamMetricsSource } from '../compress/chunk-encoder'
+import { NativeRsdMetrics } from '../compress/native-codec'
+import type { PointStreamMetrics } from '../compress/rsd-metrics'
 import { DEFAULT_WINDOW, StreamDetector, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import type { Db } from './open-db'
@@ -58,7 +60,7 @@ export function computeFunctionStreams(db: Db, pointFunction: Array<string | nul
 }
 
 /** Stores both kinds of stream metrics (replacing any stored before). */
-export function storeStreamMetrics(db: Db, metrics: RsdMetrics, pointFunction: Array<string | null>): void {
+export function storeStreamMetrics(db: Db, metrics: StreamMetricsSource, pointFunction: Array<string | null>): void {
   const points = metrics.finish().map(toPointStreams)
   const functions = computeFunctionStreams(db, pointFunction)
   const insertPoint = db.prepare('INSERT INTO point_streams (point, metrics) VALUES (?, ?)')
@@ -95,9 +97,8 @@ export function readFunctionStreams(db: Db): FunctionStreams[] {
 export function sessionStreams(db: Db, pointFunction: Array<string | null>): { points: Map<number, PointStreams>; functions: FunctionStreams[] } {
   const points = readPointStreams(db)
   if (points.size > 0 || pointFunction.length === 0) return { points, functions: readFunctionStreams(db) }
-  const metrics = new RsdMetricsClass(pointFunction.length)
-  for (const chunk of iterateChunks(db, pointFunction.length))
-    for (let i = 0; i < chunk.count; i++) metrics.add(chunk.points[i]!, chunk.addresses[i]!)
+  const metrics = new NativeRsdMetrics()
+  for (const chunk of iterateChunks(db, pointFunction.length)) metrics.add(chunk.count, chunk.points, chunk.addresses, pointFunction.length)
   return {
     points: new Map(metrics.finish().map((m) => [m.point, toPointStreams(m)])),
     functions: computeFunctionStreams(db, pointFunction)

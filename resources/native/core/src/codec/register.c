@@ -1,4 +1,315 @@
-/* The trace codec's exports (filled in by the codec work). */
-#include "addon.h"
+/* The trace codec's exports. Batches cross as typed arrays; the encoder and the metrics
+ * live in C memory owned by a JavaScript external (freed when it is collected).
+ *   codecEncoderCreate(maxChunkEvents) -> encoder
+ *   codecEncode(encoder, count, points u32, addresses f64, sizes u16, pointCount)
+ *     -> { structure: Buffer, residue: Buffer | null, descriptors, irregular, rules }
+ *   codecEncoderMetrics(encoder) -> metrics rows (see metrics_to_js)
+ *   codecMetricsCreate() -> metrics;  codecMetricsAdd(metrics, count, points, addresses)
+ *   codecMetricsFinish(metrics) -> metrics rows
+ *   codecDeclaredCount(structure) -> the chunk's declared event count, or -1
+ *   codecDecode(structure, residue, pointCount, count) -> { points, addresses, sizes } */
+#include "../addon.h"
+#include "decoder.h"
+#include "encoder.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-napi_status stride_register_codec(napi_env env, napi_value exports) { return napi_ok; }
+static const napi_type_tag ENCODER_TAG = {0x5374726964654563ull, 0x6f646572456e6331ull};
+static const napi_type_tag METRICS_TAG = {0x5374726964654d65ull, 0x7472696373526d31ull};
+
+static napi_value throw_damaged(napi_env env, const char *what) {
+  char message[260];
+  snprintf(message, sizeof message, "trace chunk is damaged: %s", what);
+  return stride_throw(env, message);
+}
+
+static bool get_args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
+  size_t argc = want;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < want) {
+    napi_throw_type_error(env, NULL, "codec: too few arguments");
+    return false;
+  }
+  return true;
+}
+
+static bool get_u32(napi_env env, napi_value v, uint32_t *out, const char *what) {
+  double d;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
+    char message[120];
+    snprintf(message, sizeof message, "%s must be an integer in [0, 2^32)", what);
+    napi_throw_range_error(env, NULL, message);
+    return false;
+  }
+  *out = (uint32_t)d;
+  return true;
+}
+
+static void *unwrap(napi_env env, napi_value v, const napi_type_tag *tag, const char *what) {
+  bool ok = false;
+  void *data = NULL;
+  if (napi_check_object_type_tag(env, v, tag, &ok) != napi_ok || !ok || napi_get_value_external(env, v, &data) != napi_ok) {
+    char message[120];
+    snprintf(message, sizeof message, "codec: expected %s", what);
+    napi_throw_type_error(env, NULL, message);
+    return NULL;
+  }
+  return data;
+}
+
+/* An external owning `data` (freed by `finalize` when collected), tagged with its kind. */
+static napi_value tagged_external(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag) {
+  napi_value out;
+  if (napi_create_external(env, data, finalize, NULL, &out) != napi_ok) {
+    finalize(env, data, NULL);
+    return stride_throw(env, "codec: cannot create an external");
+  }
+  STRIDE_CALL(env, napi_type_tag_object(env, out, tag));
+  return out;
+}
+
+static napi_value set(napi_env env, napi_value obj, const char *name, napi_value v) {
+  if (napi_set_named_property(env, obj, name, v) != napi_ok) return NULL;
+  return obj;
+}
+
+static napi_value number(napi_env env, double d) {
+  napi_value v = NULL;
+  napi_create_double(env, d, &v);
+  return v;
+}
+
+/* A batch of accesses: argv = [handle, count, points, addresses, (sizes,) pointCount]. */
+typedef struct {
+  uint32_t count, point_count;
+  uint32_t *points;
+  double *addresses;
+  uint16_t *sizes;
+} Batch;
+
+static bool get_batch(napi_env env, napi_value *argv, bool with_sizes, Batch *b) {
+  size_t np, na, ns = SIZE_MAX;
+  int last = with_sizes ? 5 : 4;
+  if (!get_u32(env, argv[1], &b->count, "count") || !get_u32(env, argv[last], &b->point_count, "pointCount")) return false;
+  b->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
+  b->addresses = b->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
+  if (!b->addresses) return false;
+  if (with_sizes && !(b->sizes = stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes"))) return false;
+  if (np < b->count || na < b->count || ns < b->count) {
+    stride_throw(env, "codec: the arrays hold fewer events than count");
+    return false;
+  }
+  return true;
+}
+
+/* ---- encoder ---- */
+
+/* The encoder's fixed arrays (about 40 bytes per event of its chunk size), reported to the
+ * JavaScript heap so a dropped encoder is collected before memory runs short. */
+static int64_t encoder_bytes(uint32_t max_events) { return (int64_t)max_events * 40; }
+
+static void encoder_finalize(napi_env env, void *data, void *hint) {
+  int64_t ignored;
+  napi_adjust_external_memory(env, -encoder_bytes(((ChunkEncoder *)data)->max_events), &ignored);
+  encoder_free(data);
+  free(data);
+}
+
+static napi_value encoder_create(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  uint32_t max_events;
+  if (!get_args(env, info, 1, argv) || !get_u32(env, argv[0], &max_events, "maxChunkEvents")) return NULL;
+  if (max_events == 0 || max_events > (1u << 26)) return stride_throw(env, "maxChunkEvents must be in [1, 2^26]");
+  ChunkEncoder *e = malloc(sizeof *e);
+  if (!e || !encoder_init(e, max_events)) {
+    free(e);
+    return stride_throw(env, "out of memory creating a trace chunk encoder");
+  }
+  int64_t ignored;
+  napi_adjust_external_memory(env, encoder_bytes(max_events), &ignored);
+  return tagged_external(env, e, encoder_finalize, &ENCODER_TAG);
+}
+
+static napi_value encode(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!get_args(env, info, 6, argv)) return NULL;
+  ChunkEncoder *e = unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
+  Batch b;
+  if (!e || !get_batch(env, argv, true, &b)) return NULL;
+  const char *problem = encoder_encode(e, b.count, b.points, b.addresses, b.sizes, b.point_count);
+  if (problem) return stride_throw(env, problem);
+  napi_value out, structure, residue;
+  STRIDE_CALL(env, napi_create_object(env, &out));
+  STRIDE_CALL(env, napi_create_buffer_copy(env, e->structure.length, e->structure.data, NULL, &structure));
+  if (e->residue.length > 0)
+    STRIDE_CALL(env, napi_create_buffer_copy(env, e->residue.length, e->residue.data, NULL, &residue));
+  else
+    STRIDE_CALL(env, napi_get_null(env, &residue));
+  if (!set(env, out, "structure", structure) || !set(env, out, "residue", residue) ||
+      !set(env, out, "descriptors", number(env, (double)e->descriptors)) ||
+      !set(env, out, "irregular", number(env, (double)e->irregular)) || !set(env, out, "rules", number(env, e->rules)))
+    return NULL;
+  return out;
+}
+
+/* ---- metrics ---- */
+
+/* Rows of METRICS_ROW numbers per point with accesses, and [value, count] pairs they index. */
+#define METRICS_ROW 9
+
+typedef struct {
+  double *rows, *pairs;
+  size_t n_rows, cap_rows, n_pairs, cap_pairs;
+  bool failed;
+} MetricsOut;
+
+static bool push(double **a, size_t *n, size_t *cap, const double *v, size_t k) {
+  if (*n + k > *cap) {
+    size_t c = *cap ? *cap : 256;
+    while (c < *n + k) c *= 2;
+    double *next = realloc(*a, c * 8);
+    if (!next) return false;
+    *a = next;
+    *cap = c;
+  }
+  memcpy(*a + *n, v, k * 8);
+  *n += k;
+  return true;
+}
+
+/* Row: point, accesses, predictable, streams, lengthSum, distinctLengths, distinctStrides,
+ * top lengths, top strides; the pairs follow in order, lengths first. */
+static void collect(void *ctx, const PointMetrics *pm) {
+  MetricsOut *o = ctx;
+  double row[METRICS_ROW] = {pm->point,           pm->accesses,         pm->predictable,  pm->streams,    pm->length_sum,
+                             pm->distinct_lengths, pm->distinct_strides, pm->top_lengths, pm->top_strides};
+  if (!push(&o->rows, &o->n_rows, &o->cap_rows, row, METRICS_ROW) ||
+      !push(&o->pairs, &o->n_pairs, &o->cap_pairs, pm->lengths, 2 * (size_t)pm->top_lengths) ||
+      !push(&o->pairs, &o->n_pairs, &o->cap_pairs, pm->strides, 2 * (size_t)pm->top_strides))
+    o->failed = true;
+}
+
+static napi_value float64_array(napi_env env, const double *data, size_t n) {
+  napi_value buffer, array;
+  void *bytes;
+  if (napi_create_arraybuffer(env, n * 8, &bytes, &buffer) != napi_ok ||
+      napi_create_typedarray(env, napi_float64_array, n, buffer, 0, &array) != napi_ok)
+    return NULL;
+  if (n) memcpy(bytes, data, n * 8);
+  return array;
+}
+
+static napi_value metrics_to_js(napi_env env, RsdMetrics *m) {
+  MetricsOut o = {0};
+  bool ok = metrics_finish(m, collect, &o) && !o.failed;
+  napi_value out = NULL, rows = NULL, pairs = NULL;
+  if (ok) {
+    rows = float64_array(env, o.rows, o.n_rows);
+    pairs = rows ? float64_array(env, o.pairs, o.n_pairs) : NULL;
+    if (pairs && napi_create_object(env, &out) == napi_ok) out = set(env, out, "rows", rows) ? set(env, out, "pairs", pairs) : NULL;
+  }
+  free(o.rows);
+  free(o.pairs);
+  if (!ok) return stride_throw(env, "out of memory finishing the stream metrics");
+  return out;
+}
+
+static napi_value encoder_metrics(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!get_args(env, info, 1, argv)) return NULL;
+  ChunkEncoder *e = unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
+  return e ? metrics_to_js(env, &e->metrics) : NULL;
+}
+
+static void metrics_finalize(napi_env env, void *data, void *hint) {
+  metrics_free(data);
+  free(data);
+}
+
+static napi_value metrics_create(napi_env env, napi_callback_info info) {
+  RsdMetrics *m = malloc(sizeof *m);
+  if (m) metrics_init(m);
+  if (!m || m->failed) {
+    if (m) metrics_free(m);
+    free(m);
+    return stride_throw(env, "out of memory creating stream metrics");
+  }
+  return tagged_external(env, m, metrics_finalize, &METRICS_TAG);
+}
+
+static napi_value metrics_add_batch(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!get_args(env, info, 5, argv)) return NULL;
+  RsdMetrics *m = unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
+  Batch b;
+  if (!m || !get_batch(env, argv, false, &b)) return NULL;
+  if (!metrics_grow(m, b.point_count)) return stride_throw(env, "out of memory in the stream metrics");
+  for (uint32_t i = 0; i < b.count; i++) {
+    if (b.points[i] >= b.point_count) return stride_throw(env, "codec: an access point is outside the point table");
+    metrics_add(m, b.points[i], b.addresses[i]);
+  }
+  if (m->failed) return stride_throw(env, "out of memory in the stream metrics");
+  return NULL;
+}
+
+static napi_value metrics_finish_js(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!get_args(env, info, 1, argv)) return NULL;
+  RsdMetrics *m = unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
+  return m ? metrics_to_js(env, m) : NULL;
+}
+
+/* ---- decoder ---- */
+
+static napi_value declared_count(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  size_t n;
+  if (!get_args(env, info, 1, argv)) return NULL;
+  uint8_t *structure = stride_typed_array(env, argv[0], napi_uint8_array, &n, "structure");
+  return structure ? number(env, (double)decoder_count(structure, n)) : NULL;
+}
+
+static napi_value typed(napi_env env, napi_typedarray_type type, size_t elem, size_t n, void **data) {
+  napi_value buffer, array;
+  if (napi_create_arraybuffer(env, n * elem, data, &buffer) != napi_ok ||
+      napi_create_typedarray(env, type, n, buffer, 0, &array) != napi_ok)
+    return NULL;
+  return array;
+}
+
+static napi_value decode(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!get_args(env, info, 4, argv)) return NULL;
+  size_t ns, nr;
+  uint32_t point_count, count;
+  uint8_t *structure = stride_typed_array(env, argv[0], napi_uint8_array, &ns, "structure");
+  uint8_t *residue = structure ? stride_typed_array(env, argv[1], napi_uint8_array, &nr, "residue") : NULL;
+  if (!residue || !get_u32(env, argv[2], &point_count, "pointCount") || !get_u32(env, argv[3], &count, "count")) return NULL;
+  DecodedChunk out = {.count = count};
+  napi_value points = typed(env, napi_uint32_array, 4, count, (void **)&out.points);
+  napi_value addresses = points ? typed(env, napi_float64_array, 8, count, (void **)&out.addresses) : NULL;
+  napi_value sizes = addresses ? typed(env, napi_uint16_array, 2, count, (void **)&out.sizes) : NULL;
+  if (!sizes) return stride_throw(env, "out of memory decoding a trace chunk");
+  const char *damage = decoder_decode(structure, ns, residue, nr, point_count, &out);
+  if (damage) return throw_damaged(env, damage);
+  napi_value result;
+  STRIDE_CALL(env, napi_create_object(env, &result));
+  if (!set(env, result, "count", number(env, count)) || !set(env, result, "points", points) ||
+      !set(env, result, "addresses", addresses) || !set(env, result, "sizes", sizes))
+    return NULL;
+  return result;
+}
+
+napi_status stride_register_codec(napi_env env, napi_value exports) {
+  napi_property_descriptor d[] = {
+      {"codecEncoderCreate", NULL, encoder_create, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecEncode", NULL, encode, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecEncoderMetrics", NULL, encoder_metrics, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecMetricsCreate", NULL, metrics_create, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecMetricsAdd", NULL, metrics_add_batch, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecMetricsFinish", NULL, metrics_finish_js, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecDeclaredCount", NULL, declared_count, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecDecode", NULL, decode, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
+}

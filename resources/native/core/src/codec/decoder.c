@@ -1,0 +1,266 @@
+/* See decoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
+#include "decoder.h"
+#include "bytes.h"
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TWO_53 ((int64_t)1 << 53)
+#define MAX_HEIGHT 16
+
+int64_t decoder_count(const uint8_t *structure, size_t length) {
+  ByteIn r = {structure, 0, length, NULL};
+  uint64_t count = in_uint(&r);
+  return r.error ? -1 : (int64_t)count;
+}
+
+typedef struct {
+  ByteIn in;
+  uint32_t count, point_count;
+  /* The grammar: rule r's symbols are symbols[starts[r] .. starts[r + 1]). */
+  uint32_t rules;
+  uint32_t *starts, *symbols, *stack_rule, *stack_pos;
+  /* Addresses laid out point by point; per point, where its addresses start. */
+  uint32_t *per_point;
+  double *by_point;
+  uint16_t *size_of;
+  const uint8_t *planes;
+  size_t irregular, irregular_used;
+  char message[160];
+} Decoder;
+
+static void free_decoder(Decoder *d) {
+  free(d->starts), free(d->symbols), free(d->stack_rule), free(d->stack_pos);
+  free(d->per_point), free(d->by_point), free(d->size_of);
+}
+
+/* Reads the grammar: rule count, then per rule its length and symbols (2t terminal, 2k+1
+ * rule k). Rules other than S hold at least two symbols (SEQUITUR's rule utility), which
+ * bounds the expansion's work by the events it produces. */
+static const char *read_grammar(Decoder *d) {
+  ByteIn *r = &d->in;
+  uint64_t rules = in_uint(r);
+  size_t left = r->end - r->pos;
+  if (r->error) return r->error;
+  if (rules == 0 || rules > left) return "its grammar's rule count does not fit its bytes";
+  d->rules = (uint32_t)rules;
+  d->starts = malloc(((size_t)rules + 1) * 4);
+  d->symbols = malloc((left + 1) * 4);
+  d->stack_rule = malloc(((size_t)rules + 1) * 4);
+  d->stack_pos = malloc(((size_t)rules + 1) * 4);
+  if (!d->starts || !d->symbols || !d->stack_rule || !d->stack_pos) return "out of memory";
+  size_t n = 0;
+  for (uint32_t k = 0; k < rules; k++) {
+    d->starts[k] = (uint32_t)n;
+    uint64_t len = in_uint(r);
+    if (r->error) return r->error;
+    if (len > r->end - r->pos) return "a grammar rule is longer than the chunk";
+    if (k > 0 && len < 2) return "a grammar rule has fewer than two symbols";
+    for (uint64_t i = 0; i < len; i++) {
+      uint64_t s = in_uint(r);
+      if (r->error) return r->error;
+      if (s & 1 ? (s >> 1) >= rules : (s >> 1) >= d->point_count) {
+        snprintf(d->message, sizeof d->message, "its grammar names %s %llu of %llu", s & 1 ? "rule" : "access point",
+                 (unsigned long long)(s >> 1), (unsigned long long)(s & 1 ? rules : d->point_count));
+        return d->message;
+      }
+      d->symbols[n++] = (uint32_t)s;
+    }
+  }
+  d->starts[rules] = (uint32_t)n;
+  return NULL;
+}
+
+/* Expands the grammar into exactly `count` access points. */
+static const char *expand_grammar(Decoder *d, uint32_t *points) {
+  uint32_t depth = 1, n = 0;
+  d->stack_rule[0] = 0;
+  d->stack_pos[0] = d->starts[0];
+  while (depth > 0) {
+    uint32_t top = depth - 1, rule = d->stack_rule[top], pos = d->stack_pos[top];
+    if (pos >= d->starts[rule + 1]) {
+      depth--;
+      continue;
+    }
+    d->stack_pos[top] = pos + 1;
+    uint32_t s = d->symbols[pos];
+    if ((s & 1) == 0) {
+      if (n == d->count) return "its grammar expands to more accesses than it declares";
+      points[n++] = s >> 1;
+    } else {
+      if (depth > d->rules) return "its grammar is recursive";
+      d->stack_rule[depth] = s >> 1;
+      d->stack_pos[depth] = d->starts[s >> 1];
+      depth++;
+    }
+  }
+  if (n != d->count) {
+    snprintf(d->message, sizeof d->message, "its grammar expands to %u accesses, expected %u", n, d->count);
+    return d->message;
+  }
+  return NULL;
+}
+
+static bool read_irregular(Decoder *d, double *out) {
+  if (d->irregular_used >= d->irregular) return false;
+  size_t n = d->irregular, i = d->irregular_used++;
+  uint64_t a = 0;
+  for (int b = 7; b >= 0; b--) a = a << 8 | d->planes[b * n + i];
+  if (a >= (uint64_t)TWO_53) return false;
+  *out = (double)a;
+  return true;
+}
+
+static const char *irregular_damage = "its irregular addresses run out or are not below 2^53";
+
+/* Expands one descriptor (its levels, outermost first: length and stride) into
+ * `out`, which has room for `room` addresses; returns how many it wrote, 0 on damage. */
+static uint64_t expand_descriptor(Decoder *d, uint64_t height, int64_t start, double *out, uint64_t room, const char **damage) {
+  ByteIn *r = &d->in;
+  int64_t lengths[MAX_HEIGHT], strides[MAX_HEIGHT], counter[MAX_HEIGHT];
+  uint64_t total = 1;
+  /* The extremes of start + sum(counter[l] * stride[l]): every address lies between. */
+  __int128 low = start, high = start;
+  for (int l = (int)height; l >= 0; l--) {
+    uint64_t len = in_uint(r);
+    strides[l] = in_int(r);
+    if (r->error) return *damage = r->error, 0;
+    if (len == 0) return *damage = "a descriptor has length 0", 0;
+    if (len > room || total * len > room) return *damage = "its descriptors expand past their point's accesses", 0;
+    total *= len;
+    lengths[l] = (int64_t)len;
+    counter[l] = 0;
+    __int128 reach = (__int128)(lengths[l] - 1) * strides[l];
+    if (reach < 0) low += reach;
+    else high += reach;
+  }
+  if (start < 0 || low < 0 || high >= TWO_53) return *damage = "a descriptor reaches addresses outside [0, 2^53)", 0;
+  /* Odometer over the levels, innermost (0) fastest. */
+  uint64_t at = 0;
+  int64_t base = start;
+  for (;;) {
+    int64_t len0 = lengths[0], s0 = strides[0];
+    for (int64_t i = 0; i < len0; i++) out[at++] = (double)(base + i * s0);
+    int l = 1;
+    while (l <= (int)height) {
+      if (++counter[l] < lengths[l]) break;
+      counter[l] = 0;
+      l++;
+    }
+    if (l > (int)height) break;
+    base = start;
+    for (int k = 1; k <= (int)height; k++) base += counter[k] * strides[k];
+  }
+  return at;
+}
+
+/* Per used point, ascending: its size, irregular count, descriptors; fills by_point. */
+static const char *read_points(Decoder *d) {
+  ByteIn *r = &d->in;
+  uint64_t used = in_uint(r);
+  if (r->error) return r->error;
+  if (used > d->point_count) return "it names more points than the point table holds";
+  uint64_t point = 0, filled = 0;
+  for (uint64_t u = 0; u < used; u++) {
+    uint64_t delta = in_uint(r);
+    if (u > 0 && delta == 0) return "its points are not in ascending order";
+    point += delta;
+    uint64_t size = in_uint(r);
+    uint64_t irregular = in_uint(r);
+    uint64_t descriptors = in_uint(r);
+    if (r->error) return r->error;
+    if (point >= d->point_count) {
+      snprintf(d->message, sizeof d->message, "access point %llu is outside the point table (%u)", (unsigned long long)point, d->point_count);
+      return d->message;
+    }
+    if (size > 0xffff) return "an access size does not fit 16 bits";
+    d->size_of[point] = (uint16_t)size;
+    uint32_t pos = d->per_point[point], end = d->per_point[point + 1];
+    if (irregular > end - pos || descriptors > end - pos) return "its irregular address counts do not add up";
+    int64_t prev_start = 0;
+    for (uint64_t k = 0; k < descriptors; k++) {
+      uint64_t before = in_uint(r);
+      if (r->error) return r->error;
+      if (before > irregular || before > end - pos) return "its irregular address counts do not add up";
+      irregular -= before;
+      while (before-- > 0)
+        if (!read_irregular(d, &d->by_point[pos++])) return irregular_damage;
+      uint64_t height = in_uint(r);
+      if (height >= MAX_HEIGHT) return "a descriptor is too deep";
+      int64_t start = prev_start + in_int(r);
+      prev_start = start;
+      const char *damage = NULL;
+      uint64_t wrote = expand_descriptor(d, height, start, d->by_point + pos, end - pos, &damage);
+      if (damage) return damage;
+      pos += (uint32_t)wrote;
+      /* prev_start stays within [0, 2^53) (checked), so the next sum cannot overflow. */
+    }
+    if (pos + irregular != end) {
+      snprintf(d->message, sizeof d->message, "point %llu has accesses unaccounted for", (unsigned long long)point);
+      return d->message;
+    }
+    while (irregular-- > 0)
+      if (!read_irregular(d, &d->by_point[pos++])) return irregular_damage;
+    filled += end - d->per_point[point];
+  }
+  if (filled != d->count) return "some access points' addresses are missing";
+  if (d->irregular_used != d->irregular) return "it holds more irregular addresses than it uses";
+  return NULL;
+}
+
+const char *decoder_decode(const uint8_t *structure, size_t structure_length, const uint8_t *planes, size_t planes_length,
+                           uint32_t point_count, DecodedChunk *out) {
+  static _Thread_local char message[200];
+  Decoder d;
+  memset(&d, 0, sizeof d);
+  d.in = (ByteIn){structure, 0, structure_length, NULL};
+  d.point_count = point_count;
+  d.planes = planes;
+  d.irregular = planes_length / 8;
+  const char *damage = NULL;
+  uint64_t count = in_uint(&d.in);
+  if (d.in.error || count != out->count) damage = "its event count is unreadable";
+  else if (planes_length % 8 != 0) damage = "its irregular addresses are not whole";
+  d.count = out->count;
+  if (!damage) damage = read_grammar(&d);
+  if (!damage) damage = expand_grammar(&d, out->points);
+  if (!damage) {
+    d.per_point = calloc((size_t)point_count + 1, 4);
+    d.by_point = malloc(((size_t)d.count + 1) * 8);
+    d.size_of = calloc((size_t)point_count + 1, 2);
+    if (!d.per_point || !d.by_point || !d.size_of) damage = "out of memory";
+  }
+  if (!damage) {
+    for (uint32_t i = 0; i < d.count; i++) d.per_point[out->points[i] + 1]++;
+    for (uint32_t p = 0; p < point_count; p++) d.per_point[p + 1] += d.per_point[p];
+    damage = read_points(&d);
+  }
+  if (!damage) {
+    /* Back to execution order: each point's addresses in turn (per_point becomes a cursor). */
+    for (uint32_t i = 0; i < d.count; i++) {
+      uint32_t p = out->points[i];
+      out->addresses[i] = d.by_point[d.per_point[p]++];
+      out->sizes[i] = d.size_of[p];
+    }
+    ByteIn *r = &d.in;
+    uint64_t exceptions = in_uint(r);
+    if (r->error) damage = r->error;
+    else if (exceptions > d.count) damage = "it has more size exceptions than events";
+    uint64_t index = 0;
+    for (uint64_t k = 0; !damage && k < exceptions; k++) {
+      index += in_uint(r);
+      uint64_t size = in_uint(r);
+      if (r->error) damage = r->error;
+      else if (index >= d.count) damage = "a size exception lies outside the chunk";
+      else if (size > 0xffff) damage = "an access size does not fit 16 bits";
+      else out->sizes[index] = (uint16_t)size;
+    }
+  }
+  free_decoder(&d);
+  if (damage && damage == d.message) {
+    snprintf(message, sizeof message, "%s", d.message);
+    return message;
+  }
+  return damage;
+}

@@ -1,0 +1,244 @@
+/* See encoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
+#include "encoder.h"
+#include "grow.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TWO_53 9007199254740992.0
+
+static bool sink_grow_points(PrsdSink *s, uint32_t points) {
+  if (points <= s->points_cap) return true;
+  uint32_t n = points > 2 * s->points_cap ? points : 2 * s->points_cap;
+  uint32_t **arrays[] = {&s->pending, &s->point_irr, &s->point_desc, &s->touched};
+  for (int i = 0; i < 4; i++)
+    if (!grow_zeroed((void **)arrays[i], (size_t)s->points_cap * 4, (size_t)n * 4)) return false;
+  s->points_cap = n;
+  return true;
+}
+
+static void sink_reset(PrsdSink *s) {
+  for (size_t k = 0; k < s->touched_count; k++) {
+    uint32_t p = s->touched[k];
+    s->pending[p] = s->point_irr[p] = s->point_desc[p] = 0;
+  }
+  s->touched_count = s->irr_count = s->desc_count = 0;
+}
+
+static inline void touch(PrsdSink *s, uint32_t p) {
+  if (s->point_irr[p] == 0 && s->point_desc[p] == 0) s->touched[s->touched_count++] = p;
+}
+
+void prsd_sink_descriptor(PrsdSink *s, uint32_t p, const Prsd *d) {
+  size_t c = s->desc_cap;
+  if (s->desc_count == c) {
+    size_t c1 = c, c2 = c, c3 = c;
+    if (!grow_to((void **)&s->desc_point, &c1, c + 1, 4) || !grow_to((void **)&s->desc_before, &c2, c + 1, 4) ||
+        !grow_to((void **)&s->desc, &c3, c + 1, sizeof(Prsd))) {
+      s->failed = true;
+      return;
+    }
+    s->desc_cap = c1;
+  }
+  touch(s, p);
+  size_t k = s->desc_count++;
+  s->desc_point[k] = p;
+  s->desc_before[k] = s->pending[p];
+  s->desc[k] = *d;
+  s->pending[p] = 0;
+  s->point_desc[p]++;
+}
+
+void prsd_sink_irregular(PrsdSink *s, uint32_t p, double address) {
+  size_t c = s->irr_cap;
+  if (s->irr_count == c) {
+    size_t c1 = c, c2 = c;
+    if (!grow_to((void **)&s->irr_point, &c1, c + 1, 4) || !grow_to((void **)&s->irr_address, &c2, c + 1, 8)) {
+      s->failed = true;
+      return;
+    }
+    s->irr_cap = c1;
+  }
+  touch(s, p);
+  size_t k = s->irr_count++;
+  s->irr_point[k] = p;
+  s->irr_address[k] = address;
+  s->pending[p]++;
+  s->point_irr[p]++;
+}
+
+bool encoder_init(ChunkEncoder *e, uint32_t max_events) {
+  memset(e, 0, sizeof *e);
+  e->max_events = max_events;
+  if (!sequitur_init(&e->sequitur, (int32_t)max_events)) return false;
+  prsd_init(&e->detector, &e->out);
+  metrics_init(&e->metrics);
+  bytes_init(&e->structure, 1 << 16);
+  bytes_init(&e->residue, 1 << 16);
+  e->exceptions = malloc((size_t)max_events * 2 * 4 + 8);
+  if (e->metrics.failed || e->structure.failed || e->residue.failed || !e->exceptions) {
+    encoder_free(e);
+    return false;
+  }
+  return true;
+}
+
+void encoder_free(ChunkEncoder *e) {
+  sequitur_free(&e->sequitur);
+  prsd_free(&e->detector);
+  metrics_free(&e->metrics);
+  PrsdSink *s = &e->out;
+  free(s->irr_point), free(s->irr_address), free(s->desc_point), free(s->desc_before), free(s->desc);
+  free(s->pending), free(s->point_irr), free(s->point_desc), free(s->touched);
+  free(e->size_of), free(e->exceptions), free(e->order);
+  bytes_free(&e->structure);
+  bytes_free(&e->residue);
+  memset(e, 0, sizeof *e);
+}
+
+static int ascending(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static const char *out_of_memory = "out of memory while encoding a trace chunk";
+
+/* Writes each used point's size, counts and descriptors, and lays its irregular addresses
+ * out as eight byte planes, points ascending. */
+static const char *write_points(ChunkEncoder *e) {
+  PrsdSink *s = &e->out;
+  ByteBuf *w = &e->structure;
+  qsort(s->touched, s->touched_count, 4, ascending);
+  /* Group both logs by point (stable): start offsets per point, reusing `pending` as cursor
+   * for descriptors and a second pass for irregular addresses. */
+  size_t total = s->desc_count + s->irr_count;
+  if (!grow_to((void **)&e->order, &e->order_cap, total + 1, 4)) return out_of_memory;
+  uint32_t *desc_order = e->order, *irr_order = e->order + s->desc_count;
+  uint32_t at = 0;
+  for (size_t k = 0; k < s->touched_count; k++) {
+    uint32_t p = s->touched[k];
+    s->pending[p] = at;
+    at += s->point_desc[p];
+  }
+  for (size_t i = 0; i < s->desc_count; i++) desc_order[s->pending[s->desc_point[i]]++] = (uint32_t)i;
+  at = 0;
+  for (size_t k = 0; k < s->touched_count; k++) {
+    uint32_t p = s->touched[k];
+    s->pending[p] = at;
+    at += s->point_irr[p];
+  }
+  for (size_t i = 0; i < s->irr_count; i++) irr_order[s->pending[s->irr_point[i]]++] = (uint32_t)i;
+
+  bytes_uint(w, s->touched_count);
+  uint32_t prev_point = 0;
+  size_t d = 0;
+  for (size_t k = 0; k < s->touched_count; k++) {
+    uint32_t p = s->touched[k];
+    bytes_uint(w, p - prev_point);
+    prev_point = p;
+    bytes_uint(w, (uint64_t)e->size_of[p]);
+    bytes_uint(w, s->point_irr[p]);
+    bytes_uint(w, s->point_desc[p]);
+    double prev_start = 0;
+    for (uint32_t j = 0; j < s->point_desc[p]; j++, d++) {
+      uint32_t i = desc_order[d];
+      const Prsd *x = &s->desc[i];
+      bytes_uint(w, s->desc_before[i]);
+      bytes_uint(w, (uint64_t)x->height);
+      bytes_int(w, x->start - prev_start);
+      prev_start = x->start;
+      for (int l = x->height; l >= 0; l--) {
+        bytes_uint(w, (uint64_t)x->length[l]);
+        bytes_int(w, x->stride[l]);
+      }
+    }
+  }
+  size_t n = s->irr_count;
+  ByteBuf *r = &e->residue;
+  r->length = 0;
+  if (n > 0) {
+    if (!bytes_reserve(r, n * 8)) return out_of_memory;
+    uint8_t *planes = r->data;
+    for (size_t i = 0; i < n; i++) {
+      uint64_t a = (uint64_t)s->irr_address[irr_order[i]];
+      for (int b = 0; b < 8; b++, a >>= 8) planes[b * n + i] = (uint8_t)a;
+    }
+    r->length = n * 8;
+  }
+  return NULL;
+}
+
+const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *points, const double *addresses,
+                           const uint16_t *sizes, uint32_t point_count) {
+  static _Thread_local char message[200];
+  if (count > e->max_events) {
+    snprintf(message, sizeof message, "chunk of %u events exceeds %u", count, e->max_events);
+    return message;
+  }
+  if (point_count > (1u << 30)) return "the point table has more than 2^30 access points";
+  Sequitur *seq = &e->sequitur;
+  PrsdDetector *det = &e->detector;
+  RsdMetrics *metrics = &e->metrics;
+  PrsdSink *out = &e->out;
+  sequitur_reset(seq);
+  sink_reset(out);
+  if (!prsd_grow(det, point_count) || !metrics_grow(metrics, point_count) || !sink_grow_points(out, point_count))
+    return out_of_memory;
+  if (e->size_of_cap < point_count) {
+    int32_t *next = realloc(e->size_of, (size_t)point_count * 4);
+    if (!next) return out_of_memory;
+    e->size_of = next;
+    e->size_of_cap = point_count;
+  }
+  int32_t *size_of = e->size_of;
+  for (uint32_t p = 0; p < point_count; p++) size_of[p] = -1;
+  uint32_t *exceptions = e->exceptions;
+  size_t n_exceptions = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t p = points[i];
+    double a = addresses[i];
+    if (p >= point_count) {
+      snprintf(message, sizeof message, "access point %u is outside the point table (%u)", p, point_count);
+      return message;
+    }
+    /* Every address must be an exact integer a double holds (0 <= a < 2^53). */
+    if (!(a >= 0 && a < TWO_53) || a != (double)(int64_t)a) {
+      snprintf(message, sizeof message, "address %.17g of event %u is not an integer in [0, 2^53)", a, i);
+      return message;
+    }
+    sequitur_append(seq, (int32_t)p);
+    prsd_add(det, p, a);
+    metrics_add(metrics, p, a);
+    int32_t s = sizes[i], known = size_of[p];
+    if (known != s) {
+      if (known == -1)
+        size_of[p] = s;
+      else {
+        exceptions[2 * n_exceptions] = i;
+        exceptions[2 * n_exceptions + 1] = (uint32_t)s;
+        n_exceptions++;
+      }
+    }
+  }
+  prsd_flush(det);
+  if (det->failed || out->failed || metrics->failed) return out_of_memory;
+
+  ByteBuf *w = &e->structure;
+  w->length = 0;
+  bytes_uint(w, count);
+  sequitur_write(seq, w);
+  const char *failed = write_points(e);
+  if (failed) return failed;
+  bytes_uint(w, n_exceptions);
+  uint32_t prev_index = 0;
+  for (size_t k = 0; k < n_exceptions; k++) {
+    bytes_uint(w, exceptions[2 * k] - prev_index);
+    prev_index = exceptions[2 * k];
+    bytes_uint(w, exceptions[2 * k + 1]);
+  }
+  if (w->failed) return out_of_memory;
+  e->descriptors = out->desc_count;
+  e->irregular = out->irr_count;
+  e->rules = sequitur_rules(seq);
+  return NULL;
+}

@@ -1,0 +1,66 @@
+/* METRIC section 9 per-point stream metrics: the C twin of src/main/compress/rsd-metrics.ts
+ * (level-0 RSDs over the whole trace, across chunks). */
+#ifndef STRIDE_CODEC_METRICS_H
+#define STRIDE_CODEC_METRICS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define METRICS_HISTOGRAM_LIMIT 32
+
+/* (point, value) -> count, open addressing: the distinct lengths or strides of every point. */
+typedef struct {
+  uint32_t *point;
+  double *key;
+  double *count;
+  uint8_t *used;
+  uint32_t mask, size;
+} Histogram;
+
+typedef struct {
+  uint32_t points; /* capacity */
+  uint8_t *state;
+  double *start, *stride, *length, *accesses, *predictable;
+  Histogram lengths, strides;
+  bool failed; /* out of memory */
+} RsdMetrics;
+
+void metrics_init(RsdMetrics *m);
+void metrics_free(RsdMetrics *m);
+bool metrics_grow(RsdMetrics *m, uint32_t points);
+void metrics_close(RsdMetrics *m, uint32_t point);
+
+static inline void metrics_add(RsdMetrics *m, uint32_t point, double address) {
+  m->accesses[point] += 1;
+  uint8_t s = m->state[point];
+  if (s == 2) {
+    if (address == m->start[point] + m->length[point] * m->stride[point]) {
+      m->length[point] += 1;
+      return;
+    }
+    metrics_close(m, point);
+    m->state[point] = 1;
+    m->start[point] = address;
+  } else if (s == 1) {
+    m->stride[point] = address - m->start[point];
+    m->length[point] = 2;
+    m->state[point] = 2;
+  } else {
+    m->state[point] = 1;
+    m->start[point] = address;
+  }
+}
+
+/* One point's finished metrics; `lengths`/`strides` hold [value, count] pairs, most
+ * frequent first (value ascending on ties), at most METRICS_HISTOGRAM_LIMIT each. */
+typedef struct {
+  uint32_t point;
+  double accesses, predictable, streams, length_sum;
+  uint32_t distinct_lengths, distinct_strides, top_lengths, top_strides;
+  double lengths[2 * METRICS_HISTOGRAM_LIMIT], strides[2 * METRICS_HISTOGRAM_LIMIT];
+} PointMetrics;
+
+/* Ends every open RSD (end of trace) and calls `each` for every point with accesses, in
+ * point order. False when memory runs out. */
+bool metrics_finish(RsdMetrics *m, void (*each)(void *ctx, const PointMetrics *pm), void *ctx);
+
+#endif

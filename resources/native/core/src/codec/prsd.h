@@ -1,0 +1,77 @@
+/* The METRIC section 4 PRSD/RSD detector per access point: the C twin of
+ * src/main/compress/prsd.ts, with the same arithmetic in doubles so its output is identical. */
+#ifndef STRIDE_CODEC_PRSD_H
+#define STRIDE_CODEC_PRSD_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PRSD_MAX_LEVEL 6
+/* RSDs shorter than this are irregular accesses (METRIC section 3.2). */
+#define PRSD_MIN_RSD_LENGTH 3
+
+/* A descriptor: length[k], stride[k] belong to the node of height k (0 = the RSD); every
+ * node starts where its first child does, so one start serves them all. */
+typedef struct {
+  int32_t height;
+  double start;
+  double length[PRSD_MAX_LEVEL + 1];
+  double stride[PRSD_MAX_LEVEL + 1];
+} Prsd;
+
+/* Receives each point's output in order (the encoder's per-chunk logs). */
+typedef struct PrsdSink PrsdSink;
+void prsd_sink_descriptor(PrsdSink *sink, uint32_t point, const Prsd *d);
+void prsd_sink_irregular(PrsdSink *sink, uint32_t point, double address);
+
+typedef struct {
+  uint8_t state[PRSD_MAX_LEVEL + 1];
+  Prsd element[PRSD_MAX_LEVEL + 1];
+} PrsdLevels;
+
+typedef struct {
+  uint32_t points; /* capacity */
+  uint8_t *state0;
+  double *start0, *stride0, *length0;
+  PrsdLevels **upper; /* levels 1..MAX_LEVEL, allocated when a point first needs them */
+  PrsdSink *sink;
+  bool failed; /* out of memory */
+} PrsdDetector;
+
+void prsd_init(PrsdDetector *d, PrsdSink *sink);
+void prsd_free(PrsdDetector *d);
+bool prsd_grow(PrsdDetector *d, uint32_t points);
+/* Ends every point's stream (end of a chunk), as prsd.ts's flush. */
+void prsd_flush(PrsdDetector *d);
+void prsd_push(PrsdDetector *d, uint32_t point, int level, const Prsd *x);
+
+enum { PRSD_EMPTY = 0, PRSD_SINGLE = 1, PRSD_COMPOUND = 2 };
+
+/* Processes one address of `point` at level 0: the common case, an address the level-0 RSD
+ * predicts, is one multiply-add and a compare. */
+static inline void prsd_add(PrsdDetector *d, uint32_t point, double address) {
+  uint8_t s = d->state0[point];
+  if (s == PRSD_COMPOUND) {
+    if (address == d->start0[point] + d->length0[point] * d->stride0[point]) {
+      d->length0[point] += 1;
+      return;
+    }
+    /* Not a compatible child: push the RSD up, empty level 0, process the address again. */
+    Prsd rsd = {.height = 0, .start = d->start0[point]};
+    rsd.length[0] = d->length0[point];
+    rsd.stride[0] = d->stride0[point];
+    d->state0[point] = PRSD_EMPTY;
+    prsd_push(d, point, 1, &rsd);
+    d->state0[point] = PRSD_SINGLE;
+    d->start0[point] = address;
+  } else if (s == PRSD_SINGLE) {
+    /* Two addresses are always compatible siblings: they form an RSD of length 2. */
+    d->stride0[point] = address - d->start0[point];
+    d->length0[point] = 2;
+    d->state0[point] = PRSD_COMPOUND;
+  } else {
+    d->state0[point] = PRSD_SINGLE;
+    d->start0[point] = address;
+  }
+}
+
+#endif

@@ -1,0 +1,212 @@
+/**
+ * The native codec against its TypeScript reference model: identical chunk bytes, decoded
+ * arrays, statistics and stream metrics on random and adversarial traces (fast-check), and
+ * damaged chunks rejected with a clear error, quickly, without large allocations.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { traceArb, type Trace } from '../testing/trace-arbitrary'
+import { ByteWriter } from './bytes'
+import { decodePrsdSequiturChunkNative, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
+import { decodePrsdSequiturChunk, frameChunk, PrsdSequiturEncoder } from './prsd-codec'
+import { RsdMetrics } from './rsd-metrics'
+
+const arrays = (t: Trace) => ({ points: Uint32Array.from(t.points), addresses: Float64Array.from(t.addresses), sizes: Uint16Array.from(t.sizes) })
+
+/** A point walking a loop nest 2-7 deep with small trip counts: fills every PRSD level. */
+const nestArb = fc.record({
+  trips: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 2, maxLength: 7 }),
+  strides: fc.array(fc.integer({ min: -70000, max: 70000 }), { minLength: 7, maxLength: 7 }),
+  base: fc.integer({ min: 2 ** 30, max: 2 ** 40 }),
+  repeat: fc.integer({ min: 1, max: 5 }),
+  glitch: fc.integer({ min: 0, max: 50 })
+})
+type Nest = typeof nestArb extends fc.Arbitrary<infer N> ? N : never
+
+function nestTrace(nests: Array<Nest>): Trace {
+  const t: Trace = { points: [], addresses: [], sizes: [], pointCount: nests.length }
+  const walks = nests.map((n) => {
+    const out: number[] = []
+    for (let r = 0; r < n.repeat; r++) {
+      const counter = new Array<number>(n.trips.length).fill(0)
+      for (;;) {
+        let a = n.base
+        counter.forEach((c, l) => (a += c * n.strides[l]!))
+        out.push(out.length === n.glitch ? n.base + 7 : Math.max(0, a))
+        let l = 0
+        while (l < n.trips.length && ++counter[l]! >= n.trips[l]!) counter[l++] = 0
+        if (l === n.trips.length) break
+      }
+    }
+    return out
+  })
+  const at = walks.map(() => 0)
+  for (let more = true; more; ) {
+    more = false
+    walks.forEach((w, p) => {
+      if (at[p]! < w.length) {
+        t.points.push(p)
+        t.addresses.push(w[at[p]!++]!)
+        t.sizes.push(8)
+        more = true
+      }
+    })
+  }
+  return t
+}
+
+/** Points over a small alphabet with addresses from a few extreme values (SEQUITUR and varint edges). */
+const extremeArb = fc
+  .record({
+    pointCount: fc.integer({ min: 1, max: 4 }),
+    steps: fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 8, 2 ** 32 - 1, 2 ** 32, 2 ** 48, 2 ** 52 - 1, 2 ** 52 - 9), fc.integer({ min: -3, max: 3 })), { maxLength: 400 }),
+    sizes: fc.constantFrom(1, 8, 65535)
+  })
+  .map(({ pointCount, steps, sizes }): Trace => ({
+    pointCount,
+    points: steps.map(([p]) => p % pointCount),
+    addresses: steps.map(([, a, d]) => Math.min(2 ** 52 - 1, Math.max(0, a + d))),
+    sizes: steps.map(([p]) => (p % 3 === 0 ? sizes : 8))
+  }))
+
+/** Both encoders over the same chunks (one encoder each, metrics across chunks). */
+function expectSameEncoding(chunks: Trace[], maxChunk = 4096): void {
+  const ts = new PrsdSequiturEncoder(maxChunk)
+  const native = new NativePrsdSequiturEncoder(maxChunk)
+  const tsMetrics = new RsdMetrics()
+  const nativeMetrics = new NativeRsdMetrics()
+  for (const t of chunks) {
+    const { points, addresses, sizes } = arrays(t)
+    const a = ts.encode(points.length, points, addresses, sizes, t.pointCount)
+    const b = native.encode(points.length, points, addresses, sizes, t.pointCount)
+    expect(b.equals(a)).toBe(true)
+    expect(native.lastStats).toEqual(ts.lastStats)
+    const want = decodePrsdSequiturChunk(a, t.pointCount)
+    const got = decodePrsdSequiturChunkNative(b, t.pointCount, points.length)
+    expect(got.count).toBe(want.count)
+    expect(Buffer.from(got.points.buffer).equals(Buffer.from(want.points.buffer))).toBe(true)
+    expect(Array.from(got.addresses)).toEqual(t.addresses)
+    expect(Array.from(got.addresses)).toEqual(Array.from(want.addresses))
+    expect(Array.from(got.sizes)).toEqual(Array.from(want.sizes))
+    tsMetrics.grow(t.pointCount)
+    for (let i = 0; i < points.length; i++) tsMetrics.add(points[i]!, addresses[i]!)
+    nativeMetrics.add(points.length, points, addresses, t.pointCount)
+  }
+  const want = ts.metrics.finish()
+  expect(native.metrics.finish()).toEqual(want)
+  expect(nativeMetrics.finish()).toEqual(tsMetrics.finish())
+  expect(tsMetrics.finish()).toEqual(want)
+}
+
+describe('native prsd-sequitur-v1 equals the TypeScript reference', () => {
+  it('on random mixes of strided, nested, random and interleaved points', () => {
+    fc.assert(fc.property(fc.array(traceArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks)), { numRuns: 150 })
+  })
+
+  it('on loop nests deep enough to overflow every PRSD level, with a glitch', () => {
+    fc.assert(fc.property(fc.array(nestArb, { minLength: 1, maxLength: 3 }), (nests) => expectSameEncoding([nestTrace(nests)], 1 << 16)), { numRuns: 150 })
+  })
+
+  it('on small alphabets, runs of one point and extreme addresses and sizes', () => {
+    fc.assert(fc.property(fc.array(extremeArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks)), { numRuns: 200 })
+  })
+
+  it('when the point table grows between chunks and chunks are full', () => {
+    const chunk = (pointCount: number, n: number, seed: number): Trace => {
+      const t: Trace = { points: [], addresses: [], sizes: [], pointCount }
+      for (let i = 0; i < n; i++) {
+        const p = (i * 7 + seed) % pointCount
+        t.points.push(p)
+        t.addresses.push(p * 2 ** 20 + ((i * seed) % 4099) * 8)
+        t.sizes.push(4)
+      }
+      return t
+    }
+    expectSameEncoding([chunk(3, 4096, 1), chunk(50, 4096, 3), chunk(51, 100, 5), chunk(1000, 4096, 11)])
+  })
+
+  it('rejects what the format cannot hold, naming it', () => {
+    const enc = new NativePrsdSequiturEncoder(16)
+    const one = (a: number, p = 0) => enc.encode(1, Uint32Array.of(p), Float64Array.of(a), Uint16Array.of(8), 1)
+    expect(() => one(2 ** 53)).toThrow(/not an integer in \[0, 2\^53\)/)
+    expect(() => one(1.5)).toThrow(/not an integer/)
+    expect(() => one(-8)).toThrow(/not an integer/)
+    expect(() => one(8, 1)).toThrow(/outside the point table/)
+    expect(() => enc.encode(17, new Uint32Array(17), new Float64Array(17), new Uint16Array(17), 1)).toThrow(/exceeds 16/)
+  })
+})
+
+/** A chunk from a hand-written structure: count, grammar, points, exceptions. */
+function chunk(structure: number[], planes: number[] = []): Buffer {
+  const w = new ByteWriter()
+  for (const v of structure) w.uint(v)
+  return frameChunk(w.view(), planes.length ? Uint8Array.from(planes) : null).data
+}
+const zigzag = (v: number) => (v < 0 ? -2 * v - 1 : 2 * v)
+
+describe('the native decoder rejects damaged chunks', () => {
+  const damaged = /trace chunk is damaged/
+  // 4 accesses of point 0: grammar S = [0 0 0 0]; one RSD <start 64, length 4, stride 8>.
+  const good = [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(64), 4, zigzag(8), 0]
+
+  it('decodes the hand-written chunk it is checked against', () => {
+    expect(Array.from(decodePrsdSequiturChunkNative(chunk(good), 1).addresses)).toEqual([64, 72, 80, 88])
+  })
+
+  it.each([
+    ['a descriptor of length 0', [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(64), 0, zigzag(8), 0], /length 0/],
+    ['counts that do not add up', [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(64), 3, zigzag(8), 0], /unaccounted/],
+    ['more irregular addresses than accesses', [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 9, 0, 0], /do not add up/],
+    ['a point outside the table', [4, 1, 4, 0, 0, 0, 2, 1, 0, 8, 0, 1, 0, 0, zigzag(64), 4, zigzag(8), 0], /access point 1 of 1/],
+    ['addresses at 2^53', [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(2 ** 53 - 16), 4, zigzag(8), 0], /outside \[0, 2\^53\)/],
+    ['negative addresses', [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(8), 4, zigzag(-8), 0], /outside \[0, 2\^53\)/],
+    ['a grammar shorter than its count', [5, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(64), 4, zigzag(8), 0], /expands to 4 accesses, expected 5/],
+    ['a grammar longer than its count', [3, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 0, zigzag(64), 4, zigzag(8), 0], /more accesses than it declares/],
+    ['a recursive grammar', [4, 2, 1, 3, 2, 3, 0], /recursive/],
+    ['a rule of one symbol', [4, 2, 1, 3, 1, 0], /fewer than two symbols/],
+    ['a size exception outside the chunk', [...good.slice(0, -1), 1, 4, 2], /outside the chunk/],
+    ['an access size above 16 bits', [4, 1, 4, 0, 0, 0, 0, 1, 0, 70000, 0, 1, 0, 0, zigzag(64), 4, zigzag(8), 0], /16 bits/],
+    ['a descriptor deeper than 16 levels', [4, 1, 4, 0, 0, 0, 0, 1, 0, 8, 0, 1, 0, 16, zigzag(64)], /too deep/],
+    ['a truncated structure', good.slice(0, 12), /ends inside a number/]
+  ])('%s', (_, structure, reason) => {
+    expect(() => decodePrsdSequiturChunkNative(chunk(structure), 1)).toThrow(damaged)
+    expect(() => decodePrsdSequiturChunkNative(chunk(structure), 1)).toThrow(reason)
+  })
+
+  it('an irregular address at 2^53 in the residue', () => {
+    // 1 access of point 0, irregular; planes: byte 6 = 0x20 makes 2^53.
+    expect(() => decodePrsdSequiturChunkNative(chunk([1, 1, 1, 0, 1, 0, 8, 1, 0, 0], [0, 0, 0, 0, 0, 0, 0x20, 0]), 1)).toThrow(/not below 2\^53/)
+    expect(() => decodePrsdSequiturChunkNative(chunk([1, 1, 1, 0, 1, 0, 8, 1, 0, 0], [0, 0, 0, 0, 0, 0, 0x20]), 1)).toThrow(/not whole/)
+  })
+
+  it('a giant declared count or an exponential grammar fails fast without allocating', () => {
+    const t = performance.now()
+    expect(() => decodePrsdSequiturChunkNative(chunk([2 ** 40, 1, 0, 0, 0]), 1)).toThrow(/declares 1099511627776 events/)
+    // Rule k = [k+1, k+1] for 40 rules: 2^40 accesses from a few bytes, declared 8.
+    const rules: number[] = [8, 41]
+    for (let k = 0; k < 40; k++) rules.push(2, 2 * (k + 1) + 1, 2 * (k + 1) + 1)
+    rules.push(2, 0, 0)
+    expect(() => decodePrsdSequiturChunkNative(chunk(rules), 1)).toThrow(/more accesses than it declares/)
+    expect(() => decodePrsdSequiturChunkNative(chunk(good), 1, 5)).toThrow(/declares 4 events, the session 5/)
+    expect(performance.now() - t).toBeLessThan(1000)
+  })
+
+  it('random corruption of real chunks: the original back, or a damaged-chunk error (fast-check)', () => {
+    fc.assert(
+      fc.property(traceArb, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), (t, flips, cut) => {
+        const { points, addresses, sizes } = arrays(t)
+        const data = Buffer.from(new NativePrsdSequiturEncoder(4096).encode(points.length, points, addresses, sizes, t.pointCount))
+        const bad = Buffer.from(data.subarray(0, cut % 3 === 0 ? cut % (data.length + 1) : data.length))
+        for (const [at, v] of flips) if (bad.length) bad[at % bad.length] = v
+        try {
+          const d = decodePrsdSequiturChunkNative(bad, t.pointCount)
+          expect(d.count).toBeLessThanOrEqual(2 ** 20)
+          for (const a of d.addresses) expect(a >= 0 && a < 2 ** 53).toBe(true)
+        } catch (e) {
+          expect(String(e)).toMatch(damaged)
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
+})

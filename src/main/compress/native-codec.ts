@@ -1,0 +1,144 @@
+/**
+ * The production `prsd-sequitur-v1` codec: the first stage (PRSD detector, SEQUITUR, the
+ * structure and residue bytes, the stream metrics) and its decoder run in Stride's native
+ * core (resources/native/core/src/codec); the second stage stays Node's brotli, called once
+ * per stream, so the bytes are the ones the TypeScript reference (prsd-codec.ts) writes.
+ * Batches cross as typed arrays; the encoder's memory is fixed by its chunk size.
+ */
+import { brotliDecompressSync } from 'node:zlib'
+import { nativeCore } from '../native/core'
+import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
+import { frameChunk, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions } from './prsd-codec'
+
+export { PRSD_CODEC } from './prsd-codec'
+import type { PointStreamMetrics } from './rsd-metrics'
+
+/** Opaque handles to C memory (freed when collected). */
+type Handle = { readonly __native: unique symbol }
+
+interface CodecExports {
+  codecEncoderCreate(maxChunkEvents: number): Handle
+  codecEncode(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): {
+    structure: Buffer
+    residue: Buffer | null
+    descriptors: number
+    irregular: number
+    rules: number
+  }
+  codecEncoderMetrics(e: Handle): MetricsRows
+  codecMetricsCreate(): Handle
+  codecMetricsAdd(m: Handle, count: number, points: Uint32Array, addresses: Float64Array, pointCount: number): void
+  codecMetricsFinish(m: Handle): MetricsRows
+  codecDeclaredCount(structure: Uint8Array): number
+  codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number): DecodedAccesses
+}
+
+/** Per point 9 numbers (see register.c) and the [value, count] pairs they index. */
+interface MetricsRows {
+  rows: Float64Array
+  pairs: Float64Array
+}
+
+const core = (): CodecExports => nativeCore() as unknown as CodecExports
+
+/**
+ * Most events a chunk may declare: the writer stores at most 2^18 per chunk; anything far
+ * above is damage, and decoding it would allocate without bound.
+ */
+export const MAX_DECODED_CHUNK_EVENTS = 1 << 20
+/** A valid structure stream needs well under this many bytes per event (about 45 worst case). */
+const STRUCTURE_BYTES_PER_EVENT = 64
+
+function toMetrics({ rows, pairs }: MetricsRows): PointStreamMetrics[] {
+  const out: PointStreamMetrics[] = []
+  let at = 0
+  for (let r = 0; r < rows.length; r += 9) {
+    const pairsOf = (n: number): Array<[number, number]> => {
+      const list: Array<[number, number]> = []
+      for (let k = 0; k < n; k++, at += 2) list.push([pairs[at]!, pairs[at + 1]!])
+      return list
+    }
+    const lengths = pairsOf(rows[r + 7]!)
+    const strides = pairsOf(rows[r + 8]!)
+    out.push({
+      point: rows[r]!,
+      accesses: rows[r + 1]!,
+      predictable: rows[r + 2]!,
+      streams: rows[r + 3]!,
+      lengthSum: rows[r + 4]!,
+      lengths,
+      strides,
+      distinctLengths: rows[r + 5]!,
+      distinctStrides: rows[r + 6]!
+    })
+  }
+  return out
+}
+
+export class NativePrsdSequiturEncoder implements ChunkEncoder {
+  private readonly handle: Handle
+  lastStats: EncodeStats | null = null
+  readonly metrics: StreamMetricsSource
+
+  constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
+    this.handle = core().codecEncoderCreate(maxChunkEvents)
+    this.metrics = { finish: () => toMetrics(core().codecEncoderMetrics(this.handle)) }
+  }
+
+  encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
+    const first = core().codecEncode(this.handle, count, points, addresses, sizes, pointCount)
+    const framed = frameChunk(first.structure, first.residue, this.options)
+    this.lastStats = {
+      events: count,
+      descriptors: first.descriptors,
+      irregular: first.irregular,
+      rules: first.rules,
+      structureBytes: framed.structureBytes,
+      residueBytes: framed.residueBytes
+    }
+    return framed.data
+  }
+}
+
+/** METRIC section 9 stream metrics over a stored trace, fed one decoded chunk at a time. */
+export class NativeRsdMetrics implements StreamMetricsSource {
+  private readonly handle = core().codecMetricsCreate()
+
+  add(count: number, points: Uint32Array, addresses: Float64Array, pointCount: number): void {
+    core().codecMetricsAdd(this.handle, count, points, addresses, pointCount)
+  }
+
+  finish(): PointStreamMetrics[] {
+    return toMetrics(core().codecMetricsFinish(this.handle))
+  }
+}
+
+function damaged(e: unknown): Error {
+  const message = e instanceof Error ? e.message : String(e)
+  return new Error(message.startsWith('trace chunk is damaged') ? message : `trace chunk is damaged: ${message}`)
+}
+
+/**
+ * Decodes one `prsd-sequitur-v1` chunk. Damage (a bad header or brotli stream, counts that do
+ * not add up, points outside the table, addresses not below 2^53, a declared count above
+ * MAX_DECODED_CHUNK_EVENTS) throws an Error saying the chunk is damaged; work and memory stay
+ * bounded by the declared count. `events`, when the store knows it, must match.
+ */
+export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: number, events?: number): DecodedAccesses {
+  const c = core()
+  let structure: Uint8Array
+  let residue: Uint8Array
+  let count: number
+  try {
+    const parts = splitChunk(data)
+    const most = (events ?? MAX_DECODED_CHUNK_EVENTS) * STRUCTURE_BYTES_PER_EVENT + 1024
+    structure = brotliDecompressSync(parts.structure, { maxOutputLength: most })
+    count = c.codecDeclaredCount(structure)
+    if (count < 0 || count > MAX_DECODED_CHUNK_EVENTS) throw new Error(`it declares ${count < 0 ? 'an unreadable number of' : count} events`)
+    if (events !== undefined && count !== events) throw new Error(`it declares ${count} events, the session ${events}`)
+    residue = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: Math.max(8, 8 * count) }) : new Uint8Array(0)
+  } catch (e) {
+    throw damaged(e)
+  }
+  return c.codecDecode(structure, residue, pointCount, count)
+}
