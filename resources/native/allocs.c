@@ -1,5 +1,6 @@
 /*
- * stride-allocs.so: an LD_PRELOAD interposer for malloc, calloc, realloc and free that reports
+ * stride-allocs.so: an LD_PRELOAD interposer for malloc, calloc, realloc, free and the aligned
+ * allocators (posix_memalign, aligned_alloc, memalign, valloc, pvalloc) that reports
  * each call through Valgrind's client-request printf. Valgrind writes those lines into the same
  * log stream as lackey's trace, so every allocation arrives in order with the accesses around
  * it (no clock, no second pipe to merge). Outside Valgrind the reports are no-ops.
@@ -23,6 +24,11 @@ static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
 static void (*real_free)(void *);
+static int (*real_posix_memalign)(void **, size_t, size_t);
+static void *(*real_aligned_alloc)(size_t, size_t);
+static void *(*real_memalign)(size_t, size_t);
+static void *(*real_valloc)(size_t);
+static void *(*real_pvalloc)(size_t);
 
 /* dlsym may itself call calloc before real_calloc is known: serve it from here. */
 static char bootstrap[8192];
@@ -36,6 +42,13 @@ static void resolve(void) {
   real_calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
   real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
   real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+  /* glibc's aligned allocators do not go through malloc: wrap them too (PolyBench's arrays
+   * come from posix_memalign). C++ operator new and strdup call malloc, so they are seen. */
+  real_posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
+  real_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+  real_memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
+  real_valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
+  real_pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
   busy = 0;
 }
 
@@ -91,3 +104,39 @@ void free(void *p) {
   if (!busy) VALGRIND_PRINTF("stride-alloc f %lx\n", (unsigned long)p);
   real_free(p);
 }
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+  resolve();
+  int r = real_posix_memalign(out, alignment, size);
+  if (r == 0 && *out && !busy) report('m', *out, size, 0, __builtin_return_address(0));
+  return r;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+  resolve();
+  void *p = real_aligned_alloc(alignment, size);
+  if (p && !busy) report('m', p, size, 0, __builtin_return_address(0));
+  return p;
+}
+
+void *memalign(size_t alignment, size_t size) {
+  resolve();
+  void *p = real_memalign(alignment, size);
+  if (p && !busy) report('m', p, size, 0, __builtin_return_address(0));
+  return p;
+}
+
+void *valloc(size_t size) {
+  resolve();
+  void *p = real_valloc(size);
+  if (p && !busy) report('m', p, size, 0, __builtin_return_address(0));
+  return p;
+}
+
+void *pvalloc(size_t size) {
+  resolve();
+  void *p = real_pvalloc(size);
+  if (p && !busy) report('m', p, size, 0, __builtin_return_address(0));
+  return p;
+}
+

@@ -133,3 +133,17 @@ describe('correlation: loop nests', () => {
     expect(inner.name).toMatch(/^do_mult loop@mult\.c:\d+$/)
   })
 })
+
+describe('heap blocks from every allocator, named after the program (outside-style, -O2 PIE)', () => {
+  it('PolyBench-style arrays from posix_memalign/aligned_alloc through helpers are named A, B, tmp, C', () => {
+    const program = join(dir, 'polyalloc')
+    const cc = spawnSync('cc', ['-g', '-O2', '-fPIE', '-pie', '-o', program, join(__dirname, 'fixtures', 'outside', 'polyalloc.c')], { encoding: 'utf8' })
+    expect(cc.status, cc.stderr).toBe(0)
+    const db = trace(program, 'kernel_2mm', 'polyalloc')
+    const rows = db.prepare('SELECT variable, SUM(accesses) AS n FROM points GROUP BY variable').all() as Array<{ variable: string | null; n: number }>
+    const total = rows.reduce((a, r) => a + r.n, 0)
+    const named = rows.filter((r) => r.variable && ['A', 'B', 'tmp', 'C'].includes(r.variable)).reduce((a, r) => a + r.n, 0)
+    expect(rows.map((r) => r.variable).sort()).toEqual(expect.arrayContaining(['A', 'B', 'C', 'tmp']))
+    expect(named / total).toBeGreaterThanOrEqual(0.95)
+  })
+})

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { sourceLocations } from './addr2line'
+import { inlineChains } from './inline-chain'
 import { readElf } from './elf-reader'
 import type { LoadedModule } from '../tracing/proc-maps'
 import type { VariableRecord } from '../correlate/correlator'
@@ -29,33 +30,103 @@ function sourceLine(file: string, line: number, cache: Map<string, string[] | nu
   return cache.get(file)?.[line - 1] ?? null
 }
 
+/** Libraries whose frames are never "the program's own": allocators, runtimes, Stride's interposer. */
+const SYSTEM_OBJECT = /(^|\/)(libc|libstdc\+\+|libgcc_s|libm|libpthread|ld-linux[^/]*|ld|libdl|stride-allocs|vgpreload_[^/]*)([.-][^/]*)?\.so[^/]*$/
+
+export function isSystemObject(path: string): boolean {
+  return SYSTEM_OBJECT.test(path)
+}
+
+/** What an allocating line names: `A = alloc(...)`'s A, or posix_memalign(&p, ...)'s p. */
+export function allocationTarget(text: string, assigned: string | null): string | null {
+  const out = /posix_memalign\s*\(\s*&\s*([A-Za-z_]\w*)/.exec(text)
+  if (out) return out[1]!
+  if (assigned) return assigned
+  // A declaration with an initializer (`double *A = alloc(...)`): the declared name.
+  const declared = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*=(?!=)/.exec(text.replace(/\/\/.*$/, ''))
+  return declared ? declared[1]! : null
+}
+
+/**
+ * Whether the function containing line `from` returns `name` (an allocation helper handing
+ * the block to its caller): a `return name` before the function's closing brace.
+ */
+export function returnsName(lines: string[], from: number, name: string): boolean {
+  const ret = new RegExp(`\\breturn\\s*(\\([^)]*\\)\\s*)?\\(?\\s*${name}\\b`)
+  for (let i = from; i < Math.min(lines.length, from + 80); i++) {
+    const l = lines[i]!
+    if (ret.test(l)) return true
+    if (/^\}/.test(l)) return false
+  }
+  return false
+}
+
+interface FrameLocation {
+  module: LoadedModule
+  link: number
+  file: string | null
+  line: number | null
+}
+
+/**
+ * The source levels of one stack frame, innermost first: an inlined helper's line, then its
+ * caller's (inlined callers are levels of one frame, not frames of their own).
+ */
+async function locate(pc: number, modules: LoadedModule[]): Promise<FrameLocation[]> {
+  const module = modules.find((m) => pc >= m.start && pc < m.end)
+  if (!module) return []
+  const elf = await readElf(module.path)
+  const link = pc - (elf.relocatable ? module.base : 0)
+  if (!elf.hasDebugInfo) return [{ module, link, file: null, line: null }]
+  const [chain] = await inlineChains(module.path, [link]).catch(() => [[]])
+  if (chain && chain.length > 0) return chain.map((l) => ({ module, link, file: l.file, line: l.line }))
+  const [loc] = await sourceLocations(module.path, [link])
+  return [{ module, link, file: loc?.file ?? null, line: loc?.line ?? null }]
+}
+
+/**
+ * Names a heap block after the program's own code: the first frame of its allocation context
+ * outside the system libraries (strdup's and operator new's callers, not libc or libstdc++),
+ * by what that line assigns; through allocation helpers that return the block (xmalloc,
+ * alloc2d) up to the caller that keeps it; `heap@file:line` where no line assigns a name.
+ */
 export async function nameVariables(variables: VariableRecord[], modules: LoadedModule[]): Promise<NamedVariable[]> {
   const files = new Map<string, string[] | null>()
   const named: NamedVariable[] = variables.map((v) => ({ ...v, allocSite: v.kind === 'stack' ? v.function : null, module: null }))
   for (const v of named) {
     if (v.kind !== 'heap' || !v.context?.length) continue
-    // The return address points after the call: the call's line is at site - 1.
-    const site = v.context[0]! - 1
-    const module = modules.find((m) => site >= m.start && site < m.end)
-    if (!module) continue
-    v.module = module.path
-    try {
-      const elf = await readElf(module.path)
-      const link = site - (elf.relocatable ? module.base : 0)
-      const [loc] = elf.hasDebugInfo ? await sourceLocations(module.path, [link]) : [null]
-      if (loc?.file && loc.line) {
-        v.allocSite = `${loc.file}:${loc.line}`
-        const text = sourceLine(loc.file, loc.line, files)
-        const root = text ? await parseLine(text) : null
-        v.name = (root && assignedName(root)) ?? `heap@${basename(loc.file)}:${loc.line}`
-      } else {
-        v.allocSite = `${basename(module.path)}+0x${link.toString(16)}`
-        v.name = `heap@${v.allocSite}`
+    // Return addresses point after the call: the call's line is at pc - 1.
+    const frames: FrameLocation[] = []
+    for (const pc of v.context) {
+      try {
+        frames.push(...(await locate(pc - 1, modules)))
+      } catch {
+        // an unreadable object: skip the frame
       }
-    } catch {
-      v.allocSite = `${basename(module.path)}+0x${(site - module.base).toString(16)}`
-      v.name = `heap@${v.allocSite}`
     }
+    const own = frames.filter((f) => !isSystemObject(f.module.path))
+    const first = own[0] ?? frames[0]
+    if (!first) continue
+    v.module = first.module.path
+    if (!first.file || !first.line) {
+      v.allocSite = `${basename(first.module.path)}+0x${first.link.toString(16)}`
+      v.name = `heap@${v.allocSite}`
+      continue
+    }
+    v.allocSite = `${first.file}:${first.line}`
+    let name: string | null = null
+    for (const f of own) {
+      if (!f.file || !f.line) break
+      const text = sourceLine(f.file, f.line, files)
+      const root = text ? await parseLine(text) : null
+      const target = text ? allocationTarget(text, root ? assignedName(root) : null) : null
+      if (!target) break
+      name = target
+      // A helper that returns what it allocated: the caller's assignment names the block.
+      const lines = files.get(f.file)
+      if (!lines || !returnsName(lines, f.line, target)) break
+    }
+    v.name = name ?? `heap@${basename(first.file)}:${first.line}`
   }
   // Names must tell variables apart: qualify repeated stack names, number repeated heap names.
   const seen = new Map<string, number>()
