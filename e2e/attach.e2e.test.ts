@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { fridaAvailable } from '../src/main/tracing/frida/frida-api'
+import { fridaImportable } from '../src/main/tracing/frida/testing/frida-importable'
 import { launchChromium, newPage, screenshot } from './support/browser'
 import { repoRoot, startWebServer, type WebServer } from './support/serve'
 
@@ -61,7 +61,7 @@ describe('Attach dialog', () => {
     await page.waitForTimeout(2500)
     expect(await row.getAttribute('aria-selected')).toBe('true')
 
-    if (await fridaAvailable()) ctx.skip('frida is installed here: Start would trace for real (see frida-attach.integration.test.ts)')
+    if (fridaImportable()) ctx.skip('frida is installed here: Start would trace for real (see frida-attach.integration.test.ts)')
     await page.getByTestId('start-attach').click()
     const error = page.getByTestId('attach-error')
     await error.waitFor({ timeout: 30_000 })
@@ -83,7 +83,7 @@ describe('Attach dialog', () => {
     const sumfunc = page.getByTestId('function-sumfunc')
     await sumfunc.waitFor({ timeout: 30_000 })
     await sumfunc.check()
-    if (await fridaAvailable()) ctx.skip('frida is installed here: Start would trace for real')
+    if (fridaImportable()) ctx.skip('frida is installed here: Start would trace for real')
     await page.getByTestId('start-attach').click()
     const error = page.getByTestId('attach-error')
     await error.waitFor({ timeout: 30_000 })

@@ -10,9 +10,8 @@ import type { SamplingMode } from '../../agent/protocol'
 import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/stride-service'
 import { rememberSession } from '../services/recent-sessions'
-import { loadFrida } from '../tracing/frida/frida-api'
 import { processExecutable, type FridaTarget } from '../tracing/frida/frida-tracer'
-import { runAttachWorker } from '../tracing/frida/run-attach-worker'
+import { fridaOwner } from '../tracing/frida/frida-owner'
 import { flag, has, positiveInt, type ParsedArgs } from './args'
 import { progressLine, type Io } from './io'
 
@@ -66,10 +65,10 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
     target = { kind: 'spawn', program, args: args.rest }
   } else throw new StrideError('stride trace: give the process to attach to with --attach PID (or a program with --launch PROGRAM).')
   // Fail fast, before any worker: without Frida the one-line install hint.
-  await loadFrida()
+  await fridaOwner().check()
 
   const started = Date.now()
-  const handle = runAttachWorker({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: !has(args, 'no-heap'), out: resolve(out) }, (p) =>
+  const handle = fridaOwner().trace({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: !has(args, 'no-heap'), out: resolve(out) }, (p) =>
     io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
   )
   const stop = () => handle.stop()

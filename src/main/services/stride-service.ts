@@ -18,8 +18,8 @@ import { recentSessions, rememberSession } from './recent-sessions'
 import { diagnoseRun } from '../analysis/advice/diagnose'
 // ---- Frida attach (issue 6) ----
 import { AttachJobs } from './attach-jobs'
-import { loadFrida } from '../tracing/frida/frida-api'
-import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
+import { fridaOwner } from '../tracing/frida/frida-owner'
+import { filterProcesses } from '../tracing/frida/process-list'
 import { inspectProcess } from '../tracing/frida/process-inspect'
 import { processExecutable } from '../tracing/frida/frida-tracer'
 import { runObjectsWorker } from '../workers/run-objects-worker'
@@ -121,7 +121,7 @@ export function createStrideService(): StrideBackend {
     },
     // ---- Frida attach (issue 6) ----
     listProcesses: async ({ filter }) => {
-      const list = await listProcesses(() => loadFrida())
+      const list = await fridaOwner().listProcesses()
       return { ...list, processes: filterProcesses(list.processes, filter) }
     },
     inspectProcess: ({ pid, module }) => inspectProcess(pid, module),
@@ -131,7 +131,7 @@ export function createStrideService(): StrideBackend {
       const target = input.target.kind === 'spawn' ? { ...input.target, program: prepareProgram(input.target.program) } : input.target
       // Names, process and Frida are checked now, so Start answers at once and clearly.
       await checkFunctions(target.kind === 'spawn' ? target.program : processExecutable(target.pid), input.functions)
-      await loadFrida()
+      await fridaOwner().check()
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
       mkdirSync(resolve(out, '..'), { recursive: true })
       return { jobId: attachJobs.start({ ...input, target, out }) }

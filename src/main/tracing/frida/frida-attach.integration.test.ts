@@ -7,29 +7,21 @@
  *    of the same function, modulo the load base (stack slots modulo the stack's position).
  *    Reported as skipped, with the reason, where Frida cannot be imported.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EXAMPLES, fixedEnv, stride, tempDir } from '../../testing/cli-runner'
-import { fridaAvailable } from './frida-api'
 import { processAlive } from './frida-tracer'
+import { killDetached, startDetached } from './testing/detached-target'
+import { FRIDA_SKIP, fridaImportable } from './testing/frida-importable'
 
 const SPIN = join(EXAMPLES, 'spin')
-const FRIDA = await fridaAvailable()
-const NO_FRIDA = 'frida is not importable here (its npm package needs a prebuilt binary this machine cannot download); install it with "npm install frida" to run this test'
-const children: ChildProcess[] = []
+const FRIDA = fridaImportable()
 
-async function startSpin(args: string[] = []): Promise<number> {
-  const child = spawn(SPIN, args, { stdio: ['ignore', 'pipe', 'ignore'] })
-  children.push(child)
-  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()))
-  return child.pid!
-}
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL')
-})
+// Outside Node's child tracking: Frida's attach waits for a stop signal Node would take.
+const startSpin = (args: string[] = []) => startDetached(SPIN, args)
+afterEach(() => killDetached())
 
 interface Access { pc: number; address: number; size: number; kind: number }
 
@@ -78,7 +70,7 @@ describe('stride trace --attach (Frida backend)', () => {
   })
 
   it('attaches to a running example, traces sumfunc for 100,000 events, detaches; same accesses as Valgrind modulo load base', async (ctx) => {
-    if (!FRIDA) ctx.skip(NO_FRIDA)
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
     const home = tempDir('attach')
     const env = fixedEnv(home)
     const pid = await startSpin()

@@ -17,7 +17,6 @@ import type { TraceObserver } from '../valgrind/valgrind-tracer'
 import { agentScriptPath } from './agent-script'
 import { ConvergenceTracker } from './convergence'
 import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession } from './frida-api'
-import { loadFrida } from './frida-api'
 import { fridaError } from './frida-errors'
 import { TraceAssembler, type ChunkSink, type FunctionCounts, type TracedFunction, type UntracedCounts } from './trace-assembler'
 
@@ -53,7 +52,8 @@ export interface FridaOutcome {
 }
 
 export interface FridaTraceDeps {
-  frida?: () => Promise<FridaModule>
+  /** The loaded `frida` (only the process's Frida owner thread loads it). */
+  frida: () => Promise<FridaModule>
   agentSource?: () => string
   /** Ring slots in the agent (a power of two). */
   ringCapacity?: number
@@ -82,7 +82,7 @@ export class FridaTrace {
     private readonly sink: ChunkSink,
     private readonly onProgress: (p: FridaProgress) => void,
     private readonly observer: TraceObserver | null = null,
-    private readonly deps: FridaTraceDeps = {}
+    private readonly deps: FridaTraceDeps
   ) {}
 
   /** Ask the trace to end; what was recorded is kept. */
@@ -100,7 +100,7 @@ export class FridaTrace {
   }
 
   async run(): Promise<FridaOutcome> {
-    const frida = await (this.deps.frida ?? loadFrida)()
+    const frida = await this.deps.frida()
     let device: FridaDevice
     try {
       device = await frida.getLocalDevice()

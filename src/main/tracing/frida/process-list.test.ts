@@ -52,15 +52,17 @@ describe('process list and inspection on this machine', () => {
     }
   })
 
-  it('without Frida the list comes from /proc; with Frida from its enumeration', async () => {
+  it('without Frida the list comes from /proc with the reason; with Frida from its enumeration', async () => {
     const none = await listProcesses(() => Promise.reject(new Error('not installed')))
     expect(none.source).toBe('proc')
+    expect(none.fridaMissing).toBe('not installed')
+    expect(none.processes.some((p) => p.pid === process.pid)).toBe(true)
     const { frida } = fridaDouble()
     const withFrida = await listProcesses(async () => ({
       ...frida,
       getLocalDevice: async () => ({ ...(await frida.getLocalDevice()), enumerateProcesses: async () => [{ pid: process.pid, name: 'node', parameters: { user: 'me' } }] })
     }))
-    expect(withFrida).toEqual({ source: 'frida', processes: [expect.objectContaining({ pid: process.pid, name: 'node', user: 'me', self: true })] })
+    expect(withFrida).toEqual({ source: 'frida', fridaMissing: null, processes: [expect.objectContaining({ pid: process.pid, name: 'node', user: 'me', self: true })] })
   })
 
   it('ranking: runtime stubs last, functions without lines after those with, deeper loops first', () => {

@@ -1,7 +1,7 @@
 /**
  * Running processes for the attach picker: Frida's enumeration when Frida is installed,
- * otherwise /proc (name, PID, user, command line), so the picker works everywhere and only
- * Start says how to install Frida. The parsers are pure; the readers are thin.
+ * otherwise /proc (name, PID, user, command line) and the install hint, so the picker
+ * works everywhere and says at once that Frida is missing. The parsers are pure; the readers are thin.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import type { ProcessEntry, ProcessList } from '../../../shared/domain'
@@ -62,8 +62,8 @@ export async function listProcesses(frida: () => Promise<FridaModule>): Promise<
   let mod: FridaModule
   try {
     mod = await frida()
-  } catch {
-    return { processes: fromProc, source: 'proc' }
+  } catch (e) {
+    return { processes: fromProc, source: 'proc', fridaMissing: e instanceof Error ? e.message : String(e) }
   }
   try {
     const device = await mod.getLocalDevice()
@@ -82,9 +82,10 @@ export async function listProcesses(frida: () => Promise<FridaModule>): Promise<
         }
       })
       .sort((a, b) => b.pid - a.pid)
-    return { processes, source: 'frida' }
+    return { processes, source: 'frida', fridaMissing: null }
   } catch {
-    return { processes: fromProc, source: 'proc' }
+    // Frida loads but cannot enumerate: /proc still lists; traces will say what fails.
+    return { processes: fromProc, source: 'proc', fridaMissing: null }
   }
 }
 

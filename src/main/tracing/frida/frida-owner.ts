@@ -1,0 +1,174 @@
+/**
+ * The main thread's way to Frida. `frida` may be loaded by one thread per process only (a
+ * second thread's device is unusable, or Node aborts), so the main thread never imports it:
+ * one long-lived owner thread does (out/main/frida-owner-worker.js), and the availability
+ * check, the process list and every trace are requests to it. The thread is started on
+ * first use and kept for the life of the process; it does not keep the process alive
+ * while idle.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { StrideError } from '../../../shared/api'
+import type { ProcessList } from '../../../shared/domain'
+import { projectRoot } from '../../paths'
+import { JobError, type WorkerHandle } from '../../workers/run-worker'
+import type { AttachWorkerInput, AttachWorkerMessage, FridaOwnerReply, FridaOwnerRequest } from './attach-protocol'
+
+export type AttachDone = Extract<AttachWorkerMessage, { type: 'trace-done' }>
+export type AttachProgress = Extract<AttachWorkerMessage, { type: 'progress' }>
+
+/** The owner thread as the client sees it (a Worker, or an in-process host in tests). */
+export interface OwnerChannel {
+  post(request: FridaOwnerRequest): void
+  onReply(handler: (reply: FridaOwnerReply) => void): void
+  /** The thread died: every pending request fails with this message. */
+  onFailure(handler: (message: string) => void): void
+  /** Keep the process alive while requests are pending; not while idle. */
+  busy(busy: boolean): void
+}
+
+export function fridaOwnerWorkerPath(): string {
+  const file = join(projectRoot(), 'out', 'main', 'frida-owner-worker.js')
+  if (!existsSync(file)) throw new Error(`${file} is missing; run "npm run build" first`)
+  return file
+}
+
+function workerChannel(): OwnerChannel {
+  const worker = new Worker(fridaOwnerWorkerPath())
+  worker.unref()
+  return {
+    post: (request) => worker.postMessage(request),
+    onReply: (handler) => void worker.on('message', handler),
+    onFailure(handler) {
+      worker.on('error', (e) => handler(`internal error in the Frida thread: ${e.message}`))
+      worker.on('exit', (code) => handler(`the Frida thread stopped unexpectedly (exit ${code})`))
+    },
+    busy: (busy) => (busy ? worker.ref() : worker.unref())
+  }
+}
+
+interface Pending {
+  reply(reply: FridaOwnerReply): void
+  fail(message: string): void
+}
+
+export class FridaOwner {
+  private channel: OwnerChannel | null = null
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+  private dead: string | null = null
+
+  constructor(private readonly connect: () => OwnerChannel = workerChannel) {}
+
+  private send(request: FridaOwnerRequest, pending: Pending): void {
+    if (this.dead) return pending.fail(this.dead)
+    if (!this.channel) {
+      const channel = this.connect()
+      channel.onReply((reply) => this.pending.get(reply.id)?.reply(reply))
+      channel.onFailure((message) => {
+        // A thread that loaded Frida cannot be replaced by another in this process.
+        this.dead ??= message
+        for (const p of [...this.pending.values()]) p.fail(message)
+        this.pending.clear()
+      })
+      this.channel = channel
+    }
+    this.pending.set(request.id, pending)
+    this.channel.busy(true)
+    this.channel.post(request)
+  }
+
+  private settle(id: number): void {
+    this.pending.delete(id)
+    if (this.pending.size === 0) this.channel?.busy(false)
+  }
+
+  /** Resolves when `frida` loads in the owner thread; else the one-line install hint. */
+  check(): Promise<void> {
+    const id = this.nextId++
+    return new Promise((resolve, reject) =>
+      this.send(
+        { type: 'check', id },
+        {
+          reply: (r) => {
+            if (r.type !== 'checked') return
+            this.settle(id)
+            if (r.error) reject(new StrideError(r.error.message, r.error.code))
+            else resolve()
+          },
+          fail: (message) => reject(new StrideError(message, 'internal'))
+        }
+      )
+    )
+  }
+
+  /** Frida's process list (or /proc's, with the reason Frida is missing). */
+  listProcesses(): Promise<ProcessList> {
+    const id = this.nextId++
+    return new Promise((resolve, reject) =>
+      this.send(
+        { type: 'list-processes', id },
+        {
+          reply: (r) => {
+            if (r.type !== 'processes') return
+            this.settle(id)
+            resolve(r.list)
+          },
+          fail: (message) => reject(new StrideError(message, 'internal'))
+        }
+      )
+    )
+  }
+
+  /** One trace in the owner thread, written to `input.out`; stop = end and detach, kept. */
+  trace(input: AttachWorkerInput, onProgress: (p: AttachProgress) => void): WorkerHandle<AttachDone> {
+    const id = this.nextId++
+    const result = new Promise<AttachDone>((resolve, reject) =>
+      this.send(
+        { type: 'trace', id, input },
+        {
+          reply: (r) => {
+            if (r.type !== 'trace') return
+            const m = r.message
+            if (m.type === 'progress') return onProgress(m)
+            this.settle(id)
+            if (m.type === 'trace-done') resolve(m)
+            else reject(new JobError(m.message, m.code, m.session))
+          },
+          fail: (message) => reject(new JobError(message, 'internal', null))
+        }
+      )
+    )
+    return { result, stop: () => this.channel?.post({ type: 'stop', id }) }
+  }
+}
+
+/**
+ * The owner host in the calling thread, which then owns `frida` (tests: one test file per
+ * process, the double or the real binding loaded nowhere else).
+ */
+export function inProcessChannel(host: (post: (reply: FridaOwnerReply) => void) => { handle(request: FridaOwnerRequest): void }): OwnerChannel {
+  let onReply: (reply: FridaOwnerReply) => void = () => {}
+  // Answers arrive asynchronously, as they would from a thread.
+  const h = host((reply) => setImmediate(() => onReply(structuredClone(reply))))
+  return {
+    post: (request) => setImmediate(() => h.handle(structuredClone(request))),
+    onReply: (handler) => void (onReply = handler),
+    onFailure: () => {},
+    busy: () => {}
+  }
+}
+
+let shared: FridaOwner | null = null
+
+/** This process's one Frida owner. */
+export function fridaOwner(): FridaOwner {
+  shared ??= new FridaOwner()
+  return shared
+}
+
+/** Replaces this process's owner before first use (tests: an in-process host). */
+export function useFridaOwner(owner: FridaOwner): void {
+  shared = owner
+}
