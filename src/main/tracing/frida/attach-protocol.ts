@@ -1,9 +1,9 @@
 /**
- * Messages across the Frida owner thread's boundary (structured-cloned; small: counts,
- * lists and paths, never trace data, which stays in the owner thread and the session file).
- * One thread per process owns the `frida` binding (loading it in two threads of one
- * process breaks the second one), so the availability check, the process list and every
- * trace are requests to that thread, each with an id its answers carry.
+ * Messages across the Frida owner's boundary (structured-cloned; small: counts, lists and
+ * paths, never trace data, which stays in the owner process and the session file). One
+ * process, the owner, loads the `frida` binding (in two threads of one process the second
+ * breaks; a worker thread holding it crashes Node at teardown), so the availability check,
+ * the process list and every trace are requests to it, each with an id its answers carry.
  */
 import type { FunctionProgress, ProcessList, TraceStopReason } from '../../../shared/domain'
 import type { StrideErrorCode } from '../../../shared/api'
@@ -27,14 +27,14 @@ export type AttachWorkerMessage =
     }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
-/** Main thread -> owner thread. */
+/** Stride -> the owner. */
 export type FridaOwnerRequest =
   | { type: 'check'; id: number }
   | { type: 'list-processes'; id: number }
   | { type: 'trace'; id: number; input: AttachWorkerInput }
   | { type: 'stop'; id: number }
 
-/** Owner thread -> main thread. */
+/** The owner -> Stride. */
 export type FridaOwnerReply =
   | { type: 'checked'; id: number; error: { message: string; code: StrideErrorCode } | null }
   | { type: 'processes'; id: number; list: ProcessList }

@@ -1,6 +1,6 @@
 /**
- * The owner thread's side: the only code that loads `frida`, once, and serves the main
- * thread's requests (availability, process list, traces) with that one binding. Several
+ * The owner's side (frida-owner-process.ts): the only code that loads `frida`, once, and
+ * serves Stride's requests (availability, process list, traces) with that one binding. Several
  * traces may run at once; each is a FridaTrace on the shared device. Tests run it
  * in-process with a double of `frida`.
  */

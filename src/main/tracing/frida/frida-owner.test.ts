@@ -1,7 +1,7 @@
 /**
  * One owner of `frida` per process: the availability check, the process list and traces
  * all go through FridaOwner to one FridaOwnerHost, which loads `frida` once. The host runs
- * in-process here (the worker bundle only wraps it in a thread), with the Frida double and
+ * in-process here (the owner process only wraps it), with the Frida double and
  * a real spin process started outside Node's child tracking.
  */
 import { existsSync, mkdtempSync } from 'node:fs'
@@ -44,7 +44,7 @@ const out = () => join(mkdtempSync(join(tmpdir(), 'stride-owner-')), 's.stride')
 const input = (maxEvents: number | null) => ({ target: { kind: 'attach' as const, pid }, functions: ['sumfunc'], maxEvents, maxSeconds: null, sampling: { kind: 'complete' as const }, trackHeap: false, out: out() })
 
 describe('FridaOwner', () => {
-  it('check, process list and a trace share one owner thread, which loads frida once', async () => {
+  it('check, process list and a trace share one owner, which loads frida once', async () => {
     const { o, sessions, loads, busy, connects } = owner({ behaviour: standardAgent(4) })
     await o.check()
     const list = await o.listProcesses()
@@ -74,7 +74,7 @@ describe('FridaOwner', () => {
     expect(failed).toMatchObject({ message: FRIDA_INSTALL_HINT, session: null })
   })
 
-  it('stop ends a running trace in the owner thread; what was recorded is kept', async () => {
+  it('stop ends a running trace in the owner; what was recorded is kept', async () => {
     const { o, sessions } = owner({ behaviour: standardAgent(1000) })
     const handle = o.trace(input(null), (p) => {
       if (p.events > 0) handle.stop()
@@ -85,7 +85,7 @@ describe('FridaOwner', () => {
     expect(sessions[0]!.detachedByHost).toBe(true)
   })
 
-  it('the owner thread dying fails what is pending, and no second owner is started', async () => {
+  it('the owner dying fails what is pending, and no second owner is started', async () => {
     let fail: (m: string) => void = () => {}
     let connects = 0
     const o = new FridaOwner((): OwnerChannel => {
@@ -93,9 +93,9 @@ describe('FridaOwner', () => {
       return { post: (_r: FridaOwnerRequest) => {}, onReply: (_h: (r: FridaOwnerReply) => void) => {}, onFailure: (h) => void (fail = h), busy: () => {} }
     })
     const pending = o.check()
-    fail('the Frida thread stopped unexpectedly (exit 1)')
-    await expect(pending).rejects.toThrow('the Frida thread stopped unexpectedly (exit 1)')
-    await expect(o.listProcesses()).rejects.toThrow('the Frida thread stopped unexpectedly (exit 1)')
+    fail('the Frida process stopped unexpectedly (exit 1)')
+    await expect(pending).rejects.toThrow('the Frida process stopped unexpectedly (exit 1)')
+    await expect(o.listProcesses()).rejects.toThrow('the Frida process stopped unexpectedly (exit 1)')
     await expect(o.trace(input(1), () => {}).result).rejects.toThrow(/stopped unexpectedly/)
     expect(connects).toBe(1)
   })

@@ -1,14 +1,14 @@
 /**
- * The main thread's way to Frida. `frida` may be loaded by one thread per process only (a
- * second thread's device is unusable, or Node aborts), so the main thread never imports it:
- * one long-lived owner thread does (out/main/frida-owner-worker.js), and the availability
- * check, the process list and every trace are requests to it. The thread is started on
- * first use and kept for the life of the process; it does not keep the process alive
- * while idle.
+ * Stride's way to Frida. `frida` may be loaded by one thread per process only (a second
+ * thread's device is unusable, or Node aborts) and a worker thread that loaded it crashes
+ * Node when torn down, so no Stride thread imports it: one long-lived owner process does
+ * (out/main/frida-owner-process.js, forked on first use, its main thread the binding's
+ * only user), and the availability check, the process list and every trace are requests
+ * to it. It does not keep Stride alive while idle, and exits when Stride does.
  */
+import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../../shared/api'
 import type { ProcessList } from '../../../shared/domain'
 import { projectRoot } from '../../paths'
@@ -18,33 +18,43 @@ import type { AttachWorkerInput, AttachWorkerMessage, FridaOwnerReply, FridaOwne
 export type AttachDone = Extract<AttachWorkerMessage, { type: 'trace-done' }>
 export type AttachProgress = Extract<AttachWorkerMessage, { type: 'progress' }>
 
-/** The owner thread as the client sees it (a Worker, or an in-process host in tests). */
+/** The owner as the client sees it (the forked process, or an in-process host in tests). */
 export interface OwnerChannel {
   post(request: FridaOwnerRequest): void
   onReply(handler: (reply: FridaOwnerReply) => void): void
-  /** The thread died: every pending request fails with this message. */
+  /** The owner died: every pending request fails with this message. */
   onFailure(handler: (message: string) => void): void
   /** Keep the process alive while requests are pending; not while idle. */
   busy(busy: boolean): void
 }
 
-export function fridaOwnerWorkerPath(): string {
-  const file = join(projectRoot(), 'out', 'main', 'frida-owner-worker.js')
+export function fridaOwnerProcessPath(): string {
+  const file = join(projectRoot(), 'out', 'main', 'frida-owner-process.js')
   if (!existsSync(file)) throw new Error(`${file} is missing; run "npm run build" first`)
   return file
 }
 
-function workerChannel(): OwnerChannel {
-  const worker = new Worker(fridaOwnerWorkerPath())
-  worker.unref()
+function processChannel(): OwnerChannel {
+  // Electron's own binary runs it as Node; the binding is Node-API, so either runtime loads it.
+  const child = fork(fridaOwnerProcessPath(), [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })
+  const keepAlive = (on: boolean) => {
+    if (on) {
+      child.ref()
+      child.channel?.ref()
+    } else {
+      child.unref()
+      child.channel?.unref()
+    }
+  }
+  keepAlive(false)
   return {
-    post: (request) => worker.postMessage(request),
-    onReply: (handler) => void worker.on('message', handler),
+    post: (request) => void child.send(request),
+    onReply: (handler) => void child.on('message', handler),
     onFailure(handler) {
-      worker.on('error', (e) => handler(`internal error in the Frida thread: ${e.message}`))
-      worker.on('exit', (code) => handler(`the Frida thread stopped unexpectedly (exit ${code})`))
+      child.on('error', (e) => handler(`the Frida process failed: ${e.message}`))
+      child.on('exit', (code, signal) => handler(`the Frida process stopped unexpectedly (${signal ?? `exit ${code}`})`))
     },
-    busy: (busy) => (busy ? worker.ref() : worker.unref())
+    busy: keepAlive
   }
 }
 
@@ -59,7 +69,7 @@ export class FridaOwner {
   private readonly pending = new Map<number, Pending>()
   private dead: string | null = null
 
-  constructor(private readonly connect: () => OwnerChannel = workerChannel) {}
+  constructor(private readonly connect: () => OwnerChannel = processChannel) {}
 
   private send(request: FridaOwnerRequest, pending: Pending): void {
     if (this.dead) return pending.fail(this.dead)
@@ -67,7 +77,7 @@ export class FridaOwner {
       const channel = this.connect()
       channel.onReply((reply) => this.pending.get(reply.id)?.reply(reply))
       channel.onFailure((message) => {
-        // A thread that loaded Frida cannot be replaced by another in this process.
+        // Say why rather than start another silently: a second owner would fail the same way.
         this.dead ??= message
         for (const p of [...this.pending.values()]) p.fail(message)
         this.pending.clear()
@@ -84,7 +94,7 @@ export class FridaOwner {
     if (this.pending.size === 0) this.channel?.busy(false)
   }
 
-  /** Resolves when `frida` loads in the owner thread; else the one-line install hint. */
+  /** Resolves when `frida` loads in the owner; else the one-line install hint. */
   check(): Promise<void> {
     const id = this.nextId++
     return new Promise((resolve, reject) =>
@@ -121,7 +131,7 @@ export class FridaOwner {
     )
   }
 
-  /** One trace in the owner thread, written to `input.out`; stop = end and detach, kept. */
+  /** One trace in the owner, written to `input.out`; stop = end and detach, kept. */
   trace(input: AttachWorkerInput, onProgress: (p: AttachProgress) => void): WorkerHandle<AttachDone> {
     const id = this.nextId++
     const result = new Promise<AttachDone>((resolve, reject) =>
@@ -150,7 +160,7 @@ export class FridaOwner {
  */
 export function inProcessChannel(host: (post: (reply: FridaOwnerReply) => void) => { handle(request: FridaOwnerRequest): void }): OwnerChannel {
   let onReply: (reply: FridaOwnerReply) => void = () => {}
-  // Answers arrive asynchronously, as they would from a thread.
+  // Answers arrive asynchronously, as they would from the owner process.
   const h = host((reply) => setImmediate(() => onReply(structuredClone(reply))))
   return {
     post: (request) => setImmediate(() => h.handle(structuredClone(request))),
