@@ -214,6 +214,12 @@ class Tracer {
     }
   }
 
+  /** The process is exiting: send every record still in the ring (the host keeps them). */
+  flushAtExit(): void {
+    if (this.drainTimer) clearInterval(this.drainTimer)
+    this.drain(true)
+  }
+
   /** Removes every hook and follow; the target then runs at full speed. */
   stop(): void {
     if (this.stopping) return
@@ -302,7 +308,25 @@ function listen(): void {
         break
     }
     listen()
+
+// Frida calls dispose when the process exits (or the script unloads), after flushing
+// Stalker and before the messages' channel closes: without it, a program that ends
+// mid-trace would lose the last DRAIN_MS of records.
+rpc.exports = {
+  dispose() {
+    tracer?.flushAtExit()
+  }
+}
   })
 }
 
 listen()
+
+// Frida calls dispose when the process exits (or the script unloads), after flushing
+// Stalker and before the messages' channel closes: without it, a program that ends
+// mid-trace would lose the last DRAIN_MS of records.
+rpc.exports = {
+  dispose() {
+    tracer?.flushAtExit()
+  }
+}
