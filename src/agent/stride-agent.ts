@@ -317,6 +317,13 @@ rpc.exports = {
     tracer?.flushAtExit()
   }
 }
+
+// A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
+// the process die as it would have (false: not handled).
+Process.setExceptionHandler(() => {
+  tracer?.flushAtExit()
+  return false
+})
   })
 }
 
@@ -330,3 +337,10 @@ rpc.exports = {
     tracer?.flushAtExit()
   }
 }
+
+// A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
+// the process die as it would have (false: not handled).
+Process.setExceptionHandler(() => {
+  tracer?.flushAtExit()
+  return false
+})

@@ -1,5 +1,5 @@
 /**
- * `stride trace --attach PID --functions ...` and `stride trace --launch PROGRAM --backend
+ * `stride trace --attach PID|NAME --functions ...` and `stride trace --launch PROGRAM --backend
  * frida` (CLI.md): the Frida backend from the command line. Sampling (Mohan section 4):
  * `--sampling complete | max-samples=N | periodic=PERIOD_MS,INTERVAL_MS | convergence=THRESHOLD[,MIN_SAMPLES]`.
  */
@@ -12,6 +12,7 @@ import { checkFunctions } from '../services/stride-service'
 import { rememberSession } from '../services/recent-sessions'
 import { processExecutable, type FridaTarget } from '../tracing/frida/frida-tracer'
 import { fridaOwner } from '../tracing/frida/frida-owner'
+import { listProcFs, processByName } from '../tracing/frida/process-list'
 import { flag, has, positiveInt, type ParsedArgs } from './args'
 import { progressLine, type Io } from './io'
 
@@ -53,9 +54,11 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
   const sampling = parseSampling(flag(args, 'sampling'))
   let target: FridaTarget
   if (attach) {
-    if (!/^\d+$/.test(attach) || Number(attach) < 1) throw new StrideError(`stride trace: --attach "${attach}" is not a process ID; list processes with ps (or use the Attach dialog).`)
-    if (Number(attach) === process.pid) throw new StrideError('stride trace: Stride cannot trace itself; give another process ID.')
-    target = { kind: 'attach', pid: Number(attach) }
+    // A PID, or a process name (from /proc: the name alone needs no Frida).
+    const pid = /^\d+$/.test(attach) ? Number(attach) : processByName(listProcFs(), attach).pid
+    if (pid < 1) throw new StrideError(`stride trace: --attach "${attach}" is not a process ID; list processes with ps (or use the Attach dialog).`)
+    if (pid === process.pid) throw new StrideError('stride trace: Stride cannot trace itself; give another process ID.')
+    target = { kind: 'attach', pid }
     // The process and the names are checked before Frida is needed.
     await checkFunctions(processExecutable(target.pid), functions)
   } else if (launch) {

@@ -7,16 +7,20 @@
  *    of the same function, modulo the load base (stack slots modulo the stack's position).
  *    Reported as skipped, with the reason, where Frida cannot be imported.
  */
-import { readFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
 import { EXAMPLES, fixedEnv, stride, tempDir } from '../../testing/cli-runner'
 import { processAlive } from './frida-tracer'
 import { killDetached, startDetached } from './testing/detached-target'
 import { FRIDA_SKIP, fridaImportable } from './testing/frida-importable'
 
 const SPIN = join(EXAMPLES, 'spin')
+const CONFLICT = join(EXAMPLES, 'conflict')
+/** One call of spin's sumfunc: 3 loads x 4096 elements and the return's stack read. */
+const CALL = 3 * 4096 + 1
 const FRIDA = fridaImportable()
 
 // Outside Node's child tracking: Frida's attach waits for a stop signal Node would take.
@@ -25,7 +29,7 @@ afterEach(() => killDetached())
 
 interface Access { pc: number; address: number; size: number; kind: number }
 
-function rawTrace(session: string, out: string, env: NodeJS.ProcessEnv): { accesses: Access[]; base: number; exe: [number, number] } {
+function rawTrace(session: string, out: string, env: NodeJS.ProcessEnv, program = SPIN): { accesses: Access[]; base: number; exe: [number, number] } {
   const r = stride(['export', session, '--format', 'raw', '--out', out], env)
   expect(r.status, r.stderr).toBe(0)
   const buf = readFileSync(out)
@@ -33,7 +37,7 @@ function rawTrace(session: string, out: string, env: NodeJS.ProcessEnv): { acces
   for (let o = 0; o < buf.length; o += 24)
     accesses.push({ pc: Number(buf.readBigUInt64LE(o)), address: Number(buf.readBigUInt64LE(o + 8)), size: buf.readUInt32LE(o + 16), kind: buf.readUInt32LE(o + 20) })
   const db = new Database(session, { readonly: true })
-  const m = db.prepare('SELECT base, start, end FROM modules WHERE path = ?').get(SPIN) as { base: number; start: number; end: number }
+  const m = db.prepare('SELECT base, start, end FROM modules WHERE path = ?').get(program) as { base: number; start: number; end: number }
   db.close()
   return { accesses, base: m.base, exe: [m.start, m.end] }
 }
@@ -90,5 +94,83 @@ describe('stride trace --attach (Frida backend)', () => {
     expect(fr).toHaveLength(100000)
     // Both start at a call's first access: Stalker follows from sumfunc's entry.
     expect(fr).toEqual(va)
+  })
+
+  it('attaches by process name', async (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    // A name no other process on the machine has.
+    const name = `spin${process.pid}`
+    copyFileSync(SPIN, join(home, name))
+    chmodSync(join(home, name), 0o755)
+    const pid = await startDetached(join(home, name))
+    const r = stride(['trace', '--attach', name, '--functions', 'sumfunc', '--max-events', '50000', '--no-heap', '--out', join(home, 's.stride')], fixedEnv(home))
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^50000 events/)
+    expect(r.stderr).toContain(`detached from process ${pid}, which keeps running`)
+    expect(processAlive(pid)).toBe(true)
+  })
+
+  it('spawns a program suspended, instruments, resumes: the whole run equals the Valgrind backend, modulo load base', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const env = fixedEnv(home)
+    const fr = join(home, 'frida.stride')
+    const f = stride(['trace', '--launch', CONFLICT, '--backend', 'frida', '--functions', 'sumfunc', '--no-heap', '--out', fr], env)
+    expect(f.status, f.stderr).toBe(0)
+    const vg = join(home, 'valgrind.stride')
+    const v = stride(['trace', '--launch', CONFLICT, '--functions', 'sumfunc', '--no-heap', '--out', vg], env)
+    expect(v.status, v.stderr).toBe(0)
+    const a = normalized(rawTrace(fr, join(home, 'f.raw'), env, CONFLICT))
+    const b = normalized(rawTrace(vg, join(home, 'v.raw'), env, CONFLICT))
+    expect(a.length).toBeGreaterThan(20000)
+    expect(a).toEqual(b)
+  })
+
+  it("Mohan's four sampling modes: complete, max-samples, periodic and convergence each record and detach", async (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const env = fixedEnv(home)
+    const pid = await startSpin()
+    const events: Record<string, number> = {}
+    for (const mode of ['complete', 'max-samples=5', 'periodic=50,450', 'convergence=0.05']) {
+      const r = stride(['trace', '--attach', String(pid), '--functions', 'sumfunc', '--sampling', mode, '--seconds', '1.5', '--no-heap', '--out', join(home, `${mode}.stride`)], env)
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stderr).toMatch(/detached from process \d+, which keeps running/)
+      events[mode] = Number(/^(\d+) events/.exec(r.stdout)![1])
+    }
+    expect(processAlive(pid)).toBe(true)
+    // Whole calls only: entry to exit of each sampled call.
+    expect(events['max-samples=5']).toBe(5 * CALL)
+    // Convergence ends once the calls' stream metrics settle: fewer events than complete.
+    expect(events['convergence=0.05']).toBeGreaterThan(CALL)
+    expect(events['convergence=0.05']).toBeLessThan(events.complete!)
+    // 50 ms on in every 500: well under the complete trace of the same time.
+    expect(events['periodic=50,450']).toBeGreaterThan(0)
+    expect(events['periodic=50,450']).toBeLessThan(events.complete! / 2)
+  })
+
+  it('a target that exits mid-trace keeps every record it made (partial session)', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const r = stride(['trace', '--launch', SPIN, '--backend', 'frida', '--functions', 'sumfunc', '--no-heap', '--out', join(home, 's.stride'), '--', '300'], fixedEnv(home))
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(new RegExp(`^${300 * CALL} events.*partial: target-exited-early`))
+  })
+
+  it('a target that crashes mid-trace (SIGSEGV): the session is kept, partial, with the reason', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const program = join(home, 'crash_after')
+    execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-o', program, join(__dirname, 'fixtures', 'crash_after.c')])
+    const session = join(home, 's.stride')
+    const r = stride(['trace', '--launch', program, '--backend', 'frida', '--functions', 'work', '--no-heap', '--out', session, '--', '200'], fixedEnv(home))
+    expect(r.status, r.stderr).toBe(0)
+    // Frida on Linux reports a crash as the process ending (no crash report). The agent
+    // drains its ring from Frida's exception handler, but the last batch can be cut off by
+    // the crash: most of the 200 calls x 2048 loads are kept (all of them in most runs).
+    expect(r.stdout).toMatch(/^\d+ events.*partial: target-exited-early — process \d+ exited during the trace/)
+    expect(Number(/^(\d+) events/.exec(r.stdout)![1])).toBeGreaterThan(100 * 2048)
+    expect(stride(['info', session], fixedEnv(home)).status).toBe(0)
   })
 })

@@ -149,9 +149,11 @@ export class FridaTrace {
     } catch (e) {
       throw fridaError(e, pid)
     }
-    const onDetached = (reason: string) => {
+    const onDetached = (reason: string, crash: unknown) => {
       this.detachedReason = reason
-      if (reason === 'process-terminated' || reason === 'process-replaced') this.stop('target-exited-early', `process ${pid} exited during the trace; the accesses recorded before are kept`)
+      const summary = crashSummary(crash)
+      if (summary !== null) this.stop('target-crashed', `process ${pid} crashed (${summary}); the accesses recorded before it are kept`)
+      else if (reason === 'process-terminated' || reason === 'process-replaced') this.stop('target-exited-early', `process ${pid} exited during the trace; the accesses recorded before are kept`)
       else if (reason !== 'application-requested') this.fail(new StrideError(`Frida lost process ${pid} (${reason}); the accesses recorded before are kept.`, 'target-failed'))
       this.stopped?.()
     }
@@ -322,6 +324,13 @@ export function resolveFunctions(elf: ElfInfo, names: string[], offset: number):
       throw new StrideError(`Function not found: "${name}" is not in ${elf.path}'s symbol table; pick one from the process's function list (static functions may be inlined at -O1 and above).`, 'not-found')
     return { name, start: f.start + offset, end: f.start + offset + f.size }
   })
+}
+
+/** Frida's crash report (a Crash object when the target died of a signal), as one line. */
+function crashSummary(crash: unknown): string | null {
+  if (crash === null || typeof crash !== 'object') return null
+  const summary = (crash as { summary?: unknown }).summary
+  return typeof summary === 'string' && summary.trim() !== '' ? summary.trim().split('\n')[0]! : 'crash report without a summary'
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`
