@@ -21,6 +21,8 @@ import { SamplingPlan } from './sampling'
 const DRAIN_MS = 10
 const DRAIN_MAX_RECORDS = 16384
 const BACKTRACE_FRAMES = 4
+/** How long a crashing thread waits for the last messages to leave (seconds). */
+const CRASH_FLUSH_S = 0.3
 /** Yields a producer waits for ring room before dropping a record (the host is gone by then). */
 const SPIN_LIMIT = 2_000_000
 
@@ -320,8 +322,12 @@ rpc.exports = {
 
 // A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
 // the process die as it would have (false: not handled).
-Process.setExceptionHandler(() => {
+Process.setExceptionHandler((details) => {
+  const access = details.memory ? ` (${details.memory.operation} of ${details.memory.address})` : ''
+  post({ type: 'crash', description: `${details.type} at ${details.address}${access}` })
   tracer?.flushAtExit()
+  // Messages leave on Frida's own thread: give it a moment before the process dies.
+  Thread.sleep(CRASH_FLUSH_S)
   return false
 })
   })

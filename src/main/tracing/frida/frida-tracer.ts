@@ -75,6 +75,8 @@ export class FridaTrace {
   private stopRequested: (() => void) | null = null
   private stopped: (() => void) | null = null
   private detachedReason: string | null = null
+  /** What the agent's exception handler saw, when the target crashed. */
+  private crash: string | null = null
   private readonly prologueNotes: string[] = []
 
   constructor(
@@ -151,8 +153,10 @@ export class FridaTrace {
     }
     const onDetached = (reason: string, crash: unknown) => {
       this.detachedReason = reason
-      const summary = crashSummary(crash)
+      const summary = this.crash ?? crashSummary(crash)
       if (summary !== null) this.stop('target-crashed', `process ${pid} crashed (${summary}); the accesses recorded before it are kept`)
+      // A launched program that ends has run its course, as under the Valgrind backend.
+      else if (spawned && reason === 'process-terminated') this.stop('completed', null)
       else if (reason === 'process-terminated' || reason === 'process-replaced') this.stop('target-exited-early', `process ${pid} exited during the trace; the accesses recorded before are kept`)
       else if (reason !== 'application-requested') this.fail(new StrideError(`Frida lost process ${pid} (${reason}); the accesses recorded before are kept.`, 'target-failed'))
       this.stopped?.()
@@ -198,6 +202,9 @@ export class FridaTrace {
             break
           case 'sampling':
             if (m.state === 'removed') assembler.markDone(Number(m.start))
+            break
+          case 'crash':
+            this.crash = m.description
             break
           case 'sampling-done':
             this.stop('completed', 'every function reached its sampling limit')
