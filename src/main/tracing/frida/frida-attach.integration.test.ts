@@ -111,7 +111,7 @@ describe('stride trace --attach (Frida backend)', () => {
     expect(processAlive(pid)).toBe(true)
   })
 
-  it('spawns a program suspended, instruments, resumes: the whole run equals the Valgrind backend, modulo load base', (ctx) => {
+  it('spawns a program suspended, instruments, resumes: the whole run equals the Valgrind backend, modulo load base, and simulates the same per line', (ctx) => {
     if (!FRIDA) ctx.skip(FRIDA_SKIP)
     const home = tempDir('attach')
     const env = fixedEnv(home)
@@ -125,6 +125,17 @@ describe('stride trace --attach (Frida backend)', () => {
     const b = normalized(rawTrace(vg, join(home, 'v.raw'), env, CONFLICT))
     expect(a.length).toBeGreaterThan(20000)
     expect(a).toEqual(b)
+    // Its Cachegrind-compatible simulation matches the Valgrind session's on every line.
+    const lines = (session: string) => {
+      const sim = stride(['simulate', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
+      expect(sim.status, sim.stderr).toBe(0)
+      const rep = stride(['report', session, '--by', 'line', '--json'], env)
+      expect(rep.status, rep.stderr).toBe(0)
+      return (JSON.parse(rep.stdout) as { lines: unknown[] }).lines
+    }
+    const fl = lines(fr)
+    expect(fl.length).toBeGreaterThan(0)
+    expect(fl).toEqual(lines(vg))
   })
 
   it("Mohan's four sampling modes: complete, max-samples, periodic and convergence each record and detach", async (ctx) => {
@@ -186,5 +197,26 @@ describe('stride trace --attach (Frida backend)', () => {
     expect(r.stdout).toMatch(/^\d+ events.*partial: target-crashed — process \d+ crashed \(access-violation at 0x[0-9a-f]+ \(read of 0x[0-9a-f]+\)\)/)
     expect(Number(/^(\d+) events/.exec(r.stdout)![1])).toBeGreaterThan(100 * 2048)
     expect(stride(['info', session], fixedEnv(home)).status).toBe(0)
+  })
+
+  it('malloc/free events with stacks: heap blocks are named after their variable, as under Valgrind', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const env = fixedEnv(home)
+    const program = join(home, 'heap_build')
+    execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-o', program, join(__dirname, 'fixtures', 'heap_build.c')])
+    const rows = (backend: string[]) => {
+      const session = join(home, `${backend.length ? 'frida' : 'valgrind'}.stride`)
+      const t = stride(['trace', '--launch', program, ...backend, '--functions', 'build', '--out', session], env)
+      expect(t.status, t.stderr).toBe(0)
+      expect(stride(['simulate', session, '--cache', 'L1:32K:8:64'], env).status).toBe(0)
+      const r = stride(['report', session, '--by', 'variable'], env)
+      expect(r.status, r.stderr).toBe(0)
+      // "x (heap)  reads writes ..." (miss counts depend on where each malloc put the blocks)
+      return /^x \(heap\)\s+(\d+)\s+(\d+)/m.exec(r.stdout)?.slice(1)
+    }
+    const frida = rows(['--backend', 'frida'])
+    expect(frida).toEqual(['3960', '4000'])
+    expect(frida).toEqual(rows([]))
   })
 })
