@@ -94,41 +94,34 @@ export class FridaOwner {
     if (this.pending.size === 0) this.channel?.busy(false)
   }
 
+  /** One request with one answer: `answer` turns the matching reply into the result. */
+  private ask<T>(request: FridaOwnerRequest, type: FridaOwnerReply['type'], answer: (reply: FridaOwnerReply) => T): Promise<T> {
+    return new Promise((resolve, reject) =>
+      this.send(request, {
+        reply: (r) => {
+          if (r.type !== type) return
+          this.settle(request.id)
+          try {
+            resolve(answer(r))
+          } catch (e) {
+            reject(e)
+          }
+        },
+        fail: (message) => reject(new StrideError(message, 'internal'))
+      })
+    )
+  }
+
   /** Resolves when `frida` loads in the owner; else the one-line install hint. */
   check(): Promise<void> {
-    const id = this.nextId++
-    return new Promise((resolve, reject) =>
-      this.send(
-        { type: 'check', id },
-        {
-          reply: (r) => {
-            if (r.type !== 'checked') return
-            this.settle(id)
-            if (r.error) reject(new StrideError(r.error.message, r.error.code))
-            else resolve()
-          },
-          fail: (message) => reject(new StrideError(message, 'internal'))
-        }
-      )
-    )
+    return this.ask({ type: 'check', id: this.nextId++ }, 'checked', (r) => {
+      if (r.type === 'checked' && r.error) throw new StrideError(r.error.message, r.error.code)
+    })
   }
 
   /** Frida's process list (or /proc's, with the reason Frida is missing). */
   listProcesses(): Promise<ProcessList> {
-    const id = this.nextId++
-    return new Promise((resolve, reject) =>
-      this.send(
-        { type: 'list-processes', id },
-        {
-          reply: (r) => {
-            if (r.type !== 'processes') return
-            this.settle(id)
-            resolve(r.list)
-          },
-          fail: (message) => reject(new StrideError(message, 'internal'))
-        }
-      )
-    )
+    return this.ask({ type: 'list-processes', id: this.nextId++ }, 'processes', (r) => (r as Extract<FridaOwnerReply, { type: 'processes' }>).list)
   }
 
   /** One trace in the owner, written to `input.out`; stop = end and detach, kept. */
