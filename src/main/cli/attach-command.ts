@@ -8,9 +8,9 @@ import { resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
 import type { SamplingMode } from '../../agent/protocol'
 import { assertRunnableProgram } from '../symbols/elf-reader'
-import { checkFunctions } from '../services/stride-service'
+import { checkFunctions, checkFunctionsInProcess } from '../services/stride-service'
 import { rememberSession } from '../services/recent-sessions'
-import { processExecutable, type FridaTarget } from '../tracing/frida/frida-tracer'
+import type { FridaTarget } from '../tracing/frida/frida-tracer'
 import { fridaOwner } from '../tracing/frida/frida-owner'
 import { listProcFs, processByName } from '../tracing/frida/process-list'
 import { flag, has, positiveInt, type ParsedArgs } from './args'
@@ -60,7 +60,7 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
     if (pid === process.pid) throw new StrideError('stride trace: Stride cannot trace itself; give another process ID.')
     target = { kind: 'attach', pid }
     // The process and the names are checked before Frida is needed.
-    await checkFunctions(processExecutable(target.pid), functions)
+    await checkFunctionsInProcess(target.pid, functions)
   } else if (launch) {
     assertRunnableProgram(launch)
     const program = realpathSync(launch)

@@ -50,6 +50,21 @@ function normalized(t: ReturnType<typeof rawTrace>): string[] {
   })
 }
 
+/** Attaches to a fresh spin, records `maxEvents` of `fn`, checks it detached and runs on. */
+async function attachToSpin(fn: string, maxEvents: number) {
+  const home = tempDir('attach')
+  const env = fixedEnv(home)
+  const pid = await startSpin()
+  const session = join(home, 'frida.stride')
+  const r = stride(['trace', '--attach', String(pid), '--functions', fn, '--max-events', String(maxEvents), '--no-heap', '--out', session], env)
+  expect(r.status, r.stderr).toBe(0)
+  expect(r.stdout).toMatch(new RegExp(`^${maxEvents} events`))
+  expect(r.stderr).toMatch(/detached from process \d+, which keeps running/)
+  await new Promise((res) => setTimeout(res, 300))
+  expect(processAlive(pid)).toBe(true)
+  return { home, env, session }
+}
+
 describe('stride trace --attach (Frida backend)', () => {
   it('without Frida: the install hint on one line, non-zero exit, no stack trace', async (ctx) => {
     if (FRIDA) ctx.skip('frida is installed here: the missing-Frida path cannot be shown')
@@ -75,16 +90,7 @@ describe('stride trace --attach (Frida backend)', () => {
 
   it('attaches to a running example, traces sumfunc for 100,000 events, detaches; same accesses as Valgrind modulo load base', async (ctx) => {
     if (!FRIDA) ctx.skip(FRIDA_SKIP)
-    const home = tempDir('attach')
-    const env = fixedEnv(home)
-    const pid = await startSpin()
-    const session = join(home, 'frida.stride')
-    const r = stride(['trace', '--attach', String(pid), '--functions', 'sumfunc', '--max-events', '100000', '--no-heap', '--out', session], env)
-    expect(r.status, r.stderr).toBe(0)
-    expect(r.stdout).toMatch(/^100000 events/)
-    expect(r.stderr).toMatch(/detached from process \d+, which keeps running/)
-    await new Promise((res) => setTimeout(res, 300))
-    expect(processAlive(pid)).toBe(true)
+    const { home, env, session } = await attachToSpin('sumfunc', 100000)
 
     const vg = join(home, 'valgrind.stride')
     const v = stride(['trace', '--launch', SPIN, '--functions', 'sumfunc', '--max-events', '100000', '--no-heap', '--out', vg, '--', '40'], env)
@@ -218,5 +224,20 @@ describe('stride trace --attach (Frida backend)', () => {
     const frida = rows(['--backend', 'frida'])
     expect(frida).toEqual(['3960', '4000'])
     expect(frida).toEqual(rows([]))
+  })
+
+  it("a function in a shared object (libc's usleep, called by spin): its accesses are recorded at its runtime addresses", async (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const { home, env, session } = await attachToSpin('usleep', 500)
+    const out = join(home, 's.raw')
+    expect(stride(['export', session, '--format', 'raw', '--out', out], env).status).toBe(0)
+    const buf = readFileSync(out)
+    const db = new Database(session, { readonly: true })
+    const libc = db.prepare("SELECT start, end FROM modules WHERE path LIKE '%/libc.so%'").get() as { start: number; end: number }
+    db.close()
+    for (let o = 0; o < buf.length; o += 24) {
+      const pc = Number(buf.readBigUInt64LE(o))
+      expect(pc >= libc.start && pc < libc.end).toBe(true)
+    }
   })
 })

@@ -136,7 +136,7 @@ export class FridaTrace {
     if (!modules.refresh(pid)) throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
     const exe = modules.byPath(program)
     if (!exe) throw new StrideError(`Cannot find ${program} in process ${pid}'s memory map; is it still starting?`, 'target-failed')
-    const functions = resolveFunctions(elf, this.options.functions, elf.relocatable ? exe.base : 0)
+    const functions = await resolveInProcess(elf, exe, modules.all(), this.options.functions)
     this.observer?.programLoaded(exe.base)
 
     const convergence = this.options.sampling.kind === 'convergence' ? new ConvergenceTracker(this.options.sampling.threshold, this.options.sampling.minSamples) : null
@@ -322,8 +322,37 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The chosen functions' runtime ranges in a process: the executable's first, then each
+ * loaded shared object's (its symbols, or its dynamic ones when stripped); a name found
+ * nowhere is an error that names the executable.
+ */
+export async function resolveInProcess(elf: ElfInfo, exe: LoadedModule, loaded: LoadedModule[], names: string[]): Promise<TracedFunction[]> {
+  const inExe = names.filter((n) => elf.functions.some((f) => f.name === n && f.size > 0))
+  const out = resolveFunctions(elf, inExe.length > 0 ? inExe : [], elf.relocatable ? exe.base : 0, true)
+  for (const name of names.filter((n) => !inExe.includes(n))) {
+    let found: TracedFunction | null = null
+    for (const m of loaded) {
+      if (m.path === exe.path || !m.path.startsWith('/') || !/\.so(\.|$)/.test(m.path)) continue
+      const lib = await readElf(m.path).catch(() => null)
+      // Dynamic symbols carry their version (usleep@@GLIBC_2.2.5).
+      const f = lib?.functions.find((s) => (s.name === name || s.name.startsWith(`${name}@`)) && s.size > 0)
+      if (lib && f) {
+        const offset = lib.relocatable ? m.base : 0
+        found = { name, start: f.start + offset, end: f.start + offset + f.size }
+        break
+      }
+    }
+    if (!found) return resolveFunctions(elf, [name], 0) // throws: not found
+    out.push(found)
+  }
+  // In the order asked.
+  return names.map((n) => out.find((f) => f.name === n)!)
+}
+
 /** The chosen functions' runtime ranges; a name missing from the program is an error. */
-export function resolveFunctions(elf: ElfInfo, names: string[], offset: number): TracedFunction[] {
+export function resolveFunctions(elf: ElfInfo, names: string[], offset: number, allowNone = false): TracedFunction[] {
+  if (names.length === 0 && allowNone) return []
   if (names.length === 0) throw new StrideError('Choose at least one function to trace: attaching follows chosen functions only (METRIC\'s partial traces).', 'invalid-input')
   return names.map((name) => {
     const f = elf.functions.find((s) => s.name === name)
