@@ -23,7 +23,7 @@ export default defineConfig({
           'trace-worker': resolve('src/main/workers/trace-worker.ts'),
           'simulate-worker': resolve('src/main/workers/simulate-worker.ts'),
           'report-worker': resolve('src/main/workers/report-worker.ts'),
-          'attach-worker': resolve('src/main/tracing/frida/attach-worker.ts'),
+          'frida-owner-process': resolve('src/main/tracing/frida/frida-owner-process.ts'),
           'objects-worker': resolve('src/main/workers/objects-worker.ts'),
           'query-worker': resolve('src/main/workers/query-worker.ts')
         },

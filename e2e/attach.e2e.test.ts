@@ -1,49 +1,64 @@
 /**
- * Attach in web mode: a long-running example (spin) appears in the live process list, the
- * filter finds it by PID, its functions load (sumfunc among the likely hot ones), and Start
- * says clearly how to install Frida where it is not installed. Where Frida is installed the
- * last step is skipped with that reason (the CLI integration test traces for real there).
+ * Attach in web mode: a long-running example (spin) appears in the live process list (all
+ * rows), the filter finds it by PID and the keyboard selects it, its functions load
+ * (sumfunc among the likely hot ones). Where `frida` is importable, Start traces for real
+ * (attach, and spawn) and the partial session opens; where it is not, the dialog says so as
+ * it opens and Start gives the install hint. Both paths are exercised, one per machine.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
-import { fridaAvailable } from '../src/main/tracing/frida/frida-api'
+import { processAlive } from '../src/main/tracing/frida/frida-tracer'
+import { killDetached, startDetached } from '../src/main/tracing/frida/testing/detached-target'
+import { fridaImportable } from '../src/main/tracing/frida/testing/frida-importable'
 import { launchChromium, newPage, screenshot } from './support/browser'
 import { repoRoot, startWebServer, type WebServer } from './support/serve'
 
 let server: WebServer
 let browser: Browser
-let spin: ChildProcess
+let spin: { pid: number }
+const FRIDA = fridaImportable()
 
 beforeAll(async () => {
-  spin = spawn(join(repoRoot, 'resources', 'examples', 'build', 'spin'), [], { stdio: ['ignore', 'pipe', 'ignore'] })
-  await new Promise<void>((resolve) => spin.stdout!.once('data', () => resolve()))
+  // Outside Node's child tracking, so a real Frida can attach to it.
+  spin = { pid: await startDetached(join(repoRoot, 'resources', 'examples', 'build', 'spin')) }
   server = await startWebServer()
   browser = await launchChromium()
 })
 
 afterAll(async () => {
-  spin?.kill('SIGKILL')
+  killDetached()
   await browser?.close()
   await server?.stop()
 })
 
 describe('Attach dialog', () => {
-  it('finds a running process by PID, lists its functions, and Start explains how to install Frida', async (ctx) => {
+  it('finds a running process by PID, lists its functions; Start traces it with Frida, or says how to install Frida', async () => {
     const { page, problems } = await newPage(browser)
     await page.goto(server.url)
     await page.getByTestId('attach-button').click()
     await page.getByTestId('attach-dialog').waitFor()
+    // Whether Frida can trace is said as the dialog opens, not only after Start.
+    const missing = page.getByTestId('frida-missing')
+    if (FRIDA) {
+      await page.getByTestId('process-count').filter({ hasText: 'from Frida' }).waitFor({ timeout: 30_000 })
+      expect(await missing.count()).toBe(0)
+    } else {
+      await missing.waitFor({ timeout: 30_000 })
+      expect(await missing.textContent()).toMatch(/Frida is not installed: install it with "npm install frida"/)
+    }
 
     // The live list holds the spin process; filtering by its PID leaves just it.
     const row = page.getByTestId(`process-${spin.pid}`)
     await row.waitFor({ timeout: 30_000 })
+    // Every process is listed (the count says all of them are shown).
+    expect(await page.getByTestId('process-count').textContent()).toMatch(/^(\d+) of \1\b/)
     await page.getByTestId('process-filter').fill(String(spin.pid))
     await expect.poll(() => page.locator('[data-testid^="process-"][role="option"]').count()).toBe(1)
     expect(await row.textContent()).toMatch(/spin/)
-    await row.click()
-    expect(await row.getAttribute('aria-selected')).toBe('true')
+    // The keyboard picks it from the filter box.
+    await page.getByTestId('process-filter').press('ArrowDown')
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('true')
 
     // Its modules and functions: the executable first, sumfunc searchable and suggested.
     const sumfunc = page.getByTestId('function-sumfunc')
@@ -61,7 +76,18 @@ describe('Attach dialog', () => {
     await page.waitForTimeout(2500)
     expect(await row.getAttribute('aria-selected')).toBe('true')
 
-    if (await fridaAvailable()) ctx.skip('frida is installed here: Start would trace for real (see frida-attach.integration.test.ts)')
+    if (FRIDA) {
+      // A real trace from the dialog: 50,000 events of sumfunc, then detach; the partial
+      // session opens and the process keeps running.
+      await page.getByTestId('sampling-mode').getByText('Complete').click()
+      await page.getByTestId('attach-max-events').fill('50000')
+      await page.getByTestId('start-attach').click()
+      await page.getByTestId('partial-badge').waitFor({ timeout: 120_000 })
+      await screenshot(page, 'attach-2-traced-with-frida')
+      expect(processAlive(spin.pid)).toBe(true)
+      expect(problems).toEqual([])
+      return
+    }
     await page.getByTestId('start-attach').click()
     const error = page.getByTestId('attach-error')
     await error.waitFor({ timeout: 30_000 })
@@ -73,7 +99,7 @@ describe('Attach dialog', () => {
     expect(problems).toEqual([])
   })
 
-  it('launches a program under Frida from the same dialog (spawn): functions listed, Start explains how to install Frida', async (ctx) => {
+  it('launches a program under Frida from the same dialog (spawn): functions listed; Start traces it, or says how to install Frida', async () => {
     const { page, problems } = await newPage(browser)
     await page.goto(server.url)
     await page.getByTestId('attach-button').click()
@@ -83,7 +109,14 @@ describe('Attach dialog', () => {
     const sumfunc = page.getByTestId('function-sumfunc')
     await sumfunc.waitFor({ timeout: 30_000 })
     await sumfunc.check()
-    if (await fridaAvailable()) ctx.skip('frida is installed here: Start would trace for real')
+    if (FRIDA) {
+      // Spawned suspended, instrumented, resumed: spin 100 ends mid-trace; what it did is kept.
+      await page.getByTestId('start-attach').click()
+      await page.getByTestId('partial-badge').waitFor({ timeout: 120_000 })
+      await screenshot(page, 'attach-3-spawn-traced-with-frida')
+      expect(problems).toEqual([])
+      return
+    }
     await page.getByTestId('start-attach').click()
     const error = page.getByTestId('attach-error')
     await error.waitFor({ timeout: 30_000 })

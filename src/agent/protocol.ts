@@ -80,4 +80,6 @@ export type AgentMessage =
   | { type: 'sampling'; start: string; state: 'removed' | 'paused' | 'resumed' }
   /** Every function has finished sampling (max-samples): nothing more will come. */
   | { type: 'sampling-done' }
+  /** The target crashed (Frida's exception handler); sent before the last records. */
+  | { type: 'crash'; description: string }
   | { type: 'stopped'; lost: number; untraced: number }

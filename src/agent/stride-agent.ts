@@ -21,6 +21,8 @@ import { SamplingPlan } from './sampling'
 const DRAIN_MS = 10
 const DRAIN_MAX_RECORDS = 16384
 const BACKTRACE_FRAMES = 4
+/** How long a crashing thread waits for the last messages to leave (seconds). */
+const CRASH_FLUSH_S = 0.3
 /** Yields a producer waits for ring room before dropping a record (the host is gone by then). */
 const SPIN_LIMIT = 2_000_000
 
@@ -214,6 +216,12 @@ class Tracer {
     }
   }
 
+  /** The process is exiting: send every record still in the ring (the host keeps them). */
+  flushAtExit(): void {
+    if (this.drainTimer) clearInterval(this.drainTimer)
+    this.drain(true)
+  }
+
   /** Removes every hook and follow; the target then runs at full speed. */
   stop(): void {
     if (this.stopping) return
@@ -302,7 +310,43 @@ function listen(): void {
         break
     }
     listen()
+
+// Frida calls dispose when the process exits (or the script unloads), after flushing
+// Stalker and before the messages' channel closes: without it, a program that ends
+// mid-trace would lose the last DRAIN_MS of records.
+rpc.exports = {
+  dispose() {
+    tracer?.flushAtExit()
+  }
+}
+
+// A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
+// the process die as it would have (false: not handled).
+Process.setExceptionHandler((details) => {
+  const access = details.memory ? ` (${details.memory.operation} of ${details.memory.address})` : ''
+  post({ type: 'crash', description: `${details.type} at ${details.address}${access}` })
+  tracer?.flushAtExit()
+  // Messages leave on Frida's own thread: give it a moment before the process dies.
+  Thread.sleep(CRASH_FLUSH_S)
+  return false
+})
   })
 }
 
 listen()
+
+// Frida calls dispose when the process exits (or the script unloads), after flushing
+// Stalker and before the messages' channel closes: without it, a program that ends
+// mid-trace would lose the last DRAIN_MS of records.
+rpc.exports = {
+  dispose() {
+    tracer?.flushAtExit()
+  }
+}
+
+// A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
+// the process die as it would have (false: not handled).
+Process.setExceptionHandler(() => {
+  tracer?.flushAtExit()
+  return false
+})

@@ -30,7 +30,7 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
 
 const USAGE = `usage: stride <command> [options]
   trace    --launch PROGRAM [--functions F1,F2] [--max-events N] [--seconds T] [--no-heap] --out S.stride [-- ARGS...]
-  trace    --attach PID --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride
+  trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride
            (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
   simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--json]

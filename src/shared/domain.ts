@@ -476,6 +476,8 @@ export interface ProcessList {
   processes: ProcessEntry[]
   /** Where the list came from: Frida's enumeration, or /proc when Frida is not installed. */
   source: 'frida' | 'proc'
+  /** Why Frida cannot trace on this machine (the install hint), or null when it can. */
+  fridaMissing: string | null
 }
 
 export interface ProcessModule {

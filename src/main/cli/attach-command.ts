@@ -1,5 +1,5 @@
 /**
- * `stride trace --attach PID --functions ...` and `stride trace --launch PROGRAM --backend
+ * `stride trace --attach PID|NAME --functions ...` and `stride trace --launch PROGRAM --backend
  * frida` (CLI.md): the Frida backend from the command line. Sampling (Mohan section 4):
  * `--sampling complete | max-samples=N | periodic=PERIOD_MS,INTERVAL_MS | convergence=THRESHOLD[,MIN_SAMPLES]`.
  */
@@ -8,11 +8,11 @@ import { resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
 import type { SamplingMode } from '../../agent/protocol'
 import { assertRunnableProgram } from '../symbols/elf-reader'
-import { checkFunctions } from '../services/stride-service'
+import { checkFunctions, checkFunctionsInProcess } from '../services/stride-service'
 import { rememberSession } from '../services/recent-sessions'
-import { loadFrida } from '../tracing/frida/frida-api'
-import { processExecutable, type FridaTarget } from '../tracing/frida/frida-tracer'
-import { runAttachWorker } from '../tracing/frida/run-attach-worker'
+import type { FridaTarget } from '../tracing/frida/frida-tracer'
+import { fridaOwner } from '../tracing/frida/frida-owner'
+import { listProcFs, processByName } from '../tracing/frida/process-list'
 import { flag, has, positiveInt, type ParsedArgs } from './args'
 import { traceSeconds } from './trace-limits'
 import { checkSessionOutput } from '../store/session-output'
@@ -56,11 +56,13 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
   const sampling = parseSampling(flag(args, 'sampling'))
   let target: FridaTarget
   if (attach) {
-    if (!/^\d+$/.test(attach) || Number(attach) < 1) throw new StrideError(`stride trace: --attach "${attach}" is not a process ID; list processes with ps (or use the Attach dialog).`)
-    if (Number(attach) === process.pid) throw new StrideError('stride trace: Stride cannot trace itself; give another process ID.')
-    target = { kind: 'attach', pid: Number(attach) }
+    // A PID, or a process name (from /proc: the name alone needs no Frida).
+    const pid = /^\d+$/.test(attach) ? Number(attach) : processByName(listProcFs(), attach).pid
+    if (pid < 1) throw new StrideError(`stride trace: --attach "${attach}" is not a process ID; list processes with ps (or use the Attach dialog).`)
+    if (pid === process.pid) throw new StrideError('stride trace: Stride cannot trace itself; give another process ID.')
+    target = { kind: 'attach', pid }
     // The process and the names are checked before Frida is needed.
-    await checkFunctions(processExecutable(target.pid), functions)
+    await checkFunctionsInProcess(target.pid, functions)
   } else if (launch) {
     assertRunnableProgram(launch)
     const program = realpathSync(launch)
@@ -68,10 +70,10 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
     target = { kind: 'spawn', program, args: args.rest }
   } else throw new StrideError('stride trace: give the process to attach to with --attach PID (or a program with --launch PROGRAM).')
   // Fail fast, before any worker: without Frida the one-line install hint.
-  await loadFrida()
+  await fridaOwner().check()
 
   const started = Date.now()
-  const handle = runAttachWorker({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: !has(args, 'no-heap'), out: resolve(out) }, (p) =>
+  const handle = fridaOwner().trace({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: !has(args, 'no-heap'), out: resolve(out) }, (p) =>
     io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
   )
   const stop = () => handle.stop()

@@ -3,10 +3,16 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ProcessInspection, ProcessList } from '../../shared/domain'
-import { FRIDA_INSTALL_HINT, fridaAvailable } from '../tracing/frida/frida-api'
+import { FRIDA_INSTALL_HINT } from '../tracing/frida/frida-api'
+import { FridaOwner, inProcessChannel, useFridaOwner } from '../tracing/frida/frida-owner'
+import { FridaOwnerHost } from '../tracing/frida/frida-owner-host'
+import { fridaImportable } from '../tracing/frida/testing/frida-importable'
 import { createStrideService } from './stride-service'
 
 const SPIN = join(__dirname, '..', '..', '..', 'resources', 'examples', 'build', 'spin')
+// This test file's process has one Frida owner: this thread, through the same host the
+// owner worker runs (the worker bundle needs a build; unit tests do not).
+useFridaOwner(new FridaOwner(() => inProcessChannel((post) => new FridaOwnerHost(post))))
 const service = createStrideService()
 let child: ChildProcess
 
@@ -23,6 +29,7 @@ describe('attach API', () => {
   it('listProcesses filters on the backend; inspectProcess lists the functions', async () => {
     const list = (await service.call('listProcesses', { filter: `${child.pid} spin` })) as ProcessList
     expect(list.processes.map((p) => p.pid)).toEqual([child.pid])
+    expect(list.fridaMissing === null).toBe(fridaImportable())
     const inspected = (await service.call('inspectProcess', { pid: child.pid })) as ProcessInspection
     expect(inspected.functions.some((f) => f.name === 'sumfunc')).toBe(true)
   })
@@ -40,7 +47,7 @@ describe('attach API', () => {
   })
 
   it('Start without Frida answers at once with the install hint', async (ctx) => {
-    if (await fridaAvailable()) ctx.skip('frida is installed here')
+    if (fridaImportable()) ctx.skip('frida is installed here: the missing-Frida path cannot be shown')
     await expect(service.call('startAttach', { target: { kind: 'attach', pid: child.pid }, functions: ['sumfunc'] })).rejects.toThrow(FRIDA_INSTALL_HINT)
   })
 })

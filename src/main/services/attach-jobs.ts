@@ -1,12 +1,12 @@
 /**
- * Attach traces (Frida backend) as jobs, beside JobManager's Valgrind ones: one attach
- * worker per job, progress events with per-function counts, cancel = stop and detach
+ * Attach traces (Frida backend) as jobs, beside JobManager's Valgrind ones: each a trace in
+ * the process's one Frida owner thread, progress events with per-function counts, cancel = stop and detach
  * (the trace is kept, marked partial), optionally followed by a simulation.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApiEvents, ApiParsedInput, JobFinished } from '../../shared/api'
 import type { FunctionProgress } from '../../shared/domain'
-import { runAttachWorker } from '../tracing/frida/run-attach-worker'
+import { fridaOwner } from '../tracing/frida/frida-owner'
 import { JobError, runSimulateWorker, type WorkerHandle } from '../workers/run-worker'
 import { rememberSession } from './recent-sessions'
 import { ApiEventChannel } from './event-channel'
@@ -61,7 +61,7 @@ export class AttachJobs extends ApiEventChannel {
     let session: string | null = null
     try {
       this.progress(job, 'starting', 0, input.maxEvents)
-      const handle = runAttachWorker(
+      const handle = fridaOwner().trace(
         { target: input.target, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, sampling: input.sampling, trackHeap: input.trackHeap, out: input.out },
         (p) => this.progress(job, p.phase, p.events, p.total, p.functions)
       )

@@ -20,10 +20,11 @@ import { runAdviceWorker, runReportWorker } from '../workers/run-worker'
 import { recentSessions, rememberSession } from './recent-sessions'
 // ---- Frida attach ----
 import { AttachJobs } from './attach-jobs'
-import { loadFrida } from '../tracing/frida/frida-api'
-import { filterProcesses, listProcesses } from '../tracing/frida/process-list'
+import { fridaOwner } from '../tracing/frida/frida-owner'
+import { filterProcesses } from '../tracing/frida/process-list'
 import { inspectProcess } from '../tracing/frida/process-inspect'
-import { processExecutable } from '../tracing/frida/frida-tracer'
+import { processExecutable, resolveInProcess } from '../tracing/frida/frida-tracer'
+import { ModuleMap } from '../tracing/proc-maps'
 import { runObjectsWorker } from '../workers/run-objects-worker'
 import { ApiEventChannel } from './event-channel'
 import { QueryManager } from './queries'
@@ -53,6 +54,17 @@ export async function checkFunctions(program: string, functions: string[]): Prom
       `Function${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} not found in ${program}; pick from its function list (static functions may be inlined at -O1 and above).`,
       'not-found'
     )
+}
+
+/** Attach: the names must be functions of the process's executable or of a loaded shared object. */
+export async function checkFunctionsInProcess(pid: number, functions: string[]): Promise<void> {
+  const exe = processExecutable(pid)
+  const elf = await readElf(exe)
+  const modules = new ModuleMap()
+  if (!modules.refresh(pid)) throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
+  const main = modules.byPath(exe)
+  if (!main) return checkFunctions(exe, functions)
+  await resolveInProcess(elf, main, modules.all(), functions).catch(() => checkFunctions(exe, functions))
 }
 
 export function defaultSessionPath(program: string): string {
@@ -129,7 +141,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     getAdvice: ({ session, run, level }) => runAdviceWorker({ session, run, advice: { level: level ?? null } }),
     // ---- Frida attach ----
     listProcesses: async ({ filter }) => {
-      const list = await listProcesses(() => loadFrida())
+      const list = await fridaOwner().listProcesses()
       return { ...list, processes: filterProcesses(list.processes, filter) }
     },
     inspectProcess: ({ pid, module }) => inspectProcess(pid, module),
@@ -138,8 +150,9 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
         throw new StrideError('Stride cannot trace itself; pick another process.', 'invalid-input')
       const target = input.target.kind === 'spawn' ? { ...input.target, program: prepareProgram(input.target.program) } : input.target
       // Names, process and Frida are checked now, so Start answers at once and clearly.
-      await checkFunctions(target.kind === 'spawn' ? target.program : processExecutable(target.pid), input.functions)
-      await loadFrida()
+      if (target.kind === 'spawn') await checkFunctions(target.program, input.functions)
+      else await checkFunctionsInProcess(target.pid, input.functions)
+      await fridaOwner().check()
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
       checkSessionOutput(out, { program: target.kind === 'spawn' ? target.program : null, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SAMPLING, filterProcessList, parseSampling, parseSeconds } from './attach-form'
+import { DEFAULT_SAMPLING, filterProcessList, stepProcess, parseSampling, parseSeconds } from './attach-form'
 
 describe('attach form', () => {
   it('sampling modes parse into the API shape, with clear errors', () => {
@@ -26,5 +26,22 @@ describe('attach form', () => {
     expect(filterProcessList(list, '4242').map((p) => p.name)).toEqual(['spin'])
     expect(filterProcessList(list, 'ROOT bash').map((p) => p.pid)).toEqual([7])
     expect(filterProcessList(list, '')).toHaveLength(2)
+  })
+
+  it('process list keyboard: arrows, pages, Home/End; Stride itself is passed over', () => {
+    const row = (pid: number, self = false) => ({ pid, name: `p${pid}`, user: 'u', command: `p${pid}`, self })
+    const rows = [row(9), row(8, true), row(7), row(6), row(5)]
+    expect(stepProcess(rows, null, 'ArrowDown')).toBe(9)
+    expect(stepProcess(rows, null, 'ArrowUp')).toBe(5)
+    expect(stepProcess(rows, 9, 'ArrowDown')).toBe(7)
+    expect(stepProcess(rows, 7, 'ArrowUp')).toBe(9)
+    expect(stepProcess(rows, 9, 'ArrowUp')).toBe(9)
+    expect(stepProcess(rows, 5, 'ArrowDown')).toBe(5)
+    expect(stepProcess(rows, 9, 'PageDown', 2)).toBe(6)
+    expect(stepProcess(rows, 5, 'PageUp', 2)).toBe(7)
+    expect(stepProcess(rows, 6, 'Home')).toBe(9)
+    expect(stepProcess(rows, 9, 'End')).toBe(5)
+    expect(stepProcess(rows, 6, 'x')).toBe(6)
+    expect(stepProcess([row(1, true)], null, 'ArrowDown')).toBeNull()
   })
 })

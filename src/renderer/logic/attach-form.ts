@@ -64,3 +64,32 @@ export function filterProcessList(list: ProcessEntry[], filter: string): Process
     return words.every((w) => hay.includes(w))
   })
 }
+
+/**
+ * The process list's keyboard: the row an arrow, Page or Home/End key moves to from
+ * `current` (Stride itself, which cannot be traced, is passed over); null when the list
+ * has no row to go to. `page` is how many rows one Page key moves.
+ */
+export function stepProcess(rows: ProcessEntry[], current: number | null, key: string, page = 10): number | null {
+  const usable = rows.filter((p) => !p.self)
+  if (usable.length === 0) return null
+  const at = usable.findIndex((p) => p.pid === current)
+  const last = usable.length - 1
+  const to = (i: number) => usable[Math.max(0, Math.min(last, i))]!.pid
+  switch (key) {
+    case 'ArrowDown':
+      return at < 0 ? to(0) : to(at + 1)
+    case 'ArrowUp':
+      return at < 0 ? to(last) : to(at - 1)
+    case 'PageDown':
+      return to((at < 0 ? -1 : at) + page)
+    case 'PageUp':
+      return to((at < 0 ? last + 1 : at) - page)
+    case 'Home':
+      return to(0)
+    case 'End':
+      return to(last)
+    default:
+      return current
+  }
+}

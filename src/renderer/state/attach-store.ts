@@ -15,6 +15,8 @@ interface AttachState {
   open: boolean
   processes: ProcessEntry[]
   source: 'frida' | 'proc' | null
+  /** Why Frida cannot trace here (the install hint), known as soon as the list arrives. */
+  fridaMissing: string | null
   listError: string | null
   selectedPid: number | null
   inspection: ProcessInspection | null
@@ -36,6 +38,7 @@ export const useAttach = create<AttachState>((set, get) => ({
   open: false,
   processes: [],
   source: null,
+  fridaMissing: null,
   listError: null,
   selectedPid: null,
   inspection: null,
@@ -59,7 +62,7 @@ export const useAttach = create<AttachState>((set, get) => ({
   async refresh() {
     try {
       const list = await stride().listProcesses({})
-      if (get().open) set({ processes: list.processes, source: list.source, listError: null })
+      if (get().open) set({ processes: list.processes, source: list.source, fridaMissing: list.fridaMissing, listError: null })
     } catch (e) {
       set({ listError: errorMessage(e) })
     }

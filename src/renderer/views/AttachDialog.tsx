@@ -6,20 +6,19 @@
  * resumed) when it must be caught from the start. Errors (Frida missing, permissions,
  * process gone) show here.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import type { ProcessFunction } from '../../shared/domain'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
 import { Dialog } from '../components/Dialog'
 import { FunctionPicker } from '../components/FunctionPicker'
 import { Segmented } from '../components/Segmented'
-import { DEFAULT_SAMPLING, filterProcessList, parseSampling, parseSeconds, type SamplingDraft, type SamplingKind } from '../logic/attach-form'
+import { DEFAULT_SAMPLING, filterProcessList, parseSampling, parseSeconds, stepProcess, type SamplingDraft, type SamplingKind } from '../logic/attach-form'
 import { splitArgs } from '../logic/args'
 import { DEFAULT_LEVELS, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
 import { baseName } from '../logic/format'
 import { useAttach } from '../state/attach-store'
 import { useProgramSymbols } from '../state/use-program-symbols'
 
-const SHOWN_PROCESSES = 200
 const SUGGESTED = 6
 
 const SAMPLING_OPTIONS: { value: SamplingKind; label: string }[] = [
@@ -32,7 +31,7 @@ const SAMPLING_OPTIONS: { value: SamplingKind; label: string }[] = [
 type Mode = 'attach' | 'spawn'
 
 export function AttachDialog() {
-  const { processes, source, listError, selectedPid, inspection, inspecting, inspectError, starting, startError, closeDialog, select, start, clearStartError } = useAttach()
+  const { processes, source, fridaMissing, listError, selectedPid, inspection, inspecting, inspectError, starting, startError, closeDialog, select, start, clearStartError } = useAttach()
   const [filter, setFilter] = useState('')
   const [functions, setFunctions] = useState<string[]>([])
   const [maxEventsText, setMaxEventsText] = useState('1M')
@@ -44,6 +43,7 @@ export function AttachDialog() {
   const [mode, setMode] = useState<Mode>('attach')
   const [programPath, setProgramPath] = useState('')
   const [argsText, setArgsText] = useState('')
+  const listRef = useRef<HTMLDivElement>(null)
   const symbols = useProgramSymbols(mode === 'spawn' ? programPath : '', 400)
 
   const shown = useMemo(() => filterProcessList(processes, filter), [processes, filter])
@@ -53,6 +53,18 @@ export function AttachDialog() {
 
   useEffect(() => setFunctions([]), [selectedPid, mode])
   useEffect(() => clearStartError, [clearStartError])
+
+  // Arrows, Page Up/Down and Home/End move the selection through the filtered rows, from
+  // the filter box or the list; the chosen row is scrolled into view.
+  function onListKey(e: KeyboardEvent) {
+    if (!['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End'].includes(e.key)) return
+    if (e.target instanceof HTMLInputElement && (e.key === 'Home' || e.key === 'End')) return
+    const pid = stepProcess(shown, selectedPid, e.key)
+    if (pid === null || pid === selectedPid) return
+    e.preventDefault()
+    void select(pid)
+    listRef.current?.querySelector(`[data-testid="process-${pid}"]`)?.scrollIntoView({ block: 'nearest' })
+  }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -100,6 +112,12 @@ export function AttachDialog() {
       }
     >
       <form id="attach-form" onSubmit={onSubmit} className="launch-form">
+        {fridaMissing && (
+          <p className="notice warning" role="status" data-testid="frida-missing">
+            <strong>Frida is needed to trace: </strong>
+            {fridaMissing} You can still browse processes and functions.
+          </p>
+        )}
         <Segmented<Mode>
           label="Target"
           value={mode}
@@ -136,7 +154,7 @@ export function AttachDialog() {
           <fieldset className="field-group">
             <legend>Process</legend>
             <div className="function-picker-bar">
-              <input type="search" placeholder="Filter by PID, name, user or command…" aria-label="Filter processes" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus data-testid="process-filter" />
+              <input type="search" placeholder="Filter by PID, name, user or command…" aria-label="Filter processes" value={filter} onChange={(e) => setFilter(e.target.value)} onKeyDown={onListKey} autoFocus data-testid="process-filter" />
               <span className="muted small" data-testid="process-count">
                 {shown.length} of {processes.length}
                 {source === 'proc' ? ' · from /proc' : source === 'frida' ? ' · from Frida' : ''}
@@ -147,17 +165,18 @@ export function AttachDialog() {
                 Could not list processes: {listError}
               </p>
             )}
-            <div className="process-list" role="listbox" aria-label="Processes" data-testid="process-list">
+            <div className="process-list" role="listbox" aria-label="Processes" tabIndex={0} onKeyDown={onListKey} ref={listRef} data-testid="process-list">
               <div className="process-row process-head" aria-hidden="true">
                 <span>PID</span>
                 <span>Name</span>
                 <span>User</span>
                 <span>Command line</span>
               </div>
-              {shown.slice(0, SHOWN_PROCESSES).map((p) => (
+              {shown.map((p) => (
                 <button
                   type="button"
                   key={p.pid}
+                  tabIndex={-1}
                   role="option"
                   aria-selected={p.pid === selectedPid}
                   className={`process-row${p.pid === selectedPid ? ' is-selected' : ''}`}
@@ -173,7 +192,6 @@ export function AttachDialog() {
                 </button>
               ))}
               {shown.length === 0 && <p className="muted empty-row">No process matches “{filter}”.</p>}
-              {shown.length > SHOWN_PROCESSES && <p className="muted empty-row">{shown.length - SHOWN_PROCESSES} more: refine the filter.</p>}
             </div>
           </fieldset>
         )}

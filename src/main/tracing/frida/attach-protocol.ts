@@ -1,8 +1,11 @@
 /**
- * Messages across the attach worker's boundary (structured-cloned; small: counts and
- * paths, never trace data, which stays in the worker and the session file).
+ * Messages across the Frida owner's boundary (structured-cloned; small: counts, lists and
+ * paths, never trace data, which stays in the owner process and the session file). One
+ * process, the owner, loads the `frida` binding (in two threads of one process the second
+ * breaks; a worker thread holding it crashes Node at teardown), so the availability check,
+ * the process list and every trace are requests to it, each with an id its answers carry.
  */
-import type { FunctionProgress, TraceStopReason } from '../../../shared/domain'
+import type { FunctionProgress, ProcessList, TraceStopReason } from '../../../shared/domain'
 import type { StrideErrorCode } from '../../../shared/api'
 import type { FridaTraceOptions } from './frida-tracer'
 
@@ -24,4 +27,15 @@ export type AttachWorkerMessage =
     }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
-export type AttachWorkerCommand = { type: 'stop' }
+/** Stride -> the owner. */
+export type FridaOwnerRequest =
+  | { type: 'check'; id: number }
+  | { type: 'list-processes'; id: number }
+  | { type: 'trace'; id: number; input: AttachWorkerInput }
+  | { type: 'stop'; id: number }
+
+/** The owner -> Stride. */
+export type FridaOwnerReply =
+  | { type: 'checked'; id: number; error: { message: string; code: StrideErrorCode } | null }
+  | { type: 'processes'; id: number; list: ProcessList }
+  | { type: 'trace'; id: number; message: AttachWorkerMessage }

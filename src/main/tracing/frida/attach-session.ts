@@ -30,7 +30,7 @@ function describeTarget(input: AttachWorkerInput): { program: string; args: stri
   return { program, args: argv.slice(1) }
 }
 
-export async function recordAttachSession(input: AttachWorkerInput, post: (m: AttachWorkerMessage) => void, control: AttachSessionControl = {}, deps: FridaTraceDeps = {}): Promise<void> {
+export async function recordAttachSession(input: AttachWorkerInput, post: (m: AttachWorkerMessage) => void, control: AttachSessionControl, deps: FridaTraceDeps): Promise<void> {
   let writer: SessionWriter | null = null
   try {
     const { program, args } = describeTarget(input)

@@ -2,7 +2,8 @@
  * The part of the `frida` npm package (17.x) Stride uses, as a small typed interface, and
  * its lazy loader. `frida` is ESM and loads its native binding on import, and it is an
  * optional dependency whose binary cannot always be installed: nothing imports it until a
- * trace or a process list actually needs it. Tests inject a double of `FridaModule`.
+ * trace or a process list actually needs it, and then only in the process's Frida owner
+ * thread (frida-owner.ts). Tests inject a double of `FridaModule`.
  */
 import { StrideError } from '../../../shared/api'
 
@@ -73,14 +74,4 @@ export async function loadFrida(importer: () => Promise<unknown> = () => import(
   const m = (mod as { default?: FridaModule }).default ?? (mod as FridaModule)
   if (typeof m?.getLocalDevice !== 'function') throw new StrideError('The installed "frida" package has no getLocalDevice(); install Frida 17 or later with "npm install frida".', 'tool-missing')
   return m
-}
-
-/** Whether `frida` can be imported here (tests skip with a reason when not). */
-export async function fridaAvailable(): Promise<boolean> {
-  try {
-    await loadFrida()
-    return true
-  } catch {
-    return false
-  }
 }

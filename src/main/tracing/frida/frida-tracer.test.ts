@@ -122,6 +122,35 @@ describe('FridaTrace', () => {
     expect(sink.events).toBe(2000)
   })
 
+  it('target crashes mid-trace: the agent names the crash, the records are kept', async () => {
+    const { t, sink } = trace({
+      behaviour: (m, agent) => {
+        if (m.type !== 'start') return
+        standardAgent(2)(m, agent)
+        setTimeout(() => {
+          agent.send({ type: 'crash', description: 'access-violation at 0x401000 (read of 0x0)' })
+          agent.session.detached.emit('process-terminated', null)
+        }, 20)
+      }
+    })
+    const out = await t.run()
+    expect(out.stopReason).toBe('target-crashed')
+    expect(out.message).toMatch(/crashed \(access-violation at 0x401000 \(read of 0x0\)\); the accesses recorded before it are kept/)
+    expect(sink.events).toBe(2000)
+  })
+
+  it('Frida\'s own crash report (where the platform gives one) names the crash too', async () => {
+    const { t } = trace({
+      behaviour: (m, agent) => {
+        if (m.type !== 'start') return
+        setTimeout(() => agent.session.detached.emit('process-terminated', { summary: 'SIGSEGV in sumfunc\nmore lines' }), 20)
+      }
+    })
+    const out = await t.run()
+    expect(out.stopReason).toBe('target-crashed')
+    expect(out.message).toMatch(/crashed \(SIGSEGV in sumfunc\)/)
+  })
+
   it('an agent exception after some batches: kept, stop reason error', async () => {
     const { t, sink } = trace({
       behaviour: (m, agent) => {

@@ -17,7 +17,6 @@ import type { TraceObserver } from '../valgrind/valgrind-tracer'
 import { agentScriptPath } from './agent-script'
 import { ConvergenceTracker } from './convergence'
 import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession } from './frida-api'
-import { loadFrida } from './frida-api'
 import { fridaError } from './frida-errors'
 import { TraceAssembler, type ChunkSink, type FunctionCounts, type TracedFunction, type UntracedCounts } from './trace-assembler'
 
@@ -53,7 +52,8 @@ export interface FridaOutcome {
 }
 
 export interface FridaTraceDeps {
-  frida?: () => Promise<FridaModule>
+  /** The loaded `frida` (only the process's Frida owner thread loads it). */
+  frida: () => Promise<FridaModule>
   agentSource?: () => string
   /** Ring slots in the agent (a power of two). */
   ringCapacity?: number
@@ -75,6 +75,8 @@ export class FridaTrace {
   private stopRequested: (() => void) | null = null
   private stopped: (() => void) | null = null
   private detachedReason: string | null = null
+  /** What the agent's exception handler saw, when the target crashed. */
+  private crash: string | null = null
   private readonly prologueNotes: string[] = []
 
   constructor(
@@ -82,7 +84,7 @@ export class FridaTrace {
     private readonly sink: ChunkSink,
     private readonly onProgress: (p: FridaProgress) => void,
     private readonly observer: TraceObserver | null = null,
-    private readonly deps: FridaTraceDeps = {}
+    private readonly deps: FridaTraceDeps
   ) {}
 
   /** Ask the trace to end; what was recorded is kept. */
@@ -100,7 +102,7 @@ export class FridaTrace {
   }
 
   async run(): Promise<FridaOutcome> {
-    const frida = await (this.deps.frida ?? loadFrida)()
+    const frida = await this.deps.frida()
     let device: FridaDevice
     try {
       device = await frida.getLocalDevice()
@@ -134,7 +136,7 @@ export class FridaTrace {
     if (!modules.refresh(pid)) throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
     const exe = modules.byPath(program)
     if (!exe) throw new StrideError(`Cannot find ${program} in process ${pid}'s memory map; is it still starting?`, 'target-failed')
-    const functions = resolveFunctions(elf, this.options.functions, elf.relocatable ? exe.base : 0)
+    const functions = await resolveInProcess(elf, exe, modules.all(), this.options.functions)
     this.observer?.programLoaded(exe.base)
 
     const convergence = this.options.sampling.kind === 'convergence' ? new ConvergenceTracker(this.options.sampling.threshold, this.options.sampling.minSamples) : null
@@ -149,9 +151,13 @@ export class FridaTrace {
     } catch (e) {
       throw fridaError(e, pid)
     }
-    const onDetached = (reason: string) => {
+    const onDetached = (reason: string, crash: unknown) => {
       this.detachedReason = reason
-      if (reason === 'process-terminated' || reason === 'process-replaced') this.stop('target-exited-early', `process ${pid} exited during the trace; the accesses recorded before are kept`)
+      const summary = this.crash ?? crashSummary(crash)
+      if (summary !== null) this.stop('target-crashed', `process ${pid} crashed (${summary}); the accesses recorded before it are kept`)
+      // A launched program that ends has run its course, as under the Valgrind backend.
+      else if (spawned && reason === 'process-terminated') this.stop('completed', null)
+      else if (reason === 'process-terminated' || reason === 'process-replaced') this.stop('target-exited-early', `process ${pid} exited during the trace; the accesses recorded before are kept`)
       else if (reason !== 'application-requested') this.fail(new StrideError(`Frida lost process ${pid} (${reason}); the accesses recorded before are kept.`, 'target-failed'))
       this.stopped?.()
     }
@@ -196,6 +202,9 @@ export class FridaTrace {
             break
           case 'sampling':
             if (m.state === 'removed') assembler.markDone(Number(m.start))
+            break
+          case 'crash':
+            this.crash = m.description
             break
           case 'sampling-done':
             this.stop('completed', 'every function reached its sampling limit')
@@ -313,8 +322,37 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The chosen functions' runtime ranges in a process: the executable's first, then each
+ * loaded shared object's (its symbols, or its dynamic ones when stripped); a name found
+ * nowhere is an error that names the executable.
+ */
+export async function resolveInProcess(elf: ElfInfo, exe: LoadedModule, loaded: LoadedModule[], names: string[]): Promise<TracedFunction[]> {
+  const inExe = names.filter((n) => elf.functions.some((f) => f.name === n && f.size > 0))
+  const out = resolveFunctions(elf, inExe.length > 0 ? inExe : [], elf.relocatable ? exe.base : 0, true)
+  for (const name of names.filter((n) => !inExe.includes(n))) {
+    let found: TracedFunction | null = null
+    for (const m of loaded) {
+      if (m.path === exe.path || !m.path.startsWith('/') || !/\.so(\.|$)/.test(m.path)) continue
+      const lib = await readElf(m.path).catch(() => null)
+      // Dynamic symbols carry their version (usleep@@GLIBC_2.2.5).
+      const f = lib?.functions.find((s) => (s.name === name || s.name.startsWith(`${name}@`)) && s.size > 0)
+      if (lib && f) {
+        const offset = lib.relocatable ? m.base : 0
+        found = { name, start: f.start + offset, end: f.start + offset + f.size }
+        break
+      }
+    }
+    if (!found) return resolveFunctions(elf, [name], 0) // throws: not found
+    out.push(found)
+  }
+  // In the order asked.
+  return names.map((n) => out.find((f) => f.name === n)!)
+}
+
 /** The chosen functions' runtime ranges; a name missing from the program is an error. */
-export function resolveFunctions(elf: ElfInfo, names: string[], offset: number): TracedFunction[] {
+export function resolveFunctions(elf: ElfInfo, names: string[], offset: number, allowNone = false): TracedFunction[] {
+  if (names.length === 0 && allowNone) return []
   if (names.length === 0) throw new StrideError('Choose at least one function to trace: attaching follows chosen functions only (METRIC\'s partial traces).', 'invalid-input')
   return names.map((name) => {
     const f = elf.functions.find((s) => s.name === name)
@@ -322,6 +360,13 @@ export function resolveFunctions(elf: ElfInfo, names: string[], offset: number):
       throw new StrideError(`Function not found: "${name}" is not in ${elf.path}'s symbol table; pick one from the process's function list (static functions may be inlined at -O1 and above).`, 'not-found')
     return { name, start: f.start + offset, end: f.start + offset + f.size }
   })
+}
+
+/** Frida's crash report (a Crash object when the target died of a signal), as one line. */
+function crashSummary(crash: unknown): string | null {
+  if (crash === null || typeof crash !== 'object') return null
+  const summary = (crash as { summary?: unknown }).summary
+  return typeof summary === 'string' && summary.trim() !== '' ? summary.trim().split('\n')[0]! : 'crash report without a summary'
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`

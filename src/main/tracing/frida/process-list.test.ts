@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ProcessEntry } from '../../../shared/domain'
-import { filterProcesses, listProcesses, listProcFs, parseCmdline, parsePasswd, parseStatus } from './process-list'
+import { filterProcesses, listProcesses, listProcFs, parseCmdline, parsePasswd, parseStatus, processByName } from './process-list'
 import { inspectProcess, rankFunctions } from './process-inspect'
 import { fridaDouble } from './testing/frida-double'
 
@@ -52,19 +52,30 @@ describe('process list and inspection on this machine', () => {
     }
   })
 
-  it('without Frida the list comes from /proc; with Frida from its enumeration', async () => {
+  it('without Frida the list comes from /proc with the reason; with Frida from its enumeration', async () => {
     const none = await listProcesses(() => Promise.reject(new Error('not installed')))
     expect(none.source).toBe('proc')
+    expect(none.fridaMissing).toBe('not installed')
+    expect(none.processes.some((p) => p.pid === process.pid)).toBe(true)
     const { frida } = fridaDouble()
     const withFrida = await listProcesses(async () => ({
       ...frida,
       getLocalDevice: async () => ({ ...(await frida.getLocalDevice()), enumerateProcesses: async () => [{ pid: process.pid, name: 'node', parameters: { user: 'me' } }] })
     }))
-    expect(withFrida).toEqual({ source: 'frida', processes: [expect.objectContaining({ pid: process.pid, name: 'node', user: 'me', self: true })] })
+    expect(withFrida).toEqual({ source: 'frida', fridaMissing: null, processes: [expect.objectContaining({ pid: process.pid, name: 'node', user: 'me', self: true })] })
   })
 
   it('ranking: runtime stubs last, functions without lines after those with, deeper loops first', () => {
     const f = (name: string, file: string | null, loopDepth: number, size = 10) => ({ name, address: '0x0', size, file, line: null, loopDepth })
     expect(rankFunctions([f('_start', 'a.c', 3), f('noline', null, 2), f('flat', 'a.c', 0, 500), f('nest', 'a.c', 2)]).map((x) => x.name)).toEqual(['nest', 'flat', 'noline', '_start'])
+  })
+
+  it('a process by name: its /proc name or executable base name; none or several says what to give', () => {
+    const p = (pid: number, name: string, command: string, self = false) => ({ pid, name, user: 'u', command, self })
+    const list = [p(10, 'spin', '/x/spin 5'), p(11, 'long-program-na', '/opt/long-program-name --x'), p(12, 'node', 'node cli.js', true), p(13, 'sh', 'sh -c a'), p(14, 'sh', 'sh')]
+    expect(processByName(list, 'spin').pid).toBe(10)
+    expect(processByName(list, 'long-program-name').pid).toBe(11)
+    expect(() => processByName(list, 'node')).toThrow('No running process is named "node"; give its PID (see ps, or the Attach dialog\'s list).')
+    expect(() => processByName(list, 'sh')).toThrow('2 processes are named "sh" (PIDs 13, 14); give one of them by PID.')
   })
 })

@@ -1,9 +1,10 @@
 /**
  * Running processes for the attach picker: Frida's enumeration when Frida is installed,
- * otherwise /proc (name, PID, user, command line), so the picker works everywhere and only
- * Start says how to install Frida. The parsers are pure; the readers are thin.
+ * otherwise /proc (name, PID, user, command line) and the install hint, so the picker
+ * works everywhere and says at once that Frida is missing. The parsers are pure; the readers are thin.
  */
 import { readdirSync, readFileSync } from 'node:fs'
+import { StrideError } from '../../../shared/api'
 import type { ProcessEntry, ProcessList } from '../../../shared/domain'
 import type { FridaModule } from './frida-api'
 
@@ -62,8 +63,8 @@ export async function listProcesses(frida: () => Promise<FridaModule>): Promise<
   let mod: FridaModule
   try {
     mod = await frida()
-  } catch {
-    return { processes: fromProc, source: 'proc' }
+  } catch (e) {
+    return { processes: fromProc, source: 'proc', fridaMissing: e instanceof Error ? e.message : String(e) }
   }
   try {
     const device = await mod.getLocalDevice()
@@ -82,9 +83,10 @@ export async function listProcesses(frida: () => Promise<FridaModule>): Promise<
         }
       })
       .sort((a, b) => b.pid - a.pid)
-    return { processes, source: 'frida' }
+    return { processes, source: 'frida', fridaMissing: null }
   } catch {
-    return { processes: fromProc, source: 'proc' }
+    // Frida loads but cannot enumerate: /proc still lists; traces will say what fails.
+    return { processes: fromProc, source: 'proc', fridaMissing: null }
   }
 }
 
@@ -96,4 +98,17 @@ export function filterProcesses(list: ProcessEntry[], filter: string): ProcessEn
     const hay = `${p.pid} ${p.name} ${p.user} ${p.command}`.toLowerCase()
     return words.every((w) => hay.includes(w))
   })
+}
+
+/**
+ * Pure: the one process a name designates (its /proc name, or its executable's base name,
+ * Stride's own process excepted); none or several is an error that says what to give.
+ */
+export function processByName(list: ProcessEntry[], name: string): ProcessEntry {
+  const base = (command: string) => command.split(' ')[0]!.split('/').pop()
+  const found = list.filter((p) => !p.self && (p.name === name || base(p.command) === name))
+  if (found.length === 1) return found[0]!
+  if (found.length === 0) throw new StrideError(`No running process is named "${name}"; give its PID (see ps, or the Attach dialog's list).`, 'not-found')
+  const pids = found.map((p) => p.pid).join(', ')
+  throw new StrideError(`${found.length} processes are named "${name}" (PIDs ${pids}); give one of them by PID.`, 'invalid-input')
 }
