@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
 import type { RunAdvice, RunReport } from '../../shared/domain'
 import { workerPath, type WorkerName } from '../paths'
+import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerSlots } from './worker-slots'
 import type { QueryWorkerInput, ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
 
@@ -14,17 +15,7 @@ export type AdviceDone = Extract<WorkerMessage, { type: 'advice-done' }>
 export type QueryDone = Extract<WorkerMessage, { type: 'query-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
 
-/** A failed job; `session` still holds what was recorded before the failure, if anything. */
-export class JobError extends StrideError {
-  constructor(message: string, code: StrideError['code'], readonly session: string | null) {
-    super(message, code)
-  }
-}
-
-export interface WorkerHandle<T> {
-  result: Promise<T>
-  stop(): void
-}
+export { JobError, type WorkerHandle } from '../job-handle'
 
 /**
  * Worker threads at once, process-wide (web mode serves many clients): the rest wait their

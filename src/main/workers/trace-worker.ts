@@ -5,7 +5,7 @@ import { Correlator } from '../correlate/correlator'
 import { SessionWriter } from '../store/session-writer'
 import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
-import { finishTracedSession, programDataLayout } from './session-symbols'
+import { finishTracedSession, programDataLayout } from '../tracing/session-symbols'
 
 const input = workerData as TraceWorkerInput
 const post = (m: WorkerMessage) => parentPort!.postMessage(m)

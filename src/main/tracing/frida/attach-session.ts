@@ -11,7 +11,7 @@ import { SessionWriter } from '../../store/session-writer'
 import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
 import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
 import { parseCmdline } from './process-list'
-import { finishTracedSession, programDataLayout } from '../../workers/session-symbols'
+import { finishTracedSession, programDataLayout } from '../session-symbols'
 
 export interface AttachSessionControl {
   /** Set once the trace runs: stop it (cancel). */

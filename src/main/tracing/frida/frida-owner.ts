@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { StrideError } from '../../../shared/api'
 import type { ProcessList } from '../../../shared/domain'
 import { projectRoot } from '../../paths'
-import { JobError, type WorkerHandle } from '../../workers/run-worker'
+import { JobError, type WorkerHandle } from '../../job-handle'
 import type { AttachWorkerInput, AttachWorkerMessage, FridaOwnerReply, FridaOwnerRequest } from './attach-protocol'
 
 export type AttachDone = Extract<AttachWorkerMessage, { type: 'trace-done' }>

@@ -13,7 +13,7 @@ import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints } from '../symbols/name-points'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
-import type { LoadedModule } from '../tracing/proc-maps'
+import type { LoadedModule } from './proc-maps'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {

@@ -1,0 +1,19 @@
+// Stride's layering, as the folder READMEs state it, checked by dependency-cruiser with the
+// rules in .dependency-cruiser.cjs: the renderer never reaches main, src/shared imports none
+// of the three sides, the pure cores (compress, simulate, correlate, analysis) do no I/O and
+// know no store, worker or tracer, the store and the tracers know no runtime, and no cycles.
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '..')
+
+describe('layering', () => {
+  it('src/ has no dependency that crosses a layer or closes a cycle', () => {
+    const cli = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs')
+    const r = spawnSync(process.execPath, [cli, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: root, encoding: 'utf8' })
+    const report = `${r.stdout}${r.stderr}`.split('\n').filter((l) => /error|→|violations/.test(l)).join('\n')
+    expect(report.includes('violations') ? report : '', 'dependency-cruiser found crossings').toBe('')
+    expect(r.status).toBe(0)
+  }, 120_000)
+})
