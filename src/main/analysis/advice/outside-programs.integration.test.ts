@@ -84,7 +84,7 @@ describe('advisor on outside-style programs', () => {
     db.close()
     const advice = advise(broken, '--run', '1')
     expect(advice.classes).toBeUndefined()
-    expect(advice.classesMissing).toMatch(/^the trace could not be replayed \(Trace chunk 0 is damaged .*\), so no miss is called a conflict$/)
+    expect(advice.classesMissing).toMatch(/^the trace could not be replayed \(Session .*broken\.stride is damaged at chunk 1 of \d+ \(.*\), so no miss is called a conflict$/)
     expect(advice.items.length).toBeGreaterThan(0)
     expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
   })
