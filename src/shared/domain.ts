@@ -269,6 +269,12 @@ export interface ReferenceStats {
   writes: number
   levels: Record<string, ReferenceLevelStats>
   evictors?: EvictorEntry[]
+  /**
+   * The data structures this reference's accesses fell in, with how many each, when more than
+   * one (one function called on several arrays, two threads on two arrays); `variable` is the
+   * one with most.
+   */
+  touches?: Array<{ variable: string; accesses: number }>
 }
 
 export interface FunctionStats {
@@ -342,6 +348,12 @@ export interface VariableStats {
   levels: Record<string, LineLevelStats>
   /** Which variables' references evicted this variable's lines. */
   evictors?: EvictorEntry[]
+  /**
+   * Some of its figures come from references that touch several data structures: their
+   * accesses are split exactly (each access to the structure it touched), their misses and
+   * evictions by the same shares.
+   */
+  apportioned?: boolean
 }
 
 /** Misses per variable over fixed intervals of accesses (Buck section 3.5, Figure 5). */

@@ -72,7 +72,7 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
       break
     case 'variable':
       label = 'variable'
-      rows = groupVariables(report).map((v) => ({ label: `${v.variable} (${v.kind ?? 'unknown'})`, ...v }))
+      rows = groupVariables(report).map((v) => ({ label: `${v.variable} (${v.kind ?? 'unknown'})${v.apportioned ? ' *' : ''}`, ...v }))
       break
     case 'function':
       label = 'function'
@@ -90,6 +90,8 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
     rows.map((r) => [r.label, String(r.reads), String(r.writes), ...names.flatMap((n) => [String(r.levels[n]?.readMisses ?? 0), String(r.levels[n]?.writeMisses ?? 0)])]),
     io
   )
+  if (by === 'variable' && rows.some((r) => r.label.endsWith(' *')))
+    io.out('* some references touch several data structures: each access counts for the one it touched; their misses are split by the same shares.')
 }
 
 export function describeConfig(report: RunReport): string {

@@ -203,6 +203,10 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
     if (!ref) continue
     ;(ref.evictors ??= []).push({ level: names[e.level] ?? `L${e.level + 1}`, by: ownerName(points, e.evictor), count: e.count, fraction: e.count / evictedTotal.get(`${e.level}:${e.evictee}`)! })
   }
+  for (const [point, touches] of readTouches(db)) {
+    const ref = refs.get(point)
+    if (ref && touches.length > 1) ref.touches = touches
+  }
   const references = [...refs.values()]
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
   if (extras.size > 0) report.timelines = readTimelines(db, run, names)
@@ -232,6 +236,41 @@ function readTimelines(db: Db, run: number, names: string[]): MissTimeline[] {
   return [...byLevel.values()]
 }
 
+/** Per point, the data structures its accesses fell in (the correlator's exact counts), most first. */
+function readTouches(db: Db): Map<number, Array<{ variable: string; accesses: number }>> {
+  const out = new Map<number, Array<{ variable: string; accesses: number }>>()
+  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'point_variables'").get()
+  if (!has) return out
+  const rows = db
+    .prepare("SELECT pv.point AS point, COALESCE(v.name, 'unknown') AS name, pv.accesses AS accesses FROM point_variables pv LEFT JOIN variables v ON v.id = pv.variable ORDER BY pv.point, pv.accesses DESC")
+    .all() as Array<{ point: number; name: string; accesses: number }>
+  for (const r of rows) {
+    const list = out.get(r.point) ?? []
+    const same = list.find((t) => t.variable === r.name)
+    if (same) same.accesses += r.accesses
+    else list.push({ variable: r.name, accesses: r.accesses })
+    out.set(r.point, list)
+  }
+  return out
+}
+
+/** A reference's figures scaled to one share of its accesses (misses and evictions apportioned). */
+function shareOf(ref: ReferenceStats, f: number): ReferenceStats {
+  const scale = (n: number | undefined) => (n === undefined ? undefined : Math.round(n * f))
+  const levels: Record<string, ReferenceLevelStats> = {}
+  for (const [name, l] of Object.entries(ref.levels)) {
+    const s: ReferenceLevelStats = { hits: scale(l.hits)!, misses: scale(l.misses)!, readMisses: scale(l.readMisses)!, writeMisses: scale(l.writeMisses)! }
+    if (l.temporalHits !== undefined) {
+      s.temporalHits = scale(l.temporalHits)!
+      s.spatialHits = scale(l.spatialHits)!
+      s.usedBytes = scale(l.usedBytes)!
+      s.lineEnds = scale(l.lineEnds)!
+    }
+    levels[name] = s
+  }
+  return { ...ref, reads: Math.round(ref.reads * f), writes: Math.round(ref.writes * f), levels, evictors: ref.evictors?.map((e) => ({ ...e, count: Math.round(e.count * f) })) }
+}
+
 /** Per variable, with evictors rolled up to variables (which data structures evict which). */
 export function groupVariables(report: RunReport): VariableStats[] {
   const names = levelNames(report.config)
@@ -240,24 +279,30 @@ export function groupVariables(report: RunReport): VariableStats[] {
   const catalog = new Map((report.variables ?? []).map((v) => [v.name, v]))
   const varOfRef = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
   const evictors = new Map<string, Map<string, number>>()
-  for (const ref of report.references) {
-    const key = ref.variable ?? 'unknown'
-    const info = catalog.get(key)
-    const v = out.get(key) ?? {
-      variable: key,
-      kind: info?.kind ?? 'unknown',
-      ...(info ? { type: info.type, dims: info.dims, size: info.size, allocSite: info.allocSite } : {}),
-      reads: 0,
-      writes: 0,
-      levels: emptyLevels(names)
-    }
-    addInto(v, ref, names, lines)
-    out.set(key, v)
-    for (const e of ref.evictors ?? []) {
-      const m = evictors.get(key) ?? new Map<string, number>()
-      const by = `${e.level}\0${varOfRef.get(e.by) ?? e.by}`
-      m.set(by, (m.get(by) ?? 0) + e.count)
-      evictors.set(key, m)
+  for (const whole of report.references) {
+    // Each access counts for the data structure it touched: a reference on several is split.
+    const total = whole.touches?.reduce((a, t) => a + t.accesses, 0) ?? 0
+    const parts = whole.touches && total > 0 ? whole.touches.map((t) => ({ key: t.variable, ref: shareOf(whole, t.accesses / total) })) : [{ key: whole.variable ?? 'unknown', ref: whole }]
+    for (const { key, ref } of parts) {
+      const info = catalog.get(key)
+      const v = out.get(key) ?? {
+        variable: key,
+        kind: info?.kind ?? 'unknown',
+        ...(info ? { type: info.type, dims: info.dims, size: info.size, allocSite: info.allocSite } : {}),
+        reads: 0,
+        writes: 0,
+        levels: emptyLevels(names)
+      }
+      addInto(v, ref, names, lines)
+      if (parts.length > 1) v.apportioned = true
+      out.set(key, v)
+      for (const e of ref.evictors ?? []) {
+        if (e.count <= 0) continue
+        const m = evictors.get(key) ?? new Map<string, number>()
+        const by = `${e.level}\0${varOfRef.get(e.by) ?? e.by}`
+        m.set(by, (m.get(by) ?? 0) + e.count)
+        evictors.set(key, m)
+      }
     }
   }
   for (const [key, m] of evictors) {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import type { ReferenceStats, RunReport } from '../../shared/domain'
+import { groupVariables } from './runs'
+
+function ref(id: string, variable: string, reads: number, misses: number, touches?: Array<{ variable: string; accesses: number }>): ReferenceStats {
+  return { id, pc: '0x1', kind: 'read', file: 'k.c', line: 3, function: 'f', variable, reads, writes: 0, levels: { L1: { hits: reads - misses, misses, readMisses: misses, writeMisses: 0 } }, ...(touches ? { touches } : {}) }
+}
+
+function report(references: ReferenceStats[]): RunReport {
+  return { run: 1, config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false }, levels: [], lines: [], references }
+}
+
+describe('report --by variable, per access', () => {
+  it('a reference that touches two arrays (two threads, one function) credits each its own accesses', () => {
+    // sum() read a 1,000,000 times and b 1,000,000 times: not all 2M to a.
+    const rows = groupVariables(report([ref('a_Read_0', 'a', 2_000_000, 250_000, [{ variable: 'a', accesses: 1_000_000 }, { variable: 'b', accesses: 1_000_000 }])]))
+    const by = new Map(rows.map((r) => [r.variable, r]))
+    expect(by.get('a')).toMatchObject({ reads: 1_000_000, apportioned: true })
+    expect(by.get('b')).toMatchObject({ reads: 1_000_000, apportioned: true })
+    expect(by.get('a')!.levels.L1!.misses! + by.get('b')!.levels.L1!.misses!).toBe(250_000)
+  })
+
+  it('per-variable accesses sum to the per-access truth; one-structure references are unchanged', () => {
+    const rows = groupVariables(
+      report([
+        ref('p_Read_0', 'h', 100, 10, [{ variable: 'h', accesses: 70 }, { variable: 'g', accesses: 20 }, { variable: 'local', accesses: 10 }]),
+        ref('g_Read_1', 'g', 50, 5)
+      ])
+    )
+    const by = new Map(rows.map((r) => [r.variable, r]))
+    expect([by.get('h')!.reads, by.get('g')!.reads, by.get('local')!.reads]).toEqual([70, 70, 10])
+    expect(rows.reduce((a, r) => a + r.reads, 0)).toBe(150)
+    expect(by.get('g')!.apportioned).toBe(true)
+  })
+})
