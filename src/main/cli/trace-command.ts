@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
 import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/stride-service'
+import { splitFunctionList } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { flag, has, parseArgs, positiveInt } from './args'
@@ -32,8 +33,8 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   assertRunnableProgram(launch)
   const program = realpathSync(launch)
   checkSessionOutput(out, { force: has(args, 'force'), program })
-  const functions = (flag(args, 'functions') ?? '').split(',').map((f) => f.trim()).filter(Boolean)
-  await checkFunctions(program, functions)
+  // C++ names as written (ns::f, S::method()) become the program's symbols here.
+  const functions = await checkFunctions(program, splitFunctionList(flag(args, 'functions') ?? ''))
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
 

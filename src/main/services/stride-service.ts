@@ -10,6 +10,7 @@ import { sessionsDir } from '../paths'
 import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
+import { buildNameTable, demangle, resolveNames } from '../symbols/function-names'
 import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
 import { ensureExampleBuilt, listExamples } from './examples'
@@ -45,15 +46,22 @@ function prepareProgram(program: string): string {
 }
 
 /** Fails fast, before any worker starts, when a chosen function is not in the program. */
-export async function checkFunctions(program: string, functions: string[]): Promise<void> {
-  if (functions.length === 0) return
+/**
+ * The program's symbols for the functions the user named (symbols, or C++ names as written:
+ * `ns::f`, `S::method()`); one clear error for a name that matches nothing or several.
+ */
+export async function checkFunctions(program: string, functions: string[]): Promise<string[]> {
+  if (functions.length === 0) return []
   const elf = await readElf(program)
-  const missing = functions.filter((f) => !elf.functions.some((s) => s.name === f))
-  if (missing.length > 0)
-    throw new StrideError(
-      `Function${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} not found in ${program}; pick from its function list (static functions may be inlined at -O1 and above).`,
-      'not-found'
-    )
+  const symbols = elf.functions.map((f) => f.name)
+  // Plain names need no demangler; C++ names as written do.
+  if (functions.every((f) => symbols.includes(f))) return functions
+  const table = buildNameTable(symbols, await demangle(symbols).catch(() => symbols))
+  try {
+    return resolveNames(table, functions, program)
+  } catch (e) {
+    throw new StrideError(`${(e as Error).message}.`, 'not-found')
+  }
 }
 
 /** Attach: the names must be functions of the process's executable or of a loaded shared object. */
@@ -63,8 +71,13 @@ export async function checkFunctionsInProcess(pid: number, functions: string[]):
   const modules = new ModuleMap()
   if (!modules.refresh(pid)) throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
   const main = modules.byPath(exe)
-  if (!main) return checkFunctions(exe, functions)
-  await resolveInProcess(elf, main, modules.all(), functions).catch(() => checkFunctions(exe, functions))
+  if (!main) {
+    await checkFunctions(exe, functions)
+    return
+  }
+  await resolveInProcess(elf, main, modules.all(), functions).catch(async () => {
+    await checkFunctions(exe, functions)
+  })
 }
 
 export function defaultSessionPath(program: string): string {
@@ -92,11 +105,11 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     inspectProgram: async ({ program }) => inspectProgram(prepareProgram(program)),
     startTrace: async (input) => {
       const program = prepareProgram(input.program)
-      await checkFunctions(program, input.functions)
+      const functions = await checkFunctions(program, input.functions)
       const out = resolve(input.out ?? defaultSessionPath(program))
       checkSessionOutput(out, { program, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
-      return { jobId: jobs.startTrace({ ...input, program, out }) }
+      return { jobId: jobs.startTrace({ ...input, program, functions, out }) }
     },
     simulate: ({ session, config }) => {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
