@@ -59,3 +59,25 @@ describe.each(EXAMPLES)('Cachegrind equality: %s', (name) => {
     }
   })
 })
+
+describe('Cachegrind equality: a C++ program at -O2 (vector, unordered_map, new[])', () => {
+  it('every line of the program and of the libstdc++ headers inlined into it equals Cachegrind', () => {
+    const program = join(dir, 'cxx_containers')
+    const cc = run('g++', ['-g', '-O2', '-o', program, join(__dirname, 'fixtures', 'cxx_containers.cpp')], env)
+    expect(cc.status, cc.stderr).toBe(0)
+    const session = join(dir, 'cxx.stride')
+    strideOk(['trace', '--launch', program, '--no-heap', '--out', session], env)
+    const report = JSON.parse(strideOk(['simulate', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible', '--json'], env)) as RunReport
+    const outFile = join(dir, 'cxx.cg')
+    expect(run('valgrind', ['--tool=cachegrind', '--cache-sim=yes', '--D1=32768,8,64', `--cachegrind-out-file=${outFile}`, program], env).status).toBe(0)
+    const oracle = parseCachegrindOut(readFileSync(outFile, 'utf8'))
+    const mine = (key: string) => {
+      const l = report.lines.find((x) => `${x.file}:${x.line}` === key)
+      return { Dr: l?.reads ?? 0, D1mr: l?.levels.L1?.readMisses ?? 0, Dw: l?.writes ?? 0, D1mw: l?.levels.L1?.writeMisses ?? 0 }
+    }
+    const keys = new Set([...[...oracle.lines].filter(([, c]) => c.Dr + c.Dw > 0).map(([k]) => k), ...report.lines.filter((l) => l.reads + l.writes > 0).map((l) => `${l.file}:${l.line}`)])
+    const compared = [...keys].filter((k) => k.includes('cxx_containers.cpp') || k.includes('/include/c++/'))
+    expect(compared.length).toBeGreaterThan(30)
+    for (const key of compared) expect(mine(key), key).toEqual(oracle.lines.get(key) ?? { Dr: 0, D1mr: 0, Dw: 0, D1mw: 0 })
+  })
+})

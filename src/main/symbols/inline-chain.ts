@@ -53,7 +53,7 @@ export function parseAddr2lineInline(text: string): InlineLevel[] {
 
 let symbolizerMissing = false
 
-export async function inlineChains(path: string, linkAddresses: number[]): Promise<InlineLevel[][]> {
+export async function inlineChains(path: string, linkAddresses: number[], options: { symbolizerOnly?: boolean } = {}): Promise<InlineLevel[][]> {
   if (linkAddresses.length === 0) return []
   const hex = linkAddresses.map((a) => '0x' + a.toString(16))
   if (!symbolizerMissing) {
@@ -65,6 +65,7 @@ export async function inlineChains(path: string, linkAddresses: number[]): Promi
       symbolizerMissing = true
     }
   }
+  if (options.symbolizerOnly) throw new Error('llvm-symbolizer is not installed')
   const out: InlineLevel[][] = []
   for (const h of hex) out.push(parseAddr2lineInline(await runTool('addr2line', ['-f', '-i', '-e', path, h])))
   return out
