@@ -8,6 +8,7 @@
 import { AddressMap, UNKNOWN_VARIABLE, type FrameLocal } from './address-map'
 import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './alloc-events'
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
+import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
@@ -37,9 +38,6 @@ export interface ProgramDataLayout {
   /** Addresses are relative to the load base (PIE). */
   relocatable: boolean
 }
-
-const KIND_READ = 0
-const KIND_WRITE = 1
 
 export class Correlator {
   private readonly map = new AddressMap()

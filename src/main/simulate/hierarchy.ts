@@ -7,6 +7,7 @@
 import type { CacheLevelConfig, HierarchyConfig, LevelTotals, TlbLevelConfig } from '../../shared/domain'
 import { CacheLevel, EMPTY, HIT_SPATIAL, HIT_TEMPORAL, LRU, MISS } from './cache-level'
 import { EvictorMatrix, OWNER_PREFETCH, OWNER_WRITEBACK } from './evictor-matrix'
+import { KIND_MODIFY, KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 
 export const STAT_READS = 0
 export const STAT_WRITES = 1
@@ -22,9 +23,7 @@ export const STAT_LINE_ENDS = 7
 export const STAT_EVICTIONS = 8
 export const STAT_FIELDS = 9
 
-export const KIND_READ = 0
-export const KIND_WRITE = 1
-export const KIND_MODIFY = 2
+export { KIND_MODIFY, KIND_READ, KIND_WRITE }
 
 /** Per-level counters that belong to no reference. */
 export const EXTRA_WRITEBACKS = 0

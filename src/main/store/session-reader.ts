@@ -3,14 +3,13 @@ import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } 
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { StrideError } from '../../shared/api'
-import type { AccessKind, AccessPoint, FunctionStreams, HierarchyConfig, PointStreams, RunSummary, SessionInfo, TraceStopReason } from '../../shared/domain'
+import { ACCESS_KINDS, type AccessPoint, type FunctionStreams, type HierarchyConfig, type PointStreams, type RunSummary, type SessionInfo, type TraceStopReason } from '../../shared/domain'
 import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 
-const KINDS: AccessKind[] = ['read', 'write', 'modify']
 
 /**
  * Opens a session. A session from an older Stride is upgraded on disk only when it is opened
@@ -194,7 +193,7 @@ export function readPoints(db: Db): AccessPoint[] {
     index: r.idx,
     id: r.ref_id ?? `point_${r.idx}`,
     pc: '0x' + r.pc.toString(16),
-    kind: KINDS[r.kind] ?? 'read',
+    kind: ACCESS_KINDS[r.kind] ?? 'read',
     file: r.file,
     line: r.line,
     function: r.function,

@@ -12,6 +12,7 @@ import type { LoadedModule } from '../tracing/proc-maps'
 import { sourceLocations } from './addr2line'
 import { findSymbol } from './elf-parse'
 import { readElf, type ElfInfo } from './elf-reader'
+import { ACCESS_KINDS } from '../../shared/domain'
 
 const KIND_NAMES = ['Read', 'Write', 'Modify'] as const
 
@@ -70,7 +71,6 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
   return names
 }
 
-const KIND_OF = ['read', 'write', 'modify'] as const
 
 /** Fills sourceExpr per source line: matched expressions, else the plain line. */
 async function addSourceExpressions(points: PointRecord[], names: PointNames[]): Promise<void> {
@@ -98,7 +98,7 @@ async function addSourceExpressions(points: PointRecord[], names: PointNames[]):
     const root = await parseLine(text)
     const linePoints: LinePoint[] = [...list]
       .sort((a, b) => a.pc - b.pc)
-      .map((p) => ({ key: p.idx, kind: KIND_OF[p.kind] ?? 'read', variable: names[p.idx]!.variable }))
+      .map((p) => ({ key: p.idx, kind: ACCESS_KINDS[p.kind] ?? 'read', variable: names[p.idx]!.variable }))
     const matched = root ? matchExpressions(linePoints, collectAccesses(root)) : new Map<number, string>()
     for (const p of list) names[p.idx]!.sourceExpr = matched.get(p.idx) ?? text.trim()
   }

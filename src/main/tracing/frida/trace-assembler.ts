@@ -10,10 +10,9 @@ import type { TraceObserver } from '../valgrind/valgrind-tracer'
 import { decodeBatch, type AllocKindName, type BatchVisitor, type UntracedReasonName } from './batch-decoder'
 import type { ConvergenceDecision, ConvergenceTracker } from './convergence'
 import { allocLine, frameLine, freeLine } from './correlator-feed'
+import { KIND_READ, KIND_WRITE } from '../../../shared/access-kinds'
 
 export const CHUNK_EVENTS = 1 << 16
-const KIND_READ = 0
-const KIND_WRITE = 1
 
 export interface ChunkSink {
   /** `pointTable`: the points so far (the sink stores those a chunk names with it). */

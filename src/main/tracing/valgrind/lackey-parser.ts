@@ -12,10 +12,9 @@
  * the parser carries the unfinished tail over. It works on bytes, never builds strings
  * for trace lines, and allocates nothing per event.
  */
+import { KIND_MODIFY, KIND_READ, KIND_WRITE } from '../../../shared/access-kinds'
 
-export const KIND_READ = 0
-export const KIND_WRITE = 1
-export const KIND_MODIFY = 2
+export { KIND_MODIFY, KIND_READ, KIND_WRITE }
 
 export interface LackeySink {
   /** One data access. `pc` is the instruction that made it. Return false to stop parsing. */
