@@ -1,6 +1,7 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
 import type { LineLevelStats, RunReport } from '../../shared/domain'
-import { groupFunctions, groupVariables, levelNames } from '../store/runs'
+import { groupFunctions, levelNames } from '../../shared/report-model'
+import { groupVariables } from '../store/runs'
 import { groupLoops } from '../store/loops'
 import type { Io } from './io'
 

@@ -32,10 +32,7 @@ import {
   STAT_WRITES
 } from '../simulate/hierarchy'
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
-import { addInto, emptyLevels, groupFunctions, groupLines, levelNames, lineSizes, spatialReuse } from '../../shared/report-model'
-
-// The report model lives in src/shared so the renderer uses the same roll-ups.
-export { addInto, emptyLevels, groupFunctions, groupLines, levelNames, lineSizes, spatialReuse }
+import { addInto, emptyLevels, groupLines, levelNames, lineSizes, spatialReuse } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { parseRunConfig, readPoints } from './session-reader'
 import { readLoopNests } from './loops'

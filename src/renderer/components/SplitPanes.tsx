@@ -15,7 +15,7 @@ interface Props {
   second: ReactNode
   /** auto: side by side when the workspace is wide enough, else stacked. */
   arrangement: SplitArrangement
-  /** localStorage key for the arrangement and divider position. */
+  /** localStorage key for the divider's position in each arrangement. */
   storageKey: string
   /** Share of the first pane, 0..1. */
   defaultFraction?: number

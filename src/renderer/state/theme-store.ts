@@ -4,19 +4,13 @@
  * read `resolved`.
  */
 import { create } from 'zustand'
+import { readChoice } from './stored-choice'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 const KEY = 'stride.theme'
 const query = '(prefers-color-scheme: dark)'
 
-function stored(): ThemeChoice {
-  try {
-    const v = localStorage.getItem(KEY)
-    return v === 'light' || v === 'dark' ? v : 'system'
-  } catch {
-    return 'system'
-  }
-}
+const stored = (): ThemeChoice => readChoice<ThemeChoice>(KEY, ['system', 'light', 'dark'], 'system')
 
 function resolve(choice: ThemeChoice): 'light' | 'dark' {
   if (choice !== 'system') return choice

@@ -15,6 +15,7 @@ import { computeReferenceRows, computeSourceFiles, referenceExportTable } from '
 import { ExportMenu } from '../components/ExportMenu'
 import { useSession } from '../state/session-store'
 import { useJobs } from '../state/job-store'
+import { readChoice, writeChoice } from '../state/stored-choice'
 import { ObjectsView } from './ObjectsView'
 import { RecentPanel } from './RecentPanel'
 import { CompareView } from './CompareView'
@@ -27,25 +28,12 @@ import { QueryView } from './QueryView'
 
 const ARRANGEMENT_KEY = 'stride.sourceArrangement'
 
-function savedArrangement(): SplitArrangement {
-  try {
-    const v = localStorage.getItem(ARRANGEMENT_KEY)
-    return v === 'side' || v === 'stacked' ? v : 'auto'
-  } catch {
-    return 'auto'
-  }
-}
+const ARRANGEMENTS: readonly SplitArrangement[] = ['auto', 'side', 'stacked']
 
 export function SessionView() {
   const s = useSession()
-  const [arrangement, setArrangement] = useState<SplitArrangement>(savedArrangement)
-  useEffect(() => {
-    try {
-      localStorage.setItem(ARRANGEMENT_KEY, arrangement)
-    } catch {
-      // not remembered, still applied
-    }
-  }, [arrangement])
+  const [arrangement, setArrangement] = useState<SplitArrangement>(() => readChoice(ARRANGEMENT_KEY, ARRANGEMENTS, 'auto'))
+  useEffect(() => writeChoice(ARRANGEMENT_KEY, arrangement), [arrangement])
   const { info, report, level, file } = s
   const files = useMemo(() => (report ? computeSourceFiles(report) : []), [report])
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
