@@ -106,6 +106,13 @@ export class AddressMap {
     }
   }
 
+  /** A function returned with the stack pointer at `sp`: frames at or below it are gone. */
+  leaveTo(sp: number): void {
+    const before = this.frames.length
+    while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= sp) this.frames.pop()
+    if (this.frames.length !== before) this.last = null
+  }
+
   get depth(): number {
     return this.frames.length
   }

@@ -134,6 +134,31 @@ export class Correlator {
     return v
   }
 
+  /**
+   * Stride's Valgrind tool reports function entries and returns itself: a function of the
+   * program starts with `sp` pointing at its return address (the CFA is just above it).
+   */
+  enterFunction(entry: number, sp: number): void {
+    const locals = this.entries.get(entry)
+    if (locals) this.map.enterFrame(sp + 8, locals)
+  }
+
+  /** A function returned; `sp` is the stack pointer after the return (its CFA). */
+  leaveFunction(sp: number): void {
+    this.map.leaveTo(sp)
+  }
+
+  /** An allocation with Valgrind's stack trace (frames[0] the wrapper, then the callers). */
+  allocated(e: Extract<AllocEvent, { kind: 'alloc' }>, frames: number[]): void {
+    this.allocEvents++
+    this.place(e, frames)
+  }
+
+  freed(ptr: number): void {
+    this.allocEvents++
+    this.map.free(ptr)
+  }
+
   /** A Valgrind log line; returns true when it belonged to an allocation event. */
   log(line: string): boolean {
     if (this.pending) {
@@ -161,6 +186,10 @@ export class Correlator {
   private applyPending(): void {
     const { event: e, frames } = this.pending!
     this.pending = null
+    this.place(e, frames)
+  }
+
+  private place(e: Extract<AllocEvent, { kind: 'alloc' }>, frames: number[]): void {
     if (e.old) this.map.free(e.old)
     const context = frames.length > 1 ? [e.site, ...frames.slice(2, 5)] : [e.site]
     const key = context.join(',')

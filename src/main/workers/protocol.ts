@@ -14,6 +14,12 @@ export interface TraceWorkerInput {
   out: string
   /** Preload the allocation interposer (heap blocks named by allocation context). */
   trackHeap: boolean
+  /** Also record what the chosen functions call (Stride's Valgrind tool only). */
+  followCalls?: boolean
+  /** At the event or time limit: 'detach' lets the program run on uninstrumented, 'stop' ends it. */
+  afterLimit?: 'detach' | 'stop'
+  /** 'inherit' (the CLI): the program reads Stride's stdin and writes to its terminal. */
+  stdio?: 'inherit' | 'pipe'
 }
 
 export interface SimulateWorkerInput {

@@ -4,6 +4,8 @@ import { StrideError } from '../../shared/api'
 import { Correlator } from '../correlate/correlator'
 import { SessionWriter } from '../store/session-writer'
 import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
+import { ToolTrace } from '../tracing/valgrind/tool-tracer'
+import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 import { finishTracedSession, programDataLayout } from '../tracing/session-symbols'
 
@@ -19,7 +21,12 @@ async function main(): Promise<void> {
     createdAt: new Date().toISOString()
   })
   const correlator = new Correlator(await programDataLayout(input.program).catch(() => null))
-  const trace = new ValgrindTrace(input, writer, (events) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents }), correlator)
+  const progress = (events: number) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents })
+  // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
+  // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
+  const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
+  const trace = built.ok ? new ToolTrace(input, built.tool, writer, progress, correlator) : new ValgrindTrace(input, writer, progress, correlator)
+  const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
   parentPort!.on('message', (m: WorkerCommand) => {
     if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
   })
@@ -37,7 +44,13 @@ async function main(): Promise<void> {
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
-  const partial = await finishTracedSession(writer, correlator, outcome, { heapTracked: trace.heapTracked })
+  if (fallback) outcome.message = [outcome.message, fallback].filter(Boolean).join('; ')
+  const partial = await finishTracedSession(writer, correlator, outcome, {
+    heapTracked: trace.heapTracked,
+    programExit: outcome.programExit,
+    threads: outcome.threads,
+    recorder: outcome.recorder
+  })
   post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message })
 }
 

@@ -28,6 +28,12 @@ export interface TraceOptions {
   maxSeconds: number | null
   /** Preload the allocation interposer so heap blocks get names (default true). */
   trackHeap?: boolean
+  /** Stride's tool only: also record what the chosen functions call. */
+  followCalls?: boolean
+  /** At --max-events/--seconds: let the program run on uninstrumented (default) or stop it. */
+  afterLimit?: 'detach' | 'stop'
+  /** 'inherit': the program gets Stride's stdin, stdout and stderr (the CLI); default: its output's tail is kept. */
+  stdio?: 'inherit' | 'pipe'
 }
 
 /**
@@ -51,6 +57,10 @@ export interface TraceOutcome {
   points: PointRecord[]
   modules: LoadedModule[]
   elf: ElfInfo
+  /** How the program ended: its exit status, or the signal that ended it. */
+  programExit: { code: number | null; signal: string | null }
+  threads: number
+  recorder: 'stride-tool' | 'lackey'
 }
 
 export type ProgressListener = (events: number) => void
@@ -216,7 +226,8 @@ export class ValgrindTrace {
     if (parser.malformedLines > 0) {
       message = [message, `${parser.malformedLines} unreadable trace lines skipped`].filter(Boolean).join('; ')
     }
-    return { stopReason, message, points: this.points, modules: this.modules.all(), elf }
+    const programExit = { code: exit.signal ? null : exit.code, signal: exit.signal }
+    return { stopReason, message, points: this.points, modules: this.modules.all(), elf, programExit, threads: 1, recorder: 'lackey' }
   }
 
   /** Decides, once per (instruction, kind), whether it is traced; returns its point or -1. */
@@ -258,22 +269,25 @@ export class ValgrindTrace {
 
   private resolveFunctions(elf: ElfInfo, names: string[]): Array<[number, number]> | null {
     if (names.length === 0) return null
-    const out: Array<[number, number]> = []
-    for (const name of names) {
-      const f = elf.functions.find((s) => s.name === name)
-      if (!f)
-        throw new StrideError(
-          `Function "${name}" is not in ${elf.path}'s symbol table; pick one from the function list (static functions may have been inlined at -O1 and above).`,
-          'not-found'
-        )
-      out.push([f.start, f.start + f.size])
-    }
     this.relocatable = elf.relocatable
-    return out
+    return checkTracedFunctions(elf, names)
   }
 }
 
-function signalName(n: number): string {
+/** The chosen functions' link-time ranges; a name not in the symbol table is one clear error. */
+export function checkTracedFunctions(elf: ElfInfo, names: string[]): Array<[number, number]> {
+  return names.map((name) => {
+    const f = elf.functions.find((s) => s.name === name)
+    if (!f)
+      throw new StrideError(
+        `Function "${name}" is not in ${elf.path}'s symbol table; pick one from the function list (static functions may have been inlined at -O1 and above).`,
+        'not-found'
+      )
+    return [f.start, f.start + f.size] as [number, number]
+  })
+}
+
+export function signalName(n: number): string {
   const name = Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0]
   return name ?? `signal ${n}`
 }

@@ -1,0 +1,135 @@
+/**
+ * Builds Stride's Valgrind tool (resources/native/valgrind-tool) on first use, into the user's
+ * cache directory, against the Valgrind development files the machine has (Debian/Ubuntu ship
+ * them in `valgrind`, Fedora in `valgrind-devel`). One build per source and Valgrind version;
+ * a build lands in a private folder and is renamed into place, so concurrent traces never see
+ * half of one.
+ *
+ * The tool is started without the `valgrind` launcher (the core is told its name with --tool),
+ * so the traced program's environment is exactly what it gets under `valgrind --tool=cachegrind`:
+ * no VALGRIND_LIB, which the launcher would need and the program would see.
+ */
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { arch, homedir, platform } from 'node:os'
+import { delimiter, join } from 'node:path'
+import { projectRoot } from '../../paths'
+
+export interface StrideTool {
+  /** The tool executable (Valgrind's core linked with st_main.c). */
+  tool: string
+  /** vgpreload_stride: the allocator wrappers, preloaded when heap blocks are tracked. */
+  preload: string
+  /** What the launcher would have put in the environment (VALGRIND_LAUNCHER, the distribution's wrapper variables). */
+  env: Record<string, string>
+}
+
+export type ToolBuild = { ok: true; tool: StrideTool } | { ok: false; reason: string }
+
+const SOURCES = ['st_main.c', 'st_preload.c', 'st_protocol.h']
+const LIB_DIRS = ['/usr/lib/x86_64-linux-gnu/valgrind', '/usr/lib64/valgrind', '/usr/lib/valgrind', '/usr/libexec/valgrind']
+const DEV_PACKAGE = 'install Valgrind\'s development files (Debian/Ubuntu: apt-get install valgrind; Fedora: dnf install valgrind-devel)'
+
+let cached: ToolBuild | null = null
+
+export function toolSourceDir(): string {
+  return join(projectRoot(), 'resources', 'native', 'valgrind-tool')
+}
+
+function cacheRoot(): string {
+  return process.env.STRIDE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'stride')
+}
+
+function which(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const p = join(dir, name)
+    if (dir && existsSync(p)) return p
+  }
+  return null
+}
+
+/**
+ * The launcher binary and the variables its distribution's wrapper sets. Debian's
+ * /usr/bin/valgrind is a shell script that sets three variables and execs valgrind.bin: the
+ * traced program sees them under Cachegrind, so it must see them under Stride.
+ */
+export function valgrindLauncher(): { launcher: string; env: Record<string, string> } | null {
+  const found = which('valgrind')
+  if (!found) return null
+  const head = readFileSync(found).subarray(0, 4096).toString('latin1')
+  if (!head.startsWith('#!')) return { launcher: found, env: {} }
+  const bin = `${found}.bin`
+  if (!existsSync(bin)) return null
+  const env: Record<string, string> = {}
+  if (/GLIBCXX_FORCE_NEW/.test(head)) {
+    env.GLIBCPP_FORCE_NEW = '1'
+    env.GLIBCXX_FORCE_NEW = '1'
+  }
+  if (/LD_LIBRARY_PATH=.*DBGPATH|DBGPATH=\/usr\/lib\/debug/.test(head)) {
+    const current = process.env.LD_LIBRARY_PATH
+    env.LD_LIBRARY_PATH = current ? `${current}:/usr/lib/debug` : '/usr/lib/debug'
+  }
+  return { launcher: bin, env }
+}
+
+/** Builds (once per process, once per version on disk) or explains why not. */
+export function strideValgrindTool(): ToolBuild {
+  if (cached) return cached
+  cached = build()
+  return cached
+}
+
+function build(): ToolBuild {
+  if (platform() !== 'linux' || arch() !== 'x64') return { ok: false, reason: `Stride's Valgrind tool is built for x86-64 Linux, not ${platform()}/${arch()}` }
+  const launcher = valgrindLauncher()
+  if (!launcher) return { ok: false, reason: 'Valgrind is not installed (Debian: apt-get install valgrind)' }
+  const include = '/usr/include/valgrind'
+  if (!existsSync(join(include, 'pub_tool_basics.h'))) return { ok: false, reason: `${include}/pub_tool_basics.h is missing: ${DEV_PACKAGE}` }
+  const lib = LIB_DIRS.find((d) => existsSync(join(d, 'libcoregrind-amd64-linux.a')))
+  if (!lib) return { ok: false, reason: `libcoregrind-amd64-linux.a is missing: ${DEV_PACKAGE}` }
+
+  const src = toolSourceDir()
+  const hash = createHash('sha256')
+  for (const f of SOURCES) hash.update(readFileSync(join(src, f)))
+  // A Valgrind upgrade changes the core the tool links: rebuild.
+  const core = statSync(join(lib, 'libcoregrind-amd64-linux.a'))
+  hash.update(`${core.size}:${core.mtimeMs}:${launcher.launcher}`)
+  const dir = join(cacheRoot(), 'valgrind-tool', hash.digest('hex').slice(0, 16))
+  const tool: StrideTool = {
+    tool: join(dir, 'stride-amd64-linux'),
+    preload: join(dir, 'vgpreload_stride-amd64-linux.so'),
+    env: { ...launcher.env, VALGRIND_LAUNCHER: launcher.launcher }
+  }
+  if (existsSync(tool.tool) && existsSync(tool.preload)) return { ok: true, tool }
+
+  mkdirSync(join(cacheRoot(), 'valgrind-tool'), { recursive: true })
+  const work = mkdtempSync(join(cacheRoot(), 'valgrind-tool', 'building-'))
+  try {
+    const cc = process.env.CC || 'cc'
+    const defines = ['-DVGA_amd64=1', '-DVGO_linux=1', '-DVGP_amd64_linux=1', '-DVGPV_amd64_linux_vanilla=1']
+    const steps: Array<[string, string[]]> = [
+      // Flags as Valgrind's own tools are built (Makefile.tool.am): no PIE, no builtins, no stack protector.
+      [cc, ['-O2', '-g', '-fno-strict-aliasing', '-fno-builtin', '-fno-stack-protector', '-fno-pie', ...defines, `-I${include}`, '-c', join(src, 'st_main.c'), '-o', join(work, 'st_main.o')]],
+      [cc, ['-o', join(work, 'stride-amd64-linux'), join(work, 'st_main.o'), join(lib, 'libcoregrind-amd64-linux.a'), join(lib, 'libvex-amd64-linux.a'), join(lib, 'libgcc-sup-amd64-linux.a'), '-static', '-nodefaultlibs', '-nostartfiles', '-u', '_start', '-Wl,-Ttext-segment=0x58000000', '-lgcc']],
+      [cc, ['-O2', '-fPIC', '-shared', '-fno-stack-protector', `-I${include}`, `-I${src}`, '-Wl,-soname,vgpreload_stride-amd64-linux.so', '-o', join(work, 'vgpreload_stride-amd64-linux.so'), join(src, 'st_preload.c')]]
+    ]
+    for (const [cmd, args] of steps) {
+      const r = spawnSync(cmd, args, { encoding: 'utf8' })
+      if (r.error) return { ok: false, reason: `cannot run the C compiler "${cmd}" (${r.error.message}): install gcc (Debian: apt-get install gcc)` }
+      if (r.status !== 0) {
+        const why = (r.stderr || r.stdout).trim().split('\n').find((l) => /error|undefined|cannot find/i.test(l)) ?? `exit ${r.status}`
+        return { ok: false, reason: `building Stride's Valgrind tool failed: ${why.slice(0, 300)}` }
+      }
+    }
+    try {
+      renameSync(work, dir)
+    } catch (e) {
+      // Another trace built it first: use theirs.
+      if (!existsSync(tool.tool)) throw e
+    }
+    return { ok: true, tool }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}

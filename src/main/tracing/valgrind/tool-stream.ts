@@ -1,0 +1,179 @@
+/**
+ * Reads the record stream of Stride's Valgrind tool (format 2, resources/native/valgrind-tool/
+ * README.md): 16-byte little-endian records {u64 a; u32 tag; u16 aux; u16 tid}. Pure: bytes
+ * in, calls on a sink out, in stream order. Accesses are read straight from typed-array views
+ * of an aligned staging buffer: no per-record objects.
+ */
+
+export const TOOL_FORMAT_VERSION = 2
+const CONTROL = 0xffff0000
+const RECORD = 16
+const MAGIC_LO = 0x45444952 // "RIDE"
+const MAGIC_HI = 0x32525453 // "STR2"
+
+export const ToolRecord = {
+  header: 1,
+  point: 2,
+  enter: 3,
+  leave: 4,
+  alloc: 5,
+  free: 6,
+  detach: 7,
+  exit: 8
+} as const
+
+export const DetachReason = { maxEvents: 1, seconds: 2 } as const
+
+/** Allocation operations, as the tool numbers them. */
+export const ALLOC_OPS = ['malloc', 'calloc', 'realloc', 'memalign', 'new', 'new[]'] as const
+export type AllocOp = (typeof ALLOC_OPS)[number]
+
+export interface ToolAllocation {
+  op: AllocOp
+  ptr: number
+  size: number
+  /** The block realloc moved from (0 for the others). */
+  old: number
+  /** Valgrind's stack trace: [0] the wrapper, [1..] return addresses minus one, innermost first. */
+  frames: number[]
+  thread: number
+}
+
+export interface ToolStreamSink {
+  header(pid: number, version: number): void
+  /** Defines the next access point id (0, 1, 2, ... in stream order). */
+  point(pc: number, kind: number): void
+  access(point: number, address: number, size: number, thread: number): void
+  enter(entry: number, sp: number, thread: number): void
+  leave(sp: number, thread: number): void
+  alloc(a: ToolAllocation): void
+  free(ptr: number, thread: number): void
+  detach(accesses: number, reason: number): void
+  exit(code: number): void
+}
+
+export class ToolStreamError extends Error {}
+
+export class ToolStreamReader {
+  private stage = new ArrayBuffer(1 << 22)
+  private bytes = new Uint8Array(this.stage)
+  private u32 = new Uint32Array(this.stage)
+  private u16 = new Uint16Array(this.stage)
+  private filled = 0
+  private headerSeen = false
+  points = 0
+  records = 0
+
+  constructor(private readonly sink: ToolStreamSink) {}
+
+  /** Feeds bytes as they arrive; a record split between two pushes is kept for the next. */
+  push(chunk: Uint8Array): void {
+    let offset = 0
+    while (offset < chunk.length) {
+      const n = Math.min(chunk.length - offset, this.bytes.length - this.filled)
+      this.bytes.set(chunk.subarray(offset, offset + n), this.filled)
+      this.filled += n
+      offset += n
+      const used = this.parse()
+      if (used === 0 && this.filled === this.bytes.length) this.grow()
+      this.bytes.copyWithin(0, used, this.filled)
+      this.filled -= used
+    }
+  }
+
+  /** Bytes left over at the end: a stream cut short (the tool was killed mid-write). */
+  get pendingBytes(): number {
+    return this.filled
+  }
+
+  private grow(): void {
+    // Only a control record with many slots can outgrow the stage; never happens with the tool's limits.
+    const next = new ArrayBuffer(this.stage.byteLength * 2)
+    new Uint8Array(next).set(this.bytes)
+    this.stage = next
+    this.bytes = new Uint8Array(next)
+    this.u32 = new Uint32Array(next)
+    this.u16 = new Uint16Array(next)
+  }
+
+  /** Parses whole records; returns the bytes consumed. */
+  private parse(): number {
+    const u32 = this.u32
+    const u16 = this.u16
+    const sink = this.sink
+    const end = this.filled - (this.filled % RECORD)
+    let at = 0
+    while (at < end) {
+      const w = at >>> 2
+      const tag = u32[w + 2]!
+      if (tag < CONTROL) {
+        if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
+        if (tag >= this.points) throw new ToolStreamError(`access of undefined point ${tag}`)
+        sink.access(tag, u32[w + 1]! * 4294967296 + u32[w]!, u16[(at >>> 1) + 6]!, u16[(at >>> 1) + 7]!)
+        at += RECORD
+        continue
+      }
+      const extra = tag & 0xff
+      if (at + RECORD * (1 + extra) > end) break
+      this.control(at, (tag >>> 8) & 0xff, extra)
+      at += RECORD * (1 + extra)
+    }
+    this.records += at / RECORD
+    return at
+  }
+
+  private word(at: number): number {
+    const w = at >>> 2
+    const hi = this.u32[w + 1]!
+    // Addresses and sizes stay below 2^53 on x86-64 (47-bit user space).
+    return hi * 4294967296 + this.u32[w]!
+  }
+
+  private control(at: number, kind: number, extra: number): void {
+    const a = this.word(at)
+    const aux = this.u16[(at >>> 1) + 6]!
+    const tid = this.u16[(at >>> 1) + 7]!
+    const slot = (k: number, second: boolean) => this.word(at + RECORD * (1 + k) + (second ? 8 : 0))
+    if (!this.headerSeen && kind !== ToolRecord.header) throw new ToolStreamError('the stream does not start with a Stride tool header')
+    switch (kind) {
+      case ToolRecord.header: {
+        const w = at >>> 2
+        if (this.u32[w] !== MAGIC_LO || this.u32[w + 1] !== MAGIC_HI) throw new ToolStreamError('not a Stride tool stream (bad magic)')
+        if (aux !== TOOL_FORMAT_VERSION) throw new ToolStreamError(`record format ${aux}, this Stride reads ${TOOL_FORMAT_VERSION}: the tool in the cache is stale`)
+        this.headerSeen = true
+        this.sink.header(extra > 0 ? slot(0, false) : 0, aux)
+        return
+      }
+      case ToolRecord.point:
+        this.points++
+        this.sink.point(a, aux)
+        return
+      case ToolRecord.enter:
+        this.sink.enter(a, slot(0, false), tid)
+        return
+      case ToolRecord.leave:
+        this.sink.leave(a, tid)
+        return
+      case ToolRecord.alloc: {
+        const nframes = aux >>> 8
+        const frames: number[] = []
+        for (let k = 0; k < nframes; k++) frames.push(slot(1 + (k >> 1), (k & 1) === 1))
+        this.sink.alloc({ op: ALLOC_OPS[aux & 0xff] ?? 'malloc', ptr: a, size: slot(0, false), old: slot(0, true), frames, thread: tid })
+        return
+      }
+      case ToolRecord.free:
+        this.sink.free(a, tid)
+        return
+      case ToolRecord.detach:
+        this.sink.detach(a, aux)
+        return
+      case ToolRecord.exit:
+        // The exit code arrives as a 64-bit two's complement int.
+        this.sink.exit(a >= 2 ** 63 ? a - 2 ** 64 : a)
+        return
+      default:
+        // A newer tool's record kind this reader does not know: skip it, its length is known.
+        return
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The Valgrind backend on Stride's own tool (resources/native/valgrind-tool): the program runs
+ * under `--tool=stride`, which instruments only the chosen functions, numbers the access
+ * points itself and writes binary records to fd 3 (Valgrind's messages go to fd 4). Records
+ * are read in large blocks and go to the session writer in typed-array batches; when Stride
+ * falls behind, the pipe fills and the program waits, so memory stays flat.
+ */
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
+import { realpathSync } from 'node:fs'
+import type { Readable } from 'node:stream'
+import { StrideError } from '../../../shared/api'
+import type { TraceStopReason } from '../../../shared/domain'
+import type { PointRecord, SessionWriter } from '../../store/session-writer'
+import { readElf } from '../../symbols/elf-reader'
+import { ModuleMap } from '../proc-maps'
+import type { StrideTool } from './tool-build'
+import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
+import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
+
+/** What the tool path tells the data-structure naming (the Correlator implements it). */
+export interface ToolObserver {
+  /** Whether function entries and returns are wanted (frames of stack locals). */
+  readonly wantsInstructions: boolean
+  programLoaded(base: number): void
+  enterFunction(entry: number, sp: number): void
+  leaveFunction(sp: number): void
+  allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
+  freed(ptr: number): void
+  attribute(point: number, kind: number, address: number): void
+}
+
+export class ToolTrace implements ToolStreamSink {
+  private child: ChildProcess | null = null
+  private stopReason: TraceStopReason | null = null
+  private stopMessage: string | null = null
+  private readonly modules = new ModuleMap()
+  private readonly points: PointRecord[] = []
+  /** Tool point id -> session point (-1 until its first access: points never executed are not kept). */
+  private toolPoints = new Int32Array(1024).fill(-1)
+  private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
+  private readonly checkedPages = new Set<number>()
+  private readonly logTail: string[] = []
+  private readonly outputTail: string[] = []
+  private readonly threadSeen = new Uint8Array(65536)
+  private threads = 0
+  private pid = 0
+  private programPath = ''
+  private programBase: number | null = null
+  private kept = 0
+  private detachedAt: { accesses: number; reason: number } | null = null
+  private exitCode: number | null = null
+  private bPoints = new Uint32Array(CHUNK_EVENTS)
+  private bAddresses = new Float64Array(CHUNK_EVENTS)
+  private bSizes = new Uint16Array(CHUNK_EVENTS)
+  private bCount = 0
+
+  constructor(
+    private readonly options: TraceOptions,
+    private readonly tool: StrideTool,
+    private readonly writer: SessionWriter,
+    private readonly onProgress: ProgressListener,
+    private readonly observer: ToolObserver | null = null
+  ) {}
+
+  get heapTracked(): boolean {
+    return this.options.trackHeap !== false
+  }
+
+  stop(reason: TraceStopReason, message: string | null = null): void {
+    if (!this.stopReason) {
+      this.stopReason = reason
+      this.stopMessage = message
+    }
+    this.child?.kill('SIGKILL')
+  }
+
+  async run(): Promise<TraceOutcome> {
+    const { program, functions } = this.options
+    const elf = await readElf(program)
+    this.programPath = realpathSync(program)
+    checkTracedFunctions(elf, functions)
+    const toolArgs = [
+      '--tool=stride', // the core's name for the tool (no launcher passes it)
+      '--out-fd=3',
+      '--log-fd=4',
+      '--demangle=no', // --fn names are the program's symbols
+      `--exe=${this.programPath}`,
+      `--frames=${this.observer?.wantsInstructions ? 'yes' : 'no'}`,
+      ...functions.map((f) => `--fn=${f}`),
+      ...(this.options.followCalls && functions.length > 0 ? ['--follow-calls=yes'] : []),
+      ...(this.options.maxEvents !== null ? [`--max-events=${this.options.maxEvents}`] : []),
+      ...(this.options.maxSeconds !== null ? [`--max-ms=${Math.round(this.options.maxSeconds * 1000)}`] : [])
+    ]
+    const env: NodeJS.ProcessEnv = { ...process.env, ...this.tool.env }
+    if (this.heapTracked) env.LD_PRELOAD = [this.tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
+    // The CLI hands the program its terminal (stdin included); the app keeps the output's tail.
+    const stdio: StdioOptions = this.options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe']
+    const child = spawn(this.tool.tool, [...toolArgs, program, ...this.options.args], { stdio, env })
+    this.child = child
+    const stopAtLimit = this.options.afterLimit === 'stop'
+    let timer: NodeJS.Timeout | null = null
+    if (this.options.maxSeconds && stopAtLimit) {
+      timer = setTimeout(() => this.stop('time-limit', `stopped after ${this.options.maxSeconds} s`), this.options.maxSeconds * 1000)
+    }
+    const progress = setInterval(() => this.onProgress(this.kept + this.bCount), 250)
+
+    const reader = new ToolStreamReader(this)
+    let streamError: string | null = null
+    const records = child.stdio[3] as Readable
+    records.on('data', (chunk: Buffer) => {
+      if (streamError) return
+      try {
+        reader.push(chunk)
+      } catch (e) {
+        // A damaged stream ends the recording, not the program; what was read is kept.
+        streamError = e instanceof ToolStreamError ? e.message : String(e)
+        records.destroy()
+      }
+      if (this.detachedAt && stopAtLimit) child.kill('SIGKILL')
+    })
+    let logRest = ''
+    ;(child.stdio[4] as Readable).on('data', (b: Buffer) => {
+      const lines = (logRest + b.toString('utf8')).split('\n')
+      logRest = lines.pop() ?? ''
+      for (const l of lines) {
+        this.logTail.push(l)
+        if (this.logTail.length > 40) this.logTail.shift()
+      }
+    })
+    const keepTail = (stream: Readable | null) =>
+      stream?.on('data', (b: Buffer) => {
+        this.outputTail.push(b.toString('utf8'))
+        if (this.outputTail.length > 20) this.outputTail.shift()
+      })
+    keepTail(child.stdout)
+    keepTail(child.stderr)
+
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${this.tool.tool} to rebuild it.`, 'tool-missing')))
+      child.on('close', (code, signal) => resolve({ code, signal }))
+    }).finally(() => {
+      if (timer) clearTimeout(timer)
+      clearInterval(progress)
+    })
+    this.flush()
+    this.onProgress(this.kept)
+
+    const fatal = this.logTail.find((l) => /Process terminating with default action of signal/.test(l))
+    let stopReason: TraceStopReason = this.stopReason ?? 'completed'
+    const notes: string[] = []
+    if (this.stopMessage) notes.push(this.stopMessage)
+    if (!this.stopReason && this.detachedAt) {
+      stopReason = this.detachedAt.reason === DetachReason.seconds ? 'time-limit' : 'max-events'
+      const why = this.detachedAt.reason === DetachReason.seconds ? `${this.options.maxSeconds} s` : `${this.detachedAt.accesses} events`
+      notes.push(stopAtLimit ? `stopped after ${why}` : `recording stopped after ${why}; the program ran on uninstrumented to its end`)
+    }
+    const programExit = { code: this.exitCode ?? (exit.signal ? null : exit.code), signal: exit.signal ?? null }
+    if (!this.stopReason) {
+      if (fatal) {
+        stopReason = 'target-crashed'
+        notes.push(`the program crashed: ${fatal.replace(/^==\d+==\s*/, '')}; the accesses recorded before it are kept`)
+      } else if (exit.signal && !(this.detachedAt && stopAtLimit)) {
+        stopReason = 'target-crashed'
+        notes.push(`the program was killed by ${exit.signal}; the accesses recorded before it are kept`)
+      } else if (this.pid === 0 && this.kept === 0) {
+        const why = this.logTail.filter((l) => /error|cannot|failed|valgrind:|stride:/i.test(l)).pop() ?? this.outputTail.join('').trim().split('\n').pop() ?? ''
+        throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why.replace(/^==\d+==\s*/, '').trim() || 'no output'}.`, 'target-failed')
+      } else if (programExit.code !== null && programExit.code !== 0) {
+        notes.push(`the program exited with status ${programExit.code}`)
+      }
+    }
+    if (exit.signal && !programExit.signal) programExit.signal = exit.signal
+    if (streamError) {
+      if (stopReason === 'completed') stopReason = 'error'
+      notes.push(`the tool's record stream was unreadable (${streamError}); the accesses before it are kept`)
+    } else if (reader.pendingBytes > 0 && stopReason === 'completed') {
+      notes.push(`${reader.pendingBytes} bytes of a cut record at the end were dropped`)
+    }
+    if (this.threads > 1) notes.push(`${this.threads} threads: their accesses are interleaved in the order Valgrind ran them`)
+    return {
+      stopReason,
+      message: notes.length > 0 ? notes.join('; ') : null,
+      points: this.points,
+      modules: this.modules.all(),
+      elf,
+      programExit,
+      threads: Math.max(1, this.threads),
+      recorder: 'stride-tool'
+    }
+  }
+
+  // ---- the record stream (ToolStreamSink), in stream order
+
+  header(pid: number): void {
+    this.pid = pid
+  }
+
+  point(pc: number, kind: number): void {
+    this.toolPointDefs.push({ pc, kind })
+    const page = Math.floor(pc / 4096)
+    if (this.pid && !this.checkedPages.has(page) && !this.modules.find(pc)) {
+      this.checkedPages.add(page)
+      this.refreshModules()
+    }
+  }
+
+  access(toolPoint: number, address: number, size: number, thread: number): void {
+    let point = toolPoint < this.toolPoints.length ? this.toolPoints[toolPoint]! : -1
+    if (point < 0) point = this.firstAccess(toolPoint, address)
+    const p = this.points[point]!
+    p.accesses++
+    if (this.threadSeen[thread] === 0) {
+      this.threadSeen[thread] = 1
+      this.threads++
+    }
+    this.observer?.attribute(point, p.kind, address)
+    const i = this.bCount++
+    this.bPoints[i] = point
+    this.bAddresses[i] = address
+    this.bSizes[i] = size
+    if (this.bCount === CHUNK_EVENTS) this.flush()
+  }
+
+  enter(entry: number, sp: number): void {
+    if (this.programBase === null) this.refreshModules()
+    this.observer?.enterFunction(entry, sp)
+  }
+
+  leave(sp: number): void {
+    this.observer?.leaveFunction(sp)
+  }
+
+  alloc(a: ToolAllocation): void {
+    // frames[1] is the caller's return address minus one (Valgrind's convention); the site
+    // is the return address itself, as the interposer path reports it.
+    const site = a.frames.length > 1 ? a.frames[1]! + 1 : 0
+    this.observer?.allocated({ kind: 'alloc', ptr: a.ptr, size: a.size, old: a.old, site }, a.frames)
+  }
+
+  free(ptr: number): void {
+    this.observer?.freed(ptr)
+  }
+
+  detach(accesses: number, reason: number): void {
+    this.detachedAt = { accesses, reason }
+  }
+
+  exit(code: number): void {
+    this.exitCode = code
+  }
+
+  // ----
+
+  private firstAccess(toolPoint: number, address: number): number {
+    const def = this.toolPointDefs[toolPoint]!
+    if (toolPoint >= this.toolPoints.length) {
+      const grown = new Int32Array(Math.max(toolPoint + 1, this.toolPoints.length * 2)).fill(-1)
+      grown.set(this.toolPoints)
+      this.toolPoints = grown
+    }
+    const idx = this.points.length
+    this.points.push({ idx, pc: def.pc, kind: def.kind, accesses: 0, firstAddress: address })
+    this.toolPoints[toolPoint] = idx
+    return idx
+  }
+
+  private refreshModules(): void {
+    this.modules.refresh(this.pid)
+    if (this.programBase === null) {
+      const exe = this.modules.byPath(this.programPath)
+      if (exe) {
+        this.programBase = exe.base
+        this.observer?.programLoaded(exe.base)
+      }
+    }
+  }
+
+  private flush(): void {
+    if (this.bCount === 0) return
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points)
+    this.kept += this.bCount
+    this.bCount = 0
+  }
+}
