@@ -11,9 +11,9 @@
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { arch, homedir, platform } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { projectRoot } from '../../paths'
 
 export interface StrideTool {
@@ -23,6 +23,19 @@ export interface StrideTool {
   preload: string
   /** What the launcher would have put in the environment (VALGRIND_LAUNCHER, the distribution's wrapper variables). */
   env: Record<string, string>
+  /**
+   * The distribution's `valgrind` is a shell script (Debian's sets three variables, and its
+   * shell exports PWD and orders the environment): the tool is started through that script, so
+   * the program's environment is byte for byte what it is under Cachegrind.
+   */
+  wrapper: string | null
+}
+
+/** The command that starts the tool with `args` (Valgrind's options, the program and its arguments). */
+export function toolCommand(tool: StrideTool, args: string[]): { command: string; args: string[] } {
+  // The script ends with `exec $0.bin "$@"`: sourced with $0 = DIR/stride it runs DIR/stride.bin.
+  if (tool.wrapper) return { command: '/bin/sh', args: ['-c', `. '${tool.wrapper.replace(/'/g, `'\\''`)}'`, join(dirname(tool.tool), 'stride'), ...args] }
+  return { command: tool.tool, args }
 }
 
 export type ToolBuild = { ok: true; tool: StrideTool } | { ok: false; reason: string }
@@ -54,23 +67,16 @@ function which(name: string): string | null {
  * /usr/bin/valgrind is a shell script that sets three variables and execs valgrind.bin: the
  * traced program sees them under Cachegrind, so it must see them under Stride.
  */
-export function valgrindLauncher(): { launcher: string; env: Record<string, string> } | null {
+export function valgrindLauncher(): { launcher: string; env: Record<string, string>; wrapper: string | null } | null {
   const found = which('valgrind')
   if (!found) return null
   const head = readFileSync(found).subarray(0, 4096).toString('latin1')
-  if (!head.startsWith('#!')) return { launcher: found, env: {} }
+  if (!head.startsWith('#!')) return { launcher: found, env: {}, wrapper: null }
   const bin = `${found}.bin`
   if (!existsSync(bin)) return null
-  const env: Record<string, string> = {}
-  if (/GLIBCXX_FORCE_NEW/.test(head)) {
-    env.GLIBCPP_FORCE_NEW = '1'
-    env.GLIBCXX_FORCE_NEW = '1'
-  }
-  if (/LD_LIBRARY_PATH=.*DBGPATH|DBGPATH=\/usr\/lib\/debug/.test(head)) {
-    const current = process.env.LD_LIBRARY_PATH
-    env.LD_LIBRARY_PATH = current ? `${current}:/usr/lib/debug` : '/usr/lib/debug'
-  }
-  return { launcher: bin, env }
+  // Only a wrapper that execs $0.bin can be reused to start the tool.
+  if (!/exec \$0\.bin "\$@"/.test(head)) return { launcher: bin, env: {}, wrapper: null }
+  return { launcher: bin, env: {}, wrapper: found }
 }
 
 /** Builds (once per process, once per version on disk) or explains why not. */
@@ -94,12 +100,13 @@ function build(): ToolBuild {
   for (const f of SOURCES) hash.update(readFileSync(join(src, f)))
   // A Valgrind upgrade changes the core the tool links: rebuild.
   const core = statSync(join(lib, 'libcoregrind-amd64-linux.a'))
-  hash.update(`${core.size}:${core.mtimeMs}:${launcher.launcher}`)
+  hash.update(`layout 2:${core.size}:${core.mtimeMs}:${launcher.launcher}`)
   const dir = join(cacheRoot(), 'valgrind-tool', hash.digest('hex').slice(0, 16))
   const tool: StrideTool = {
     tool: join(dir, 'stride-amd64-linux'),
     preload: join(dir, 'vgpreload_stride-amd64-linux.so'),
-    env: { ...launcher.env, VALGRIND_LAUNCHER: launcher.launcher }
+    env: { ...launcher.env, VALGRIND_LAUNCHER: launcher.launcher },
+    wrapper: launcher.wrapper
   }
   if (existsSync(tool.tool) && existsSync(tool.preload)) return { ok: true, tool }
 
@@ -122,6 +129,7 @@ function build(): ToolBuild {
         return { ok: false, reason: `building Stride's Valgrind tool failed: ${why.slice(0, 300)}` }
       }
     }
+    symlinkSync('stride-amd64-linux', join(work, 'stride.bin')) // what the wrapper script execs
     try {
       renameSync(work, dir)
     } catch (e) {

@@ -13,7 +13,7 @@ import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf } from '../../symbols/elf-reader'
 import { ModuleMap } from '../proc-maps'
-import type { StrideTool } from './tool-build'
+import { toolCommand, type StrideTool } from './tool-build'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
@@ -95,7 +95,8 @@ export class ToolTrace implements ToolStreamSink {
     if (this.heapTracked) env.LD_PRELOAD = [this.tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
     // The CLI hands the program its terminal (stdin included); the app keeps the output's tail.
     const stdio: StdioOptions = this.options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe']
-    const child = spawn(this.tool.tool, [...toolArgs, program, ...this.options.args], { stdio, env })
+    const start = toolCommand(this.tool, [...toolArgs, program, ...this.options.args])
+    const child = spawn(start.command, start.args, { stdio, env })
     this.child = child
     const stopAtLimit = this.options.afterLimit === 'stop'
     let timer: NodeJS.Timeout | null = null
