@@ -33,6 +33,7 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_transtab.h"
 #include "pub_tool_clreq.h"
+#include "pub_tool_vki.h"
 #include "st_protocol.h"
 
 /* Tools may discard translations only where the core allows it; the scheduler's
@@ -165,6 +166,47 @@ static void on_thread_start(ThreadId tid, ULong blocks_done) {
    }
 }
 
+/* ---------------------------------------------------------------- objects */
+
+/* Stride learns where each object is loaded from the maps text itself: by the time it reads
+   a block of records the process may have ended, and /proc/PID would be gone. Sent whenever
+   translation meets an object it had not met (the program, each library, each dlopen). */
+#define MAX_OBJECTS 4096
+static const DebugInfo* seen_objects[MAX_OBJECTS];
+static UInt n_seen_objects = 0;
+static HChar* maps_text = NULL;
+static SizeT maps_cap = 0;
+
+static void emit_maps(void) {
+   SysRes r = VG_(open)("/proc/self/maps", VKI_O_RDONLY, 0);
+   if (sr_isError(r)) return;
+   Int fd = (Int)sr_Res(r);
+   SizeT len = 0;
+   for (;;) {
+      if (len + 65536 > maps_cap) {
+         maps_cap = maps_cap ? maps_cap * 2 : 262144;
+         maps_text = VG_(realloc)("stride.maps", maps_text, maps_cap);
+      }
+      Int n = VG_(read)(fd, maps_text + len, 65536);
+      if (n <= 0) break;
+      len += n;
+   }
+   VG_(close)(fd);
+   control(ST_MAPS, 0, len, 0, cur_tid);
+   for (SizeT at = 0; at < len; at += sizeof(Record)) {
+      Record* rec = next_record();
+      VG_(memset)(rec, 0, sizeof(Record));
+      VG_(memcpy)(rec, maps_text + at, len - at < sizeof(Record) ? len - at : sizeof(Record));
+   }
+}
+
+static void note_object(const DebugInfo* di) {
+   for (UInt i = 0; i < n_seen_objects; i++)
+      if (seen_objects[i] == di) return;
+   if (n_seen_objects < MAX_OBJECTS) seen_objects[n_seen_objects++] = di;
+   emit_maps();
+}
+
 /* ---------------------------------------------------------------- access points */
 
 typedef struct { VgHashNode node; UInt id; } PointNode; /* key = pc * 4 + kind */
@@ -199,6 +241,7 @@ static ObjectKind object_of(DiEpoch ep, Addr pc) {
    if (di == last_object.di && di != NULL) return last_object;
    ObjectKind k = { di, False, False };
    if (di) {
+      note_object(di);
       const HChar* file = VG_(DebugInfo_get_filename)(di);
       const HChar* want = exe_path ? exe_path : VG_(args_the_exename);
       k.main = file && want && (exe_path ? VG_(strcmp)(file, want) == 0 : VG_(strcmp)(base_name(file), base_name(want)) == 0);

@@ -19,7 +19,8 @@ export const ToolRecord = {
   alloc: 5,
   free: 6,
   detach: 7,
-  exit: 8
+  exit: 8,
+  maps: 9
 } as const
 
 export const DetachReason = { maxEvents: 1, seconds: 2 } as const
@@ -50,6 +51,8 @@ export interface ToolStreamSink {
   free(ptr: number, thread: number): void
   detach(accesses: number, reason: number): void
   exit(code: number): void
+  /** The process's /proc/self/maps text, sent as new objects are met. */
+  maps(text: string): void
 }
 
 export class ToolStreamError extends Error {}
@@ -113,9 +116,11 @@ export class ToolStreamReader {
         at += RECORD
         continue
       }
-      const extra = tag & 0xff
+      const kind = (tag >>> 8) & 0xff
+      // A maps record's slots are counted by its byte length, not by `extra`.
+      const extra = kind === ToolRecord.maps ? Math.ceil(this.word(at) / RECORD) : tag & 0xff
       if (at + RECORD * (1 + extra) > end) break
-      this.control(at, (tag >>> 8) & 0xff, extra)
+      this.control(at, kind, extra)
       at += RECORD * (1 + extra)
     }
     this.records += at / RECORD
@@ -166,6 +171,9 @@ export class ToolStreamReader {
         return
       case ToolRecord.detach:
         this.sink.detach(a, aux)
+        return
+      case ToolRecord.maps:
+        this.sink.maps(new TextDecoder().decode(this.bytes.subarray(at + RECORD, at + RECORD + a)))
         return
       case ToolRecord.exit:
         // The exit code arrives as a 64-bit two's complement int.

@@ -12,7 +12,7 @@ import { StrideError } from '../../../shared/api'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf } from '../../symbols/elf-reader'
-import { ModuleMap } from '../proc-maps'
+import { ModuleMap, parseMaps } from '../proc-maps'
 import { toolCommand, type StrideTool } from './tool-build'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
@@ -38,7 +38,6 @@ export class ToolTrace implements ToolStreamSink {
   /** Tool point id -> session point (-1 until its first access: points never executed are not kept). */
   private toolPoints = new Int32Array(1024).fill(-1)
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
-  private readonly checkedPages = new Set<number>()
   private readonly logTail: string[] = []
   private readonly outputTail: string[] = []
   private readonly threadSeen = new Uint8Array(65536)
@@ -198,10 +197,16 @@ export class ToolTrace implements ToolStreamSink {
 
   point(pc: number, kind: number): void {
     this.toolPointDefs.push({ pc, kind })
-    const page = Math.floor(pc / 4096)
-    if (this.pid && !this.checkedPages.has(page) && !this.modules.find(pc)) {
-      this.checkedPages.add(page)
-      this.refreshModules()
+  }
+
+  maps(text: string): void {
+    this.modules.add(parseMaps(text))
+    if (this.programBase === null) {
+      const exe = this.modules.byPath(this.programPath)
+      if (exe) {
+        this.programBase = exe.base
+        this.observer?.programLoaded(exe.base)
+      }
     }
   }
 
@@ -223,7 +228,6 @@ export class ToolTrace implements ToolStreamSink {
   }
 
   enter(entry: number, sp: number): void {
-    if (this.programBase === null) this.refreshModules()
     this.observer?.enterFunction(entry, sp)
   }
 
@@ -263,17 +267,6 @@ export class ToolTrace implements ToolStreamSink {
     this.points.push({ idx, pc: def.pc, kind: def.kind, accesses: 0, firstAddress: address })
     this.toolPoints[toolPoint] = idx
     return idx
-  }
-
-  private refreshModules(): void {
-    this.modules.refresh(this.pid)
-    if (this.programBase === null) {
-      const exe = this.modules.byPath(this.programPath)
-      if (exe) {
-        this.programBase = exe.base
-        this.observer?.programLoaded(exe.base)
-      }
-    }
   }
 
   private flush(): void {
