@@ -176,8 +176,8 @@ export class ToolStreamReader {
         this.sink.maps(new TextDecoder().decode(this.bytes.subarray(at + RECORD, at + RECORD + a)))
         return
       case ToolRecord.exit:
-        // The exit code arrives as a 64-bit two's complement int.
-        this.sink.exit(a >= 2 ** 63 ? a - 2 ** 64 : a)
+        // A sign-extended int: its low 32 bits, signed.
+        this.sink.exit(this.u32[at >>> 2]! | 0)
         return
       default:
         // A newer tool's record kind this reader does not know: skip it, its length is known.
