@@ -98,7 +98,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const exact = new Float64Array(table.count + 1)
     const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, table.count) : null
     const search = wants('search')
-      ? new NwaySearch(table, { ways: options.ways, threshold: options.threshold, intervalAccesses: options.searchInterval ?? Math.max(1000, Math.round(total / 50)), minAccesses: Math.round(total / 10) })
+      ? nwaySearch(table, options, total)
       : null
     const approx = wantsApprox && options.approxSource === 'simulated' ? new MissSampler(options.approxEvery, options.approxEvery === 1 ? 'regular' : 'prime', kinds.length) : null
     const seconds = { exact: 0, sample: 0, search: 0, approx: 0 }
@@ -286,4 +286,20 @@ async function perfSamples(db: ReturnType<typeof openSessionDb>, every: number):
   const program = meta('program')
   if (typeof program !== 'string') throw new StrideError('The session does not record its program; re-trace it to sample it with perf.', 'malformed-session')
   return recordLineSamples(program, (meta('args') as string[] | null) ?? [], every)
+}
+
+/**
+ * Intervals lengthen while a region misses nothing (Buck 2.2), but never beyond a tenth of the
+ * run: past that the search sees the run's last phases in one or two interrupts and cannot
+ * reopen when data it dropped misses again (reuse's C was lost that way).
+ */
+function nwaySearch(table: ObjectTable, options: { ways: number; threshold?: number; searchInterval?: number | null }, total: number): NwaySearch {
+  const intervalAccesses = options.searchInterval ?? Math.max(1000, Math.round(total / 50))
+  return new NwaySearch(table, {
+    ways: options.ways,
+    threshold: options.threshold,
+    intervalAccesses,
+    minAccesses: Math.round(total / 10),
+    maxLengthening: Math.max(1, Math.floor(total / 10 / intervalAccesses))
+  })
 }
