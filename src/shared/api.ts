@@ -147,6 +147,10 @@ export const API_INPUT_SCHEMAS = {
       maxSeconds: z.number().positive().max(24 * 86400, 'a time limit is at most 24 days').nullable().default(null),
       /** Name heap blocks by allocation context (preloads Stride's malloc interposer). */
       trackHeap: z.boolean().default(true),
+      /** Also record what the chosen functions call (needs functions). */
+      followCalls: z.boolean().default(false),
+      /** At the event or time limit: the program runs on uninstrumented ('detach') or is stopped. */
+      afterLimit: z.enum(['detach', 'stop']).default('detach'),
       /** Where to write the session; a fresh file in the sessions folder when omitted. */
       out: sessionPath.nullable().default(null),
       /** Simulate right after tracing (what the launch dialog does). */

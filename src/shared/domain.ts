@@ -182,6 +182,12 @@ export interface SessionInfo {
   debugInfoHint: string | null
   points: number
   runs: RunSummary[]
+  /** How the traced program ended (absent in sessions recorded before Stride knew). */
+  programExit?: { code: number | null; signal: string | null } | null
+  /** What recorded it: Stride's Valgrind tool, Lackey (the fallback), or Frida. */
+  recorder?: string | null
+  /** Threads whose accesses the trace holds (interleaved in the order they ran). */
+  threads?: number | null
   /** Mohan's stream statistics per traced function (absent for sessions without them). */
   functionStreams?: FunctionStreams[]
 }

@@ -27,6 +27,9 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
             stopMessage: info.stopMessage,
             storedBytes: info.storedBytes,
             hasDebugInfo: info.hasDebugInfo,
+            programExit: info.programExit ?? null,
+            recorder: info.recorder ?? null,
+            threads: info.threads ?? null,
             runs: info.runs,
             points: points.map((p) => {
               const m = streams.points.get(p.index)
@@ -69,6 +72,8 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     io.out(`  program   ${info.program} ${info.args.join(' ')}`)
     io.out(`  functions ${info.functions.length ? info.functions.join(', ') : '(all)'}`)
     io.out(`  events    ${info.events}${info.partial ? ` (partial: ${info.stopReason}${info.stopMessage ? ` — ${info.stopMessage}` : ''})` : ''}`)
+    if (info.programExit) io.out(`  exit      ${info.programExit.signal ? `killed by ${info.programExit.signal}` : `status ${info.programExit.code ?? 'unknown'}`}`)
+    if (info.recorder) io.out(`  recorder  ${info.recorder}${info.threads && info.threads > 1 ? `, ${info.threads} threads (accesses interleaved as they ran)` : ''}`)
     io.out(`  stored    ${info.storedBytes} bytes (${info.storedBytes > 0 ? ((info.events * 24) / info.storedBytes).toFixed(1) : '-'}x vs 24-byte records)`)
     io.out(`  points    ${points.length}`)
     io.out(`  runs      ${info.runs.map((r) => `${r.run}: ${r.config.levels.map((l) => `${l.name}:${l.size}:${l.assoc}:${l.lineSize}`).join(' ')}`).join('; ') || '(none)'}`)

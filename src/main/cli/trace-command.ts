@@ -18,7 +18,7 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(
     argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true } },
+    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true }, 'follow-calls': {}, 'stop-at-limit': {} },
     'trace'
   )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
@@ -37,10 +37,25 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const functions = await checkFunctions(program, splitFunctionList(flag(args, 'functions') ?? ''))
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
+  if (has(args, 'follow-calls') && functions.length === 0) throw new StrideError('stride trace: --follow-calls records what the chosen functions call; give them with --functions F1,F2.')
 
   const started = Date.now()
   // --no-heap: no malloc interposer, so the run is exactly the program's own (as under Cachegrind).
-  const handle = runTraceWorker({ program, args: args.rest, functions, maxEvents, maxSeconds: seconds, out: resolve(out), trackHeap: !has(args, 'no-heap') }, (p) =>
+  // The program gets this terminal: stdin reaches it, its output is shown as it runs.
+  const handle = runTraceWorker(
+    {
+      program,
+      args: args.rest,
+      functions,
+      maxEvents,
+      maxSeconds: seconds,
+      out: resolve(out),
+      trackHeap: !has(args, 'no-heap'),
+      followCalls: has(args, 'follow-calls'),
+      afterLimit: has(args, 'stop-at-limit') ? 'stop' : 'detach',
+      stdio: 'inherit'
+    },
+    (p) =>
     io.progress(progressLine(p.phase, p.events, started))
   )
   // Ctrl+C, a closed terminal or a kill: stop recording, keep what was recorded (partial).
@@ -57,10 +72,17 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     const raw = s.events * 24
     const ratio = s.storedBytes > 0 ? raw / s.storedBytes : 0
     const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
-    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status} -> ${done.session}`)
+    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     return 0
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop)
   }
+}
+
+/** A program that did not exit 0 says so on the summary line (its status is also in `info`). */
+export function exitNote(exit: { code: number | null; signal: string | null } | null | undefined): string {
+  if (!exit) return ''
+  if (exit.signal) return `; the program was killed by ${exit.signal}`
+  return exit.code !== null && exit.code !== 0 ? `; the program exited with status ${exit.code}` : ''
 }

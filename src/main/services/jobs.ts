@@ -79,7 +79,17 @@ export class JobManager extends ApiEventChannel {
     try {
       this.progress(job, { phase: 'starting', events: 0, total: input.maxEvents })
       const handle = runTraceWorker(
-        { program: input.program, args: input.args, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, out: input.out, trackHeap: input.trackHeap },
+        {
+          program: input.program,
+          args: input.args,
+          functions: input.functions,
+          maxEvents: input.maxEvents,
+          maxSeconds: input.maxSeconds,
+          out: input.out,
+          trackHeap: input.trackHeap,
+          followCalls: input.followCalls && input.functions.length > 0,
+          afterLimit: input.afterLimit
+        },
         (p) => this.progress(job, p)
       )
       job.handle = handle

@@ -128,8 +128,18 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     debugInfoHint: (m.get('debugInfoHint') as string | null | undefined) ?? null,
     points,
     runs: readRuns(db),
+    programExit: programExit(m.get('programExit')),
+    recorder: typeof m.get('recorder') === 'string' ? (m.get('recorder') as string) : null,
+    threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
     ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
   }
+}
+
+/** The stored exit, checked field by field (meta is JSON a newer or damaged file may shape otherwise). */
+function programExit(v: unknown): SessionInfo['programExit'] {
+  if (!v || typeof v !== 'object') return null
+  const { code, signal } = v as { code?: unknown; signal?: unknown }
+  return { code: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null }
 }
 
 function hasTable(db: Db, name: string): boolean {

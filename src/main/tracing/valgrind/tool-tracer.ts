@@ -47,7 +47,8 @@ export class ToolTrace implements ToolStreamSink {
   private programBase: number | null = null
   private kept = 0
   private detachedAt: { accesses: number; reason: number } | null = null
-  private exitCode: number | null = null
+  /** The tool saw the program's end (an ended stream without it was cut short). */
+  private exited = false
   private bPoints = new Uint32Array(CHUNK_EVENTS)
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
@@ -154,7 +155,9 @@ export class ToolTrace implements ToolStreamSink {
       const why = this.detachedAt.reason === DetachReason.seconds ? `${this.options.maxSeconds} s` : `${this.detachedAt.accesses} events`
       notes.push(stopAtLimit ? `stopped after ${why}` : `recording stopped after ${why}; the program ran on uninstrumented to its end`)
     }
-    const programExit = { code: this.exitCode ?? (exit.signal ? null : exit.code), signal: exit.signal ?? null }
+    // Valgrind exits with the program's status (the tool's fini sees 0 for some exits) and
+    // dies of the signal that killed it.
+    const programExit = { code: exit.signal ? null : exit.code, signal: exit.signal ?? null }
     if (!this.stopReason) {
       if (fatal) {
         stopReason = 'target-crashed'
@@ -169,7 +172,12 @@ export class ToolTrace implements ToolStreamSink {
         notes.push(`the program exited with status ${programExit.code}`)
       }
     }
-    if (exit.signal && !programExit.signal) programExit.signal = exit.signal
+    if (stopReason === 'completed' && !this.exited && !streamError) {
+      // Valgrind itself failed, or the program exec'd another one: the tool never saw its end.
+      stopReason = 'error'
+      const why = this.logTail.filter((l) => /valgrind|error|exec/i.test(l)).pop()?.replace(/^==\d+==\s*/, '').trim()
+      notes.push(`the recording ended before the program did${why ? ` (${why})` : ''}; the accesses recorded before are kept`)
+    }
     if (streamError) {
       if (stopReason === 'completed') stopReason = 'error'
       notes.push(`the tool's record stream was unreadable (${streamError}); the accesses before it are kept`)
@@ -250,8 +258,8 @@ export class ToolTrace implements ToolStreamSink {
     this.detachedAt = { accesses, reason }
   }
 
-  exit(code: number): void {
-    this.exitCode = code
+  exit(): void {
+    this.exited = true
   }
 
   // ----
