@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// Tracing throughput, side by side in one run, on the bundled examples (whole program):
-//   floor    valgrind --tool=lackey --trace-mem=yes writing to /dev/null (lackey's own cost)
-//   stride   `stride trace` (lackey -> stride-pipebuf relay -> parser -> chunks in SQLite)
-//   direct   the same without the relay (STRIDE_NO_PIPEBUF=1: lackey writes into Node's pipe)
-// Usage: npm run build && npm run examples && node bench/trace.mjs [example ...]
+// Recording cost, side by side in one run, medians of R runs each:
+//   native      the program alone
+//   null        valgrind --tool=none (Valgrind's floor: translation without instrumentation)
+//   cachegrind  valgrind --tool=cachegrind (what a Stride user would otherwise run)
+//   lackey      valgrind --tool=lackey --trace-mem=yes into /dev/null (the old backend's floor;
+//               skipped above 20 M accesses, it takes minutes)
+//   stride      `stride trace --launch` on Stride's Valgrind tool: whole program, to a session
+// and, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
+// (records a million accesses, then detaches) against the Null tool. Peak RSS of `stride trace`
+// is printed for each program (flat memory: it must not grow with the trace).
+// Usage: npm run build && npm run examples && node bench/trace.mjs [R]
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,34 +17,78 @@ import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'out', 'main', 'cli.js')
-const names = process.argv.slice(2).length ? process.argv.slice(2) : ['conflict', 'reuse', 'micro', 'mult']
-const dir = mkdtempSync(join(tmpdir(), 'stride-bench-'))
+const R = Number(process.argv[2] ?? 3)
+const dir = mkdtempSync(join(tmpdir(), 'stride-bench-trace-'))
+const env = { ...process.env, STRIDE_HOME: join(dir, 'home') }
 
-function timed(cmd, args, env = process.env) {
-  const t = process.hrtime.bigint()
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 << 20 })
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
-  return { s: Number(process.hrtime.bigint() - t) / 1e9, out: r.stdout }
+const heat = join(dir, 'heat')
+const cc = spawnSync('cc', ['-O2', '-g', '-o', heat, join(root, 'bench', 'targets', 'heat.c')], { encoding: 'utf8' })
+if (cc.status !== 0) throw new Error(`cannot build bench/targets/heat.c: ${cc.stderr}`)
+
+const example = (name) => ({ name, program: join(root, 'resources', 'examples', 'build', name), args: [] })
+const programs = [
+  example('conflict'),
+  example('reuse'),
+  example('micro'),
+  example('mult'),
+  { name: 'heat 512 12', program: heat, args: ['512', '12'] },
+  { name: 'heat 1024 10', program: heat, args: ['1024', '10'] }
+]
+
+/** Wall seconds and peak RSS (KiB) of one run, through /usr/bin/time. */
+function once(cmd, args) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { env, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(-2000)}`)
+  const [s, kb] = r.stderr.trim().split('\n').pop().split(' ').map(Number)
+  return { s, kb, out: r.stdout }
 }
 
-console.log('example          events   floor s  stride s  direct s  stride/floor  direct/stride  Mevents/s')
-for (const name of names) {
-  const program = join(root, 'resources', 'examples', 'build', name)
-  const floor = timed('sh', ['-c', `valgrind --tool=lackey --trace-mem=yes --log-fd=9 ${program} 9>/dev/null >/dev/null 2>&1`])
-  const stride = timed(process.execPath, [cli, 'trace', '--launch', program, '--out', join(dir, `${name}.stride`)])
-  const direct = timed(process.execPath, [cli, 'trace', '--launch', program, '--out', join(dir, `${name}-direct.stride`)], { ...process.env, STRIDE_NO_PIPEBUF: '1' })
-  const events = Number(/^(\d+) events/.exec(stride.out)?.[1] ?? 0)
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)]
+}
+
+function measure(cmd, args) {
+  const runs = Array.from({ length: R }, () => once(cmd, args))
+  return { s: median(runs.map((r) => r.s)), kb: Math.max(...runs.map((r) => r.kb)), out: runs[0].out }
+}
+
+const valgrind = (tool, extra, p) => measure('sh', ['-c', `valgrind --tool=${tool} ${extra} ${p.program} ${p.args.join(' ')} >/dev/null 2>&1 9>/dev/null`])
+
+console.log(`R = ${R} runs each, medians; peak RSS is the largest of the runs`)
+console.log('program          accesses  native s  null s  cachegrind s  lackey s  stride s  stride/cachegrind  stride/null  stride peak MB')
+for (const p of programs) {
+  const native = measure(p.program, p.args)
+  const none = valgrind('none', '', p)
+  const cg = valgrind('cachegrind', '--cachegrind-out-file=/dev/null', p)
+  const stride = measure(process.execPath, [cli, 'trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args])
+  const accesses = Number(/^(\d+) events/m.exec(stride.out)?.[1] ?? 0)
+  const lackey = accesses <= 20e6 ? valgrind('lackey', '--trace-mem=yes --log-fd=9', p).s.toFixed(2) : '-'
   console.log(
     [
-      name.padEnd(14),
-      String(events).padStart(9),
-      floor.s.toFixed(2).padStart(8),
+      p.name.padEnd(14),
+      String(accesses).padStart(10),
+      native.s.toFixed(2).padStart(9),
+      none.s.toFixed(2).padStart(7),
+      cg.s.toFixed(2).padStart(13),
+      lackey.padStart(9),
       stride.s.toFixed(2).padStart(9),
-      direct.s.toFixed(2).padStart(9),
-      (stride.s / floor.s).toFixed(2).padStart(13),
-      (direct.s / stride.s).toFixed(2).padStart(14),
-      (events / stride.s / 1e6).toFixed(2).padStart(10)
+      (stride.s / cg.s).toFixed(2).padStart(18),
+      (stride.s / none.s).toFixed(2).padStart(12),
+      (stride.kb / 1024).toFixed(0).padStart(15)
     ].join(' ')
   )
+}
+
+console.log('\nheat 1024 10: one small function, and detach after a million accesses, against the Null tool')
+const big = programs[programs.length - 1]
+const none = valgrind('none', '', big)
+for (const [label, extra] of [
+  ['--functions step', ['--functions', 'step']],
+  ['--max-events 1000000 (detach)', ['--max-events', '1000000']]
+]) {
+  const r = measure(process.execPath, [cli, 'trace', '--launch', big.program, '--no-heap', ...extra, '--out', join(dir, 'f.stride'), '--force', '--', ...big.args])
+  const accesses = Number(/^(\d+) events/m.exec(r.out)?.[1] ?? 0)
+  console.log(`${label.padEnd(32)} ${String(accesses).padStart(10)} accesses  stride ${r.s.toFixed(2)} s  null ${none.s.toFixed(2)} s  ratio ${(r.s / none.s).toFixed(2)}`)
 }
 rmSync(dir, { recursive: true, force: true })

@@ -46,6 +46,20 @@ export function SessionSummary({ info }: { info: SessionInfo }) {
           <dt>Recorded</dt>
           <dd>{formatDate(info.createdAt)}</dd>
         </div>
+        {info.programExit && (
+          <div>
+            <dt>Program</dt>
+            <dd data-testid="program-exit" className={info.programExit.signal || info.programExit.code ? 'warning-text' : undefined}>
+              {info.programExit.signal ? `killed by ${info.programExit.signal}` : `exit status ${info.programExit.code ?? 'unknown'}`}
+            </dd>
+          </div>
+        )}
+        {info.threads != null && info.threads > 1 && (
+          <div>
+            <dt>Threads</dt>
+            <dd title="Their accesses are interleaved in the order Valgrind ran them">{info.threads}</dd>
+          </div>
+        )}
         {info.functions.length > 0 && (
           <div className="wide">
             <dt>Functions</dt>

@@ -33,6 +33,8 @@ export function LaunchDialog() {
   const [maxEventsText, setMaxEventsText] = useState('')
   const [levels, setLevels] = useState<CacheLevelDraft[]>(DEFAULT_LEVELS)
   const [cachegrind, setCachegrind] = useState(false)
+  const [followCalls, setFollowCalls] = useState(false)
+  const [stopAtLimit, setStopAtLimit] = useState(false)
   const [formError, setFormError] = useState<string | null>(null)
 
   const example: ExampleProgram | undefined = examples.find((e) => e.name === exampleName)
@@ -68,6 +70,8 @@ export function LaunchDialog() {
       args: splitArgs(argsText),
       functions,
       maxEvents: max.value,
+      followCalls: followCalls && functions.length > 0,
+      afterLimit: stopAtLimit ? 'stop' : 'detach',
       simulate: cache.config
     })
     if (ok) closeDialog()
@@ -161,6 +165,12 @@ export function LaunchDialog() {
           {symbols.status === 'ready' && functions.length === 0 && (
             <p className="muted small">No function chosen: every access of the program is traced (slow for large programs).</p>
           )}
+          {functions.length > 0 && (
+            <label className="checkbox">
+              <input type="checkbox" checked={followCalls} onChange={(e) => setFollowCalls(e.target.checked)} data-testid="follow-calls" />
+              <span>Also record what they call</span>
+            </label>
+          )}
         </fieldset>
 
         <div className="field-columns">
@@ -176,7 +186,11 @@ export function LaunchDialog() {
                 data-testid="max-events"
               />
             </label>
-            <p className="muted small">The trace stops after this many accesses and keeps what it has.</p>
+            <p className="muted small">Recording stops after this many accesses and keeps what it has; the program runs on to its end at full speed.</p>
+            <label className="checkbox">
+              <input type="checkbox" checked={stopAtLimit} onChange={(e) => setStopAtLimit(e.target.checked)} data-testid="stop-at-limit" />
+              <span>Stop the program at the limit</span>
+            </label>
           </fieldset>
 
           <fieldset className="field-group">

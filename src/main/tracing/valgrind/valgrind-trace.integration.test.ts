@@ -49,7 +49,8 @@ describe('stride trace (Valgrind backend)', () => {
   it('--max-events stops the run, keeps the trace and marks it partial', () => {
     const session = join(dir, 'micro-max.stride')
     const out = strideOk(['trace', '--launch', example('micro'), '--max-events', '5000', '--out', session], env)
-    expect(out).toMatch(/^5000 events, \d+ access points, \d+ bytes stored, compression [\d.]+x \(partial: max-events/)
+    // The program's own output comes first: it has the terminal.
+    expect(out).toMatch(/^5000 events, \d+ access points, \d+ bytes stored, compression [\d.]+x \(partial: max-events/m)
     const s = info(session)
     expect(s).toMatchObject({ events: 5000, partial: true, stopReason: 'max-events' })
     // The partial trace simulates like any other.
