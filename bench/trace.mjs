@@ -4,7 +4,7 @@
 //   null        valgrind --tool=none (Valgrind's floor: translation without instrumentation)
 //   cachegrind  valgrind --tool=cachegrind (what a Stride user would otherwise run)
 //   lackey      valgrind --tool=lackey --trace-mem=yes into /dev/null (the old backend's floor;
-//               skipped above 20 M accesses, it takes minutes)
+//               one run; skipped above 20 M accesses, it takes minutes)
 //   stride      `stride trace --launch` on Stride's Valgrind tool: whole program, to a session
 // and, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
 // (records a million accesses, then detaches) against the Null tool. Peak RSS of `stride trace`
@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createRequire } from 'node:module'
 
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'out', 'main', 'cli.js')
@@ -24,6 +25,24 @@ const env = { ...process.env, STRIDE_HOME: join(dir, 'home') }
 const heat = join(dir, 'heat')
 const cc = spawnSync('cc', ['-O2', '-g', '-o', heat, join(root, 'bench', 'targets', 'heat.c')], { encoding: 'utf8' })
 if (cc.status !== 0) throw new Error(`cannot build bench/targets/heat.c: ${cc.stderr}`)
+
+// The recording engine alone: Stride's Valgrind tool exactly as Stride starts it, records to /dev/null.
+async function loadToolBuild() {
+  const { build } = await import('rolldown')
+  // CommonJS inside the project, so the module finds the project root from its own folder.
+  const file = join(root, 'out', 'bench', 'tool-build.cjs')
+  await build({ input: join(root, 'src', 'main', 'tracing', 'valgrind', 'tool-build.ts'), output: { file, format: 'cjs' }, platform: 'node', logLevel: 'silent' })
+  return createRequire(import.meta.url)(file)
+}
+const { strideValgrindTool, toolCommand } = await loadToolBuild()
+const built = strideValgrindTool()
+if (!built.ok) console.log(`Stride's Valgrind tool is not built here (${built.reason}): Stride records with Lackey`)
+function toolAlone(p, options, times = R) {
+  if (!built.ok) return null
+  const c = toolCommand(built.tool, ['--tool=stride', '--out-fd=9', '--log-fd=2', '--demangle=no', `--exe=${p.program}`, ...options, p.program, ...p.args])
+  const quoted = [c.command, ...c.args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+  return measure('sh', ['-c', `${Object.entries(built.tool.env).map(([k, v]) => `${k}='${v}'`).join(' ')} ${quoted} >/dev/null 2>&1 9>/dev/null`], times)
+}
 
 const example = (name) => ({ name, program: join(root, 'resources', 'examples', 'build', name), args: [] })
 const programs = [
@@ -48,22 +67,24 @@ function median(xs) {
   return s[Math.floor(s.length / 2)]
 }
 
-function measure(cmd, args) {
-  const runs = Array.from({ length: R }, () => once(cmd, args))
+function measure(cmd, args, times = R) {
+  const runs = Array.from({ length: times }, () => once(cmd, args))
   return { s: median(runs.map((r) => r.s)), kb: Math.max(...runs.map((r) => r.kb)), out: runs[0].out }
 }
 
-const valgrind = (tool, extra, p) => measure('sh', ['-c', `valgrind --tool=${tool} ${extra} ${p.program} ${p.args.join(' ')} >/dev/null 2>&1 9>/dev/null`])
+const valgrind = (tool, extra, p, times = R) => measure('sh', ['-c', `valgrind --tool=${tool} ${extra} ${p.program} ${p.args.join(' ')} >/dev/null 2>&1 9>/dev/null`], times)
 
 console.log(`R = ${R} runs each, medians; peak RSS is the largest of the runs`)
-console.log('program          accesses  native s  null s  cachegrind s  lackey s  stride s  stride/cachegrind  stride/null  stride peak MB')
+console.log('program          accesses  native s  null s  cachegrind s  lackey s  tool s  stride s  tool/cachegrind  stride/cachegrind  stride peak MB')
 for (const p of programs) {
   const native = measure(p.program, p.args)
   const none = valgrind('none', '', p)
   const cg = valgrind('cachegrind', '--cachegrind-out-file=/dev/null', p)
   const stride = measure(process.execPath, [cli, 'trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args])
   const accesses = Number(/^(\d+) events/m.exec(stride.out)?.[1] ?? 0)
-  const lackey = accesses <= 20e6 ? valgrind('lackey', '--trace-mem=yes --log-fd=9', p).s.toFixed(2) : '-'
+  const tool = toolAlone(p, ['--frames=no'])
+  // Lackey once: it is the old backend's floor, and slow.
+  const lackey = accesses <= 20e6 ? valgrind('lackey', '--trace-mem=yes --log-fd=9', p, 1).s.toFixed(2) : '-'
   console.log(
     [
       p.name.padEnd(14),
@@ -72,23 +93,30 @@ for (const p of programs) {
       none.s.toFixed(2).padStart(7),
       cg.s.toFixed(2).padStart(13),
       lackey.padStart(9),
+      (tool ? tool.s.toFixed(2) : '-').padStart(7),
       stride.s.toFixed(2).padStart(9),
+      (tool ? (tool.s / cg.s).toFixed(2) : '-').padStart(16),
       (stride.s / cg.s).toFixed(2).padStart(18),
-      (stride.s / none.s).toFixed(2).padStart(12),
       (stride.kb / 1024).toFixed(0).padStart(15)
     ].join(' ')
   )
 }
 
-console.log('\nheat 1024 10: one small function, and detach after a million accesses, against the Null tool')
+console.log('\nheat 1024 10 against the Null tool: one small function (corner: 2 accesses), and detach after a million accesses')
 const big = programs[programs.length - 1]
 const none = valgrind('none', '', big)
-for (const [label, extra] of [
-  ['--functions step', ['--functions', 'step']],
-  ['--max-events 1000000 (detach)', ['--max-events', '1000000']]
+for (const [label, extra, toolOptions] of [
+  ['--functions corner', ['--functions', 'corner'], ['--frames=no', '--fn=corner']],
+  ['--max-events 1000000 (detach)', ['--max-events', '1000000'], ['--frames=no', '--max-events=1000000']]
 ]) {
   const r = measure(process.execPath, [cli, 'trace', '--launch', big.program, '--no-heap', ...extra, '--out', join(dir, 'f.stride'), '--force', '--', ...big.args])
+  const tool = toolAlone(big, toolOptions)
   const accesses = Number(/^(\d+) events/m.exec(r.out)?.[1] ?? 0)
-  console.log(`${label.padEnd(32)} ${String(accesses).padStart(10)} accesses  stride ${r.s.toFixed(2)} s  null ${none.s.toFixed(2)} s  ratio ${(r.s / none.s).toFixed(2)}`)
+  console.log(
+    `${label.padEnd(32)} ${String(accesses).padStart(8)} accesses  null ${none.s.toFixed(2)} s  tool ${tool ? tool.s.toFixed(2) : '-'} s (${tool ? (tool.s / none.s).toFixed(2) : '-'}x null)  stride trace ${r.s.toFixed(2)} s (${(r.s / none.s).toFixed(2)}x null)`
+  )
 }
+console.log('\nstride trace with no work: node start-up, ELF and debug info, symbols, session file')
+const tiny = measure(process.execPath, [cli, 'trace', '--launch', big.program, '--no-heap', '--functions', 'corner', '--out', join(dir, 't.stride'), '--force', '--', '16', '1'])
+console.log(`heat 16 1 --functions corner: ${tiny.s.toFixed(2)} s`)
 rmSync(dir, { recursive: true, force: true })
