@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { adviseFromStreams } from './advisor'
+import fc from 'fast-check'
 import { StreamDetector } from './stream-detector'
+import { StreamDetectorReference } from './reference/stream-detector-reference'
 
 function run(addresses: number[], size = 8, window?: number) {
   const d = new StreamDetector(window)
@@ -69,5 +71,39 @@ describe('Mohan stream detector', () => {
     }
     expect(run(refs, 8, 100).streams).toBe(0)
     expect(run(refs, 8, 400).streams).toBeGreaterThan(0)
+  })
+})
+
+describe('Mohan stream detector against its reference model', () => {
+  // Random and adversarial reference strings: strided runs interleaved, repeats, negative
+  // strides, addresses above 2^32 (heap and stack), tiny windows that age streams constantly.
+  const reference = fc.oneof(
+    fc.integer({ min: 0, max: 64 }).map((a) => a * 8),
+    fc.integer({ min: 0, max: 2 ** 20 }).map((a) => 0x1fff000000 + a * 4),
+    fc.integer({ min: 0, max: 2 ** 40 })
+  )
+  const strided = fc
+    .tuple(fc.integer({ min: 0, max: 2 ** 44 }), fc.integer({ min: -4096, max: 4096 }), fc.integer({ min: 1, max: 300 }))
+    .map(([start, stride, n]) => Array.from({ length: n }, (_, k) => start + k * stride))
+  const trace = fc.array(fc.oneof(reference.map((a) => [a]), strided), { maxLength: 60 }).map((parts) => {
+    // Interleave the parts round-robin, as loops over several arrays do.
+    const out: number[] = []
+    for (let k = 0; parts.some((p) => k < p.length); k++) for (const p of parts) if (k < p.length) out.push(p[k]!)
+    return out
+  })
+
+  it('gives identical statistics on random and adversarial traces', () => {
+    fc.assert(
+      fc.property(trace, fc.constantFrom(3, 4, 7, 100), fc.constantFrom(1, 4, 8), (refs, window, size) => {
+        const ours = new StreamDetector(window)
+        const model = new StreamDetectorReference(window)
+        for (const a of refs) {
+          ours.add(a, size)
+          model.add(a, size)
+        }
+        expect(ours.finish()).toEqual(model.finish())
+      }),
+      { numRuns: 300 }
+    )
   })
 })

@@ -19,6 +19,12 @@
  * Statistics: spatial regularity = (sum of stream lengths) / references; stream counts in
  * the length buckets [4-32), [32-128), [128-16384], > 16384; mean and standard deviation of
  * stream length; mean |stride| in bytes and in elements (stride / access size).
+ *
+ * It runs over every traced access at the end of a recording, so it keeps no per-reference
+ * objects: streams live in typed arrays (at most about `window` are alive at once) and both
+ * tables are open-addressing hashes over double keys (addresses above 2^31 made JavaScript
+ * Maps allocate a heap number per lookup). `reference/stream-detector-reference.ts` is the
+ * readable model the tests compare it with.
  */
 
 export interface StreamStatistics {
@@ -44,17 +50,92 @@ export const DEFAULT_WINDOW = 100
 export const MIN_STREAM_LENGTH = 3
 export const LONG_STREAM = 100
 
-interface Stream {
-  start: number
-  stride: number
-  length: number
-  size: number
-  last: number
-  /** Next stream expecting the same successor. */
-  sameKey: Stream | null
-  /** Age list (most recently extended first). */
-  newer: Stream | null
-  older: Stream | null
+const NONE = -1
+
+/** Double key -> non-negative number, linear probing with backward-shift deletion. */
+class NumberTable {
+  private keys: Float64Array
+  private values: Float64Array
+  private used: Uint8Array
+  private mask: number
+  private bits: number
+  private size = 0
+
+  constructor(expected: number) {
+    this.bits = Math.max(4, Math.ceil(Math.log2(expected * 4)))
+    const n = 1 << this.bits
+    this.keys = new Float64Array(n)
+    this.values = new Float64Array(n)
+    this.used = new Uint8Array(n)
+    this.mask = n - 1
+  }
+
+  private slot(key: number): number {
+    // Keys are integers below 2^53 in magnitude: mix both 32-bit halves.
+    const lo = key >>> 0
+    const hi = (key / 4294967296) | 0
+    return (Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> (32 - this.bits)) & this.mask
+  }
+
+  get(key: number): number {
+    let i = this.slot(key)
+    while (this.used[i]) {
+      if (this.keys[i] === key) return this.values[i]!
+      i = (i + 1) & this.mask
+    }
+    return NONE
+  }
+
+  set(key: number, value: number): void {
+    let i = this.slot(key)
+    while (this.used[i]) {
+      if (this.keys[i] === key) {
+        this.values[i] = value
+        return
+      }
+      i = (i + 1) & this.mask
+    }
+    this.used[i] = 1
+    this.keys[i] = key
+    this.values[i] = value
+    if (++this.size * 2 > this.mask) this.grow()
+  }
+
+  delete(key: number): void {
+    let i = this.slot(key)
+    while (this.used[i]) {
+      if (this.keys[i] === key) break
+      i = (i + 1) & this.mask
+    }
+    if (!this.used[i]) return
+    this.used[i] = 0
+    this.size--
+    // Backward shift: move later entries of the probe run into the hole when their home allows.
+    let j = (i + 1) & this.mask
+    while (this.used[j]) {
+      const home = this.slot(this.keys[j]!)
+      if (((j - home) & this.mask) >= ((j - i) & this.mask)) {
+        this.keys[i] = this.keys[j]!
+        this.values[i] = this.values[j]!
+        this.used[i] = 1
+        this.used[j] = 0
+        i = j
+      }
+      j = (j + 1) & this.mask
+    }
+  }
+
+  private grow(): void {
+    const { keys, values, used } = this
+    this.bits++
+    const n = 1 << this.bits
+    this.keys = new Float64Array(n)
+    this.values = new Float64Array(n)
+    this.used = new Uint8Array(n)
+    this.mask = n - 1
+    this.size = 0
+    for (let i = 0; i < used.length; i++) if (used[i]) this.set(keys[i]!, values[i]!)
+  }
 }
 
 export class StreamDetector {
@@ -63,10 +144,24 @@ export class StreamDetector {
   private readonly marked: Uint8Array
   /** Position of the previous unmarked-at-insert occurrence of the same address, or -1. */
   private readonly prevSame: Float64Array
-  private readonly latest = new Map<number, number>()
-  private readonly table = new Map<number, Stream>()
-  private newest: Stream | null = null
-  private oldest: Stream | null = null
+  /** Address -> its most recent position in the pool. */
+  private readonly latest: NumberTable
+  /** Expected successor -> the first stream expecting it. */
+  private readonly table: NumberTable
+  // Streams, by index: start, stride, length, access size, last extension, the next stream
+  // expecting the same successor, and the age list (most recently extended first).
+  private sStart: Float64Array
+  private sStride: Float64Array
+  private sLength: Float64Array
+  private sSize: Float64Array
+  private sLast: Float64Array
+  private sSameKey: Int32Array
+  private sNewer: Int32Array
+  private sOlder: Int32Array
+  private free: number[] = []
+  private allocated = 0
+  private newest = NONE
+  private oldest = NONE
   private t = 0
   // Running statistics of retired streams.
   private streams = 0
@@ -84,6 +179,19 @@ export class StreamDetector {
     this.time = new Float64Array(window).fill(-1)
     this.marked = new Uint8Array(window)
     this.prevSame = new Float64Array(window).fill(-1)
+    this.latest = new NumberTable(window)
+    this.table = new NumberTable(window)
+    // At most one stream starts or is extended per reference, and one not extended within
+    // `window` references retires: about `window` are alive. Grown if ever needed.
+    const n = window + 8
+    this.sStart = new Float64Array(n)
+    this.sStride = new Float64Array(n)
+    this.sLength = new Float64Array(n)
+    this.sSize = new Float64Array(n)
+    this.sLast = new Float64Array(n)
+    this.sSameKey = new Int32Array(n)
+    this.sNewer = new Int32Array(n)
+    this.sOlder = new Int32Array(n)
   }
 
   add(address: number, size: number): void {
@@ -102,11 +210,11 @@ export class StreamDetector {
     this.prevSame[col] = -1
 
     const s = this.table.get(address)
-    if (s) {
+    if (s !== NONE) {
       // Extends a known stream: re-key it under its next expected successor.
       this.unlinkKey(address, s)
-      s.length++
-      s.last = t
+      this.sLength[s]!++
+      this.sLast[s] = t
       this.touch(s)
       this.linkKey(s)
       this.marked[col] = 1
@@ -122,82 +230,125 @@ export class StreamDetector {
       const c = this.addr[cc]!
       const want = 2 * c - address
       let te = this.latest.get(want)
-      while (te !== undefined && te >= 0 && te > lo) {
+      while (te >= 0 && te > lo) {
         const ce = te % w
         if (te < tc && !this.marked[ce]) {
           this.marked[ce] = 1
           this.marked[cc] = 1
           this.marked[col] = 1
-          const stream: Stream = { start: want, stride: address - c, length: 3, size, last: t, sameKey: null, newer: null, older: null }
-          this.touch(stream)
-          this.linkKey(stream)
+          const n = this.newStream(want, address - c, size, t)
+          this.touch(n)
+          this.linkKey(n)
           return
         }
         te = this.prevSame[ce]!
       }
     }
     // Not part of a stream (yet): index it for later searches.
-    const prev = this.latest.get(address)
-    this.prevSame[col] = prev ?? -1
+    this.prevSame[col] = this.latest.get(address)
     this.latest.set(address, t)
   }
 
-  private key(s: Stream): number {
-    return s.start + s.length * s.stride
+  private newStream(start: number, stride: number, size: number, t: number): number {
+    let s = this.free.pop()
+    if (s === undefined) {
+      if (this.allocated === this.sStart.length) this.growStreams()
+      s = this.allocated++
+    }
+    this.sStart[s] = start
+    this.sStride[s] = stride
+    this.sLength[s] = MIN_STREAM_LENGTH
+    this.sSize[s] = size
+    this.sLast[s] = t
+    this.sSameKey[s] = NONE
+    this.sNewer[s] = NONE
+    this.sOlder[s] = NONE
+    return s
   }
 
-  private linkKey(s: Stream): void {
+  private growStreams(): void {
+    const n = this.sStart.length * 2
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(n)
+      b.set(a)
+      return b
+    }
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(n)
+      b.set(a)
+      return b
+    }
+    this.sStart = f64(this.sStart)
+    this.sStride = f64(this.sStride)
+    this.sLength = f64(this.sLength)
+    this.sSize = f64(this.sSize)
+    this.sLast = f64(this.sLast)
+    this.sSameKey = i32(this.sSameKey)
+    this.sNewer = i32(this.sNewer)
+    this.sOlder = i32(this.sOlder)
+  }
+
+  private key(s: number): number {
+    return this.sStart[s]! + this.sLength[s]! * this.sStride[s]!
+  }
+
+  private linkKey(s: number): void {
     const k = this.key(s)
-    s.sameKey = this.table.get(k) ?? null
+    this.sSameKey[s] = this.table.get(k)
     this.table.set(k, s)
   }
 
-  private unlinkKey(k: number, s: Stream): void {
+  private unlinkKey(k: number, s: number): void {
     const head = this.table.get(k)
     if (head === s) {
-      if (s.sameKey) this.table.set(k, s.sameKey)
+      const next = this.sSameKey[s]!
+      if (next !== NONE) this.table.set(k, next)
       else this.table.delete(k)
     } else {
-      for (let c: Stream | null | undefined = head; c; c = c.sameKey)
-        if (c.sameKey === s) {
-          c.sameKey = s.sameKey
+      for (let c = head; c !== NONE; c = this.sSameKey[c]!)
+        if (this.sSameKey[c] === s) {
+          this.sSameKey[c] = this.sSameKey[s]!
           break
         }
     }
-    s.sameKey = null
+    this.sSameKey[s] = NONE
   }
 
   /** Moves a stream to the young end of the age list. */
-  private touch(s: Stream): void {
+  private touch(s: number): void {
     if (this.newest === s) return
-    if (s.newer) s.newer.older = s.older
-    if (s.older) s.older.newer = s.newer
-    if (this.oldest === s) this.oldest = s.newer
-    s.newer = null
-    s.older = this.newest
-    if (this.newest) this.newest.newer = s
+    const newer = this.sNewer[s]!
+    const older = this.sOlder[s]!
+    if (newer !== NONE) this.sOlder[newer] = older
+    if (older !== NONE) this.sNewer[older] = newer
+    if (this.oldest === s) this.oldest = newer
+    this.sNewer[s] = NONE
+    this.sOlder[s] = this.newest
+    if (this.newest !== NONE) this.sNewer[this.newest] = s
     this.newest = s
-    if (!this.oldest) this.oldest = s
+    if (this.oldest === NONE) this.oldest = s
   }
 
   private age(t: number): void {
-    while (this.oldest && this.oldest.last <= t - this.window) this.retire(this.oldest)
+    while (this.oldest !== NONE && this.sLast[this.oldest]! <= t - this.window) this.retire(this.oldest)
   }
 
   /** Retires the oldest stream (the only one ever retired) into the statistics. */
-  private retire(s: Stream): void {
+  private retire(s: number): void {
     this.unlinkKey(this.key(s), s)
-    this.oldest = s.newer
-    if (s.newer) s.newer.older = null
-    else this.newest = null
-    s.newer = s.older = null
-    const len = s.length
+    const newer = this.sNewer[s]!
+    this.oldest = newer
+    if (newer !== NONE) this.sOlder[newer] = NONE
+    else this.newest = NONE
+    this.sNewer[s] = this.sOlder[s] = NONE
+    this.free.push(s)
+    const len = this.sLength[s]!
     this.streams++
     this.inStreams += len
     this.lengthSq += len * len
-    const stride = Math.abs(s.stride)
+    const stride = Math.abs(this.sStride[s]!)
     this.strideSum += stride
-    const elems = stride / Math.max(1, s.size)
+    const elems = stride / Math.max(1, this.sSize[s]!)
     this.strideElemSum += elems
     if (stride === 0) this.scalar++
     if (len >= 4 && len < 32) this.buckets['4-32']++
@@ -213,7 +364,7 @@ export class StreamDetector {
 
   /** Retires every stream and returns the statistics. */
   finish(): StreamStatistics {
-    while (this.oldest) this.retire(this.oldest)
+    while (this.oldest !== NONE) this.retire(this.oldest)
     const n = this.streams
     const mean = n ? this.inStreams / n : 0
     return {
