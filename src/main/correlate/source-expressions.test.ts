@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assignedName, collectAccesses, matchExpressions, parseLine, type LinePoint } from './source-expressions'
+import { assignedName, cppOwnerName, collectAccesses, matchExpressions, parseLine, type LinePoint } from './source-expressions'
 
 async function exprs(line: string) {
   const root = await parseLine(line)
@@ -60,5 +60,16 @@ describe('source expressions (METRIC SourceRef)', () => {
     expect(await name('        struct node *node = malloc(sizeof *node);')).toBe('node')
     expect(await name('    p->next = (struct node *)malloc(sizeof(struct node));')).toBe('p->next')
     expect(await name('    use(malloc(16));')).toBeNull()
+  })
+
+  it('names the object a C++ line allocates for', () => {
+    expect(cppOwnerName('  Node *n = new Node(3);')).toBe('n')
+    expect(cppOwnerName('  for (int k = 0; k < 200; k++) list = new Node{k, list};')).toBe('list')
+    expect(cppOwnerName('  std::vector<double> values(n);')).toBe('values')
+    expect(cppOwnerName('    values.push_back(x); // grows')).toBe('values')
+    expect(cppOwnerName('    counts[key] += 1;')).toBe('counts')
+    expect(cppOwnerName('  for (int k = 0; k < 256; k++) counts[k] = k;')).toBe('counts')
+    expect(cppOwnerName('  double *p = (double *)malloc(n * sizeof(double));')).toBeNull()
+    expect(cppOwnerName('  return total;')).toBeNull()
   })
 })

@@ -137,6 +137,25 @@ export function assignedName(root: SyntaxNode): string | null {
   return found
 }
 
+/**
+ * C++ lines the C grammar cannot read, where library code (operator new inside std::vector,
+ * std::unordered_map) allocated on the line's behalf: `p = new T`, `std::vector<T> v(n)`,
+ * `v.push_back(x)`, `m[k] = x`. The object the line names owns the block.
+ */
+export function cppOwnerName(text: string): string | null {
+  const code = text.replace(/\/\/.*$/, '')
+  const patterns = [
+    /([A-Za-z_][\w.>-]*)\s*=\s*new\b/, // p = new T(...), auto *p = new T
+    /^\s*(?:const\s+)?[A-Za-z_][\w:]*(?:<.*>)?[\s*&]+([A-Za-z_]\w*)\s*[({]/, // std::vector<T> v(n);
+    /([A-Za-z_]\w*)\s*(?:(?:\.|->)\s*[A-Za-z_]\w*\s*\(|\[)/ // v.push_back(x); for (...) m[k] = x
+  ]
+  for (const re of patterns) {
+    const m = re.exec(code)
+    if (m && !/^(return|if|while|for|switch|delete|new|sizeof)$/.test(m[1]!)) return m[1]!
+  }
+  return null
+}
+
 let parser: Promise<TsParser | null> | null = null
 
 /** The C parser, loaded once; null if the grammar is not installed (callers fall back). */

@@ -11,6 +11,8 @@ import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import { buildNameTable, demangle, resolveNames } from '../symbols/function-names'
+import { parseLdd, parseLibrarySpec } from '../symbols/library-spec'
+import { runTool } from '../symbols/run-tool'
 import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
 import { ensureExampleBuilt, listExamples } from './examples'
@@ -51,6 +53,32 @@ function prepareProgram(program: string): string {
  * `ns::f`, `S::method()`); one clear error for a name that matches nothing or several.
  */
 export async function checkFunctions(program: string, functions: string[]): Promise<string[]> {
+  if (functions.length === 0) return []
+  // LIBRARY:function names a function of a shared object the program loads.
+  const ownNames = functions.filter((f) => !parseLibrarySpec(f))
+  const own = await checkProgramFunctions(program, ownNames)
+  const libraries = functions.filter((f) => parseLibrarySpec(f))
+  return [...own, ...(await checkLibraryFunctions(program, libraries))]
+}
+
+/** Each LIBRARY:function as `FILE:symbol`, FILE the library's real file name (what Valgrind maps). */
+async function checkLibraryFunctions(program: string, specs: string[]): Promise<string[]> {
+  if (specs.length === 0) return []
+  const listed = parseLdd(await runTool('ldd', [program]).catch(() => ''))
+  const out: string[] = []
+  for (const spec of specs) {
+    const { library, name } = parseLibrarySpec(spec)!
+    const path = listed.get(library) ?? [...listed].find(([k]) => k.startsWith(`${library}.`))?.[1]
+    if (!path)
+      throw new StrideError(`${program} does not load ${library} (ldd lists ${[...listed.keys()].join(', ') || 'no libraries'}); name a library it loads, e.g. "${[...listed.keys()][0] ?? 'libm.so.6'}:${name}".`, 'not-found')
+    const real = realpathSync(path)
+    const [symbol] = await checkProgramFunctions(real, [name])
+    out.push(`${basename(real)}:${symbol}`)
+  }
+  return out
+}
+
+async function checkProgramFunctions(program: string, functions: string[]): Promise<string[]> {
   if (functions.length === 0) return []
   const elf = await readElf(program)
   const symbols = elf.functions.map((f) => f.name)

@@ -14,4 +14,14 @@ describe('function names as users write them', () => {
     expect(() => resolveNames(table, ['g'], 'p')).toThrow(/"g" names 2 functions in p \(overloads\); add the parameters/)
     expect(() => resolveNames(table, ['nope'], 'p')).toThrow(/Function "nope" not found in p; .*--backend frida/)
   })
+
+  it("a function's GCC clones (cold path, part, isra) come with it; two real functions stay ambiguous", () => {
+    const t = buildNameTable(
+      ['_Z6crunchRi', '_Z6crunchRi.cold', 'kernel', 'kernel.part.0', '_Z1hi', '_Z1hd', '_Z1hd.cold'],
+      ['crunch(int&)', 'crunch(int&) [clone .cold]', 'kernel', 'kernel.part.0', 'h(int)', 'h(double)', 'h(double) [clone .cold]']
+    )
+    expect(resolveNames(t, ['crunch'], 'p')).toEqual(['_Z6crunchRi', '_Z6crunchRi.cold'])
+    expect(resolveNames(t, ['kernel'], 'p')).toEqual(['kernel'])
+    expect(() => resolveNames(t, ['h'], 'p')).toThrow(/"h" names 3 functions/)
+  })
 })

@@ -48,6 +48,12 @@ export async function demangle(symbols: string[]): Promise<string[]> {
   return symbols.map((s) => map.get(s) ?? s)
 }
 
+const CLONE = /\.(cold|part|isra|constprop|lto_priv|clone)(\.\d+)*$/
+
+function isClone(symbol: string): boolean {
+  return CLONE.test(symbol)
+}
+
 /**
  * The symbols the user's names mean, in order; one error line for names that match nothing
  * or several functions (overloads: name the parameters too).
@@ -57,7 +63,11 @@ export function resolveNames(table: NameTable, names: string[], program: string)
   const out: string[] = []
   for (const name of names) {
     const hits = table.byName.get(name.replace(/\s+/g, ' ').trim()) ?? []
+    // GCC's clones of one function (f.cold, f.part.0, f.isra.0, f.constprop.0) are that
+    // function: its cold path or specialised copies; "f" traces them all.
+    const primary = hits.filter((h) => !isClone(h))
     if (hits.length === 1) out.push(hits[0]!)
+    else if (primary.length === 1) out.push(primary[0]!, ...hits.filter(isClone))
     else if (hits.length > 1) {
       throw new Error(`"${name}" names ${hits.length} functions in ${program} (overloads); add the parameters, e.g. "${name}(int)"`)
     } else missing.push(name)

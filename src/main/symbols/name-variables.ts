@@ -11,7 +11,7 @@ import { inlineChains } from './inline-chain'
 import { readElf } from './elf-reader'
 import type { LoadedModule } from '../tracing/proc-maps'
 import type { VariableRecord } from '../correlate/correlator'
-import { assignedName, parseLine } from '../correlate/source-expressions'
+import { assignedName, cppOwnerName, parseLine } from '../correlate/source-expressions'
 
 export interface NamedVariable extends VariableRecord {
   /** Heap: the allocating line (file:line) or module+offset; stack: the function. */
@@ -32,6 +32,10 @@ function sourceLine(file: string, line: number, cache: Map<string, string[] | nu
 
 /** Libraries whose frames are never "the program's own": allocators, runtimes, Stride's interposer. */
 const SYSTEM_OBJECT = /(^|\/)(libc|libstdc\+\+|libgcc_s|libm|libpthread|ld-linux[^/]*|ld|libdl|stride-allocs|vgpreload_[^/]*)([.-][^/]*)?\.so[^/]*$/
+
+/** Library code instantiated into the program: templates and inline functions of system headers. */
+const SYSTEM_SOURCE = /^\/usr\/(?:local\/)?include\/|^\/usr\/lib\/gcc\//
+const CXX_SOURCE = /\.(?:cc|cpp|cxx|c\+\+|C|hpp|hh|hxx)$/
 
 export function isSystemObject(path: string): boolean {
   return SYSTEM_OBJECT.test(path)
@@ -104,7 +108,9 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
         // an unreadable object: skip the frame
       }
     }
-    const own = frames.filter((f) => !isSystemObject(f.module.path))
+    // Library code compiled into the program (std:: templates from system headers) is not
+    // the program's own line either.
+    const own = frames.filter((f) => !isSystemObject(f.module.path) && !(f.file && SYSTEM_SOURCE.test(f.file)))
     const first = own[0] ?? frames[0]
     if (!first) continue
     v.module = first.module.path
@@ -119,9 +125,14 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
       if (!f.file || !f.line) break
       const text = sourceLine(f.file, f.line, files)
       const root = text ? await parseLine(text) : null
-      const target = text ? allocationTarget(text, root ? assignedName(root) : null) : null
+      // C++: the object the line allocates for (std::vector<T> v(n), m[k] = x, p = new T)
+      // comes first; the C rules would take a loop counter's `k = 0`.
+      const cxx = text && CXX_SOURCE.test(f.file) ? cppOwnerName(text) : null
+      const target = text ? cxx ?? allocationTarget(text, root ? assignedName(root) : null) : null
       if (!target) break
       name = target
+      // The site is the line that keeps the block (the caller of a helper), not the helper's.
+      v.allocSite = `${f.file}:${f.line}`
       // A helper that returns what it allocated: the caller's assignment names the block.
       const lines = files.get(f.file)
       if (!lines || !returnsName(lines, f.line, target)) break

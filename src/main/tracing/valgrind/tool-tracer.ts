@@ -12,6 +12,7 @@ import { StrideError } from '../../../shared/api'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf } from '../../symbols/elf-reader'
+import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import { toolCommand, type StrideTool } from './tool-build'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
@@ -78,7 +79,8 @@ export class ToolTrace implements ToolStreamSink {
     const { program, functions } = this.options
     const elf = await readElf(program)
     this.programPath = realpathSync(program)
-    checkTracedFunctions(elf, functions)
+    // LIBRARY:function specs were checked against the library; the tool matches them itself.
+    checkTracedFunctions(elf, functions.filter((f) => !parseLibrarySpec(f)))
     const toolArgs = [
       '--tool=stride', // the core's name for the tool (no launcher passes it)
       '--out-fd=3',

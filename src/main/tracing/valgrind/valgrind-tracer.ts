@@ -13,6 +13,7 @@ import { StrideError } from '../../../shared/api'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
+import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, type LoadedModule } from '../proc-maps'
 import { LackeyParser } from './lackey-parser'
 import { allocInterposerPath, parsePipebufHeader, pipebufPath } from './native-tools'
@@ -269,6 +270,12 @@ export class ValgrindTrace {
 
   private resolveFunctions(elf: ElfInfo, names: string[]): Array<[number, number]> | null {
     if (names.length === 0) return null
+    const library = names.find((n) => parseLibrarySpec(n))
+    if (library)
+      throw new StrideError(
+        `Tracing a shared library's function (${library}) needs Stride's Valgrind tool, which this trace could not use (see the note on building it); trace the program's own functions, or use --backend frida.`,
+        'tool-missing'
+      )
     this.relocatable = elf.relocatable
     return checkTracedFunctions(elf, names)
   }
