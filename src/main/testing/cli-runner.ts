@@ -13,7 +13,8 @@ export const EXAMPLES = join(ROOT, 'resources', 'examples', 'build')
  * environment, so Stride's trace and Cachegrind's run must see exactly the same ones.
  */
 export function fixedEnv(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, STRIDE_HOME: join(home, 'stride'), LANG: 'C' }
+  // One cache for every test's HOME: Stride's Valgrind tool is built once per run, not per file.
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, STRIDE_HOME: join(home, 'stride'), STRIDE_CACHE: join(tmpdir(), 'stride-test-cache'), LANG: 'C' }
 }
 
 export function tempDir(prefix: string): string {
