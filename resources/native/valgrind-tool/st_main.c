@@ -39,6 +39,10 @@
 /* Tools may discard translations only where the core allows it; the scheduler's
    start-of-timeslice hook is such a place (no translation is running), so detach sets it. */
 extern Bool VG_(ok_to_discard_translations);
+/* Moves an fd into Valgrind's reserved range, close-on-exec (what the core does for its log):
+   the program cannot see, close or inherit the record stream, and its own fds are numbered as
+   they would be under Cachegrind. */
+extern Int VG_(safe_fd)(Int oldfd);
 
 typedef struct { ULong a; UInt tag; UShort aux; UShort tid; } Record;
 
@@ -476,6 +480,11 @@ static Bool st_client_request(ThreadId tid, UWord* arg, UWord* ret) {
 static void st_post_clo_init(void) {
    if (out_fd < 0) {
       VG_(umsg)("stride: --out-fd=N is required (Stride starts this tool itself)\n");
+      VG_(exit)(2);
+   }
+   out_fd = VG_(safe_fd)((Int)out_fd);
+   if (out_fd < 0) {
+      VG_(umsg)("stride: --out-fd is not an open file descriptor\n");
       VG_(exit)(2);
    }
    points = VG_(HT_construct)("stride.points");

@@ -1,0 +1,112 @@
+/**
+ * `stride trace --launch` on Stride's Valgrind tool, as a user runs it: the program reads its
+ * stdin and keeps its fds, its exit status is reported, threads are recorded, --follow-calls
+ * widens --functions, and a limit detaches (the program runs on) or stops it.
+ */
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { CLI, example, fixedEnv, strideOk, tempDir } from '../../testing/cli-runner'
+
+const dir = tempDir('tool-trace')
+const env = fixedEnv(dir)
+
+function compile(name: string, flags: string[]): string {
+  const out = join(dir, name.replace(/\.c$/, ''))
+  const r = spawnSync('cc', ['-g', '-O2', ...flags, '-o', out, join(__dirname, 'fixtures', name)], { encoding: 'utf8' })
+  expect(r.status, r.stderr).toBe(0)
+  return out
+}
+
+function info(session: string) {
+  return JSON.parse(strideOk(['info', session, '--json'], env)) as {
+    events: number
+    partial: boolean
+    stopReason: string
+    stopMessage: string | null
+    programExit: { code: number | null; signal: string | null } | null
+    recorder: string | null
+    threads: number | null
+    points: Array<{ function: string | null; accesses: number }>
+  }
+}
+
+/** The CLI with `input` on its stdin. */
+function traceWithInput(args: string[], input: string) {
+  return spawnSync(process.execPath, [CLI, 'trace', ...args], { env, input, encoding: 'utf8' })
+}
+
+describe("stride trace on Stride's Valgrind tool", () => {
+  const program = compile('stdin-threads.c', ['-pthread'])
+
+  it('gives the program its stdin, shows its output and exit status, and records every thread', () => {
+    const session = join(dir, 'threads.stride')
+    const r = traceWithInput(['--launch', program, '--out', session], '3\n')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^read 3$/m) // the program read what was piped in
+    expect(r.stdout).toMatch(/events, .*; the program exited with status 3 -> /)
+    const s = info(session)
+    expect(s).toMatchObject({ partial: false, stopReason: 'completed', programExit: { code: 3, signal: null }, recorder: 'stride-tool', threads: 3 })
+    expect(s.stopMessage).toMatch(/3 threads: their accesses are interleaved/)
+    expect(strideOk(['info', session], env)).toMatch(/exit\s+status 3/)
+  })
+
+  it('--functions records the function alone; --follow-calls adds what it calls', () => {
+    const only = join(dir, 'kernel.stride')
+    const follow = join(dir, 'kernel-follow.stride')
+    expect(traceWithInput(['--launch', program, '--functions', 'kernel', '--out', only], '0\n').status).toBe(0)
+    expect(traceWithInput(['--launch', program, '--functions', 'kernel', '--follow-calls', '--out', follow], '0\n').status).toBe(0)
+    const a = info(only)
+    const b = info(follow)
+    const byFunction = (s: typeof a) => {
+      const out: Record<string, number> = {}
+      for (const p of s.points) out[p.function ?? '?'] = (out[p.function ?? '?'] ?? 0) + p.accesses
+      return out
+    }
+    // kernel: 99,999 loads + 99,999 stores of the prefix sum (and its own stack traffic).
+    expect(Object.keys(byFunction(a))).toEqual(['kernel'])
+    expect(byFunction(a).kernel).toBeGreaterThanOrEqual(199_998)
+    // helper's 100,000 stores come only with --follow-calls.
+    expect(byFunction(b).helper).toBeGreaterThanOrEqual(100_000)
+    expect(byFunction(b).kernel).toBe(byFunction(a).kernel)
+  })
+
+  it('a limit detaches: recording stops, the program runs to its end; --stop-at-limit kills it', () => {
+    const detached = join(dir, 'detach.stride')
+    const r = traceWithInput(['--launch', program, '--max-events', '1000', '--out', detached], '4\n')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^read 4$/m) // it finished
+    expect(info(detached)).toMatchObject({ events: 1000, partial: true, stopReason: 'max-events', programExit: { code: 4 } })
+    expect(info(detached).stopMessage).toMatch(/recording stopped after 1000 events; the program ran on uninstrumented to its end/)
+
+    const stopped = join(dir, 'stop.stride')
+    const s = traceWithInput(['--launch', program, '--max-events', '1000', '--stop-at-limit', '--out', stopped], '4\n')
+    expect(s.status, s.stderr).toBe(0)
+    expect(s.stdout).not.toMatch(/^read 4$/m)
+    expect(info(stopped)).toMatchObject({ events: 1000, partial: true, stopReason: 'max-events', programExit: { signal: 'SIGKILL' } })
+  })
+
+  it('the record stream is out of the program\'s reach: its first free fd is 3, and closing every fd loses nothing', () => {
+    const closer = compile('close-all.c', ['-O0']) // one store per element
+    const session = join(dir, 'close-all.stride')
+    const out = strideOk(['trace', '--launch', closer, '--out', session], env)
+    expect(out).toMatch(/^first fd 3$/m)
+    const s = info(session)
+    expect(s).toMatchObject({ partial: false, programExit: { code: 0 } })
+    expect(s.points.filter((p) => p.function === 'main').reduce((n, p) => n + p.accesses, 0)).toBeGreaterThanOrEqual(1000)
+  })
+
+  it('a program that exits non-zero right away still leaves a clear summary', () => {
+    const session = join(dir, 'no-input.stride')
+    const r = traceWithInput(['--launch', program, '--out', session], '')
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/the program exited with status 2 -> /)
+    expect(info(session).programExit).toEqual({ code: 2, signal: null })
+  })
+
+  it('the example sessions say what recorded them', () => {
+    const session = join(dir, 'conflict.stride')
+    strideOk(['trace', '--launch', example('conflict'), '--out', session], env)
+    expect(info(session)).toMatchObject({ recorder: 'stride-tool', threads: 1, programExit: { code: 0, signal: null } })
+  })
+})
