@@ -3,7 +3,7 @@
  * every step's bounds printed (log steps for counts, linear for fractions). Nothing to paint
  * is said in words, not drawn as a degenerate scale.
  */
-import { bucketBounds, type HeatScale } from '../logic/heat'
+import { bucketBounds, countsInStep, type HeatScale } from '../logic/heat'
 import { formatCompact, formatPercent } from '../logic/format'
 import type { HeatMetricInfo } from '../logic/heat-metrics'
 
@@ -31,7 +31,12 @@ export function HeatLegend({ max, metric, level, scale, signed = false, hiddenNo
         {noise}
       </div>
     )
-  const label = (b: { from: number; to: number }, i: number) => `${i === 0 ? (metric.fraction ? '>0' : '1') : fmt(b.from)}–${fmt(b.to)}`
+  const label = (b: { from: number; to: number }, i: number) => {
+    if (metric.fraction) return `${i === 0 ? '>0' : fmt(b.from)}–${fmt(b.to)}`
+    const counts = countsInStep(b)
+    if (!counts) return '–' // no whole count falls in this step
+    return counts.lo === counts.hi ? fmt(counts.lo) : `${fmt(counts.lo)}–${fmt(counts.hi)}`
+  }
   return (
     <div className="heat-legend" aria-label="Heat legend" data-testid="heat-legend">
       <span className="muted">

@@ -86,6 +86,16 @@ export function bucketBounds(max: number, scale: HeatScale): Array<{ from: numbe
   return Array.from({ length: HEAT_STEPS }, (_, i) => ({ from: at(i / HEAT_STEPS), to: at((i + 1) / HEAT_STEPS) }))
 }
 
+/**
+ * The whole counts a step holds: those in (from, to], the painter's ceil rule. With a small
+ * maximum some steps hold none (max 3 in log steps: the first two are empty, then 1, 2, 3).
+ */
+export function countsInStep(b: { from: number; to: number }): { lo: number; hi: number } | null {
+  const lo = Math.max(1, Math.floor(b.from + 1e-9) + 1)
+  const hi = Math.floor(b.to + 1e-9)
+  return lo <= hi ? { lo, hi } : null
+}
+
 /** A run of consecutive lines with the same color, for the overview ruler and minimap marks. */
 export interface HeatRun {
   start: number
