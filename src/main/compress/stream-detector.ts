@@ -52,6 +52,59 @@ export const LONG_STREAM = 100
 
 const NONE = -1
 
+/**
+ * The statistics of retired streams (section 2), shared by the detector and its reference
+ * model: each retired stream adds its length, stride and access size.
+ */
+export class StreamTally {
+  private streams = 0
+  private scalar = 0
+  private inStreams = 0
+  private lengthSq = 0
+  private strideSum = 0
+  private strideElemSum = 0
+  private readonly buckets = { '4-32': 0, '32-128': 0, '128-16384': 0, '>16384': 0 }
+  private readonly long = { shortStride: 0, moderateStride: 0, largeStride: 0 }
+
+  add(len: number, signedStride: number, size: number): void {
+    this.streams++
+    this.inStreams += len
+    this.lengthSq += len * len
+    const stride = Math.abs(signedStride)
+    this.strideSum += stride
+    const elems = stride / Math.max(1, size)
+    this.strideElemSum += elems
+    if (stride === 0) this.scalar++
+    if (len >= 4 && len < 32) this.buckets['4-32']++
+    else if (len >= 32 && len < 128) this.buckets['32-128']++
+    else if (len >= 128 && len <= 16384) this.buckets['128-16384']++
+    else if (len > 16384) this.buckets['>16384']++
+    if (len >= LONG_STREAM) {
+      if (elems < 10) this.long.shortStride++
+      else if (elems < 32) this.long.moderateStride++
+      else this.long.largeStride++
+    }
+  }
+
+  result(references: number, window: number): StreamStatistics {
+    const n = this.streams
+    const mean = n ? this.inStreams / n : 0
+    return {
+      references,
+      spatialRegularity: references ? this.inStreams / references : 0,
+      streams: n,
+      scalarStreams: this.scalar,
+      buckets: { ...this.buckets },
+      meanLength: mean,
+      lengthDeviation: n ? Math.sqrt(Math.max(0, this.lengthSq / n - mean * mean)) : 0,
+      meanStride: n ? this.strideSum / n : 0,
+      meanStrideElements: n ? this.strideElemSum / n : 0,
+      longStreams: { ...this.long },
+      window
+    }
+  }
+}
+
 /** Double key -> non-negative number, linear probing with backward-shift deletion. */
 class NumberTable {
   private keys: Float64Array
@@ -163,15 +216,7 @@ export class StreamDetector {
   private newest = NONE
   private oldest = NONE
   private t = 0
-  // Running statistics of retired streams.
-  private streams = 0
-  private scalar = 0
-  private inStreams = 0
-  private lengthSq = 0
-  private strideSum = 0
-  private strideElemSum = 0
-  private readonly buckets = { '4-32': 0, '32-128': 0, '128-16384': 0, '>16384': 0 }
-  private readonly long = { shortStride: 0, moderateStride: 0, largeStride: 0 }
+  private readonly tally = new StreamTally()
 
   constructor(readonly window = DEFAULT_WINDOW) {
     if (!(window >= 3)) throw new Error(`stream window must be at least 3, not ${window}`)
@@ -342,43 +387,12 @@ export class StreamDetector {
     else this.newest = NONE
     this.sNewer[s] = this.sOlder[s] = NONE
     this.free.push(s)
-    const len = this.sLength[s]!
-    this.streams++
-    this.inStreams += len
-    this.lengthSq += len * len
-    const stride = Math.abs(this.sStride[s]!)
-    this.strideSum += stride
-    const elems = stride / Math.max(1, this.sSize[s]!)
-    this.strideElemSum += elems
-    if (stride === 0) this.scalar++
-    if (len >= 4 && len < 32) this.buckets['4-32']++
-    else if (len >= 32 && len < 128) this.buckets['32-128']++
-    else if (len >= 128 && len <= 16384) this.buckets['128-16384']++
-    else if (len > 16384) this.buckets['>16384']++
-    if (len >= LONG_STREAM) {
-      if (elems < 10) this.long.shortStride++
-      else if (elems < 32) this.long.moderateStride++
-      else this.long.largeStride++
-    }
+    this.tally.add(this.sLength[s]!, this.sStride[s]!, this.sSize[s]!)
   }
 
   /** Retires every stream and returns the statistics. */
   finish(): StreamStatistics {
     while (this.oldest !== NONE) this.retire(this.oldest)
-    const n = this.streams
-    const mean = n ? this.inStreams / n : 0
-    return {
-      references: this.t,
-      spatialRegularity: this.t ? this.inStreams / this.t : 0,
-      streams: n,
-      scalarStreams: this.scalar,
-      buckets: { ...this.buckets },
-      meanLength: mean,
-      lengthDeviation: n ? Math.sqrt(Math.max(0, this.lengthSq / n - mean * mean)) : 0,
-      meanStride: n ? this.strideSum / n : 0,
-      meanStrideElements: n ? this.strideElemSum / n : 0,
-      longStreams: { ...this.long },
-      window: this.window
-    }
+    return this.tally.result(this.t, this.window)
   }
 }

@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import type { ProcessFunction } from '../../shared/domain'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
+import { StartFooter } from '../components/StartFooter'
 import { Dialog } from '../components/Dialog'
 import { FunctionPicker } from '../components/FunctionPicker'
 import { Segmented } from '../components/Segmented'
@@ -96,19 +97,7 @@ export function AttachDialog() {
       testId="attach-dialog"
       className="launch-dialog attach-dialog"
       footer={
-        <>
-          {error && (
-            <p className="form-error" role="alert" data-testid="attach-error">
-              {error}
-            </p>
-          )}
-          <button type="button" className="button" onClick={closeDialog}>
-            Close
-          </button>
-          <button type="submit" form="attach-form" className="button primary" disabled={starting || (mode === 'attach' ? selectedPid === null : programPath.trim() === '')} data-testid="start-attach">
-            {starting ? 'Starting…' : 'Start'}
-          </button>
-        </>
+        <StartFooter error={error} errorTestId="attach-error" onClose={closeDialog} form="attach-form" disabled={starting || (mode === 'attach' ? selectedPid === null : programPath.trim() === '')} starting={starting} label="Start" testId="start-attach" />
       }
     >
       <form id="attach-form" onSubmit={onSubmit} className="launch-form">

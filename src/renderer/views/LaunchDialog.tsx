@@ -4,6 +4,7 @@
  * backend's errors are the exception, not the way users learn the rules.
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { StartFooter } from '../components/StartFooter'
 import type { ExampleProgram } from '../../shared/domain'
 import { BrowseButton } from '../components/FileBrowserDialog'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
@@ -84,21 +85,7 @@ export function LaunchDialog() {
       onClose={closeDialog}
       testId="launch-dialog"
       className="launch-dialog"
-      footer={
-        <>
-          {error && (
-            <p className="form-error" role="alert" data-testid="launch-error">
-              {error}
-            </p>
-          )}
-          <button type="button" className="button" onClick={closeDialog}>
-            Close
-          </button>
-          <button type="submit" form="launch-form" className="button primary" disabled={!canStart} data-testid="start-trace">
-            {starting ? 'Starting…' : 'Start trace'}
-          </button>
-        </>
-      }
+      footer={<StartFooter error={error} errorTestId="launch-error" onClose={closeDialog} form="launch-form" disabled={!canStart} starting={starting} label="Start trace" testId="start-trace" />}
     >
       <form id="launch-form" onSubmit={onSubmit} className="launch-form">
         <fieldset className="field-group">
