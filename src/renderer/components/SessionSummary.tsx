@@ -54,6 +54,14 @@ export function SessionSummary({ info }: { info: SessionInfo }) {
             </dd>
           </div>
         )}
+        {info.recorder === 'lackey' && (
+          <div className="wide">
+            <dt>Recorded with</dt>
+            <dd className="warning-text" data-testid="recorder-note" title={info.stopMessage ?? undefined}>
+              Lackey, the slow fallback: Stride's Valgrind tool could not be used
+            </dd>
+          </div>
+        )}
         {info.threads != null && info.threads > 1 && (
           <div>
             <dt>Threads</dt>

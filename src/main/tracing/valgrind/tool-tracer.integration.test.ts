@@ -109,4 +109,13 @@ describe("stride trace on Stride's Valgrind tool", () => {
     strideOk(['trace', '--launch', example('conflict'), '--out', session], env)
     expect(info(session)).toMatchObject({ recorder: 'stride-tool', threads: 1, programExit: { code: 0, signal: null } })
   })
+
+  it('where the tool cannot be built, Lackey records instead and the user is told why', () => {
+    const session = join(dir, 'fallback.stride')
+    const fresh = { ...env, STRIDE_CACHE: join(dir, 'empty-cache'), CC: join(dir, 'no-such-cc') }
+    const r = spawnSync(process.execPath, [CLI, 'trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session], { env: fresh, encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/^stride trace: note: recorded with Lackey, which is much slower, because cannot run the C compiler .*no-such-cc.*install gcc/m)
+    expect(info(session)).toMatchObject({ recorder: 'lackey', partial: false })
+  })
 })
