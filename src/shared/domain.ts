@@ -126,7 +126,10 @@ export interface FunctionStreams {
 }
 
 export interface FunctionSymbol {
+  /** The symbol as linked (mangled for C++): what --functions is given. */
   name: string
+  /** Demangled C++ name (`ns::f(int)`), shown by the pickers; absent for C. */
+  demangled?: string
   /** Link-time address, hex. */
   address: string
   size: number

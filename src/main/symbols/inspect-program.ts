@@ -2,6 +2,7 @@
 import type { ProgramSymbols } from '../../shared/domain'
 import { sourceLocations } from './addr2line'
 import { assertRunnableProgram, readElf } from './elf-reader'
+import { demangle } from './function-names'
 
 export const NO_DEBUG_INFO_HINT =
   'This binary has no debug line information, so source lines are unavailable (accesses are still traced and shown by address). Rebuild it with -g, e.g. cc -g -O1 prog.c -o prog.'
@@ -14,9 +15,12 @@ export async function inspectProgram(program: string): Promise<ProgramSymbols> {
   const elf = await readElf(program)
   const fns = elf.functions.filter((f) => !f.name.includes('@'))
   const locations = elf.hasDebugInfo ? await sourceLocations(program, fns.map((f) => f.start)) : []
+  // C++ symbols are shown demangled; the linked name stays what is traced. No c++filt: mangled.
+  const demangled = await demangle(fns.map((f) => f.name)).catch(() => fns.map((f) => f.name))
   const functions = fns
     .map((f, i) => ({
       name: f.name,
+      ...(demangled[i] && demangled[i] !== f.name ? { demangled: demangled[i] } : {}),
       address: '0x' + f.start.toString(16),
       size: f.size,
       file: locations[i]?.file ?? null,

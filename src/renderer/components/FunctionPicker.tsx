@@ -25,8 +25,10 @@ export function FunctionPicker({ functions, selected, onChange, disabled }: Prop
     const sorted = [...functions].sort(
       (a, b) => Number(b.file !== null) - Number(a.file !== null) || a.name.localeCompare(b.name)
     )
-    return q ? sorted.filter((f) => f.name.toLowerCase().includes(q)) : sorted
+    return q ? sorted.filter((f) => f.name.toLowerCase().includes(q) || f.demangled?.toLowerCase().includes(q)) : sorted
   }, [functions, filter])
+  // C++ symbols are shown demangled; the mangled name is what gets traced.
+  const shown = useMemo(() => new Map(functions.map((f) => [f.name, f.demangled ?? f.name])), [functions])
 
   const toggle = (name: string) =>
     onChange(chosen.has(name) ? selected.filter((n) => n !== name) : [...selected, name])
@@ -56,8 +58,8 @@ export function FunctionPicker({ functions, selected, onChange, disabled }: Prop
         <ul className="chips" aria-label="Selected functions">
           {selected.map((name) => (
             <li key={name} className="chip">
-              <code>{name}</code>
-              <button type="button" aria-label={`Remove ${name}`} onClick={() => toggle(name)}>
+              <code>{shown.get(name) ?? name}</code>
+              <button type="button" aria-label={`Remove ${shown.get(name) ?? name}`} onClick={() => toggle(name)}>
                 ×
               </button>
             </li>
@@ -75,7 +77,9 @@ export function FunctionPicker({ functions, selected, onChange, disabled }: Prop
                 onChange={() => toggle(f.name)}
                 data-testid={`function-${f.name}`}
               />
-              <code className="function-name">{f.name}</code>
+              <code className="function-name" title={f.demangled ? f.name : undefined}>
+                {f.demangled ?? f.name}
+              </code>
               <span className="muted function-where">
                 {f.file ? `${baseName(f.file)}${f.line !== null ? `:${f.line}` : ''}` : f.address}
               </span>
