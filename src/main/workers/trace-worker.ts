@@ -20,12 +20,14 @@ async function main(): Promise<void> {
     functions: input.functions,
     createdAt: new Date().toISOString()
   })
-  const correlator = new Correlator(await programDataLayout(input.program).catch(() => null))
+  // The tool starts while gdb reads the layout (it waits in the pipe); Lackey needs it first.
+  const layout = programDataLayout(input.program).catch(() => null)
   const progress = (events: number) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents })
   // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
   // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
   const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
-  const trace = built.ok ? new ToolTrace(input, built.tool, writer, progress, correlator) : new ValgrindTrace(input, writer, progress, correlator)
+  const correlatorReady = layout.then((l) => new Correlator(l))
+  const trace = built.ok ? new ToolTrace(input, built.tool, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
   parentPort!.on('message', (m: WorkerCommand) => {
     if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
   if (fallback) outcome.message = [outcome.message, fallback].filter(Boolean).join('; ')
-  const partial = await finishTracedSession(writer, correlator, outcome, {
+  const partial = await finishTracedSession(writer, await correlatorReady, outcome, {
     heapTracked: trace.heapTracked,
     programExit: outcome.programExit,
     threads: outcome.threads,

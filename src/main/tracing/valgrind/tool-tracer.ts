@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/api'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
-import { readElf } from '../../symbols/elf-reader'
+import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import { toolCommand, type StrideTool } from './tool-build'
@@ -60,8 +60,11 @@ export class ToolTrace implements ToolStreamSink {
     private readonly tool: StrideTool,
     private readonly writer: SessionWriter,
     private readonly onProgress: ProgressListener,
-    private readonly observer: ToolObserver | null = null
+    /** The naming's observer, or its promise (built from debug information while Valgrind starts). */
+    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null
   ) {}
+
+  private observer: ToolObserver | null = null
 
   get heapTracked(): boolean {
     return this.options.trackHeap !== false
@@ -77,17 +80,16 @@ export class ToolTrace implements ToolStreamSink {
 
   async run(): Promise<TraceOutcome> {
     const { program, functions } = this.options
-    const elf = await readElf(program)
     this.programPath = realpathSync(program)
-    // LIBRARY:function specs were checked against the library; the tool matches them itself.
-    checkTracedFunctions(elf, functions.filter((f) => !parseLibrarySpec(f)))
     const toolArgs = [
       '--tool=stride', // the core's name for the tool (no launcher passes it)
       '--out-fd=3',
       '--log-fd=4',
       '--demangle=no', // --fn names are the program's symbols
       `--exe=${this.programPath}`,
-      `--frames=${this.observer?.wantsInstructions ? 'yes' : 'no'}`,
+      // Entries and returns are cheap; whether the naming needs them is known only once the
+      // program's debug information is read, which overlaps Valgrind's start-up.
+      '--frames=yes',
       ...functions.map((f) => `--fn=${f}`),
       ...(this.options.followCalls && functions.length > 0 ? ['--follow-calls=yes'] : []),
       ...(this.options.maxEvents !== null ? [`--max-events=${this.options.maxEvents}`] : []),
@@ -100,6 +102,21 @@ export class ToolTrace implements ToolStreamSink {
     const start = toolCommand(this.tool, [...toolArgs, program, ...this.options.args])
     const child = spawn(start.command, start.args, { stdio, env })
     this.child = child
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${this.tool.tool} to rebuild it.`, 'tool-missing')))
+      child.on('close', (code, signal) => resolve({ code, signal }))
+    })
+    exited.catch(() => {}) // awaited below; a start failure must not go unhandled meanwhile
+    // While Valgrind starts: the ELF and the naming's layout. Records wait in the pipe.
+    let elf: ElfInfo
+    try {
+      ;[elf, this.observer] = await Promise.all([readElf(program), this.observerReady])
+      // LIBRARY:function specs were checked against the library; the tool matches them itself.
+      checkTracedFunctions(elf, functions.filter((f) => !parseLibrarySpec(f)))
+    } catch (e) {
+      child.kill('SIGKILL')
+      throw e
+    }
     const stopAtLimit = this.options.afterLimit === 'stop'
     let timer: NodeJS.Timeout | null = null
     if (this.options.maxSeconds && stopAtLimit) {
@@ -138,10 +155,7 @@ export class ToolTrace implements ToolStreamSink {
     keepTail(child.stdout)
     keepTail(child.stderr)
 
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${this.tool.tool} to rebuild it.`, 'tool-missing')))
-      child.on('close', (code, signal) => resolve({ code, signal }))
-    }).finally(() => {
+    const exit = await exited.finally(() => {
       if (timer) clearTimeout(timer)
       clearInterval(progress)
     })
