@@ -98,6 +98,8 @@ static void slot(ULong x, ULong y) {
 
 /* ---------------------------------------------------------------- run state */
 
+static VgHashTable* points; /* access point ids by (pc, kind); built once the header is out */
+
 static ThreadId cur_tid = 1;
 static ULong accesses = 0;
 static UInt start_ms = 0;
@@ -158,6 +160,13 @@ static VG_REGPARM(2) void on_leave(Addr sp, UWord chosen) {
    }
 }
 
+/* Thread ids are reused after a thread exits: creations are what count threads. */
+static void on_thread_create(ThreadId parent, ThreadId child) {
+   /* The first thread exists before the header is written (points is built with it). */
+   if (detached || points == NULL || parent == VG_INVALID_THREADID) return;
+   control(ST_THREAD, 0, child, (UShort)parent, parent);
+}
+
 static void on_thread_start(ThreadId tid, ULong blocks_done) {
    cur_tid = tid;
    active = follow_depth[tid] > 0;
@@ -214,7 +223,6 @@ static void note_object(const DebugInfo* di) {
 /* ---------------------------------------------------------------- access points */
 
 typedef struct { VgHashNode node; UInt id; } PointNode; /* key = pc * 4 + kind */
-static VgHashTable* points;
 static UInt n_points = 0;
 
 static UInt point_id(Addr pc, UInt kind) {
@@ -542,6 +550,7 @@ static void st_pre_clo_init(void) {
    VG_(needs_command_line_options)(st_process_cmd_line_option, st_print_usage, st_print_debug_usage);
    VG_(needs_client_requests)(st_client_request);
    VG_(track_start_client_code)(on_thread_start);
+   VG_(track_pre_thread_ll_create)(on_thread_create);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(st_pre_clo_init)

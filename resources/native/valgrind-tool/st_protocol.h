@@ -23,8 +23,9 @@ enum {
    ST_FREE = 6,    /* a = block */
    ST_DETACH = 7,  /* recording stopped, the run goes on uninstrumented: a = accesses, aux = why */
    ST_EXIT = 8,    /* the program is exiting: a = exit code */
-   ST_MAPS = 9     /* the process's /proc/self/maps text as objects appear: a = its length in
+   ST_MAPS = 9,    /* the process's /proc/self/maps text as objects appear: a = its length in
                       bytes, followed by ceil(a / 16) raw slots (not counted in `extra`) */
+   ST_THREAD = 10  /* a thread starts: a = its Valgrind thread id (ids are reused), aux = parent's */
 };
 
 enum { ST_DETACH_MAX_EVENTS = 1, ST_DETACH_SECONDS = 2 };

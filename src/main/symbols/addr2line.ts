@@ -15,16 +15,18 @@ let gdbMissing = false
 
 export async function sourceLocations(path: string, linkAddresses: number[]): Promise<SourceLocation[]> {
   if (linkAddresses.length === 0) return []
-  const rows = await lineTableRows(path, linkAddresses)
+  // llvm-symbolizer (lines) and gdb (instruction text) run side by side.
+  const pendingRows = lineTableRows(path, linkAddresses)
   if (!gdbMissing) {
     try {
-      const located = await gdbSourceLocations(path, linkAddresses)
+      const [rows, located] = await Promise.all([pendingRows, gdbSourceLocations(path, linkAddresses)])
       return rows ? located.map((l, i) => (rows[i] ? { ...l, file: rows[i]!.file, line: rows[i]!.line } : l)) : located
     } catch (e) {
       if ((e as { code?: string }).code !== 'tool-missing') throw e
       gdbMissing = true
     }
   }
+  const rows = await pendingRows
   if (rows) return rows.map((r) => r ?? { file: null, line: null })
   const input = linkAddresses.map((a) => '0x' + a.toString(16)).join('\n') + '\n'
   const out = await runTool('addr2line', ['-e', path, '-f'], input)

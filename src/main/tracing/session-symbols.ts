@@ -26,6 +26,9 @@ export async function programDataLayout(program: string): Promise<ProgramDataLay
 }
 
 async function writeSymbols(writer: SessionWriter, correlator: Correlator, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
+  // The loop nests need no names: objdump and their lines run while the points are named.
+  const loops = programLoops(elf)
+  loops.catch(() => {}) // no objdump: reports simply have no loops (awaited below)
   const { variables, histograms } = correlator.finish()
   const named = await nameVariables(variables, modules)
   const pointVariable = (point: number) => {
@@ -38,7 +41,7 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, point
     named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
     histograms
   )
-  await storeLoops(writer, points, modules, elf, names).catch(() => {}) // no objdump: reports simply have no loops
+  await loops.then((l) => storeLoops(writer, points, modules, elf, names, l)).catch(() => {}) // no objdump: no loops
 }
 
 /**
@@ -53,13 +56,25 @@ export function loopLine(header: { file: string | null; line: number | null } | 
   return best !== null ? { file, line: best } : { file: header?.file ?? null, line: header?.line ?? null }
 }
 
-async function storeLoops(writer: SessionWriter, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo, names: PointNames[]): Promise<void> {
+/** The program's loop nests (back edges) and their headers' lines. */
+async function programLoops(elf: ElfInfo): Promise<{ loops: Awaited<ReturnType<typeof readLoops>>; lines: Awaited<ReturnType<typeof sourceLocations>> }> {
+  const loops = await readLoops(elf.path)
+  const lines = elf.hasDebugInfo && loops.length > 0 ? await sourceLocations(elf.path, loops.map((l) => l.start)) : []
+  return { loops, lines }
+}
+
+async function storeLoops(
+  writer: SessionWriter,
+  points: PointRecord[],
+  modules: LoadedModule[],
+  elf: ElfInfo,
+  names: PointNames[],
+  { loops, lines }: Awaited<ReturnType<typeof programLoops>>
+): Promise<void> {
   const exe = modules.find((m) => m.path === elf.path)
   if (!exe) return
   const offset = elf.relocatable ? exe.base : 0
-  const loops = await readLoops(elf.path)
   if (loops.length === 0) return
-  const lines = elf.hasDebugInfo ? await sourceLocations(elf.path, loops.map((l) => l.start)) : []
   const pointLoops = new Map<number, number>()
   const byIdx = new Map(names.map((n) => [n.idx, n]))
   const body = loops.map(() => [] as Array<{ file: string | null; line: number | null }>)

@@ -71,6 +71,7 @@ function runTool(program: string, options: string[] = []): { trace: Trace; maps:
     free() {},
     detach() {},
     exit() {},
+    thread() {},
     maps: (text) => (maps += text)
   }
   new ToolStreamReader(sink).push(bytes)

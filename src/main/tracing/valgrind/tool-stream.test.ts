@@ -44,6 +44,7 @@ class Log implements ToolStreamSink {
   detach(accesses: number, reason: number) { this.events.push(`detach ${accesses} ${reason}`) }
   exit(code: number) { this.events.push(`exit ${code}`) }
   maps(text: string) { this.events.push(`maps ${text}`) }
+  thread(id: number, parent: number) { this.events.push(`thread ${id} from ${parent}`) }
 }
 
 function sample(): Buffer {
@@ -67,6 +68,7 @@ function sample(): Buffer {
     .slot(0x483d35bn, 0x10927bn)
     .slot(0x4873249n, 0n)
     .control(ToolRecord.free, 0, 0x4a00040n)
+    .control(ToolRecord.thread, 0, 2n, 1)
     .control(ToolRecord.leave, 0, 0x7ffc0008n)
     .control(ToolRecord.detach, 0, 3n, 1)
     .control(ToolRecord.exit, 0, 0xffffffffffffffffn)
@@ -83,6 +85,7 @@ const EXPECTED = [
   'access 1 1fff000123 4 t2',
   'alloc new 4a00040',
   'free 4a00040',
+  'thread 2 from 1',
   'leave 7ffc0008',
   'detach 3 1',
   'exit -1'

@@ -20,7 +20,8 @@ export const ToolRecord = {
   free: 6,
   detach: 7,
   exit: 8,
-  maps: 9
+  maps: 9,
+  thread: 10
 } as const
 
 export const DetachReason = { maxEvents: 1, seconds: 2 } as const
@@ -53,6 +54,8 @@ export interface ToolStreamSink {
   exit(code: number): void
   /** The process's /proc/self/maps text, sent as new objects are met. */
   maps(text: string): void
+  /** A thread was created (Valgrind reuses the ids of threads that ended). */
+  thread(id: number, parent: number): void
 }
 
 export class ToolStreamError extends Error {}
@@ -174,6 +177,9 @@ export class ToolStreamReader {
         return
       case ToolRecord.maps:
         this.sink.maps(new TextDecoder().decode(this.bytes.subarray(at + RECORD, at + RECORD + a)))
+        return
+      case ToolRecord.thread:
+        this.sink.thread(a, aux)
         return
       case ToolRecord.exit:
         // A sign-extended int: its low 32 bits, signed.

@@ -41,8 +41,8 @@ export class ToolTrace implements ToolStreamSink {
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
   private readonly logTail: string[] = []
   private readonly outputTail: string[] = []
-  private readonly threadSeen = new Uint8Array(65536)
-  private threads = 0
+  /** Threads the program created (the first one not counted). */
+  private threadsCreated = 0
   private pid = 0
   private programPath = ''
   private programBase: number | null = null
@@ -200,7 +200,8 @@ export class ToolTrace implements ToolStreamSink {
     } else if (reader.pendingBytes > 0 && stopReason === 'completed') {
       notes.push(`${reader.pendingBytes} bytes of a cut record at the end were dropped`)
     }
-    if (this.threads > 1) notes.push(`${this.threads} threads: their accesses are interleaved in the order Valgrind ran them`)
+    const threads = 1 + this.threadsCreated
+    if (threads > 1) notes.push(`${threads} threads: their accesses are interleaved in the order Valgrind ran them`)
     return {
       stopReason,
       message: notes.length > 0 ? notes.join('; ') : null,
@@ -208,7 +209,7 @@ export class ToolTrace implements ToolStreamSink {
       modules: this.modules.all(),
       elf,
       programExit,
-      threads: Math.max(1, this.threads),
+      threads,
       recorder: 'stride-tool'
     }
   }
@@ -234,15 +235,11 @@ export class ToolTrace implements ToolStreamSink {
     }
   }
 
-  access(toolPoint: number, address: number, size: number, thread: number): void {
+  access(toolPoint: number, address: number, size: number): void {
     let point = toolPoint < this.toolPoints.length ? this.toolPoints[toolPoint]! : -1
     if (point < 0) point = this.firstAccess(toolPoint, address)
     const p = this.points[point]!
     p.accesses++
-    if (this.threadSeen[thread] === 0) {
-      this.threadSeen[thread] = 1
-      this.threads++
-    }
     this.observer?.attribute(point, p.kind, address)
     const i = this.bCount++
     this.bPoints[i] = point
@@ -272,6 +269,10 @@ export class ToolTrace implements ToolStreamSink {
 
   detach(accesses: number, reason: number): void {
     this.detachedAt = { accesses, reason }
+  }
+
+  thread(): void {
+    this.threadsCreated++
   }
 
   exit(): void {
