@@ -11,6 +11,7 @@ import { buildLayoutMap } from '../simulate/layout-filter'
 import { levelNames } from '../../shared/report-model'
 import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints, readRuns } from '../store/session-reader'
 import { readPlacedVariables } from './placed-variables'
+import type { Db } from '../store/open-db'
 import { gaussianSkid, loopAdjust, rawAssignment, restrictReads, RUTAR_SKID, skidNegate, stepLines, sumByVariable, type Cell, type FileModel } from '../analysis/objects/approx-attribution'
 import { methodLabel, rankError, rankEstimates, UNKNOWN_NAME } from '../analysis/objects/estimates'
 import { MissSampler } from '../analysis/objects/miss-sampling'
@@ -60,6 +61,28 @@ function random(seed: number): () => number {
   }
 }
 
+/**
+ * Per point, the stack local it touches most (from `point_variables`), as an object index
+ * after the placed objects and `unknown`: `first` + 1 + its position in `names`.
+ */
+function stackLocalsByPoint(db: Db, first: number): { names: string[]; byPoint: Map<number, number> } {
+  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='point_variables'").get()
+  if (!has) return { names: [], byPoint: new Map() }
+  const rows = db
+    .prepare("SELECT pv.point AS point, v.name AS name FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'stack' ORDER BY pv.point, pv.accesses DESC")
+    .all() as Array<{ point: number; name: string }>
+  const names: string[] = []
+  const index = new Map<string, number>()
+  const byPoint = new Map<number, number>()
+  for (const r of rows) {
+    if (byPoint.has(r.point)) continue
+    let k = index.get(r.name)
+    if (k === undefined) index.set(r.name, (k = first + 1 + names.push(r.name) - 1))
+    byPoint.set(r.point, k)
+  }
+  return { names, byPoint }
+}
+
 function pick(dist: Array<{ offset: number; p: number }>, u: number): number {
   let acc = 0
   for (const d of dist) if (u < (acc += d.p)) return d.offset
@@ -95,8 +118,11 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const stored = db.prepare('SELECT read_misses + write_misses AS misses FROM run_levels WHERE run = ? AND level = ?').get(run.run, level) as { misses: number } | undefined
     const sampleEvery = options.sampleEvery ?? scaledPeriod(stored?.misses ?? 0)
     const stream = new MissStream({ config: run.config, pointKinds: kinds, level, mapAddresses: layout ? (f, t, n) => layout.apply(f, t, n) : null })
-    const exact = new Float64Array(table.count + 1)
-    const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, table.count) : null
+    // Stack locals have no fixed address (frames move): a miss in no placed object is the
+    // stack local its reference touches, from the per-point histograms the trace recorded.
+    const stack = stackLocalsByPoint(db, table.count)
+    const exact = new Float64Array(table.count + 1 + stack.names.length)
+    const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, exact.length - 1) : null
     const search = wants('search')
       ? nwaySearch(table, options, total)
       : null
@@ -110,9 +136,10 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
       const misses = stream.run(chunk)
       const objects = new Int32Array(misses.count)
       for (let i = 0; i < misses.count; i++) {
-        const k = table.resolve(misses.address[i]!)
+        let k = table.resolve(misses.address[i]!)
+        if (k < 0) k = stack.byPoint.get(misses.point[i]!) ?? table.count
         objects[i] = k
-        exact[k < 0 ? table.count : k]!++
+        exact[k]!++
       }
       totalMisses += misses.count
       seconds.exact += performance.now() - t
@@ -147,8 +174,8 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     }
     onProgress({ events: done, total })
 
-    const nameOf = (k: number) => (k === table.count ? UNKNOWN_NAME : table.objects[k]!.name)
-    const kindAt = (k: number): VariableKind => (k === table.count ? 'unknown' : table.objects[k]!.kind)
+    const nameOf = (k: number) => (k < table.count ? table.objects[k]!.name : k === table.count ? UNKNOWN_NAME : stack.names[k - table.count - 1]!)
+    const kindAt = (k: number): VariableKind => (k < table.count ? table.objects[k]!.kind : k === table.count ? 'unknown' : 'stack')
     const fromCounts = (counts: Float64Array) => rankEstimates(Array.from(counts, (c, k) => ({ name: nameOf(k), kind: kindAt(k), misses: c })), totalMisses)
     const labels = { sampleEvery, ways: options.ways }
     const whole = `the whole run: ${count(done)} accesses, ${count(totalMisses)} ${names[level]} misses`
@@ -186,7 +213,9 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
           ? `measured ${whole} (${count(r.interrupts)} interrupts${r.convergedAt !== null ? `; first converged at access ${count(r.convergedAt)}` : ''}${r.reopened > 0 ? `, reopened ${r.reopened}×` : ''})`
           : `measured accesses 0–${count(r.measuredAccesses)} of ${count(done)}: the rest of the run is not in its shares`
       finish('search', objects, { interrupts: r.interrupts, converged: r.convergedAt !== null, seconds: seconds.search / 1000 }, notes, coverage, (o) =>
-        `not resolved to a single object: the ${options.ways - 1} counters went to regions with more misses (it holds ${(100 * o.fraction).toFixed(1)}%)`
+        o.kind === 'stack'
+          ? 'a stack local: its frame moves, and the search counts fixed address regions (its misses fall in the stack region)'
+          : `not resolved to a single object: the ${options.ways - 1} counters went to regions with more misses (it holds ${(100 * o.fraction).toFixed(1)}%)`
       )
     }
     if (wantsApprox) {

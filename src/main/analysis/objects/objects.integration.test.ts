@@ -187,3 +187,24 @@ describe('stride objects errors are one clear line', () => {
     expect(level.stderr).toMatch(/Level "L3" is not in run 1; its levels are L1/)
   })
 })
+
+describe('stack locals (correlate/fixtures/locals.c: a local array beside a global)', () => {
+  it('exact and sampling name the local array; its misses equal report --by variable', () => {
+    const program = join(dir, 'locals')
+    const cc = spawnSync('cc', ['-g', '-O1', '-o', program, join(__dirname, '..', '..', 'correlate', 'fixtures', 'locals.c')], { encoding: 'utf8' })
+    expect(cc.status, cc.stderr).toBe(0)
+    const session = join(dir, 'locals.stride')
+    strideOk(['trace', '--launch', program, '--functions', 'scale', '--out', session], env)
+    strideOk(['simulate', session, '--cache', 'L1:1K:2:64'], env)
+    const exact = objects(session, '--method', 'exact')
+    const local = exact.objects.find((o) => o.name === 'local')
+    expect(local).toMatchObject({ kind: 'stack' })
+    const byVariable = strideOk(['report', session, '--by', 'variable'], env)
+    const row = /^local \(stack\)\s+\d+\s+\d+\s+(\d+)\s+(\d+)$/m.exec(byVariable)
+    expect(row, byVariable).not.toBeNull()
+    expect(local!.misses).toBe(Number(row![1]) + Number(row![2]))
+    expect(exact.objects.find((o) => o.name === '(unknown)')?.misses ?? 0).toBeLessThan(local!.misses)
+    const sampled = objects(session, '--method', 'sample:1', '--interval', 'regular') // every miss
+    expect(sampled.objects.find((o) => o.name === 'local')?.misses).toBe(local!.misses)
+  })
+})
