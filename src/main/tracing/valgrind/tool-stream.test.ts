@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ToolRecord, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 
@@ -127,6 +128,8 @@ describe('ToolStreamReader', () => {
     expect(() => new ToolStreamReader(new Log()).push(badMagic)).toThrow(/bad magic/)
     const newer = new StreamWriter().header(1, 3).bytes()
     expect(() => new ToolStreamReader(new Log()).push(newer)).toThrow(/record format 3/)
+    const hugeMaps = new StreamWriter().header().control(ToolRecord.maps, 0, 1n << 40n).bytes()
+    expect(() => new ToolStreamReader(new Log()).push(hugeMaps)).toThrow(/maps record of .* bytes \(damaged stream\)/)
     const undefinedPoint = new StreamWriter().header().record(0x1000n, 5, 8).bytes()
     expect(() => new ToolStreamReader(new Log()).push(undefinedPoint)).toThrow(/undefined point 5/)
   })
@@ -136,5 +139,20 @@ describe('ToolStreamReader', () => {
     const log = new Log()
     new ToolStreamReader(log).push(bytes)
     expect(log.events).toEqual(['header 4242 v2', 'point 10 1'])
+  })
+
+  it('damaged bytes after a good start end in a ToolStreamError or a pending remainder, never anything else', () => {
+    const start = new StreamWriter().header().control(ToolRecord.point, 0, 0x401000n, 0).bytes()
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (junk) => {
+        const reader = new ToolStreamReader(new Log())
+        try {
+          reader.push(Buffer.concat([start, junk]))
+        } catch (e) {
+          expect(e).toBeInstanceOf(ToolStreamError)
+        }
+      }),
+      { numRuns: 300 }
+    )
   })
 })

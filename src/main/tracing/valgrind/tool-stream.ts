@@ -10,6 +10,8 @@ const CONTROL = 0xffff0000
 const RECORD = 16
 const MAGIC_LO = 0x45444952 // "RIDE"
 const MAGIC_HI = 0x32525453 // "STR2"
+/** /proc/self/maps of a real process is kilobytes; a larger length is a damaged record. */
+const MAX_MAPS_BYTES = 16 << 20
 
 export const ToolRecord = {
   header: 1,
@@ -121,6 +123,7 @@ export class ToolStreamReader {
       }
       const kind = (tag >>> 8) & 0xff
       // A maps record's slots are counted by its byte length, not by `extra`.
+      if (kind === ToolRecord.maps && this.word(at) > MAX_MAPS_BYTES) throw new ToolStreamError(`a maps record of ${this.word(at)} bytes (damaged stream)`)
       const extra = kind === ToolRecord.maps ? Math.ceil(this.word(at) / RECORD) : tag & 0xff
       if (at + RECORD * (1 + extra) > end) break
       this.control(at, kind, extra)
