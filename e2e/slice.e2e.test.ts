@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { newPage, screenshot } from './support/browser'
 import { useWebMode } from './support/web-mode'
+import { example } from '../src/main/testing/cli-runner'
 
 const HOT_TEXT = 'sum += S1[i] + S2[i] + S3[i];'
 const HOT_LINE = 30
@@ -149,10 +150,11 @@ describe('web-mode slice', () => {
     const { page } = await newPage(web.browser)
     await page.goto(web.server.url)
     await page.getByTestId('launch-button').click()
-    await page.getByTestId('source-example').check()
-    // mult traces 3M accesses: long enough to cancel part-way.
-    await page.getByTestId('example-mult').click()
-    await page.getByTestId('function-do_mult').waitFor({ timeout: 30_000 })
+    // spin runs until it is stopped (mult's 3 M accesses now record in about a second, so a
+    // cancel could arrive after the end): cancel part-way is certain.
+    await page.getByTestId('source-custom').check()
+    await page.getByTestId('program-path').fill(example('spin'))
+    await page.getByTestId('function-sumfunc').check({ timeout: 30_000 })
     await page.getByTestId('start-trace').click()
 
     const readout = page.getByTestId('progress-readout')
