@@ -14,6 +14,7 @@ import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
+import { RecentOutput } from './recent-output'
 import { toolCommand, type StrideTool } from './tool-build'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
@@ -39,8 +40,7 @@ export class ToolTrace implements ToolStreamSink {
   /** Tool point id -> session point (-1 until its first access: points never executed are not kept). */
   private toolPoints = new Int32Array(1024).fill(-1)
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
-  private readonly logTail: string[] = []
-  private readonly outputTail: string[] = []
+  private readonly recent = new RecentOutput()
   /** Threads the program created (the first one not counted). */
   private threadsCreated = 0
   private pid = 0
@@ -138,22 +138,8 @@ export class ToolTrace implements ToolStreamSink {
       }
       if (this.detachedAt && stopAtLimit) child.kill('SIGKILL')
     })
-    let logRest = ''
-    ;(child.stdio[4] as Readable).on('data', (b: Buffer) => {
-      const lines = (logRest + b.toString('utf8')).split('\n')
-      logRest = lines.pop() ?? ''
-      for (const l of lines) {
-        this.logTail.push(l)
-        if (this.logTail.length > 40) this.logTail.shift()
-      }
-    })
-    const keepTail = (stream: Readable | null) =>
-      stream?.on('data', (b: Buffer) => {
-        this.outputTail.push(b.toString('utf8'))
-        if (this.outputTail.length > 20) this.outputTail.shift()
-      })
-    keepTail(child.stdout)
-    keepTail(child.stderr)
+    ;(child.stdio[4] as Readable).on('data', (b: Buffer) => this.recent.logBytes(b))
+    this.recent.keepOutput(child.stdout, child.stderr)
 
     const exit = await exited.finally(() => {
       if (timer) clearTimeout(timer)
@@ -162,7 +148,7 @@ export class ToolTrace implements ToolStreamSink {
     this.flush()
     this.onProgress(this.kept)
 
-    const fatal = this.logTail.find((l) => /Process terminating with default action of signal/.test(l))
+    const fatal = this.recent.fatalSignal()
     let stopReason: TraceStopReason = this.stopReason ?? 'completed'
     const notes: string[] = []
     if (this.stopMessage) notes.push(this.stopMessage)
@@ -182,8 +168,8 @@ export class ToolTrace implements ToolStreamSink {
         stopReason = 'target-crashed'
         notes.push(`the program was killed by ${exit.signal}; the accesses recorded before it are kept`)
       } else if (this.pid === 0 && this.kept === 0) {
-        const why = this.logTail.filter((l) => /error|cannot|failed|valgrind:|stride:/i.test(l)).pop() ?? this.outputTail.join('').trim().split('\n').pop() ?? ''
-        throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why.replace(/^==\d+==\s*/, '').trim() || 'no output'}.`, 'target-failed')
+        const why = this.recent.lastReason(/error|cannot|failed|valgrind:|stride:/i)
+        throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why || 'no output'}.`, 'target-failed')
       } else if (programExit.code !== null && programExit.code !== 0) {
         notes.push(`the program exited with status ${programExit.code}`)
       }
@@ -191,7 +177,7 @@ export class ToolTrace implements ToolStreamSink {
     if (stopReason === 'completed' && !this.exited && !streamError) {
       // Valgrind itself failed, or the program exec'd another one: the tool never saw its end.
       stopReason = 'error'
-      const why = this.logTail.filter((l) => /valgrind|error|exec/i.test(l)).pop()?.replace(/^==\d+==\s*/, '').trim()
+      const why = this.recent.log.some((l) => /valgrind|error|exec/i.test(l)) ? this.recent.lastReason(/valgrind|error|exec/i) : null
       notes.push(`the recording ended before the program did${why ? ` (${why})` : ''}; the accesses recorded before are kept`)
     }
     if (streamError) {

@@ -17,6 +17,7 @@ import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, type LoadedModule } from '../proc-maps'
 import { LackeyParser } from './lackey-parser'
 import { allocInterposerPath, parsePipebufHeader, pipebufPath } from './native-tools'
+import { RecentOutput } from './recent-output'
 
 export const CHUNK_EVENTS = 1 << 16
 
@@ -74,8 +75,7 @@ export class ValgrindTrace {
   private readonly pointByKey = new Map<number, number>()
   private readonly points: PointRecord[] = []
   private readonly checkedPages = new Set<number>()
-  private readonly logTail: string[] = []
-  private readonly outputTail: string[] = []
+  private readonly recent = new RecentOutput()
   private ranges: Float64Array | null = null
   private kept = 0
   private relocatable = true
@@ -164,18 +164,11 @@ export class ValgrindTrace {
           return
         }
         if (observer?.log(line)) return
-        this.logTail.push(line)
-        if (this.logTail.length > 40) this.logTail.shift()
+        this.recent.logLine(line)
       }
     })
 
-    const keepTail = (stream: Readable | null) =>
-      stream?.on('data', (b: Buffer) => {
-        this.outputTail.push(b.toString('utf8'))
-        if (this.outputTail.length > 20) this.outputTail.shift()
-      })
-    keepTail(child.stdout)
-    keepTail(child.stderr)
+    this.recent.keepOutput(child.stdout, child.stderr)
     const traceStream = child.stdio[3] as Readable
     traceStream.on('data', (chunk: Buffer) => {
       if (!parser.push(chunk)) traceStream.destroy()
@@ -199,8 +192,8 @@ export class ValgrindTrace {
     let stopReason: TraceStopReason = this.stopReason ?? 'completed'
     let message = this.stopMessage
     if (!this.stopReason) {
-      const fatal = this.logTail.find((l) => /Process terminating with default action of signal/.test(l))
-      const relayFailed = this.outputTail.join('').match(/stride-pipebuf: cannot run (\S+): (.*)/)
+      const fatal = this.recent.fatalSignal()
+      const relayFailed = this.recent.output.join('').match(/stride-pipebuf: cannot run (\S+): (.*)/)
       if (relayFailed)
         throw new StrideError(
           relayFailed[1] === 'valgrind'
@@ -218,8 +211,8 @@ export class ValgrindTrace {
         stopReason = 'target-crashed'
         message = `the program was killed by ${killedBy}; the accesses recorded before it are kept`
       } else if (exit.code !== 0 && this.kept === 0 && this.points.length === 0) {
-        const why = this.logTail.filter((l) => /error|cannot|failed|valgrind:/i.test(l)).pop() ?? this.outputTail.join('').trim().split('\n').pop() ?? ''
-        throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why.replace(/^==\d+==\s*/, '').trim() || 'no output'}.`, 'target-failed')
+        const why = this.recent.lastReason(/error|cannot|failed|valgrind:/i)
+        throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why || 'no output'}.`, 'target-failed')
       } else if (exit.code !== 0) {
         message = `the program exited with status ${exit.code}`
       }
