@@ -189,6 +189,8 @@ export interface SessionInfo {
   programExit?: { code: number | null; signal: string | null } | null
   /** What recorded it: Stride's Valgrind tool, Lackey (the fallback), or Frida. */
   recorder?: string | null
+  /** Why the slow fallback recorded this session (Stride's Valgrind tool could not be used). */
+  recorderNote?: string | null
   /** Threads whose accesses the trace holds (interleaved in the order they ran). */
   threads?: number | null
   /** Mohan's stream statistics per traced function (absent for sessions without them). */

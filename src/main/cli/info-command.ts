@@ -29,6 +29,7 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
             hasDebugInfo: info.hasDebugInfo,
             programExit: info.programExit ?? null,
             recorder: info.recorder ?? null,
+            recorderNote: info.recorderNote ?? null,
             threads: info.threads ?? null,
             runs: info.runs,
             points: points.map((p) => {

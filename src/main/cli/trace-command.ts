@@ -75,8 +75,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     // The fallback recorder is far slower: say why it was used, so the user can fix it.
-    const fallback = s.recorder === 'lackey' ? /recorded with Lackey[^;]*/.exec(s.stopMessage ?? '')?.[0] : undefined
-    if (fallback) io.err(`stride trace: note: ${fallback}.`)
+    if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
     return 0
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop)

@@ -130,6 +130,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     runs: readRuns(db),
     programExit: programExit(m.get('programExit')),
     recorder: typeof m.get('recorder') === 'string' ? (m.get('recorder') as string) : null,
+    recorderNote: typeof m.get('recorderNote') === 'string' ? (m.get('recorderNote') as string) : null,
     threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
     ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
   }

@@ -46,12 +46,12 @@ async function main(): Promise<void> {
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
-  if (fallback) outcome.message = [outcome.message, fallback].filter(Boolean).join('; ')
   const partial = await finishTracedSession(writer, await correlatorReady, outcome, {
     heapTracked: trace.heapTracked,
     programExit: outcome.programExit,
     threads: outcome.threads,
-    recorder: outcome.recorder
+    recorder: outcome.recorder,
+    recorderNote: fallback
   })
   post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message })
 }

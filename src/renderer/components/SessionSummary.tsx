@@ -57,7 +57,7 @@ export function SessionSummary({ info }: { info: SessionInfo }) {
         {info.recorder === 'lackey' && (
           <div className="wide">
             <dt>Recorded with</dt>
-            <dd className="warning-text" data-testid="recorder-note" title={info.stopMessage ?? undefined}>
+            <dd className="warning-text" data-testid="recorder-note" title={info.recorderNote ?? undefined}>
               Lackey, the slow fallback: Stride's Valgrind tool could not be used
             </dd>
           </div>
