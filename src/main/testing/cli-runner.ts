@@ -50,3 +50,22 @@ export function example(name: string): string {
   if (!existsSync(p)) throw new Error(`${p} is missing: run "npm run examples" first`)
   return p
 }
+
+/** What `stride info SESSION --json` prints, as far as the tests read it. */
+export interface SessionInfoJson {
+  events: number
+  partial: boolean
+  stopReason: string
+  stopMessage: string | null
+  storedBytes: number
+  hasDebugInfo: boolean
+  programExit: { code: number | null; signal: string | null } | null
+  recorder: string | null
+  threads: number | null
+  points: Array<{ id: string; function: string | null; file: string | null; line: number | null; accesses: number }>
+}
+
+/** `stride info SESSION --json`, parsed. */
+export function sessionInfo(session: string, env: NodeJS.ProcessEnv): SessionInfoJson {
+  return JSON.parse(strideOk(['info', session, '--json'], env)) as SessionInfoJson
+}

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CLI, example, fixedEnv, strideOk, tempDir } from '../../testing/cli-runner'
+import { CLI, example, fixedEnv, sessionInfo, strideOk, tempDir } from '../../testing/cli-runner'
 
 const dir = tempDir('tool-trace')
 const env = fixedEnv(dir)
@@ -18,18 +18,7 @@ function compile(name: string, flags: string[]): string {
   return out
 }
 
-function info(session: string) {
-  return JSON.parse(strideOk(['info', session, '--json'], env)) as {
-    events: number
-    partial: boolean
-    stopReason: string
-    stopMessage: string | null
-    programExit: { code: number | null; signal: string | null } | null
-    recorder: string | null
-    threads: number | null
-    points: Array<{ function: string | null; accesses: number }>
-  }
-}
+const info = (session: string) => sessionInfo(session, env)
 
 /** The CLI with `input` on its stdin. */
 function traceWithInput(args: string[], input: string) {

@@ -4,22 +4,12 @@ import { readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../../shared/domain'
-import { example, fixedEnv, stride, strideOk, tempDir } from '../../testing/cli-runner'
+import { example, fixedEnv, sessionInfo, stride, strideOk, tempDir } from '../../testing/cli-runner'
 
 const dir = tempDir('trace')
 const env = fixedEnv(dir)
 
-function info(session: string) {
-  return JSON.parse(strideOk(['info', session, '--json'], env)) as {
-    events: number
-    partial: boolean
-    stopReason: string
-    stopMessage: string | null
-    storedBytes: number
-    hasDebugInfo: boolean
-    points: Array<{ id: string; function: string | null; file: string | null; line: number | null; accesses: number }>
-  }
-}
+const info = (session: string) => sessionInfo(session, env)
 
 function compile(source: string, out: string, flags: string[]): string {
   const r = spawnSync('cc', [...flags, '-o', out, source], { encoding: 'utf8' })
