@@ -11,7 +11,7 @@
 // is printed for each program (flat memory: it must not grow with the trace).
 // Usage: npm run build && npm run examples && node bench/trace.mjs [R]
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
@@ -37,11 +37,12 @@ async function loadToolBuild() {
 const { strideValgrindTool, toolCommand } = await loadToolBuild()
 const built = strideValgrindTool()
 if (!built.ok) console.log(`Stride's Valgrind tool is not built here (${built.reason}): Stride records with Lackey`)
+const devNull = openSync('/dev/null', 'w')
 function toolAlone(p, options, times = R) {
   if (!built.ok) return null
   const c = toolCommand(built.tool, ['--tool=stride', '--out-fd=9', '--log-fd=2', '--demangle=no', `--exe=${p.program}`, ...options, p.program, ...p.args])
-  const quoted = [c.command, ...c.args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
-  return measure('sh', ['-c', `${Object.entries(built.tool.env).map(([k, v]) => `${k}='${v}'`).join(' ')} ${quoted} >/dev/null 2>&1 9>/dev/null`], times)
+  // Records to fd 9 (/dev/null), with the environment the tool gets from Stride.
+  return measure(c.command, c.args, times, { env: { ...env, ...built.tool.env }, fd9: devNull })
 }
 
 const example = (name) => ({ name, program: join(root, 'resources', 'examples', 'build', name), args: [] })
@@ -54,12 +55,13 @@ const programs = [
   { name: 'heat 1024 10', program: heat, args: ['1024', '10'] }
 ]
 
-/** Wall seconds and peak RSS (KiB) of one run, through /usr/bin/time. */
-function once(cmd, args) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { env, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
+/** Wall seconds and peak RSS (KiB) of one run, through /usr/bin/time (its figures are stderr's last line). */
+function once(cmd, args, { env: runEnv = env, fd9 = null } = {}) {
+  const stdio = ['ignore', fd9 === null ? 'pipe' : 'ignore', 'pipe', ...(fd9 === null ? [] : ['ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', fd9])]
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { env: runEnv, encoding: 'utf8', maxBuffer: 256 << 20, stdio })
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(-2000)}`)
   const [s, kb] = r.stderr.trim().split('\n').pop().split(' ').map(Number)
-  return { s, kb, out: r.stdout }
+  return { s, kb, out: r.stdout ?? '' }
 }
 
 function median(xs) {
@@ -67,8 +69,8 @@ function median(xs) {
   return s[Math.floor(s.length / 2)]
 }
 
-function measure(cmd, args, times = R) {
-  const runs = Array.from({ length: times }, () => once(cmd, args))
+function measure(cmd, args, times = R, options = {}) {
+  const runs = Array.from({ length: times }, () => once(cmd, args, options))
   return { s: median(runs.map((r) => r.s)), kb: Math.max(...runs.map((r) => r.kb)), out: runs[0].out }
 }
 
