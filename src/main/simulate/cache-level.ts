@@ -45,6 +45,21 @@ export function popcount(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
+/**
+ * The number of sets and the policy code of a level, or an Error naming what is wrong with
+ * its geometry (both simulator implementations check levels through this one function).
+ */
+export function checkGeometry(config: LevelGeometry | CacheLevelConfig): { sets: number; policy: number } {
+  const sets = config.size / (config.assoc * config.lineSize)
+  if (!Number.isInteger(sets) || sets < 1 || (sets & (sets - 1)) !== 0)
+    throw new Error(`${config.name}: size / (assoc x line) must be a power of two, got ${sets}`)
+  if (!(config.lineSize > 0) || (config.lineSize & (config.lineSize - 1)) !== 0) throw new Error(`${config.name}: line size must be a power of two`)
+  const policy = POLICY_CODE[config.policy ?? 'lru']
+  if (policy === undefined) throw new Error(`${config.name}: unknown replacement policy "${String(config.policy)}"`)
+  if (policy === PLRU && (config.assoc & (config.assoc - 1)) !== 0) throw new Error(`${config.name}: tree-PLRU needs a power-of-two associativity`)
+  return { sets, policy }
+}
+
 export class CacheLevel {
   readonly name: string
   readonly lineSize: number
@@ -86,13 +101,7 @@ export class CacheLevel {
   slot = 0
 
   constructor(config: LevelGeometry | CacheLevelConfig, trackBytes = true) {
-    const sets = config.size / (config.assoc * config.lineSize)
-    if (!Number.isInteger(sets) || sets < 1 || (sets & (sets - 1)) !== 0)
-      throw new Error(`${config.name}: size / (assoc x line) must be a power of two, got ${sets}`)
-    if ((config.lineSize & (config.lineSize - 1)) !== 0) throw new Error(`${config.name}: line size must be a power of two`)
-    const policy = POLICY_CODE[config.policy ?? 'lru']
-    if (policy === undefined) throw new Error(`${config.name}: unknown replacement policy "${String(config.policy)}"`)
-    if (policy === PLRU && (config.assoc & (config.assoc - 1)) !== 0) throw new Error(`${config.name}: tree-PLRU needs a power-of-two associativity`)
+    const { sets, policy } = checkGeometry(config)
     this.name = config.name
     this.lineSize = config.lineSize
     this.lineScale = 1 / config.lineSize

@@ -55,7 +55,7 @@ function simulate(config: HierarchyConfig, kinds: Uint8Array, trace: Array<{ poi
     fused: h.fused,
     stats: Array.from(h.pointResults()),
     extras: Array.from(h.levelExtras()),
-    evictors: h.evictors.map((e) => e.entries()),
+    evictors: h.evictorEntries(),
     timeline: h.timelineCells(),
     totals: h.levelTotals()
   }

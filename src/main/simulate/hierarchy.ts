@@ -5,8 +5,8 @@
  * batch allocates nothing. Rules: see README.md.
  */
 import type { CacheLevelConfig, HierarchyConfig, LevelTotals, TlbLevelConfig } from '../../shared/domain'
-import { CacheLevel, EMPTY, HIT_SPATIAL, HIT_TEMPORAL, LRU, MISS } from './cache-level'
-import { EvictorMatrix, OWNER_PREFETCH, OWNER_WRITEBACK } from './evictor-matrix'
+import { CacheLevel, checkGeometry, EMPTY, HIT_SPATIAL, HIT_TEMPORAL, LRU, MISS, type LevelGeometry } from './cache-level'
+import { EvictorMatrix, OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from './evictor-matrix'
 import { KIND_MODIFY, KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 
 export const STAT_READS = 0
@@ -62,9 +62,49 @@ export interface TimelineCell {
   misses: number
 }
 
-const PF_NONE = 0
-const PF_NEXT = 1
-const PF_STRIDE = 2
+export const PF_NONE = 0
+export const PF_NEXT = 1
+export const PF_STRIDE = 2
+
+/** A TLB level as the simulator sees it: a level with pages as lines. */
+export function tlbGeometry(t: TlbLevelConfig): LevelGeometry {
+  return { name: t.name, size: t.entries * t.pageSize, assoc: t.assoc, lineSize: t.pageSize, policy: t.policy ?? 'lru' }
+}
+
+/**
+ * The hierarchy's rules that no single level can check, then every level's geometry: one
+ * Error naming the first problem. Both simulator implementations start here.
+ */
+export function checkHierarchy(config: HierarchyConfig): { caches: CacheLevelConfig[]; tlb: LevelGeometry[] } {
+  if (config.levels.length === 0) throw new Error('a hierarchy needs at least one cache level')
+  const tlbConfigs: TlbLevelConfig[] = config.tlb ?? []
+  if (tlbConfigs.length > 2) throw new Error('at most two TLB levels')
+  const caches = config.levels
+  if (config.cachegrindCompatible) {
+    for (const l of caches)
+      if (l.policy !== 'lru' || l.writeAllocate === false || (l.prefetch ?? 'none') !== 'none')
+        throw new Error(`${l.name}: Cachegrind-compatible mode simulates LRU, write-allocate caches without a prefetcher, as Cachegrind does`)
+  }
+  const tlb = tlbConfigs.map(tlbGeometry)
+  for (const l of [...caches, ...tlb]) checkGeometry(l)
+  return { caches, tlb }
+}
+
+/** Reads, writes and misses per level, summed over the points of a stats array. */
+export function sumLevelTotals(names: string[], stats: Float64Array, pointCount: number): LevelTotals[] {
+  const nLevels = names.length
+  return names.map((name, l) => {
+    const t: LevelTotals = { name, reads: 0, writes: 0, readMisses: 0, writeMisses: 0 }
+    for (let p = 0; p < pointCount; p++) {
+      const at = (p * nLevels + l) * STAT_FIELDS
+      t.reads += stats[at + STAT_READS]!
+      t.writes += stats[at + STAT_WRITES]!
+      t.readMisses += stats[at + STAT_READ_MISSES]!
+      t.writeMisses += stats[at + STAT_WRITE_MISSES]!
+    }
+    return t
+  })
+}
 
 export class Hierarchy {
   /** Cache levels then TLB levels; stats use the same level index. */
@@ -103,20 +143,9 @@ export class Hierarchy {
   accesses = 0
 
   constructor(config: HierarchyConfig, pointKinds: Uint8Array, options: HierarchyOptions = {}) {
-    if (config.levels.length === 0) throw new Error('a hierarchy needs at least one cache level')
-    const tlb: TlbLevelConfig[] = config.tlb ?? []
-    if (tlb.length > 2) throw new Error('at most two TLB levels')
-    const caches: CacheLevelConfig[] = config.levels
+    const { caches, tlb } = checkHierarchy(config)
     this.compatible = config.cachegrindCompatible
-    if (this.compatible) {
-      for (const l of caches)
-        if (l.policy !== 'lru' || l.writeAllocate === false || (l.prefetch ?? 'none') !== 'none')
-          throw new Error(`${l.name}: Cachegrind-compatible mode simulates LRU, write-allocate caches without a prefetcher, as Cachegrind does`)
-    }
-    this.levels = [
-      ...caches.map((l) => new CacheLevel(l, true)),
-      ...tlb.map((t) => new CacheLevel({ name: t.name, size: t.entries * t.pageSize, assoc: t.assoc, lineSize: t.pageSize, policy: t.policy ?? 'lru' }, false))
-    ]
+    this.levels = [...caches.map((l) => new CacheLevel(l, true)), ...tlb.map((t) => new CacheLevel(t, false))]
     this.nCaches = caches.length
     this.nTlb = tlb.length
     this.nLevels = this.levels.length
@@ -196,7 +225,8 @@ export class Hierarchy {
       const point = points[i]!
       if (point >= pointCount) throw new Error(`access point ${point} is outside the point table (${pointCount})`)
       const kind = kinds[point]!
-      let size = sizes[i]!
+      // A zero size (never traced) counts as one byte, so every access touches a line.
+      let size = sizes[i]! || 1
       if (size > maxSize) size = maxSize
       const address = addresses[i]!
       const last = address + size - 1
@@ -380,7 +410,7 @@ export class Hierarchy {
       const point = points[i]!
       if (point >= this.pointCount) throw new Error(`access point ${point} is outside the point table (${this.pointCount})`)
       const kind = kinds[point]!
-      let size = sizes[i]!
+      let size = sizes[i]! || 1
       if (size > maxSize) size = maxSize
       const address = addresses[i]!
       this.point = point
@@ -616,16 +646,11 @@ export class Hierarchy {
   }
 
   levelTotals(): LevelTotals[] {
-    return this.levels.map((level, l) => {
-      const t: LevelTotals = { name: level.name, reads: 0, writes: 0, readMisses: 0, writeMisses: 0 }
-      for (let p = 0; p < this.pointCount; p++) {
-        const at = (p * this.nLevels + l) * STAT_FIELDS
-        t.reads += this.pointStats[at + STAT_READS]!
-        t.writes += this.pointStats[at + STAT_WRITES]!
-        t.readMisses += this.pointStats[at + STAT_READ_MISSES]!
-        t.writeMisses += this.pointStats[at + STAT_WRITE_MISSES]!
-      }
-      return t
-    })
+    return sumLevelTotals(this.levels.map((l) => l.name), this.pointStats, this.pointCount)
+  }
+
+  /** Evictee x evictor counts per level. */
+  evictorEntries(): EvictorCount[][] {
+    return this.evictors.map((m) => m.entries())
   }
 }

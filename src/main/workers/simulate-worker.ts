@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import { Hierarchy } from '../simulate/hierarchy'
+import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap } from '../simulate/layout-filter'
 import { storeRun } from '../store/runs'
 import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints } from '../store/session-reader'
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
       throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
     }
   }
-  const hierarchy = new Hierarchy(input.config, kinds, { pointVariables, variableCount: variables.length, timelineInterval: interval })
+  const hierarchy = new NativeHierarchy(input.config, kinds, { pointVariables, variableCount: variables.length, timelineInterval: interval })
   let done = 0
   let lastPost = 0
   for (const chunk of iterateChunks(reader, kinds.length)) {
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     pointStats: hierarchy.pointResults(),
     pointCount: kinds.length,
     extras: hierarchy.levelExtras(),
-    evictors: hierarchy.evictors.map((m) => m.entries()),
+    evictors: hierarchy.evictorEntries(),
     timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
     timelineInterval: interval
   })

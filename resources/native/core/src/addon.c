@@ -2,9 +2,10 @@
 #include "addon.h"
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Bumped when the JavaScript side must not load an older build (the loader checks it). */
-#define STRIDE_CORE_ABI 1
+#define STRIDE_CORE_ABI 2
 
 napi_value stride_throw(napi_env env, const char *message) {
   napi_throw_error(env, NULL, message);
@@ -25,6 +26,75 @@ void *stride_typed_array(napi_env env, napi_value value, napi_typedarray_type ty
   /* A zero-length array may have no backing store: hand out a valid pointer anyway. */
   static uint64_t empty;
   return data ? data : (void *)&empty;
+}
+
+bool stride_args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
+  size_t argc = want;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < want) {
+    napi_throw_type_error(env, NULL, "stride core: too few arguments");
+    return false;
+  }
+  return true;
+}
+
+bool stride_u32(napi_env env, napi_value v, uint32_t *out, const char *what) {
+  double d;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
+    char message[120];
+    snprintf(message, sizeof message, "%s must be an integer in [0, 2^32)", what);
+    napi_throw_range_error(env, NULL, message);
+    return false;
+  }
+  *out = (uint32_t)d;
+  return true;
+}
+
+void *stride_unwrap(napi_env env, napi_value v, const napi_type_tag *tag, const char *what) {
+  bool ok = false;
+  void *data = NULL;
+  if (napi_check_object_type_tag(env, v, tag, &ok) != napi_ok || !ok || napi_get_value_external(env, v, &data) != napi_ok) {
+    char message[120];
+    snprintf(message, sizeof message, "stride core: expected %s", what);
+    napi_throw_type_error(env, NULL, message);
+    return NULL;
+  }
+  return data;
+}
+
+napi_value stride_external(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag) {
+  napi_value out;
+  if (napi_create_external(env, data, finalize, NULL, &out) != napi_ok) {
+    finalize(env, data, NULL);
+    return stride_throw(env, "stride core: cannot create an external");
+  }
+  STRIDE_CALL(env, napi_type_tag_object(env, out, tag));
+  return out;
+}
+
+napi_value stride_set(napi_env env, napi_value obj, const char *name, napi_value v) {
+  if (napi_set_named_property(env, obj, name, v) != napi_ok) return NULL;
+  return obj;
+}
+
+napi_value stride_number(napi_env env, double d) {
+  napi_value v = NULL;
+  napi_create_double(env, d, &v);
+  return v;
+}
+
+napi_value stride_new_typed(napi_env env, napi_typedarray_type type, size_t elem, size_t n, void **data) {
+  napi_value buffer, array;
+  if (napi_create_arraybuffer(env, n * elem, data, &buffer) != napi_ok ||
+      napi_create_typedarray(env, type, n, buffer, 0, &array) != napi_ok)
+    return NULL;
+  return array;
+}
+
+napi_value stride_float64_array(napi_env env, const double *data, size_t n) {
+  void *bytes;
+  napi_value array = stride_new_typed(env, napi_float64_array, 8, n, &bytes);
+  if (array && n) memcpy(bytes, data, n * 8);
+  return array;
 }
 
 static napi_value abi(napi_env env, napi_callback_info info) {

@@ -3,6 +3,7 @@
 #define STRIDE_ADDON_H
 #define NAPI_VERSION 8
 #include <node_api.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,27 @@ napi_value stride_throw(napi_env env, const char *message);
 /* The data pointer and element count of a typed-array argument of the expected type, or
  * NULL after throwing a TypeError naming the argument. */
 void *stride_typed_array(napi_env env, napi_value value, napi_typedarray_type type, size_t *length, const char *what);
+
+/* The first `want` arguments, or false after throwing a TypeError. */
+bool stride_args(napi_env env, napi_callback_info info, size_t want, napi_value *argv);
+
+/* An integer in [0, 2^32), or false after throwing a RangeError naming it. */
+bool stride_u32(napi_env env, napi_value v, uint32_t *out, const char *what);
+
+/* The C object behind an external made by stride_external with `tag`, or NULL after throwing. */
+void *stride_unwrap(napi_env env, napi_value v, const napi_type_tag *tag, const char *what);
+
+/* An external owning `data` (freed by `finalize` when collected), tagged with its kind. */
+napi_value stride_external(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag);
+
+/* obj[name] = v; returns obj, or NULL when it failed (an exception is pending). */
+napi_value stride_set(napi_env env, napi_value obj, const char *name, napi_value v);
+napi_value stride_number(napi_env env, double d);
+
+/* A new typed array of n elements of `elem` bytes; *data points at its storage. */
+napi_value stride_new_typed(napi_env env, napi_typedarray_type type, size_t elem, size_t n, void **data);
+/* A new Float64Array holding a copy of data[0..n). */
+napi_value stride_float64_array(napi_env env, const double *data, size_t n);
 
 #define STRIDE_CALL(env, call)                                  \
   do {                                                          \

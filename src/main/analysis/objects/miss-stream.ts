@@ -5,13 +5,12 @@
  * is kept: consumers (exact counts, samplers, the search) take each batch online, so memory
  * stays bounded whatever the trace length.
  *
- * The simulator reports misses through its per-variable timeline; with one "variable" for
- * every point and an interval of one access, each timeline cell is exactly one access's
- * miss at one level (its interval is the access index). The cells are drained after every
- * batch.
+ * The native simulator keeps the batch index of every miss at the chosen level (a modify's
+ * read and write may both miss: the index twice), read after every batch.
  */
 import type { HierarchyConfig } from '../../../shared/domain'
-import { Hierarchy, type AccessBatch } from '../../simulate/hierarchy'
+import type { AccessBatch } from '../../simulate/hierarchy'
+import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { batchMapper } from '../../simulate/layout-filter'
 
 export interface MissBatch {
@@ -35,44 +34,29 @@ export interface MissStreamOptions {
 }
 
 export class MissStream {
-  private readonly hierarchy: Hierarchy
-  private readonly level: number
+  private readonly hierarchy: NativeHierarchy
   private readonly mapBatch: (<T extends AccessBatch>(batch: T) => T) | null
   private accesses = 0
   private out = { access: new Float64Array(1024), point: new Uint32Array(1024), address: new Float64Array(1024) }
 
   constructor(options: MissStreamOptions) {
-    const nLevels = options.config.levels.length + (options.config.tlb?.length ?? 0)
-    if (options.level < 0 || options.level >= nLevels) throw new Error(`level ${options.level} is not in this hierarchy (0..${nLevels - 1})`)
-    this.level = options.level
     this.mapBatch = options.mapAddresses ? batchMapper(options.mapAddresses) : null
-    this.hierarchy = new Hierarchy(options.config, options.pointKinds, {
-      pointVariables: new Int32Array(options.pointKinds.length),
-      variableCount: 1,
-      timelineInterval: 1
-    })
+    this.hierarchy = new NativeHierarchy(options.config, options.pointKinds, { missLevel: options.level })
   }
 
   /** Simulates one batch; returns the misses it had at the level (valid until the next call). */
   run(batch: AccessBatch): MissBatch {
     const base = this.accesses
-    this.hierarchy.run(this.mapBatch ? this.mapBatch(batch) : batch)
+    const n = this.hierarchy.run(this.mapBatch ? this.mapBatch(batch) : batch)
     this.accesses += batch.count
-    const cells = this.hierarchy.timelineCells()
-    let n = 0
-    for (const c of cells) {
-      if (c.level !== this.level) continue
-      const i = c.interval - base
-      // A modify's read and write may both miss: one cell with 2 misses.
-      for (let m = 0; m < c.misses; m++) {
-        if (n === this.out.access.length) this.grow()
-        this.out.access[n] = c.interval
-        this.out.point[n] = batch.points[i]!
-        this.out.address[n] = batch.addresses[i]!
-        n++
-      }
+    const at = n === 0 ? null : this.hierarchy.lastMisses()
+    while (this.out.access.length < n) this.grow()
+    for (let m = 0; m < n; m++) {
+      const i = at![m]!
+      this.out.access[m] = base + i
+      this.out.point[m] = batch.points[i]!
+      this.out.address[m] = batch.addresses[i]!
     }
-    cells.length = 0
     return { count: n, access: this.out.access, point: this.out.point, address: this.out.address, accessesSoFar: this.accesses }
   }
 
@@ -88,7 +72,7 @@ export class MissStream {
   }
 
   /** Level totals, to check the stream against the stored run. */
-  totals(): ReturnType<Hierarchy['levelTotals']> {
+  totals(): ReturnType<NativeHierarchy['levelTotals']> {
     return this.hierarchy.levelTotals()
   }
 }

@@ -14,7 +14,6 @@ import { StrideError } from '../../../shared/api'
 import type { HierarchyConfig } from '../../../shared/domain'
 import { printDataItem, type DimSelector, type SliceQuery } from '../../../shared/slice-notation'
 import {
-  Hierarchy,
   STAT_EVICTIONS,
   STAT_FIELDS,
   STAT_READ_MISSES,
@@ -25,6 +24,7 @@ import {
   STAT_WRITES,
   type AccessBatch
 } from '../../simulate/hierarchy'
+import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import type { PlacedVariable } from '../../simulate/layout-filter'
 import type { SliceFact } from './slice-reduce'
 
@@ -104,7 +104,7 @@ export interface PointPlace {
 }
 
 export class SectionSimulation {
-  private readonly hierarchy: Hierarchy
+  private readonly hierarchy: NativeHierarchy
   private kinds: Uint8Array
   private virtualCount: number
   private readonly virtualOf = new Map<number, number>()
@@ -122,7 +122,7 @@ export class SectionSimulation {
       throw new StrideError('Array sections cannot be answered exactly for a run with a stride prefetcher (it tracks strides per reference); select whole data structures, or query a run without it.', 'invalid-input')
     this.kinds = pointKinds
     this.virtualCount = pointKinds.length
-    this.hierarchy = new Hierarchy(config, pointKinds)
+    this.hierarchy = new NativeHierarchy(config, pointKinds)
     this.levels = config.levels.length + (config.tlb?.length ?? 0)
   }
 

@@ -24,61 +24,6 @@ static napi_value throw_damaged(napi_env env, const char *what) {
   return stride_throw(env, message);
 }
 
-static bool get_args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
-  size_t argc = want;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < want) {
-    napi_throw_type_error(env, NULL, "codec: too few arguments");
-    return false;
-  }
-  return true;
-}
-
-static bool get_u32(napi_env env, napi_value v, uint32_t *out, const char *what) {
-  double d;
-  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) || d != (double)(uint32_t)d) {
-    char message[120];
-    snprintf(message, sizeof message, "%s must be an integer in [0, 2^32)", what);
-    napi_throw_range_error(env, NULL, message);
-    return false;
-  }
-  *out = (uint32_t)d;
-  return true;
-}
-
-static void *unwrap(napi_env env, napi_value v, const napi_type_tag *tag, const char *what) {
-  bool ok = false;
-  void *data = NULL;
-  if (napi_check_object_type_tag(env, v, tag, &ok) != napi_ok || !ok || napi_get_value_external(env, v, &data) != napi_ok) {
-    char message[120];
-    snprintf(message, sizeof message, "codec: expected %s", what);
-    napi_throw_type_error(env, NULL, message);
-    return NULL;
-  }
-  return data;
-}
-
-/* An external owning `data` (freed by `finalize` when collected), tagged with its kind. */
-static napi_value tagged_external(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag) {
-  napi_value out;
-  if (napi_create_external(env, data, finalize, NULL, &out) != napi_ok) {
-    finalize(env, data, NULL);
-    return stride_throw(env, "codec: cannot create an external");
-  }
-  STRIDE_CALL(env, napi_type_tag_object(env, out, tag));
-  return out;
-}
-
-static napi_value set(napi_env env, napi_value obj, const char *name, napi_value v) {
-  if (napi_set_named_property(env, obj, name, v) != napi_ok) return NULL;
-  return obj;
-}
-
-static napi_value number(napi_env env, double d) {
-  napi_value v = NULL;
-  napi_create_double(env, d, &v);
-  return v;
-}
-
 /* A batch of accesses: argv = [handle, count, points, addresses, (sizes,) pointCount]. */
 typedef struct {
   uint32_t count, point_count;
@@ -90,7 +35,7 @@ typedef struct {
 static bool get_batch(napi_env env, napi_value *argv, bool with_sizes, Batch *b) {
   size_t np, na, ns = SIZE_MAX;
   int last = with_sizes ? 5 : 4;
-  if (!get_u32(env, argv[1], &b->count, "count") || !get_u32(env, argv[last], &b->point_count, "pointCount")) return false;
+  if (!stride_u32(env, argv[1], &b->count, "count") || !stride_u32(env, argv[last], &b->point_count, "pointCount")) return false;
   b->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
   b->addresses = b->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
   if (!b->addresses) return false;
@@ -118,7 +63,7 @@ static void encoder_finalize(napi_env env, void *data, void *hint) {
 static napi_value encoder_create(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   uint32_t max_events;
-  if (!get_args(env, info, 1, argv) || !get_u32(env, argv[0], &max_events, "maxChunkEvents")) return NULL;
+  if (!stride_args(env, info, 1, argv) || !stride_u32(env, argv[0], &max_events, "maxChunkEvents")) return NULL;
   if (max_events == 0 || max_events > (1u << 26)) return stride_throw(env, "maxChunkEvents must be in [1, 2^26]");
   ChunkEncoder *e = malloc(sizeof *e);
   if (!e || !encoder_init(e, max_events)) {
@@ -127,13 +72,13 @@ static napi_value encoder_create(napi_env env, napi_callback_info info) {
   }
   int64_t ignored;
   napi_adjust_external_memory(env, encoder_bytes(max_events), &ignored);
-  return tagged_external(env, e, encoder_finalize, &ENCODER_TAG);
+  return stride_external(env, e, encoder_finalize, &ENCODER_TAG);
 }
 
 static napi_value encode(napi_env env, napi_callback_info info) {
   napi_value argv[6];
-  if (!get_args(env, info, 6, argv)) return NULL;
-  ChunkEncoder *e = unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
+  if (!stride_args(env, info, 6, argv)) return NULL;
+  ChunkEncoder *e = stride_unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
   Batch b;
   if (!e || !get_batch(env, argv, true, &b)) return NULL;
   const char *problem = encoder_encode(e, b.count, b.points, b.addresses, b.sizes, b.point_count);
@@ -145,9 +90,9 @@ static napi_value encode(napi_env env, napi_callback_info info) {
     STRIDE_CALL(env, napi_create_buffer_copy(env, e->residue.length, e->residue.data, NULL, &residue));
   else
     STRIDE_CALL(env, napi_get_null(env, &residue));
-  if (!set(env, out, "structure", structure) || !set(env, out, "residue", residue) ||
-      !set(env, out, "descriptors", number(env, (double)e->descriptors)) ||
-      !set(env, out, "irregular", number(env, (double)e->irregular)) || !set(env, out, "rules", number(env, e->rules)))
+  if (!stride_set(env, out, "structure", structure) || !stride_set(env, out, "residue", residue) ||
+      !stride_set(env, out, "descriptors", stride_number(env, (double)e->descriptors)) ||
+      !stride_set(env, out, "irregular", stride_number(env, (double)e->irregular)) || !stride_set(env, out, "rules", stride_number(env, e->rules)))
     return NULL;
   return out;
 }
@@ -189,24 +134,14 @@ static void collect(void *ctx, const PointMetrics *pm) {
     o->failed = true;
 }
 
-static napi_value float64_array(napi_env env, const double *data, size_t n) {
-  napi_value buffer, array;
-  void *bytes;
-  if (napi_create_arraybuffer(env, n * 8, &bytes, &buffer) != napi_ok ||
-      napi_create_typedarray(env, napi_float64_array, n, buffer, 0, &array) != napi_ok)
-    return NULL;
-  if (n) memcpy(bytes, data, n * 8);
-  return array;
-}
-
 static napi_value metrics_to_js(napi_env env, RsdMetrics *m) {
   MetricsOut o = {0};
   bool ok = metrics_finish(m, collect, &o) && !o.failed;
   napi_value out = NULL, rows = NULL, pairs = NULL;
   if (ok) {
-    rows = float64_array(env, o.rows, o.n_rows);
-    pairs = rows ? float64_array(env, o.pairs, o.n_pairs) : NULL;
-    if (pairs && napi_create_object(env, &out) == napi_ok) out = set(env, out, "rows", rows) ? set(env, out, "pairs", pairs) : NULL;
+    rows = stride_float64_array(env, o.rows, o.n_rows);
+    pairs = rows ? stride_float64_array(env, o.pairs, o.n_pairs) : NULL;
+    if (pairs && napi_create_object(env, &out) == napi_ok) out = stride_set(env, out, "rows", rows) ? stride_set(env, out, "pairs", pairs) : NULL;
   }
   free(o.rows);
   free(o.pairs);
@@ -216,8 +151,8 @@ static napi_value metrics_to_js(napi_env env, RsdMetrics *m) {
 
 static napi_value encoder_metrics(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  if (!get_args(env, info, 1, argv)) return NULL;
-  ChunkEncoder *e = unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  ChunkEncoder *e = stride_unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
   return e ? metrics_to_js(env, &e->metrics) : NULL;
 }
 
@@ -234,13 +169,13 @@ static napi_value metrics_create(napi_env env, napi_callback_info info) {
     free(m);
     return stride_throw(env, "out of memory creating stream metrics");
   }
-  return tagged_external(env, m, metrics_finalize, &METRICS_TAG);
+  return stride_external(env, m, metrics_finalize, &METRICS_TAG);
 }
 
 static napi_value metrics_add_batch(napi_env env, napi_callback_info info) {
   napi_value argv[5];
-  if (!get_args(env, info, 5, argv)) return NULL;
-  RsdMetrics *m = unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
+  if (!stride_args(env, info, 5, argv)) return NULL;
+  RsdMetrics *m = stride_unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
   Batch b;
   if (!m || !get_batch(env, argv, false, &b)) return NULL;
   if (!metrics_grow(m, b.point_count)) return stride_throw(env, "out of memory in the stream metrics");
@@ -254,8 +189,8 @@ static napi_value metrics_add_batch(napi_env env, napi_callback_info info) {
 
 static napi_value metrics_finish_js(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  if (!get_args(env, info, 1, argv)) return NULL;
-  RsdMetrics *m = unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  RsdMetrics *m = stride_unwrap(env, argv[0], &METRICS_TAG, "stream metrics");
   return m ? metrics_to_js(env, m) : NULL;
 }
 
@@ -264,38 +199,30 @@ static napi_value metrics_finish_js(napi_env env, napi_callback_info info) {
 static napi_value declared_count(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   size_t n;
-  if (!get_args(env, info, 1, argv)) return NULL;
+  if (!stride_args(env, info, 1, argv)) return NULL;
   uint8_t *structure = stride_typed_array(env, argv[0], napi_uint8_array, &n, "structure");
-  return structure ? number(env, (double)decoder_count(structure, n)) : NULL;
-}
-
-static napi_value typed(napi_env env, napi_typedarray_type type, size_t elem, size_t n, void **data) {
-  napi_value buffer, array;
-  if (napi_create_arraybuffer(env, n * elem, data, &buffer) != napi_ok ||
-      napi_create_typedarray(env, type, n, buffer, 0, &array) != napi_ok)
-    return NULL;
-  return array;
+  return structure ? stride_number(env, (double)decoder_count(structure, n)) : NULL;
 }
 
 static napi_value decode(napi_env env, napi_callback_info info) {
   napi_value argv[4];
-  if (!get_args(env, info, 4, argv)) return NULL;
+  if (!stride_args(env, info, 4, argv)) return NULL;
   size_t ns, nr;
   uint32_t point_count, count;
   uint8_t *structure = stride_typed_array(env, argv[0], napi_uint8_array, &ns, "structure");
   uint8_t *residue = structure ? stride_typed_array(env, argv[1], napi_uint8_array, &nr, "residue") : NULL;
-  if (!residue || !get_u32(env, argv[2], &point_count, "pointCount") || !get_u32(env, argv[3], &count, "count")) return NULL;
+  if (!residue || !stride_u32(env, argv[2], &point_count, "pointCount") || !stride_u32(env, argv[3], &count, "count")) return NULL;
   DecodedChunk out = {.count = count};
-  napi_value points = typed(env, napi_uint32_array, 4, count, (void **)&out.points);
-  napi_value addresses = points ? typed(env, napi_float64_array, 8, count, (void **)&out.addresses) : NULL;
-  napi_value sizes = addresses ? typed(env, napi_uint16_array, 2, count, (void **)&out.sizes) : NULL;
+  napi_value points = stride_new_typed(env, napi_uint32_array, 4, count, (void **)&out.points);
+  napi_value addresses = points ? stride_new_typed(env, napi_float64_array, 8, count, (void **)&out.addresses) : NULL;
+  napi_value sizes = addresses ? stride_new_typed(env, napi_uint16_array, 2, count, (void **)&out.sizes) : NULL;
   if (!sizes) return stride_throw(env, "out of memory decoding a trace chunk");
   const char *damage = decoder_decode(structure, ns, residue, nr, point_count, &out);
   if (damage) return throw_damaged(env, damage);
   napi_value result;
   STRIDE_CALL(env, napi_create_object(env, &result));
-  if (!set(env, result, "count", number(env, count)) || !set(env, result, "points", points) ||
-      !set(env, result, "addresses", addresses) || !set(env, result, "sizes", sizes))
+  if (!stride_set(env, result, "count", stride_number(env, count)) || !stride_set(env, result, "points", points) ||
+      !stride_set(env, result, "addresses", addresses) || !stride_set(env, result, "sizes", sizes))
     return NULL;
   return result;
 }

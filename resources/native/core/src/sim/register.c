@@ -1,4 +1,210 @@
-/* The simulator's exports (filled in by the simulator work). */
-#include "addon.h"
+/* The simulator's exports. A hierarchy lives in C memory owned by a JavaScript external
+ * (freed when collected); batches cross as typed arrays, results come back as copies.
+ *   simCreate(specs f64[9 per level], nCaches, nTlb, compatible, fastPath, interval, nVars, missLevel) -> sim
+ *     spec: size, assoc, lineSize, policy (0 lru 1 fifo 2 plru 3 random), seed,
+ *           writeThrough, writeAllocate, inclusive, prefetch (0 none 1 next-line 2 stride)
+ *   simSetPoints(sim, kinds u8, variables i32 | null)
+ *   simRun(sim, count, points u32, addresses f64, sizes u16) -> misses at missLevel in the batch
+ *   simMisses(sim) -> u32 batch indices of those misses (a modify may appear twice)
+ *   simFinish(sim); simStats(sim) -> f64; simExtras(sim) -> f64
+ *   simTimeline(sim) -> f64 (level, variable, interval, misses) rows since the last call
+ *   simEvictors(sim, level) -> f64 (evictee, evictor, count) rows */
+#include "../addon.h"
+#include "hierarchy.h"
+#include <stdlib.h>
+#include <string.h>
 
-napi_status stride_register_sim(napi_env env, napi_value exports) { return napi_ok; }
+#define SPEC_FIELDS 9
+
+static const napi_type_tag SIM_TAG = {0x5374726964655369ull, 0x6d48696572617231ull};
+
+typedef struct {
+  Sim sim;
+  int64_t reported;
+} SimBox;
+
+/* Keeps the JavaScript heap told how much C memory the hierarchy holds, so a dropped one
+ * is collected before memory runs short. */
+static void report(napi_env env, SimBox *b) {
+  int64_t now = (int64_t)sim_bytes(&b->sim), ignored;
+  if (now != b->reported) napi_adjust_external_memory(env, now - b->reported, &ignored);
+  b->reported = now;
+}
+
+static void sim_finalize(napi_env env, void *data, void *hint) {
+  SimBox *b = data;
+  int64_t ignored;
+  if (b->reported) napi_adjust_external_memory(env, -b->reported, &ignored);
+  sim_free(&b->sim);
+  free(b);
+}
+
+static SimBox *box_of(napi_env env, napi_value v) { return stride_unwrap(env, v, &SIM_TAG, "a simulator"); }
+
+static bool get_i32(napi_env env, napi_value v, int32_t *out, const char *what) {
+  if (napi_get_value_int32(env, v, out) == napi_ok) return true;
+  char message[100];
+  snprintf(message, sizeof message, "%s must be a number", what);
+  napi_throw_type_error(env, NULL, message);
+  return false;
+}
+
+static napi_value create(napi_env env, napi_callback_info info) {
+  napi_value argv[8];
+  if (!stride_args(env, info, 8, argv)) return NULL;
+  size_t n;
+  const double *spec = stride_typed_array(env, argv[0], napi_float64_array, &n, "specs");
+  uint32_t n_caches, n_tlb, compatible, fast_path, n_vars;
+  double interval;
+  int32_t miss_level;
+  if (!spec || !stride_u32(env, argv[1], &n_caches, "nCaches") || !stride_u32(env, argv[2], &n_tlb, "nTlb") ||
+      !stride_u32(env, argv[3], &compatible, "compatible") || !stride_u32(env, argv[4], &fast_path, "fastPath") ||
+      napi_get_value_double(env, argv[5], &interval) != napi_ok || !stride_u32(env, argv[6], &n_vars, "nVars") || !get_i32(env, argv[7], &miss_level, "missLevel"))
+    return NULL;
+  if (!(interval >= 0 && interval <= 9007199254740992.0) || interval != (double)(uint64_t)interval) return stride_throw(env, "simulator: interval must be a whole number >= 0");
+  if (n_caches + n_tlb > SIM_MAX_LEVELS || n != (size_t)(n_caches + n_tlb) * SPEC_FIELDS) return stride_throw(env, "simulator: specs do not match the level counts");
+  SimLevelSpec specs[SIM_MAX_LEVELS];
+  for (uint32_t l = 0; l < n_caches + n_tlb; l++) {
+    const double *f = spec + l * SPEC_FIELDS;
+    for (int k = 1; k < SPEC_FIELDS; k++)
+      if (!(f[k] >= 0 && f[k] <= 4294967295.0)) return stride_throw(env, "simulator: a level spec field is out of range");
+    specs[l] = (SimLevelSpec){f[0], (uint32_t)f[1], (uint32_t)f[2], (uint32_t)f[3], (uint32_t)f[4], (uint8_t)f[5], (uint8_t)f[6], (uint8_t)f[7], (uint8_t)f[8]};
+  }
+  SimBox *b = calloc(1, sizeof *b);
+  if (!b) return stride_throw(env, "out of memory creating a simulator");
+  const char *why = sim_init(&b->sim, specs, n_caches, n_tlb, compatible != 0, fast_path != 0, (uint64_t)interval, n_vars, miss_level);
+  if (why) {
+    free(b);
+    return stride_throw(env, why);
+  }
+  report(env, b);
+  return stride_external(env, b, sim_finalize, &SIM_TAG);
+}
+
+static napi_value set_points(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!stride_args(env, info, 3, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  size_t nk, nv = 0;
+  const uint8_t *kinds = b ? stride_typed_array(env, argv[1], napi_uint8_array, &nk, "kinds") : NULL;
+  if (!kinds) return NULL;
+  napi_valuetype t;
+  STRIDE_CALL(env, napi_typeof(env, argv[2], &t));
+  const int32_t *vars = NULL;
+  if (t != napi_null && t != napi_undefined && !(vars = stride_typed_array(env, argv[2], napi_int32_array, &nv, "variables"))) return NULL;
+  if (nk > UINT32_MAX || nv > UINT32_MAX) return stride_throw(env, "simulator: the point table is too large");
+  const char *why = sim_set_points(&b->sim, kinds, (uint32_t)nk, vars, (uint32_t)nv);
+  if (why) return stride_throw(env, why);
+  report(env, b);
+  return NULL;
+}
+
+static napi_value run(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!stride_args(env, info, 5, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  uint32_t count;
+  size_t np, na, ns;
+  if (!b || !stride_u32(env, argv[1], &count, "count")) return NULL;
+  const uint32_t *points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
+  const double *addresses = points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
+  const uint16_t *sizes = addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
+  if (!sizes) return NULL;
+  if (np < count || na < count || ns < count) return stride_throw(env, "simulator: the arrays hold fewer accesses than count");
+  const char *why = sim_run(&b->sim, count, points, addresses, sizes);
+  report(env, b);
+  if (why) return stride_throw(env, why);
+  return stride_number(env, (double)b->sim.n_misses);
+}
+
+static napi_value misses(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  if (!b) return NULL;
+  void *data;
+  napi_value out = stride_new_typed(env, napi_uint32_array, 4, b->sim.n_misses, &data);
+  if (!out) return stride_throw(env, "out of memory");
+  if (b->sim.n_misses) memcpy(data, b->sim.misses, b->sim.n_misses * 4);
+  return out;
+}
+
+static napi_value finish(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  if (b) sim_finish(&b->sim);
+  return NULL;
+}
+
+/* A Float64Array copy of n 64-bit counters. */
+static napi_value counters(napi_env env, const uint64_t *from, size_t n) {
+  double *data;
+  napi_value out = stride_new_typed(env, napi_float64_array, 8, n, (void **)&data);
+  if (!out) return stride_throw(env, "out of memory");
+  for (size_t i = 0; i < n; i++) data[i] = (double)from[i];
+  return out;
+}
+
+static napi_value stats(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  return b ? counters(env, b->sim.stats, (size_t)b->sim.point_count * b->sim.n_levels * ST_FIELDS) : NULL;
+}
+
+static napi_value extras(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  return b ? counters(env, b->sim.extras, (size_t)b->sim.n_levels * EX_FIELDS) : NULL;
+}
+
+static napi_value timeline(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!stride_args(env, info, 1, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  if (!b) return NULL;
+  double *data;
+  napi_value out = stride_new_typed(env, napi_float64_array, 8, b->sim.n_cells * 4, (void **)&data);
+  if (!out) return stride_throw(env, "out of memory");
+  for (size_t i = 0; i < b->sim.n_cells; i++) {
+    const SimTimelineCell *c = &b->sim.cells[i];
+    data[4 * i] = c->level;
+    data[4 * i + 1] = c->variable;
+    data[4 * i + 2] = (double)c->interval;
+    data[4 * i + 3] = (double)c->misses;
+  }
+  b->sim.n_cells = 0;
+  return out;
+}
+
+static napi_value evictor_rows(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  uint32_t level;
+  if (!stride_args(env, info, 2, argv)) return NULL;
+  SimBox *b = box_of(env, argv[0]);
+  if (!b || !stride_u32(env, argv[1], &level, "level")) return NULL;
+  if (level >= b->sim.n_levels) return stride_throw(env, "simulator: no such level");
+  size_t n;
+  double *rows = evictors_entries(&b->sim.evictors[level], &n);
+  if (!rows) return stride_throw(env, "out of memory");
+  napi_value out = stride_float64_array(env, rows, n * 3);
+  free(rows);
+  return out ? out : stride_throw(env, "out of memory");
+}
+
+napi_status stride_register_sim(napi_env env, napi_value exports) {
+  napi_property_descriptor d[] = {
+      {"simCreate", NULL, create, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simSetPoints", NULL, set_points, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simRun", NULL, run, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simMisses", NULL, misses, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simFinish", NULL, finish, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simStats", NULL, stats, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simExtras", NULL, extras, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simTimeline", NULL, timeline, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simEvictors", NULL, evictor_rows, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
+}

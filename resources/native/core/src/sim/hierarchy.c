@@ -1,0 +1,561 @@
+/* The memory hierarchy; see hierarchy.h. Two paths, as in the reference model: a fused
+ * loop for the common configuration (every level LRU, write-back, write-allocate, not
+ * inclusive, no prefetcher) after cg_sim.c, and the general path for everything else. */
+#include "hierarchy.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char problem[200];
+
+static const char *fail(const char *fmt, double a, double b) {
+  snprintf(problem, sizeof problem, fmt, a, b);
+  return problem;
+}
+
+const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
+                     uint32_t n_vars, int32_t miss_level) {
+  memset(s, 0, sizeof *s);
+  if (n_caches == 0) return "a hierarchy needs at least one cache level";
+  if (n_tlb > 2) return "at most two TLB levels";
+  if (n_caches + n_tlb > SIM_MAX_LEVELS) return "too many levels";
+  s->n_caches = n_caches;
+  s->n_levels = n_caches + n_tlb;
+  s->compatible = compatible;
+  s->interval = interval;
+  s->until_boundary = interval;
+  s->n_vars = n_vars;
+  s->miss_level = miss_level;
+  uint32_t min_line = UINT32_MAX;
+  bool fused = fast_path;
+  for (uint32_t l = 0; l < s->n_levels; l++) {
+    const SimLevelSpec *p = &specs[l];
+    bool cache = l < n_caches;
+    const char *why = level_init(&s->levels[l], p->size, p->assoc, p->line_size, p->policy, p->seed, cache);
+    if (why) {
+      s->n_levels = l;
+      sim_free(s);
+      return why;
+    }
+    if (!evictors_init(&s->evictors[l], 0)) {
+      s->n_levels = l + 1;
+      sim_free(s);
+      return "out of memory";
+    }
+    if (p->policy != SIM_LRU) fused = false;
+    if (!cache) continue;
+    s->write_through[l] = p->write_through;
+    s->write_allocate[l] = p->write_allocate;
+    s->inclusive[l] = p->inclusive;
+    s->prefetch[l] = p->prefetch;
+    if (p->inclusive) s->any_inclusive = true;
+    if (p->write_through || !p->write_allocate || p->inclusive || p->prefetch != PF_NONE) fused = false;
+    if (compatible && (p->policy != SIM_LRU || !p->write_allocate || p->prefetch != PF_NONE)) {
+      s->n_levels = l + 1;
+      sim_free(s);
+      return "Cachegrind-compatible mode simulates LRU, write-allocate caches without a prefetcher, as Cachegrind does";
+    }
+    if (p->line_size < min_line) min_line = p->line_size;
+  }
+  s->fused = fused;
+  s->max_size = compatible && min_line > 64 ? 64 : min_line;
+  s->current = calloc((size_t)s->n_levels * (n_vars ? n_vars : 1), sizeof *s->current);
+  if (!s->current) {
+    sim_free(s);
+    return "out of memory";
+  }
+  return NULL;
+}
+
+void sim_free(Sim *s) {
+  for (uint32_t l = 0; l < s->n_levels; l++) {
+    level_free(&s->levels[l]);
+    evictors_free(&s->evictors[l]);
+  }
+  free(s->stats);
+  free(s->kinds);
+  free(s->last_address);
+  free(s->last_stride);
+  free(s->point_vars);
+  free(s->current);
+  free(s->cells);
+  free(s->misses);
+  memset(s, 0, sizeof *s);
+}
+
+size_t sim_bytes(const Sim *s) {
+  size_t n = (size_t)s->point_count * (s->n_levels * ST_FIELDS * 8 + 1 + 16 + 4) + s->cap_cells * sizeof *s->cells + s->cap_misses * 4;
+  for (uint32_t l = 0; l < s->n_levels; l++) n += level_bytes(&s->levels[l]) + evictors_bytes(&s->evictors[l]);
+  return n;
+}
+
+static void *grow_copy(void *old, size_t old_bytes, size_t new_bytes) {
+  void *p = realloc(old, new_bytes ? new_bytes : 1);
+  if (p && new_bytes > old_bytes) memset((char *)p + old_bytes, 0, new_bytes - old_bytes);
+  return p;
+}
+
+const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars) {
+  if (count < s->point_count) return "the point table cannot shrink";
+  for (uint32_t p = 0; p < count; p++)
+    if (kinds[p] > KIND_MODIFY) return fail("access point %.0f has an unknown kind (%.0f)", p, kinds[p]);
+  uint32_t old = s->point_count;
+  if (count > old) {
+    size_t row = (size_t)s->n_levels * ST_FIELDS * sizeof *s->stats;
+    uint64_t *stats = grow_copy(s->stats, old * row, count * row);
+    if (stats) s->stats = stats;
+    double *last = stats ? realloc(s->last_address, count * sizeof *last) : NULL;
+    if (last) s->last_address = last;
+    double *stride = last ? grow_copy(s->last_stride, old * sizeof *stride, count * sizeof *stride) : NULL;
+    if (stride) s->last_stride = stride;
+    uint8_t *k = stride ? realloc(s->kinds, count) : NULL;
+    if (k) s->kinds = k;
+    if (!k) return "out of memory";
+    for (uint32_t p = old; p < count; p++) last[p] = NAN;
+    for (uint32_t l = 0; l < s->n_levels; l++)
+      if (!evictors_grow(&s->evictors[l], count)) return "out of memory";
+    s->point_count = count;
+  }
+  memcpy(s->kinds, kinds, count);
+  if (vars) {
+    int32_t *v = realloc(s->point_vars, (n_vars ? n_vars : 1) * sizeof *v);
+    if (!v) return "out of memory";
+    memcpy(v, vars, n_vars * sizeof *v);
+    s->point_vars = v;
+    s->n_point_vars = n_vars;
+  }
+  return NULL;
+}
+
+/* ---- timeline and miss stream ---- */
+
+static bool push_cell(Sim *s, SimTimelineCell c) {
+  if (s->n_cells == s->cap_cells) {
+    size_t cap = s->cap_cells ? s->cap_cells * 2 : 256;
+    SimTimelineCell *next = realloc(s->cells, cap * sizeof *next);
+    if (!next) return false;
+    s->cells = next;
+    s->cap_cells = cap;
+  }
+  s->cells[s->n_cells++] = c;
+  return true;
+}
+
+static void close_interval(Sim *s) {
+  uint32_t width = s->n_vars ? s->n_vars : 1;
+  size_t n = (size_t)s->n_levels * width;
+  for (size_t i = 0; i < n; i++) {
+    if (!s->current[i]) continue;
+    if (!push_cell(s, (SimTimelineCell){(uint32_t)(i / width), (uint32_t)(i % width), s->interval_index, s->current[i]})) s->failed = true;
+    s->current[i] = 0;
+  }
+  s->interval_index++;
+  s->until_boundary = s->interval;
+}
+
+/* A miss at level l by the access being simulated: the timeline and the miss stream. */
+static inline void on_miss(Sim *s, uint32_t l, int32_t point) {
+  if (s->interval && s->point_vars && (uint32_t)point < s->n_point_vars) {
+    int32_t v = s->point_vars[point];
+    if (v >= 0) s->current[(size_t)l * (s->n_vars ? s->n_vars : 1) + (uint32_t)v]++;
+  }
+  if ((int32_t)l == s->miss_level) {
+    if (s->n_misses == s->cap_misses) {
+      size_t cap = s->cap_misses ? s->cap_misses * 2 : 4096;
+      uint32_t *next = realloc(s->misses, cap * sizeof *next);
+      if (!next) {
+        s->failed = true;
+        return;
+      }
+      s->misses = next;
+      s->cap_misses = cap;
+    }
+    s->misses[s->n_misses++] = s->index;
+  }
+}
+
+static inline uint64_t *stat_row(Sim *s, int32_t point, uint32_t l) { return s->stats + ((size_t)point * s->n_levels + l) * ST_FIELDS; }
+
+/* ---- the general path ---- */
+
+static void background(Sim *s, uint32_t l, uint64_t address, uint32_t bytes, bool write, int32_t owner);
+
+/* Bookkeeping for the line level l just gave up (its victim fields) to make room for `by`'s. */
+static void evicted(Sim *s, uint32_t l, int32_t by) {
+  SimLevel *v = &s->levels[l];
+  uint64_t victim_block = v->victim_block;
+  int32_t owner = v->victim_owner;
+  uint8_t dirty = v->victim_dirty;
+  s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
+  evictors_add(&s->evictors[l], owner, by, 1);
+  if (owner >= 0) {
+    uint64_t *row = stat_row(s, owner, l);
+    row[ST_USED_BYTES] += v->victim_used;
+    row[ST_LINE_ENDS]++;
+    row[ST_EVICTIONS]++;
+  }
+  if (l >= s->n_caches) return;
+  if (dirty) {
+    s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
+    if (l + 1 < s->n_caches) background(s, l + 1, victim_block * v->line_size, v->line_size, true, OWNER_WRITEBACK);
+  }
+  if (s->any_inclusive && s->inclusive[l] && l > 0) {
+    /* Inclusion: the line's bytes leave every inner level. */
+    uint64_t address = victim_block * v->line_size;
+    for (uint32_t k = 0; k < l; k++) {
+      SimLevel *inner = &s->levels[k];
+      uint64_t first = address >> inner->line_shift, end = (address + v->line_size - 1) >> inner->line_shift;
+      for (uint64_t b = first; b <= end; b++) {
+        if (!level_invalidate(inner, b)) continue;
+        s->extras[l * EX_FIELDS + EX_BACK_INVALIDATIONS]++;
+        int32_t inner_owner = inner->victim_owner;
+        evictors_add(&s->evictors[k], inner_owner, by, 1);
+        if (inner_owner >= 0) {
+          uint64_t *row = stat_row(s, inner_owner, k);
+          row[ST_USED_BYTES] += inner->victim_used;
+          row[ST_LINE_ENDS]++;
+          row[ST_EVICTIONS]++;
+        }
+        /* A dirty inner copy is newer than ours: write it back past level l. */
+        if (inner->victim_dirty) {
+          s->extras[k * EX_FIELDS + EX_WRITEBACKS]++;
+          if (l + 1 < s->n_caches) background(s, l + 1, b * inner->line_size, inner->line_size, true, OWNER_WRITEBACK);
+        }
+      }
+    }
+  }
+}
+
+/* Traffic no reference asked for (prefetches, write-backs): cache state only. */
+static void background(Sim *s, uint32_t l, uint64_t address, uint32_t bytes, bool write, int32_t owner) {
+  for (; l < s->n_caches; l++) {
+    SimLevel *v = &s->levels[l];
+    uint64_t first = address >> v->line_shift, end = (address + bytes - 1) >> v->line_shift;
+    bool missed = false;
+    for (uint64_t b = first; b <= end; b++) {
+      if (level_find(v, b) != -1) {
+        if (write && !s->write_through[l]) level_set_dirty(v, b);
+        continue;
+      }
+      missed = true;
+      if (write && !s->write_allocate[l]) continue;
+      level_fill(v, b, owner, write && !s->write_through[l]);
+      if (v->has_victim) evicted(s, l, owner);
+    }
+    if (!missed && !(write && s->write_through[l])) return;
+  }
+}
+
+static void prefetch_block(Sim *s, uint32_t l, uint64_t block) {
+  SimLevel *v = &s->levels[l];
+  if (level_find(v, block) != -1) return;
+  s->extras[l * EX_FIELDS + EX_PREFETCHES]++;
+  level_fill(v, block, OWNER_PREFETCH, false);
+  uint32_t slot = v->slot;
+  if (v->has_victim) evicted(s, l, OWNER_PREFETCH);
+  v->prefetched[slot] = 1;
+  if (l + 1 < s->n_caches) background(s, l + 1, block * v->line_size, v->line_size, false, OWNER_PREFETCH);
+}
+
+/* Per-point stride detector: the same non-zero stride twice in a row prefetches one stride ahead. */
+static void stride_prefetch(Sim *s, uint32_t l, double address) {
+  int32_t p = s->point;
+  double last = s->last_address[p];
+  s->last_address[p] = address;
+  if (last != last) return;
+  double stride = address - last;
+  bool confirmed = stride != 0 && stride == s->last_stride[p];
+  s->last_stride[p] = stride;
+  if (!confirmed) return;
+  double line = s->levels[l].line_size;
+  double target = floor((address + stride) / line);
+  if (target != floor(address / line)) prefetch_block(s, l, (uint64_t)(int64_t)target);
+}
+
+static int block_access(Sim *s, uint32_t l, uint64_t block, uint32_t lo, uint32_t hi, bool write) {
+  SimLevel *v = &s->levels[l];
+  bool cache = l < s->n_caches;
+  bool allocate = !write || !cache || s->write_allocate[l];
+  /* Write-through lines are never dirty: the write already went on. */
+  bool dirty = write && cache && !s->write_through[l];
+  int result = level_lookup(v, block, lo, hi, dirty, s->point, allocate);
+  if (result != SIM_MISS) {
+    if (v->prefetched[v->slot]) {
+      v->prefetched[v->slot] = 0;
+      s->extras[l * EX_FIELDS + EX_USEFUL_PREFETCHES]++;
+    }
+  } else if (v->has_victim)
+    evicted(s, l, s->point);
+  if (result == SIM_MISS && cache && s->prefetch[l] == PF_NEXT) prefetch_block(s, l, block + 1);
+  return result;
+}
+
+/* A demand access at level l: one or two lines; a miss if either missed (Cachegrind's
+ * rule), a temporal hit only if both parts were. -1: it spans more than two lines. */
+static int level_access(Sim *s, uint32_t l, uint64_t address, uint32_t size, bool write) {
+  SimLevel *v = &s->levels[l];
+  uint32_t line = v->line_size;
+  uint64_t last = address + size - 1;
+  uint64_t b1 = address >> v->line_shift, b2 = last >> v->line_shift;
+  uint32_t lo = (uint32_t)(address - b1 * line);
+  int result;
+  if (b1 == b2)
+    result = block_access(s, l, b1, lo, (uint32_t)(last - b1 * line), write);
+  else {
+    if (b2 != b1 + 1) return -1;
+    int r1 = block_access(s, l, b1, lo, line - 1, write);
+    int r2 = block_access(s, l, b2, 0, (uint32_t)(last - b2 * line), write);
+    result = r1 > r2 ? r1 : r2;
+  }
+  if (l < s->n_caches && s->prefetch[l] == PF_STRIDE) stride_prefetch(s, l, (double)address);
+  return result;
+}
+
+/* One reference through the cache levels: a miss at one level is an access at the next. */
+static bool ref(Sim *s, uint64_t address, uint32_t size, bool write) {
+  for (uint32_t l = 0; l < s->n_caches; l++) {
+    uint64_t *row = stat_row(s, s->point, l);
+    row[write ? ST_WRITES : ST_READS]++;
+    int result = level_access(s, l, address, size, write);
+    if (result < 0) return false;
+    if (result != SIM_MISS) {
+      row[result == SIM_HIT_TEMPORAL ? ST_TEMPORAL : ST_SPATIAL]++;
+      /* A write-through level passes every write on. */
+      if (!(write && s->write_through[l])) return true;
+    } else {
+      row[write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
+      on_miss(s, l, s->point);
+    }
+  }
+  return true;
+}
+
+/* Data TLB levels: one lookup per page touched; a miss at one is a lookup at the next. */
+static bool translate(Sim *s, uint64_t address, uint32_t size, bool write) {
+  for (uint32_t l = s->n_caches; l < s->n_levels; l++) {
+    uint64_t *row = stat_row(s, s->point, l);
+    row[write ? ST_WRITES : ST_READS]++;
+    int result = level_access(s, l, address, size, false);
+    if (result < 0) return false;
+    if (result != SIM_MISS) return true;
+    row[write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
+    on_miss(s, l, s->point);
+  }
+  return true;
+}
+
+static const char *straddle(const Sim *s, uint32_t size, uint64_t address) {
+  (void)s;
+  return fail("an access of %.0f bytes at %.0f spans more than two lines", size, (double)address);
+}
+
+static const char *run_general(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
+  bool tlb = s->n_levels > s->n_caches;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t point = points[i];
+    if (point >= s->point_count) return fail("access point %.0f is outside the point table (%.0f)", point, s->point_count);
+    uint8_t kind = s->kinds[point];
+    uint32_t size = sizes[i] ? sizes[i] : 1;
+    if (size > s->max_size) size = s->max_size;
+    uint64_t address = (uint64_t)addresses[i];
+    s->point = (int32_t)point;
+    s->index = i;
+    bool ok;
+    if (kind == KIND_READ)
+      ok = (!tlb || translate(s, address, size, false)) && ref(s, address, size, false);
+    else if (kind == KIND_WRITE)
+      ok = (!tlb || translate(s, address, size, true)) && ref(s, address, size, true);
+    else /* One translation: the write reuses the read's. */
+      ok = (!tlb || translate(s, address, size, false)) && ref(s, address, size, false) && (s->compatible || ref(s, address, size, true));
+    if (!ok) return straddle(s, size, address);
+    if (s->interval && --s->until_boundary == 0) close_interval(s);
+  }
+  return NULL;
+}
+
+/* ---- the fused path ---- */
+
+static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t bytes);
+
+/* The line at position `at` of fused level l (still in place) leaves for `by`'s line; a
+ * dirty line is written to the next level first. */
+static void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by) {
+  uint32_t slot = v->slots[at];
+  s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
+  int32_t owner = v->owner[slot];
+  evictors_add(&s->evictors[l], owner, by, 1);
+  if (owner >= 0) {
+    uint64_t *row = stat_row(s, owner, l);
+    if (v->words) row[ST_USED_BYTES] += level_used_bytes(v, slot);
+    row[ST_LINE_ENDS]++;
+    row[ST_EVICTIONS]++;
+  }
+  if (l < s->n_caches && v->dirty[slot]) {
+    s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
+    if (l + 1 < s->n_caches) fused_write_back(s, l + 1, v->tags[at] * v->line_size, v->line_size);
+  }
+}
+
+/* A write-back into fused levels from k on: a resident line turns dirty (no recency
+ * change); a missing one is filled dirty, owned by write-back, and the write goes on. */
+static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t bytes) {
+  for (; k < s->n_caches; k++) {
+    SimLevel *v = &s->levels[k];
+    uint64_t *tags = v->tags;
+    uint32_t *slots = v->slots;
+    uint64_t first = address >> v->line_shift, end = (address + bytes - 1) >> v->line_shift;
+    bool missed = false;
+    for (uint64_t block = first; block <= end; block++) {
+      uint64_t base = level_base(v, block), stop = base + v->assoc, p = base;
+      while (p < stop && tags[p] != block) p++;
+      if (p != stop) {
+        v->dirty[slots[p]] = 1;
+        continue;
+      }
+      missed = true;
+      p--;
+      if (tags[p] != SIM_EMPTY) fused_evict(s, k, v, p, OWNER_WRITEBACK);
+      uint32_t slot = slots[p];
+      for (; p > base; p--) {
+        tags[p] = tags[p - 1];
+        slots[p] = slots[p - 1];
+      }
+      tags[base] = block;
+      slots[base] = slot;
+      v->owner[slot] = OWNER_WRITEBACK;
+      v->dirty[slot] = 1;
+      level_clear_used(v, slot);
+    }
+    if (!missed) return;
+  }
+}
+
+/* Moves `block` to the front of its set (positions before it shift down one); on a miss the
+ * last position (empty or least recent) is evicted first. Returns the slot; *missed says which. */
+static inline uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool *missed) {
+  uint64_t *tags = v->tags;
+  uint32_t *slots = v->slots;
+  uint64_t base = level_base(v, block);
+  if (tags[base] == block) {
+    *missed = false;
+    return slots[base];
+  }
+  uint64_t p = base + 1, stop = base + v->assoc;
+  while (p < stop && tags[p] != block) p++;
+  *missed = p == stop;
+  if (*missed) {
+    p--;
+    if (tags[p] != SIM_EMPTY) fused_evict(s, l, v, p, point);
+  }
+  uint32_t slot = slots[p];
+  for (; p > base; p--) {
+    tags[p] = tags[p - 1];
+    slots[p] = slots[p - 1];
+  }
+  tags[base] = block;
+  slots[base] = slot;
+  return slot;
+}
+
+static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
+  const uint32_t n_caches = s->n_caches, n_levels = s->n_levels, max_size = s->max_size;
+  const bool compatible = s->compatible, timed = s->interval != 0;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t point = points[i];
+    if (point >= s->point_count) return fail("access point %.0f is outside the point table (%.0f)", point, s->point_count);
+    uint8_t kind = s->kinds[point];
+    uint32_t size = sizes[i] ? sizes[i] : 1;
+    if (size > max_size) size = max_size;
+    uint64_t address = (uint64_t)addresses[i];
+    uint64_t last = address + size - 1;
+    uint64_t *row = stat_row(s, (int32_t)point, 0);
+    s->index = i;
+    /* Data TLB levels: one translation per access, one lookup per page touched. */
+    bool tlb_write = kind == KIND_WRITE;
+    for (uint32_t l = n_caches; l < n_levels; l++) {
+      uint64_t *at = row + l * ST_FIELDS;
+      at[tlb_write ? ST_WRITES : ST_READS]++;
+      SimLevel *v = &s->levels[l];
+      uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
+      if (end - first > 1) return straddle(s, size, address);
+      bool missed = false;
+      for (uint64_t block = first; block <= end; block++) {
+        bool miss;
+        uint32_t slot = fused_touch(s, l, v, block, (int32_t)point, &miss);
+        if (miss) {
+          v->owner[slot] = (int32_t)point;
+          missed = true;
+        }
+      }
+      if (!missed) break;
+      at[tlb_write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
+      on_miss(s, l, (int32_t)point);
+    }
+    /* Cache levels (write-back, write-allocate: a hit ends the walk). A modify is a read
+     * then a write; in Cachegrind-compatible mode one read. */
+    bool write = kind == KIND_WRITE;
+    for (int rep = kind == KIND_MODIFY && !compatible ? 2 : 1; rep > 0; rep--, write = true) {
+      for (uint32_t l = 0; l < n_caches; l++) {
+        uint64_t *at = row + l * ST_FIELDS;
+        at[write ? ST_WRITES : ST_READS]++;
+        SimLevel *v = &s->levels[l];
+        uint32_t line = v->line_size;
+        uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
+        if (end - first > 1) return straddle(s, size, address);
+        int result = SIM_HIT_TEMPORAL;
+        for (uint64_t block = first; block <= end; block++) {
+          uint32_t lo = block == first ? (uint32_t)(address - first * line) : 0;
+          uint32_t hi = block == end ? (uint32_t)(last - end * line) : line - 1;
+          bool miss;
+          uint32_t slot = fused_touch(s, l, v, block, (int32_t)point, &miss);
+          if (miss) {
+            v->owner[slot] = (int32_t)point;
+            v->dirty[slot] = write ? 1 : 0;
+            level_clear_used(v, slot);
+            level_mark(v, slot, lo, hi);
+            result = SIM_MISS;
+          } else {
+            if (write) v->dirty[slot] = 1;
+            if (!level_mark(v, slot, lo, hi) && result == SIM_HIT_TEMPORAL) result = SIM_HIT_SPATIAL;
+          }
+        }
+        if (result != SIM_MISS) {
+          at[result == SIM_HIT_TEMPORAL ? ST_TEMPORAL : ST_SPATIAL]++;
+          break;
+        }
+        at[write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
+        on_miss(s, l, (int32_t)point);
+      }
+    }
+    if (timed && --s->until_boundary == 0) close_interval(s);
+  }
+  return NULL;
+}
+
+const char *sim_run(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
+  s->n_misses = 0;
+  const char *why = s->fused ? run_fused(s, count, points, addresses, sizes) : run_general(s, count, points, addresses, sizes);
+  if (!why) s->accesses += count;
+  for (uint32_t l = 0; l < s->n_levels; l++)
+    if (s->evictors[l].failed) s->failed = true;
+  return why ? why : s->failed ? "out of memory in the simulator" : NULL;
+}
+
+void sim_finish(Sim *s) {
+  /* Lines still resident count as line ends for spatial reuse. */
+  for (uint32_t l = 0; l < s->n_levels; l++) {
+    SimLevel *v = &s->levels[l];
+    if (!v->words) continue;
+    for (size_t p = 0; p < v->positions; p++) {
+      if (v->tags[p] == SIM_EMPTY) continue;
+      uint32_t slot = v->slots[p];
+      int32_t owner = v->owner[slot];
+      if (owner < 0) continue;
+      uint64_t *row = stat_row(s, owner, l);
+      row[ST_USED_BYTES] += level_used_bytes(v, slot);
+      row[ST_LINE_ENDS]++;
+    }
+  }
+  if (s->interval && s->until_boundary != s->interval) close_interval(s);
+}

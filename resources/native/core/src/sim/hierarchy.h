@@ -1,0 +1,76 @@
+/* A memory hierarchy (cache levels, then data TLB levels) driven by batches of accesses,
+ * with MHSim's per-reference metrics: the production simulator. Its rules are those of the
+ * reference model src/main/simulate/hierarchy.ts (README there), which the differential
+ * tests hold it to: identical counts, extras, evictors, timelines and miss streams. */
+#ifndef STRIDE_SIM_HIERARCHY_H
+#define STRIDE_SIM_HIERARCHY_H
+#include "evictors.h"
+#include "level.h"
+
+/* Per point x level fields, as STAT_* in hierarchy.ts. */
+enum { ST_READS, ST_WRITES, ST_READ_MISSES, ST_WRITE_MISSES, ST_TEMPORAL, ST_SPATIAL, ST_USED_BYTES, ST_LINE_ENDS, ST_EVICTIONS, ST_FIELDS };
+/* Per level counters that belong to no reference, as EXTRA_*. */
+enum { EX_WRITEBACKS, EX_PREFETCHES, EX_USEFUL_PREFETCHES, EX_BACK_INVALIDATIONS, EX_EVICTIONS, EX_FIELDS };
+enum { PF_NONE = 0, PF_NEXT = 1, PF_STRIDE = 2 };
+enum { KIND_READ = 0, KIND_WRITE = 1, KIND_MODIFY = 2 };
+#define OWNER_PREFETCH (-2)
+#define OWNER_WRITEBACK (-3)
+#define SIM_MAX_LEVELS 16
+
+/* One level as configured (caches: every field; TLB levels: geometry and policy). */
+typedef struct {
+  double size;
+  uint32_t assoc, line_size, policy, seed;
+  uint8_t write_through, write_allocate, inclusive, prefetch;
+} SimLevelSpec;
+
+typedef struct {
+  uint32_t level, variable;
+  uint64_t interval, misses;
+} SimTimelineCell;
+
+typedef struct {
+  uint32_t n_levels, n_caches;
+  SimLevel levels[SIM_MAX_LEVELS];
+  SimEvictors evictors[SIM_MAX_LEVELS];
+  uint8_t write_through[SIM_MAX_LEVELS], write_allocate[SIM_MAX_LEVELS], inclusive[SIM_MAX_LEVELS], prefetch[SIM_MAX_LEVELS];
+  bool compatible, fused, any_inclusive;
+  uint32_t max_size;
+  uint64_t extras[SIM_MAX_LEVELS * EX_FIELDS];
+  /* stats[(point * n_levels + level) * ST_FIELDS + field] */
+  uint64_t *stats;
+  uint32_t point_count;
+  uint8_t *kinds;
+  /* Stride prefetcher state per point (NaN: no access yet), as doubles like the model's. */
+  double *last_address, *last_stride;
+  /* Timeline: variable per point (NULL: none), misses per level x variable this interval. */
+  int32_t *point_vars;
+  uint32_t n_point_vars, n_vars;
+  uint64_t interval; /* 0: no timeline intervals */
+  uint64_t until_boundary, interval_index;
+  uint64_t *current;
+  SimTimelineCell *cells;
+  size_t n_cells, cap_cells;
+  /* Miss stream: index in the batch of every miss at miss_level (-1: none kept). */
+  int32_t miss_level;
+  uint32_t *misses;
+  size_t n_misses, cap_misses;
+  /* The access being simulated: its point owns what it brings in. */
+  int32_t point;
+  uint32_t index;
+  uint64_t accesses;
+  bool failed;
+} Sim;
+
+/* NULL on success, else what is wrong (the Sim is then freed). */
+const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
+                     uint32_t n_vars, int32_t miss_level);
+void sim_free(Sim *s);
+/* The point table (kinds, and variables per point or NULL); it may only grow. */
+const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars);
+/* NULL on success, else why the batch was refused (a point outside the table, a straddle
+ * over more than two lines, out of memory). */
+const char *sim_run(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes);
+void sim_finish(Sim *s);
+size_t sim_bytes(const Sim *s);
+#endif

@@ -1,0 +1,89 @@
+/* One set-associative level (a cache, or a TLB with pages as lines): the C form of
+ * src/main/simulate/cache-level.ts, rule for rule (that file is the reference model the
+ * differential tests compare against). LRU keeps each set's tags most recent first; FIFO,
+ * tree-PLRU and random keep a tag in its way. Per-line state lives at a slot, and
+ * slots[position] points at it, so moving a tag moves two numbers, not the line. */
+#ifndef STRIDE_SIM_LEVEL_H
+#define STRIDE_SIM_LEVEL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An empty position. The reference model uses -1, which a block computed from a negative
+ * prefetch target can also equal; as a 64-bit pattern this is the same value. */
+#define SIM_EMPTY UINT64_MAX
+
+enum { SIM_LRU = 0, SIM_FIFO = 1, SIM_PLRU = 2, SIM_RANDOM = 3 };
+enum { SIM_HIT_TEMPORAL = 0, SIM_HIT_SPATIAL = 1, SIM_MISS = 2 };
+
+typedef struct {
+  uint32_t line_size, line_shift, assoc, set_mask, policy;
+  /* 32-bit words per line of the byte bit vector (0: not kept, a TLB). */
+  uint32_t words;
+  size_t positions;
+  uint64_t *tags;
+  uint32_t *slots;
+  uint64_t *stamps; /* FIFO fill stamps per way */
+  uint8_t *tree;    /* PLRU tree bits, assoc per set (node 1..assoc-1) */
+  int32_t *owner;
+  uint8_t *dirty, *prefetched;
+  uint32_t *used;
+  uint64_t clock;
+  uint32_t rng;
+  /* What the last lookup/fill/invalidate evicted (has_victim false: nothing). */
+  bool has_victim;
+  uint64_t victim_block;
+  int32_t victim_owner;
+  uint32_t victim_used;
+  uint8_t victim_dirty;
+  /* Slot the last lookup hit or filled. */
+  uint32_t slot;
+} SimLevel;
+
+/* NULL on success, else what is wrong with the geometry. */
+const char *level_init(SimLevel *v, double size, uint32_t assoc, uint32_t line_size, uint32_t policy, uint32_t seed, bool track_bytes);
+void level_free(SimLevel *v);
+size_t level_bytes(const SimLevel *v);
+
+static inline uint64_t level_base(const SimLevel *v, uint64_t block) {
+  return (uint64_t)((uint32_t)block & v->set_mask) * v->assoc;
+}
+
+int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool write, int32_t owner, bool allocate);
+/* Position of a resident block, or -1 (no recency change). */
+int64_t level_find(const SimLevel *v, uint64_t block);
+void level_set_dirty(SimLevel *v, uint64_t block);
+void level_fill(SimLevel *v, uint64_t block, int32_t owner, bool write);
+bool level_invalidate(SimLevel *v, uint64_t block);
+uint32_t level_used_bytes(const SimLevel *v, uint32_t slot);
+/* Sets bits lo..hi (offsets in the line) of the slot's byte vector; true if they were all
+ * set already. (2u << 31) wraps to 0, which is the mask needed for bit 31. */
+static inline bool level_mark(SimLevel *v, uint32_t slot, uint32_t lo, uint32_t hi) {
+  uint32_t *used = v->used + (size_t)slot * v->words;
+  uint32_t word_lo = lo >> 5, word_hi = hi >> 5;
+  if (word_lo == word_hi) {
+    uint32_t mask = (2u << (hi & 31)) - (1u << (lo & 31));
+    uint32_t old = used[word_lo];
+    if ((old & mask) == mask) return true;
+    used[word_lo] = old | mask;
+    return false;
+  }
+  bool all = true;
+  for (uint32_t word = word_lo; word <= word_hi; word++) {
+    uint32_t from = word == word_lo ? lo & 31 : 0, to = word == word_hi ? hi & 31 : 31;
+    uint32_t mask = (2u << to) - (1u << from);
+    uint32_t old = used[word];
+    if ((old & mask) != mask) {
+      all = false;
+      used[word] = old | mask;
+    }
+  }
+  return all;
+}
+
+static inline void level_clear_used(SimLevel *v, uint32_t slot) {
+  uint32_t *used = v->used + (size_t)slot * v->words;
+  for (uint32_t k = 0; k < v->words; k++) used[k] = 0;
+}
+
+#endif

@@ -1,0 +1,123 @@
+/**
+ * The production simulator: the hierarchy of `hierarchy.ts` run by Stride's native core
+ * (resources/native/core/src/sim, C behind Node-API). Batches cross as typed arrays, one
+ * call per batch; results come back as the same typed layouts the reference model gives
+ * (`pointResults`, `levelExtras`), so the store and the views do not know which ran.
+ * `hierarchy.ts` stays as the readable reference model; `native-hierarchy.test.ts` holds the
+ * two to identical counts, extras, evictors, timelines and miss streams.
+ */
+import type { HierarchyConfig, LevelTotals, ReplacementPolicy } from '../../shared/domain'
+import { nativeCore } from '../native/core'
+import type { EvictorCount } from './evictor-matrix'
+import { checkHierarchy, PF_NEXT, PF_NONE, PF_STRIDE, sumLevelTotals, type AccessBatch, type HierarchyOptions, type TimelineCell } from './hierarchy'
+
+type Handle = { readonly __sim: unique symbol }
+
+interface SimExports {
+  simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, nVars: number, missLevel: number): Handle
+  simSetPoints(sim: Handle, kinds: Uint8Array, variables: Int32Array | null): void
+  simRun(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): number
+  simMisses(sim: Handle): Uint32Array
+  simFinish(sim: Handle): void
+  simStats(sim: Handle): Float64Array
+  simExtras(sim: Handle): Float64Array
+  simTimeline(sim: Handle): Float64Array
+  simEvictors(sim: Handle, level: number): Float64Array
+}
+
+const core = (): SimExports => nativeCore() as unknown as SimExports
+
+const POLICY: Record<ReplacementPolicy, number> = { lru: 0, fifo: 1, plru: 2, random: 3 }
+/** Numbers per level in the spec array (see src/sim/register.c). */
+const SPEC_FIELDS = 9
+
+export interface NativeHierarchyOptions extends HierarchyOptions {
+  /** Keep the batch index of every miss at this level (caches first, then TLBs): `lastMisses()`. */
+  missLevel?: number
+}
+
+export class NativeHierarchy {
+  readonly nCaches: number
+  readonly nTlb: number
+  /** Level names, caches first then TLB levels (the stats' level order). */
+  readonly names: string[]
+  private readonly sim: Handle
+  private pointCount: number
+  private readonly timeline: TimelineCell[] = []
+  accesses = 0
+
+  constructor(config: HierarchyConfig, pointKinds: Uint8Array, options: NativeHierarchyOptions = {}) {
+    const { caches, tlb } = checkHierarchy(config)
+    const specs = new Float64Array((caches.length + tlb.length) * SPEC_FIELDS)
+    caches.forEach((l, i) => {
+      const pf = l.prefetch === 'next-line' ? PF_NEXT : l.prefetch === 'stride' ? PF_STRIDE : PF_NONE
+      specs.set([l.size, l.assoc, l.lineSize, POLICY[l.policy ?? 'lru'], (l.seed ?? 1) >>> 0, l.writePolicy === 'write-through' ? 1 : 0, l.writeAllocate === false ? 0 : 1, l.inclusive ? 1 : 0, pf], i * SPEC_FIELDS)
+    })
+    tlb.forEach((t, i) => specs.set([t.size, t.assoc, t.lineSize, POLICY[t.policy], 1, 0, 1, 0, PF_NONE], (caches.length + i) * SPEC_FIELDS))
+    this.nCaches = caches.length
+    this.nTlb = tlb.length
+    this.names = [...caches, ...tlb].map((l) => l.name)
+    const pointVariables = options.pointVariables ?? null
+    const interval = pointVariables && options.timelineInterval && options.timelineInterval > 0 ? options.timelineInterval : 0
+    const missLevel = options.missLevel ?? -1
+    if (missLevel !== -1 && !(Number.isInteger(missLevel) && missLevel >= 0 && missLevel < this.names.length))
+      throw new Error(`level ${missLevel} is not in this hierarchy (0..${this.names.length - 1})`)
+    this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, options.variableCount ?? 0, missLevel)
+    core().simSetPoints(this.sim, pointKinds, pointVariables)
+    this.pointCount = pointKinds.length
+  }
+
+  /** The point table grew (streamed traces, virtual points): the counts so far are kept. */
+  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array): void {
+    core().simSetPoints(this.sim, pointKinds, pointVariables ?? null)
+    this.pointCount = pointKinds.length
+  }
+
+  /** Simulates one batch; returns the number of misses at `missLevel` in it. */
+  run(batch: AccessBatch): number {
+    const n = core().simRun(this.sim, batch.count, batch.points, batch.addresses, batch.sizes)
+    this.accesses += batch.count
+    return n
+  }
+
+  /** Batch indexes of the last batch's misses at `missLevel`, in order (a modify's read and write may both miss). */
+  lastMisses(): Uint32Array {
+    return core().simMisses(this.sim)
+  }
+
+  /** Ends the run: resident lines count as line ends, the last partial interval closes. Call once. */
+  finish(): void {
+    core().simFinish(this.sim)
+  }
+
+  /** Per point x level x STAT_* counts (a copy). */
+  pointResults(): Float64Array {
+    return core().simStats(this.sim)
+  }
+
+  /** Per level x EXTRA_* counters (a copy). */
+  levelExtras(): Float64Array {
+    return core().simExtras(this.sim)
+  }
+
+  /** Every timeline cell closed so far, in order. */
+  timelineCells(): TimelineCell[] {
+    const rows = core().simTimeline(this.sim)
+    for (let i = 0; i < rows.length; i += 4) this.timeline.push({ level: rows[i]!, variable: rows[i + 1]!, interval: rows[i + 2]!, misses: rows[i + 3]! })
+    return this.timeline
+  }
+
+  levelTotals(): LevelTotals[] {
+    return sumLevelTotals(this.names, this.pointResults(), this.pointCount)
+  }
+
+  /** Evictee x evictor counts per level, in (evictee, evictor) order. */
+  evictorEntries(): EvictorCount[][] {
+    return this.names.map((_, l) => {
+      const rows = core().simEvictors(this.sim, l)
+      const out: EvictorCount[] = []
+      for (let i = 0; i < rows.length; i += 3) out.push({ evictee: rows[i]!, evictor: rows[i + 1]!, count: rows[i + 2]! })
+      return out
+    })
+  }
+}
