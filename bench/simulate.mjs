@@ -1,26 +1,27 @@
 #!/usr/bin/env node
-// Simulator throughput on a synthetic trace (no session I/O: the core alone), side by side:
+// Simulator throughput on a synthetic trace (no session I/O: the core alone), side by side in
+// one run:
 //   (a) one LRU level (L1 32K/8/64) with per-reference stats and evictors
 //   (b) L1 32K/8/64 + L2 256K/8/64 + DTLB 64/4/4K, per-reference stats and evictors
-//   sweep: 4 configurations one after another in one worker, then on a pool of workers
+// each for: the native core (production, src/main/simulate/native-hierarchy.ts), the
+// TypeScript reference model (hierarchy.ts), and a bare C LRU loop over the same trace with
+// nothing the metrics need (bench/targets/lru-floor.c: the floor).
+//   sweep: 4 configurations (as b) on the native core: one after another in one worker, then
+//   split over a pool of workers, each simulating its share in one pass over the trace.
 // The trace: 16 access points, 1M accesses per batch (12 streaming at strides 8/16/64,
 // 4 random over 64 MiB), replayed at a fresh base address until ACCESSES (default 50M).
-// Usage: node bench/simulate.mjs [ACCESSES] [POOL]
-import { availableParallelism, tmpdir } from 'node:os'
+// Native and floor figures are medians of R runs (default 3); the TypeScript model runs once.
+// Usage: npm run build && node bench/simulate.mjs [ACCESSES] [POOL] [R]
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { pathToFileURL, fileURLToPath } from 'node:url'
+import { fileURLToPath } from 'node:url'
 
 const BATCH = 1 << 20
-
-async function bundle() {
-  const { build } = await import('rolldown')
-  const dir = mkdtempSync(join(tmpdir(), 'stride-bench-sim-'))
-  const file = join(dir, 'hierarchy.mjs')
-  await build({ input: join(import.meta.dirname, '..', 'src', 'main', 'simulate', 'hierarchy.ts'), output: { file, format: 'esm' }, logLevel: 'silent' })
-  return { dir, file }
-}
+const SHIFT = 128 << 20
+const root = join(import.meta.dirname, '..')
 
 function makeBatch(seed) {
   let x = seed >>> 0 || 1
@@ -43,20 +44,22 @@ function makeBatch(seed) {
   return { count: BATCH, points, addresses, sizes }
 }
 
-function simulate(mod, config, accesses) {
-  const kinds = new Uint8Array(16).fill(0).map((_, p) => (p % 4 === 3 ? 1 : 0))
-  const h = new mod.Hierarchy(config, kinds)
+const kinds = () => new Uint8Array(16).map((_, p) => (p % 4 === 3 ? 1 : 0))
+
+/** Simulates `configs` in one pass over the trace (each batch goes through every hierarchy). */
+function simulate(Impl, configs, accesses) {
+  const hs = configs.map((c) => new Impl(c, kinds()))
   const batch = makeBatch(7)
   const base = batch.addresses.slice()
   const t = process.hrtime.bigint()
   for (let done = 0, round = 0; done < accesses; done += BATCH, round++) {
-    const shift = round * (128 << 20)
+    const shift = round * SHIFT
     for (let i = 0; i < BATCH; i++) batch.addresses[i] = base[i] + shift
-    h.run(batch)
+    for (const h of hs) h.run(batch)
   }
-  h.finish()
+  for (const h of hs) h.finish()
   const s = Number(process.hrtime.bigint() - t) / 1e9
-  return { s, accesses: h.accesses, misses: h.levelTotals().map((l) => l.readMisses + l.writeMisses) }
+  return { s, accesses: hs[0].accesses, misses: hs.map((h) => h.levelTotals().map((l) => l.readMisses + l.writeMisses)) }
 }
 
 const L = (name, size, assoc, lineSize, extra = {}) => ({ name, size, assoc, lineSize, policy: 'lru', ...extra })
@@ -70,33 +73,87 @@ const SWEEP = [
 ]
 
 if (!isMainThread) {
-  const mod = await import(pathToFileURL(workerData.file).href)
-  const out = workerData.configs.map((c) => simulate(mod, c, workerData.accesses))
-  parentPort.postMessage(out)
+  const mod = await import(workerData.bundle)
+  const Impl = workerData.impl === 'native' ? mod.NativeHierarchy : mod.Hierarchy
+  parentPort.postMessage(simulate(Impl, workerData.configs, workerData.accesses))
 } else {
   const accesses = Number(process.argv[2] ?? 50e6)
   const pool = Number(process.argv[3] ?? availableParallelism())
-  const { dir, file } = await bundle()
-  const inWorker = (configs) =>
+  const R = Number(process.argv[4] ?? 3)
+  const dir = mkdtempSync(join(tmpdir(), 'stride-bench-sim-'))
+  // Bundled inside the project, where the native core's loader finds the project root.
+  const { build } = await import('rolldown')
+  const entry = join(dir, 'entry.ts')
+  writeFileSync(entry, `export { Hierarchy } from ${JSON.stringify(join(root, 'src/main/simulate/hierarchy.ts'))}\nexport { NativeHierarchy } from ${JSON.stringify(join(root, 'src/main/simulate/native-hierarchy.ts'))}\n`)
+  const bundle = join(root, 'out', `bench-simulate-${process.pid}.cjs`)
+  await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'cjs' } })
+  const floorBin = join(dir, 'lru-floor')
+  const cc = spawnSync('cc', ['-O2', '-o', floorBin, join(root, 'bench', 'targets', 'lru-floor.c')], { encoding: 'utf8' })
+  if (cc.status !== 0) throw new Error(`cc failed: ${cc.stderr}`)
+  const traceFile = join(dir, 'trace.u64')
+  writeFileSync(traceFile, BigUint64Array.from(makeBatch(7).addresses, (a) => BigInt(a)))
+
+  const inWorker = (impl, configs) =>
     new Promise((resolve, reject) => {
-      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { file, configs, accesses } })
-      w.once('message', resolve)
+      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { bundle, impl, configs, accesses } })
+      w.once('message', (m) => {
+        resolve(m)
+        void w.terminate()
+      })
       w.once('error', reject)
     })
-  const rate = (r) => (r.accesses / r.s / 1e6).toFixed(1)
-  const [a] = await inWorker([CONFIG_A])
-  console.log(`(a) one LRU level, stats + evictors:     ${a.accesses.toLocaleString('en-US')} accesses in ${a.s.toFixed(2)} s = ${rate(a)} M accesses/s`)
-  const [b] = await inWorker([CONFIG_B])
-  console.log(`(b) L1 + L2 + DTLB, stats + evictors:    ${b.accesses.toLocaleString('en-US')} accesses in ${b.s.toFixed(2)} s = ${rate(b)} M accesses/s`)
-  let t = process.hrtime.bigint()
-  await inWorker(SWEEP)
-  const serial = Number(process.hrtime.bigint() - t) / 1e9
-  t = process.hrtime.bigint()
-  const queue = [...SWEEP]
-  await Promise.all(Array.from({ length: Math.min(pool, SWEEP.length) }, async () => {
-    while (queue.length) await inWorker([queue.shift()])
-  }))
-  const parallel = Number(process.hrtime.bigint() - t) / 1e9
-  console.log(`sweep of ${SWEEP.length} configurations (as b): one worker ${serial.toFixed(2)} s, pool of ${pool} ${parallel.toFixed(2)} s, speed-up ${(serial / parallel).toFixed(2)}x`)
+  const floor = (levels) => {
+    const r = spawnSync(floorBin, [traceFile, String(accesses), String(SHIFT), ...levels], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`lru-floor failed: ${r.stderr}`)
+    const [s, ...misses] = r.stdout.trim().split(' ').map(Number)
+    return { s, accesses: Math.ceil(accesses / BATCH) * BATCH, misses }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const rate = (s, n) => n / s / 1e6
+  const fmt = (x) => x.toFixed(1).padStart(6)
+
+  console.log(`${accesses.toLocaleString('en-US')} accesses per run; ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}`)
+  for (const [label, config, floorLevels] of [
+    ['(a) one LRU level, stats + evictors', CONFIG_A, ['cache:32768:8:64']],
+    ['(b) L1 + L2 + DTLB, stats + evictors', CONFIG_B, ['tlb:64:4:4096', 'cache:32768:8:64', 'cache:262144:8:64']]
+  ]) {
+    const native = [], floors = []
+    let nativeMisses = null, floorMisses = null
+    for (let r = 0; r < R; r++) {
+      const n = await inWorker('native', [config])
+      native.push(n.s)
+      nativeMisses = n.misses[0]
+      const f = floor(floorLevels)
+      floors.push(f.s)
+      floorMisses = f.misses
+    }
+    const ts = await inWorker('ts', [config])
+    const n = Math.ceil(accesses / BATCH) * BATCH
+    const rn = rate(median(native), n), rf = rate(median(floors), n), rt = rate(ts.s, n)
+    console.log(`${label}:`)
+    console.log(`  native core        ${fmt(rn)} M accesses/s (median of ${R}: ${native.map((s) => s.toFixed(2)).join(' ')} s)`)
+    console.log(`  bare C LRU floor   ${fmt(rf)} M accesses/s (median of ${R}) -> native at ${(rn / rf * 100).toFixed(0)}% of the floor`)
+    console.log(`  TypeScript model   ${fmt(rt)} M accesses/s (one run, ${ts.s.toFixed(2)} s) -> native ${(rn / rt).toFixed(1)}x faster`)
+    // The floor simulates the same one-level LRU cache: its misses must be the simulator's.
+    if (label.startsWith('(a)') && floorMisses[0] !== nativeMisses[0]) throw new Error(`the floor and the simulator disagree: ${floorMisses[0]} vs ${nativeMisses[0]} misses`)
+    console.log(`  misses per level: native ${nativeMisses.join(' / ')}, TypeScript ${ts.misses[0].join(' / ')}, floor ${floorMisses.join(' / ')}`)
+    if (nativeMisses.join() !== ts.misses[0].join()) throw new Error('the native core and the TypeScript model disagree')
+  }
+
+  // Sweep: all configurations in one worker (one pass), then split over the pool.
+  const serial = []
+  const parallel = []
+  for (let r = 0; r < R; r++) {
+    let t = process.hrtime.bigint()
+    await inWorker('native', SWEEP)
+    serial.push(Number(process.hrtime.bigint() - t) / 1e9)
+    t = process.hrtime.bigint()
+    const groups = Array.from({ length: Math.min(pool, SWEEP.length) }, (_, g) => SWEEP.filter((_, i) => i % Math.min(pool, SWEEP.length) === g))
+    await Promise.all(groups.map((g) => inWorker('native', g)))
+    parallel.push(Number(process.hrtime.bigint() - t) / 1e9)
+  }
+  const s1 = median(serial), sp = median(parallel)
+  console.log(`sweep of ${SWEEP.length} configurations (as b), native: one worker ${s1.toFixed(2)} s, pool of ${pool} ${sp.toFixed(2)} s, speed-up ${(s1 / sp).toFixed(2)}x (medians of ${R})`)
   rmSync(dir, { recursive: true, force: true })
+  rmSync(bundle, { force: true })
 }

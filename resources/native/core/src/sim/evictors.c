@@ -1,15 +1,17 @@
 /* Evictee x evictor counts; see evictors.h. */
+/* Strict aliasing here (binding.gyp turns it off for the core): nothing in this file puns
+ * types, and without it every counter store makes the compiler reload the level's fields. */
+#pragma GCC optimize("strict-aliasing")
 #include "evictors.h"
 #include <stdlib.h>
 #include <string.h>
 
-#define SHIFT 3
 #define DENSE_MAX_CELLS (1u << 18)
 #define SPARSE_STRIDE (1ull << 26)
 
 bool evictors_init(SimEvictors *m, uint32_t points) {
   memset(m, 0, sizeof *m);
-  m->width = (uint64_t)points + SHIFT;
+  m->width = (uint64_t)points + SIM_OWNER_SHIFT;
   if (m->width * m->width <= DENSE_MAX_CELLS) {
     m->dense = calloc(m->width * m->width, sizeof *m->dense);
     return m->dense != NULL;
@@ -52,17 +54,12 @@ static bool sparse_rehash(SimEvictors *m, size_t cap) {
   return true;
 }
 
-void evictors_add(SimEvictors *m, int32_t evictee, int32_t evictor, uint64_t count) {
-  uint64_t a = (uint64_t)((int64_t)evictee + SHIFT), b = (uint64_t)((int64_t)evictor + SHIFT);
-  if (m->dense) {
-    m->dense[a * m->width + b] += count;
-    return;
-  }
+void evictors_add_sparse(SimEvictors *m, uint64_t a, uint64_t b, uint64_t count) {
   if ((m->n + 1) * 2 > m->cap && !sparse_rehash(m, m->cap ? m->cap * 2 : 1024)) {
     m->failed = true;
     return;
   }
-  /* a >= 1 whenever the owner is a code >= -2; key 0 would need evictee -3 and evictor -3. */
+  /* +1: key 0 marks a free slot. */
   uint64_t key = a * SPARSE_STRIDE + b + 1;
   size_t h = hash(key, m->cap);
   while (m->keys[h] && m->keys[h] != key) h = (h + 1) & (m->cap - 1);
@@ -90,8 +87,8 @@ double *evictors_entries(const SimEvictors *m, size_t *n) {
     k = 0;
     for (size_t i = 0; i < cells; i++) {
       if (!m->dense[i]) continue;
-      out[3 * k] = (double)(i / m->width) - SHIFT;
-      out[3 * k + 1] = (double)(i % m->width) - SHIFT;
+      out[3 * k] = (double)(i / m->width) - SIM_OWNER_SHIFT;
+      out[3 * k + 1] = (double)(i % m->width) - SIM_OWNER_SHIFT;
       out[3 * k + 2] = (double)m->dense[i];
       k++;
     }
@@ -101,8 +98,8 @@ double *evictors_entries(const SimEvictors *m, size_t *n) {
     for (size_t i = 0; i < m->cap; i++) {
       if (!m->keys[i]) continue;
       uint64_t key = m->keys[i] - 1;
-      out[3 * k] = (double)(key / SPARSE_STRIDE) - SHIFT;
-      out[3 * k + 1] = (double)(key % SPARSE_STRIDE) - SHIFT;
+      out[3 * k] = (double)(key / SPARSE_STRIDE) - SIM_OWNER_SHIFT;
+      out[3 * k + 1] = (double)(key % SPARSE_STRIDE) - SIM_OWNER_SHIFT;
       out[3 * k + 2] = (double)m->counts[i];
       k++;
     }
@@ -113,7 +110,7 @@ double *evictors_entries(const SimEvictors *m, size_t *n) {
 }
 
 bool evictors_grow(SimEvictors *m, uint32_t points) {
-  uint64_t width = (uint64_t)points + SHIFT;
+  uint64_t width = (uint64_t)points + SIM_OWNER_SHIFT;
   if (width <= m->width) return true;
   size_t n;
   double *old = evictors_entries(m, &n);

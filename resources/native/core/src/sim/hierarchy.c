@@ -1,6 +1,9 @@
 /* The memory hierarchy; see hierarchy.h. Two paths, as in the reference model: a fused
  * loop for the common configuration (every level LRU, write-back, write-allocate, not
  * inclusive, no prefetcher) after cg_sim.c, and the general path for everything else. */
+/* Strict aliasing here (binding.gyp turns it off for the core): nothing in this file puns
+ * types, and without it every counter store makes the compiler reload the level's fields. */
+#pragma GCC optimize("strict-aliasing")
 #include "hierarchy.h"
 #include <math.h>
 #include <stdio.h>
@@ -254,7 +257,7 @@ static void prefetch_block(Sim *s, uint32_t l, uint64_t block) {
   level_fill(v, block, OWNER_PREFETCH, false);
   uint32_t slot = v->slot;
   if (v->has_victim) evicted(s, l, OWNER_PREFETCH);
-  v->prefetched[slot] = 1;
+  line_at(v, slot)->prefetched = 1;
   if (l + 1 < s->n_caches) background(s, l + 1, block * v->line_size, v->line_size, false, OWNER_PREFETCH);
 }
 
@@ -281,8 +284,8 @@ static int block_access(Sim *s, uint32_t l, uint64_t block, uint32_t lo, uint32_
   bool dirty = write && cache && !s->write_through[l];
   int result = level_lookup(v, block, lo, hi, dirty, s->point, allocate);
   if (result != SIM_MISS) {
-    if (v->prefetched[v->slot]) {
-      v->prefetched[v->slot] = 0;
+    if (line_at(v, v->slot)->prefetched) {
+      line_at(v, v->slot)->prefetched = 0;
       s->extras[l * EX_FIELDS + EX_USEFUL_PREFETCHES]++;
     }
   } else if (v->has_victim)
@@ -383,7 +386,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
 static void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by) {
   uint32_t slot = v->slots[at];
   s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
-  int32_t owner = v->owner[slot];
+  int32_t owner = line_at(v, slot)->owner;
   evictors_add(&s->evictors[l], owner, by, 1);
   if (owner >= 0) {
     uint64_t *row = stat_row(s, owner, l);
@@ -391,7 +394,7 @@ static void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by
     row[ST_LINE_ENDS]++;
     row[ST_EVICTIONS]++;
   }
-  if (l < s->n_caches && v->dirty[slot]) {
+  if (l < s->n_caches && line_at(v, slot)->dirty) {
     s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
     if (l + 1 < s->n_caches) fused_write_back(s, l + 1, v->tags[at] * v->line_size, v->line_size);
   }
@@ -410,7 +413,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
       uint64_t base = level_base(v, block), stop = base + v->assoc, p = base;
       while (p < stop && tags[p] != block) p++;
       if (p != stop) {
-        v->dirty[slots[p]] = 1;
+        line_at(v, slots[p])->dirty = 1;
         continue;
       }
       missed = true;
@@ -423,8 +426,8 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
       }
       tags[base] = block;
       slots[base] = slot;
-      v->owner[slot] = OWNER_WRITEBACK;
-      v->dirty[slot] = 1;
+      line_at(v, slot)->owner = OWNER_WRITEBACK;
+      line_at(v, slot)->dirty = 1;
       level_clear_used(v, slot);
     }
     if (!missed) return;
@@ -458,8 +461,11 @@ static inline uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t blo
   return slot;
 }
 
-static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
-  const uint32_t n_caches = s->n_caches, n_levels = s->n_levels, max_size = s->max_size;
+/* The fused loop, inlined per level count (below) so the level loops unroll and each
+ * level's arrays stay in registers. */
+static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s, uint32_t count, const uint32_t *points, const double *addresses,
+                                                                          const uint16_t *sizes, const uint32_t n_caches, const uint32_t n_levels) {
+  const uint32_t max_size = s->max_size;
   const bool compatible = s->compatible, timed = s->interval != 0;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
@@ -484,7 +490,7 @@ static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, con
         bool miss;
         uint32_t slot = fused_touch(s, l, v, block, (int32_t)point, &miss);
         if (miss) {
-          v->owner[slot] = (int32_t)point;
+          line_at(v, slot)->owner = (int32_t)point;
           missed = true;
         }
       }
@@ -504,19 +510,35 @@ static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, con
         uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
         if (end - first > 1) return straddle(s, size, address);
         int result = SIM_HIT_TEMPORAL;
-        for (uint64_t block = first; block <= end; block++) {
+        if (first == end) {
+          /* The common case: one line (no straddle). */
+          uint32_t lo = (uint32_t)(address - first * line);
+          bool miss;
+          uint32_t slot = fused_touch(s, l, v, first, (int32_t)point, &miss);
+          if (miss) {
+            line_at(v, slot)->owner = (int32_t)point;
+            line_at(v, slot)->dirty = write ? 1 : 0;
+            level_clear_used(v, slot);
+            level_mark(v, slot, lo, lo + size - 1);
+            result = SIM_MISS;
+          } else {
+            if (write) line_at(v, slot)->dirty = 1;
+            if (!level_mark(v, slot, lo, lo + size - 1)) result = SIM_HIT_SPATIAL;
+          }
+        } else
+          for (uint64_t block = first; block <= end; block++) {
           uint32_t lo = block == first ? (uint32_t)(address - first * line) : 0;
           uint32_t hi = block == end ? (uint32_t)(last - end * line) : line - 1;
           bool miss;
           uint32_t slot = fused_touch(s, l, v, block, (int32_t)point, &miss);
           if (miss) {
-            v->owner[slot] = (int32_t)point;
-            v->dirty[slot] = write ? 1 : 0;
+            line_at(v, slot)->owner = (int32_t)point;
+            line_at(v, slot)->dirty = write ? 1 : 0;
             level_clear_used(v, slot);
             level_mark(v, slot, lo, hi);
             result = SIM_MISS;
           } else {
-            if (write) v->dirty[slot] = 1;
+            if (write) line_at(v, slot)->dirty = 1;
             if (!level_mark(v, slot, lo, hi) && result == SIM_HIT_TEMPORAL) result = SIM_HIT_SPATIAL;
           }
         }
@@ -531,6 +553,19 @@ static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, con
     if (timed && --s->until_boundary == 0) close_interval(s);
   }
   return NULL;
+}
+
+static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
+#define FUSED(c, t) \
+  if (s->n_caches == c && s->n_levels == c + t) return run_fused_levels(s, count, points, addresses, sizes, c, c + t)
+  FUSED(1, 0);
+  FUSED(1, 1);
+  FUSED(2, 0);
+  FUSED(2, 1);
+  FUSED(3, 0);
+  FUSED(3, 1);
+#undef FUSED
+  return run_fused_levels(s, count, points, addresses, sizes, s->n_caches, s->n_levels);
 }
 
 const char *sim_run(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
@@ -550,7 +585,7 @@ void sim_finish(Sim *s) {
     for (size_t p = 0; p < v->positions; p++) {
       if (v->tags[p] == SIM_EMPTY) continue;
       uint32_t slot = v->slots[p];
-      int32_t owner = v->owner[slot];
+      int32_t owner = line_at(v, slot)->owner;
       if (owner < 0) continue;
       uint64_t *row = stat_row(s, owner, l);
       row[ST_USED_BYTES] += level_used_bytes(v, slot);

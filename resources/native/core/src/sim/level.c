@@ -1,4 +1,7 @@
 /* One set-associative level; see level.h and src/main/simulate/cache-level.ts. */
+/* Strict aliasing here (binding.gyp turns it off for the core): nothing in this file puns
+ * types, and without it every counter store makes the compiler reload the level's fields. */
+#pragma GCC optimize("strict-aliasing")
 #include "level.h"
 #include <stdlib.h>
 #include <string.h>
@@ -17,26 +20,23 @@ const char *level_init(SimLevel *v, double size, uint32_t assoc, uint32_t line_s
   v->assoc = assoc;
   v->set_mask = (uint32_t)sets - 1;
   v->policy = policy;
-  v->words = track_bytes ? (line_size + 31) / 32 : 0;
+  v->words = track_bytes ? (line_size + 63) / 64 : 0;
   size_t n = (size_t)sets * assoc;
   v->positions = n;
   v->tags = malloc(n * sizeof *v->tags);
   v->slots = malloc(n * sizeof *v->slots);
   v->stamps = policy == SIM_FIFO ? calloc(n, sizeof *v->stamps) : NULL;
   v->tree = policy == SIM_PLRU ? calloc(n, 1) : NULL;
-  v->owner = malloc(n * sizeof *v->owner);
-  v->dirty = calloc(n, 1);
-  v->prefetched = calloc(n, 1);
-  v->used = calloc(n * v->words + 1, sizeof *v->used);
-  if (!v->tags || !v->slots || (policy == SIM_FIFO && !v->stamps) || (policy == SIM_PLRU && !v->tree) || !v->owner || !v->dirty ||
-      !v->prefetched || !v->used) {
+  v->stride = sizeof(SimLine) + 8 * (size_t)v->words;
+  v->lines = calloc(n, v->stride);
+  if (!v->tags || !v->slots || (policy == SIM_FIFO && !v->stamps) || (policy == SIM_PLRU && !v->tree) || !v->lines) {
     level_free(v);
     return "out of memory";
   }
   for (size_t i = 0; i < n; i++) {
     v->tags[i] = SIM_EMPTY;
     v->slots[i] = (uint32_t)i;
-    v->owner[i] = -1;
+    line_at(v, i)->owner = -1;
   }
   /* xorshift32 must not start at 0. */
   v->rng = seed ? seed : 1;
@@ -48,35 +48,37 @@ void level_free(SimLevel *v) {
   free(v->slots);
   free(v->stamps);
   free(v->tree);
-  free(v->owner);
-  free(v->dirty);
-  free(v->prefetched);
-  free(v->used);
+  free(v->lines);
   v->tags = NULL;
   v->slots = NULL;
   v->stamps = NULL;
   v->tree = NULL;
-  v->owner = NULL;
-  v->dirty = v->prefetched = NULL;
-  v->used = NULL;
+  v->lines = NULL;
 }
 
 size_t level_bytes(const SimLevel *v) {
-  return v->positions * (8 + 4 + 4 + 2 + (v->stamps ? 8 : 0) + (v->tree ? 1 : 0) + 4 * v->words);
+  return v->positions * (8 + 4 + v->stride + (v->stamps ? 8 : 0) + (v->tree ? 1 : 0));
 }
 
+/* The hardware popcount where the machine has one (every x86-64 since about 2008), chosen at
+ * load time: the portable fallback is a library call per word. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
 uint32_t level_used_bytes(const SimLevel *v, uint32_t slot) {
-  const uint32_t *used = v->used + (size_t)slot * v->words;
+  const uint64_t *used = line_at(v, slot)->used;
   uint32_t n = 0;
-  for (uint32_t k = 0; k < v->words; k++) n += (uint32_t)__builtin_popcount(used[k]);
+  for (uint32_t k = 0; k < v->words; k++) n += (uint32_t)__builtin_popcountll(used[k]);
   return n;
 }
 
 static void leave(SimLevel *v, uint32_t slot, uint64_t block) {
   v->has_victim = true;
   v->victim_block = block;
-  v->victim_owner = v->owner[slot];
-  v->victim_dirty = v->dirty[slot];
+  v->victim_owner = line_at(v, slot)->owner;
+  v->victim_dirty = line_at(v, slot)->dirty;
   v->victim_used = v->words ? level_used_bytes(v, slot) : 0;
 }
 
@@ -153,9 +155,9 @@ static void fill_at(SimLevel *v, uint64_t base, uint64_t block, int32_t owner, b
     else
       use(v, base, w);
   }
-  v->owner[slot] = owner;
-  v->dirty[slot] = write ? 1 : 0;
-  v->prefetched[slot] = 0;
+  line_at(v, slot)->owner = owner;
+  line_at(v, slot)->dirty = write ? 1 : 0;
+  line_at(v, slot)->prefetched = 0;
   level_clear_used(v, slot);
   v->slot = slot;
 }
@@ -168,7 +170,7 @@ int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool wri
     uint32_t slot = v->slots[base + w];
     v->slot = slot;
     use(v, base, w);
-    if (write) v->dirty[slot] = 1;
+    if (write) line_at(v, slot)->dirty = 1;
     return v->words == 0 || level_mark(v, slot, lo, hi) ? SIM_HIT_TEMPORAL : SIM_HIT_SPATIAL;
   }
   if (!allocate) return SIM_MISS;
@@ -186,7 +188,7 @@ int64_t level_find(const SimLevel *v, uint64_t block) {
 
 void level_set_dirty(SimLevel *v, uint64_t block) {
   int64_t at = level_find(v, block);
-  if (at != -1) v->dirty[v->slots[at]] = 1;
+  if (at != -1) line_at(v, v->slots[at])->dirty = 1;
 }
 
 void level_fill(SimLevel *v, uint64_t block, int32_t owner, bool write) {

@@ -16,18 +16,28 @@
 enum { SIM_LRU = 0, SIM_FIFO = 1, SIM_PLRU = 2, SIM_RANDOM = 3 };
 enum { SIM_HIT_TEMPORAL = 0, SIM_HIT_SPATIAL = 1, SIM_MISS = 2 };
 
+/* The state of the line at a slot, in one record with its byte bit vector (`words` 64-bit
+ * words, bit i of word k = byte 64k + i used): a simulated access or eviction touches one
+ * place in memory for all of it, which counts once the levels outgrow the host's caches. */
+typedef struct {
+  int32_t owner; /* the point that brought it in (>= 0), or a negative owner code */
+  uint8_t dirty;
+  uint8_t prefetched; /* 1 while a prefetched line has not been used by a demand access */
+  uint64_t used[];
+} SimLine;
+
 typedef struct {
   uint32_t line_size, line_shift, assoc, set_mask, policy;
-  /* 32-bit words per line of the byte bit vector (0: not kept, a TLB). */
+  /* 64-bit words per line of the byte bit vector (0: not kept, a TLB). */
   uint32_t words;
   size_t positions;
   uint64_t *tags;
   uint32_t *slots;
   uint64_t *stamps; /* FIFO fill stamps per way */
   uint8_t *tree;    /* PLRU tree bits, assoc per set (node 1..assoc-1) */
-  int32_t *owner;
-  uint8_t *dirty, *prefetched;
-  uint32_t *used;
+  /* Records of `stride` bytes, one per slot. */
+  char *lines;
+  size_t stride;
   uint64_t clock;
   uint32_t rng;
   /* What the last lookup/fill/invalidate evicted (has_victim false: nothing). */
@@ -45,6 +55,8 @@ const char *level_init(SimLevel *v, double size, uint32_t assoc, uint32_t line_s
 void level_free(SimLevel *v);
 size_t level_bytes(const SimLevel *v);
 
+static inline SimLine *line_at(const SimLevel *v, size_t slot) { return (SimLine *)(v->lines + slot * v->stride); }
+
 static inline uint64_t level_base(const SimLevel *v, uint64_t block) {
   return (uint64_t)((uint32_t)block & v->set_mask) * v->assoc;
 }
@@ -57,22 +69,22 @@ void level_fill(SimLevel *v, uint64_t block, int32_t owner, bool write);
 bool level_invalidate(SimLevel *v, uint64_t block);
 uint32_t level_used_bytes(const SimLevel *v, uint32_t slot);
 /* Sets bits lo..hi (offsets in the line) of the slot's byte vector; true if they were all
- * set already. (2u << 31) wraps to 0, which is the mask needed for bit 31. */
+ * set already. (2 << 63) wraps to 0, which is the mask needed for bit 63. */
 static inline bool level_mark(SimLevel *v, uint32_t slot, uint32_t lo, uint32_t hi) {
-  uint32_t *used = v->used + (size_t)slot * v->words;
-  uint32_t word_lo = lo >> 5, word_hi = hi >> 5;
+  uint64_t *used = line_at(v, slot)->used;
+  uint32_t word_lo = lo >> 6, word_hi = hi >> 6;
   if (word_lo == word_hi) {
-    uint32_t mask = (2u << (hi & 31)) - (1u << (lo & 31));
-    uint32_t old = used[word_lo];
+    uint64_t mask = (2ull << (hi & 63)) - (1ull << (lo & 63));
+    uint64_t old = used[word_lo];
     if ((old & mask) == mask) return true;
     used[word_lo] = old | mask;
     return false;
   }
   bool all = true;
   for (uint32_t word = word_lo; word <= word_hi; word++) {
-    uint32_t from = word == word_lo ? lo & 31 : 0, to = word == word_hi ? hi & 31 : 31;
-    uint32_t mask = (2u << to) - (1u << from);
-    uint32_t old = used[word];
+    uint32_t from = word == word_lo ? lo & 63 : 0, to = word == word_hi ? hi & 63 : 63;
+    uint64_t mask = (2ull << to) - (1ull << from);
+    uint64_t old = used[word];
     if ((old & mask) != mask) {
       all = false;
       used[word] = old | mask;
@@ -82,7 +94,7 @@ static inline bool level_mark(SimLevel *v, uint32_t slot, uint32_t lo, uint32_t 
 }
 
 static inline void level_clear_used(SimLevel *v, uint32_t slot) {
-  uint32_t *used = v->used + (size_t)slot * v->words;
+  uint64_t *used = line_at(v, slot)->used;
   for (uint32_t k = 0; k < v->words; k++) used[k] = 0;
 }
 
