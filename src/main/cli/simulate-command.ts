@@ -192,7 +192,8 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
 
   const started = Date.now()
   const handle = runSimulatePool(
-    jobs.map((config) => ({ session: path, config })),
+    path,
+    jobs,
     poolSize,
     (p) => {
       const s = (Date.now() - started) / 1000
@@ -205,9 +206,9 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   try {
     const done = await handle.result
     io.progress(null)
-    if (done.some((d) => !d || d.cancelled)) usage('cancelled; runs that finished are stored, the others are not.')
+    if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
     const db = openSessionDb(path, { readonly: true })
-    const reports = done.map((d) => buildReport(db, d!.run))
+    const reports = done.map((d) => buildReport(db, d.run!))
     db.close()
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1
@@ -222,9 +223,9 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     }
     if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
     for (const o of outputs) {
-      if (outputs.length > 1) io.out('')
       if (outputs.length === 1) printReport(o.report, 'line', io)
       if (o.base) {
+        if (outputs.length > 1) io.out('')
         io.out('')
         printDiff(o.base, o.report, 'variable', io)
       }

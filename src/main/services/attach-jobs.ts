@@ -72,10 +72,10 @@ export class AttachJobs extends ApiEventChannel {
       const detached = done.targetAlive ? `detached from process ${done.pid}, which keeps running` : null
       const message = [done.message, detached].filter(Boolean).join('; ') || null
       if (input.simulate && done.events > 0) {
-        const sim = runSimulateWorker({ session: done.session, config: input.simulate }, (p) => this.progress(job, p.phase, p.events, p.total, undefined, 'simulate'))
+        const sim = runSimulateWorker({ session: done.session, configs: [input.simulate] }, (p) => this.progress(job, p.phase, p.events, p.total, undefined, 'simulate'))
         job.handle = sim
         const s = await sim.result
-        this.finish(job, { session: done.session, run: s.cancelled ? null : s.run, partial: done.partial, stopReason: done.stopReason, message })
+        this.finish(job, { session: done.session, run: s.cancelled ? null : s.runs[0]!, partial: done.partial, stopReason: done.stopReason, message })
         return
       }
       this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: done.stopReason, message })

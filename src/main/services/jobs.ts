@@ -108,12 +108,12 @@ export class JobManager extends ApiEventChannel {
 
   private async runSimulate(job: Job, session: string, config: HierarchyConfig, stopReason: JobFinished['stopReason'], partial: boolean, message: string | null): Promise<void> {
     try {
-      const handle = runSimulateWorker({ session, config }, (p) => this.progress(job, p))
+      const handle = runSimulateWorker({ session, configs: [config] }, (p) => this.progress(job, p))
       job.handle = handle
       const done = await handle.result
       this.finish(job, {
         session,
-        run: done.cancelled ? null : done.run,
+        run: done.cancelled ? null : done.runs[0]!,
         partial,
         stopReason: done.cancelled ? 'cancelled' : stopReason,
         message: done.cancelled ? 'simulation cancelled; the trace is kept' : message

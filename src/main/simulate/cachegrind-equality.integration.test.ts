@@ -81,3 +81,22 @@ describe('Cachegrind equality: a C++ program at -O2 (vector, unordered_map, new[
     for (const key of compared) expect(mine(key), key).toEqual(oracle.lines.get(key) ?? { Dr: 0, D1mr: 0, Dw: 0, D1mw: 0 })
   })
 })
+
+describe('Cachegrind equality: a sweep (three caches, one pass per worker, two workers)', () => {
+  it('stores one run per configuration, in order, each equal to its own Cachegrind run', () => {
+    const program = example('micro')
+    const session = join(dir, 'sweep.stride')
+    strideOk(['trace', '--launch', program, '--no-heap', '--out', session], env)
+    const sweep = [...CONFIGS, { size: 16384, assoc: 4, line: 32, spec: 'L1:16K:4:32' }]
+    const out = JSON.parse(strideOk(['simulate', session, ...sweep.flatMap((c) => ['--config', c.spec]), '--jobs', '2', '--cachegrind-compatible', '--json'], env)) as { runs: RunReport[] }
+    expect(out.runs.map((r) => r.levels[0]!.name)).toEqual(['L1', 'L1', 'L1'])
+    expect(new Set(out.runs.map((r) => r.run)).size).toBe(3)
+    sweep.forEach((cfg, i) => {
+      const outFile = join(dir, `sweep-${i}.cg`)
+      expect(run('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${cfg.size},${cfg.assoc},${cfg.line}`, `--cachegrind-out-file=${outFile}`, program], env).status).toBe(0)
+      const l1 = out.runs[i]!.levels[0]!
+      expect({ Dr: l1.reads, D1mr: l1.readMisses, Dw: l1.writes, D1mw: l1.writeMisses }, cfg.spec).toEqual(parseCachegrindOut(readFileSync(outFile, 'utf8')).totals)
+      expect(out.runs[i]!.config.levels[0]!.size).toBe(cfg.size)
+    })
+  })
+})

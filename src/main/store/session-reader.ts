@@ -216,6 +216,13 @@ export function readPoints(db: Db): AccessPoint[] {
   }))
 }
 
+/** The variable each point's accesses fall in (null: none known), by point index: what the
+ * simulator's timeline needs, without reading (and parsing) the rest of the point table. */
+export function readPointVariables(db: Db): Array<string | null> {
+  const rows = db.prepare('SELECT idx, variable FROM points ORDER BY idx').all() as Array<{ idx: number; variable: string | null }>
+  return rows.map((r) => r.variable)
+}
+
 /** Kind code per point, the simulator's input. */
 export function readPointKinds(db: Db): Uint8Array {
   const rows = db.prepare('SELECT idx, kind FROM points ORDER BY idx').all() as Array<{ idx: number; kind: number }>

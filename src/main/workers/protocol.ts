@@ -22,9 +22,10 @@ export interface TraceWorkerInput {
   stdio?: 'inherit' | 'pipe'
 }
 
+/** Hierarchies to simulate over one session's trace, in one pass (each chunk decoded once). */
 export interface SimulateWorkerInput {
   session: string
-  config: HierarchyConfig
+  configs: HierarchyConfig[]
 }
 
 /** Parent -> worker. */
@@ -50,7 +51,8 @@ export type WorkerCommand = { type: 'stop' }
 export type WorkerMessage =
   | { type: 'progress'; phase: 'tracing' | 'symbolizing' | 'simulating' | 'saving'; events: number; total: number | null }
   | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
-  | { type: 'simulate-done'; session: string; run: number; accesses: number; cancelled: boolean }
+  /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
+  | { type: 'simulate-done'; session: string; runs: number[]; accesses: number; cancelled: boolean }
   | { type: 'report-done'; report: RunReport }
   | { type: 'advice-done'; advice: RunAdvice }
   | { type: 'query-done'; slice: QuerySlice }

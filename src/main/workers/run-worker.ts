@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
-import type { RunAdvice, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, RunAdvice, RunReport } from '../../shared/domain'
 import { workerPath, type WorkerName } from '../paths'
 import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerSlots } from './worker-slots'
@@ -97,71 +97,65 @@ export function runSimulateWorker(input: SimulateWorkerInput, onProgress: (p: Wo
 }
 
 export interface PoolProgress {
-  /** Accesses simulated so far, summed over the pool's jobs. */
+  /** Accesses simulated so far, summed over the runs. */
   events: number
-  /** Sum of the jobs' totals, when known. */
+  /** Sum of the runs' totals, when known. */
   total: number | null
   finished: number
   jobs: number
 }
 
+/** One run of a sweep: its stored run id, or cancelled (nothing stored). */
+export interface SweepRun {
+  run: number | null
+  accesses: number
+}
+
 /**
- * Several simulations (a sweep) on a pool of `size` workers: each job is one worker over the
- * same session; the pool starts the next job as one finishes. Results come back in input
- * order; the first failure stops the rest.
+ * A sweep: several hierarchies over one session on at most `size` workers. The hierarchies
+ * are dealt round-robin into one group per worker, and each worker simulates its group in
+ * one pass over the trace (each chunk decoded once), so a sweep of N costs about N / size
+ * simulations, not N worker starts and N decodes. Results come back in input order; the
+ * first failure stops the rest.
  */
-export function runSimulatePool(inputs: SimulateWorkerInput[], size: number, onProgress: (p: PoolProgress) => void): WorkerHandle<Array<SimulateDone | undefined>> {
-  const events = new Array<number>(inputs.length).fill(0)
-  const totals = new Array<number | null>(inputs.length).fill(null)
-  const running = new Set<WorkerHandle<SimulateDone>>()
-  const results: Array<SimulateDone | undefined> = new Array(inputs.length).fill(undefined)
-  let next = 0
+export function runSimulatePool(session: string, configs: HierarchyConfig[], size: number, onProgress: (p: PoolProgress) => void): WorkerHandle<SweepRun[]> {
+  const workers = Math.max(1, Math.min(size, configs.length))
+  const groups = Array.from({ length: workers }, (_, g) => configs.map((_, i) => i).filter((i) => i % workers === g))
+  const events = new Array<number>(workers).fill(0)
+  const totals = new Array<number | null>(workers).fill(null)
+  const results: SweepRun[] = configs.map(() => ({ run: null, accesses: 0 }))
   let finished = 0
-  let stopped = false
   const report = () => {
     const known = totals.every((t) => t !== null)
-    onProgress({ events: events.reduce((a, b) => a + b, 0), total: known ? (totals as number[]).reduce((a, b) => a + b, 0) : null, finished, jobs: inputs.length })
+    onProgress({
+      events: events.reduce((a, e, g) => a + e * groups[g]!.length, 0),
+      total: known ? totals.reduce<number>((a, t, g) => a + t! * groups[g]!.length, 0) : null,
+      finished,
+      jobs: configs.length
+    })
   }
-  const result = new Promise<Array<SimulateDone | undefined>>((resolve, reject) => {
-    const launch = () => {
-      if (stopped) return
-      if (next >= inputs.length) {
-        // Done, or stopped with jobs never started (their results stay undefined).
-        if (running.size === 0) resolve(results)
-        return
-      }
-      const i = next++
-      const handle = runSimulateWorker(inputs[i]!, (p) => {
-        events[i] = p.events
-        totals[i] = p.total
-        report()
-      })
-      running.add(handle)
-      handle.result.then(
+  const handles = groups.map((group, g) =>
+    runSimulateWorker({ session, configs: group.map((i) => configs[i]!) }, (p) => {
+      events[g] = p.events
+      totals[g] = p.total
+      report()
+    })
+  )
+  const result = Promise.all(
+    handles.map((h, g) =>
+      h.result.then(
         (done) => {
-          running.delete(handle)
-          results[i] = done
-          events[i] = done.accesses
-          finished++
+          groups[g]!.forEach((i, k) => (results[i] = { run: done.cancelled ? null : done.runs[k]!, accesses: done.accesses }))
+          events[g] = done.accesses
+          finished += groups[g]!.length
           report()
-          launch()
         },
         (e: unknown) => {
-          running.delete(handle)
-          stopped = true
-          for (const h of running) h.stop()
-          reject(e)
+          for (const other of handles) other.stop()
+          throw e
         }
       )
-    }
-    for (let k = 0; k < Math.max(1, Math.min(size, inputs.length)); k++) launch()
-  })
-  return {
-    result,
-    stop: () => {
-      // Running jobs end cancelled (their done message says so); queued ones never start.
-      next = inputs.length
-      for (const h of running) h.stop()
-    }
-  }
+    )
+  ).then(() => results)
+  return { result, stop: () => handles.forEach((h) => h.stop()) }
 }

@@ -1,14 +1,17 @@
 /**
- * Worker thread: simulates one hierarchy over a stored trace, streaming the chunks in order
- * (one decoded chunk in memory at a time) through the layout filters, if any, then stores
- * the run in the session.
+ * Worker thread: simulates one or more hierarchies over a stored trace in one pass, streaming
+ * the chunks in order (one decoded chunk in memory at a time; each chunk is decoded once and
+ * fed to every hierarchy, through its own layout filters, if any), then stores one run per
+ * hierarchy in the session. A sweep splits its hierarchies over a few of these workers.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/api'
+import type { HierarchyConfig } from '../../shared/domain'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
-import { buildLayoutMap, type LayoutMap } from '../simulate/layout-filter'
+import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../simulate/layout-filter'
 import { storeRun } from '../store/runs'
-import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints } from '../store/session-reader'
+import type { Db } from '../store/open-db'
+import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPointVariables } from '../store/session-reader'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import type { SimulateWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 
@@ -22,6 +25,26 @@ parentPort!.on('message', (m: WorkerCommand) => {
 /** About this many timeline intervals when the user does not choose the interval. */
 const DEFAULT_INTERVALS = 100
 
+interface Simulation {
+  config: HierarchyConfig
+  hierarchy: NativeHierarchy
+  layout: LayoutMap | null
+  interval: number
+}
+
+async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>): Promise<Simulation> {
+  const interval = config.timelineInterval ?? Math.max(1, Math.ceil(total / DEFAULT_INTERVALS))
+  let layout: LayoutMap | null = null
+  if (config.layout && config.layout.length > 0) {
+    try {
+      layout = buildLayoutMap(await placed(), config.layout)
+    } catch (e) {
+      throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
+    }
+  }
+  return { config, layout, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval }) }
+}
+
 async function main(): Promise<void> {
   const reader = openSessionDb(input.session, { readonly: true })
   const kinds = readPointKinds(reader)
@@ -29,8 +52,8 @@ async function main(): Promise<void> {
   // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
   const variables: string[] = []
   const varIndex = new Map<string, number>()
-  const pointVariables = Int32Array.from(readPoints(reader).map((p) => {
-    const name = p.variable ?? 'unknown'
+  const pointVariables = Int32Array.from(readPointVariables(reader).map((variable) => {
+    const name = variable ?? 'unknown'
     let v = varIndex.get(name)
     if (v === undefined) {
       v = variables.length
@@ -39,20 +62,14 @@ async function main(): Promise<void> {
     }
     return v
   }))
-  const interval = input.config.timelineInterval ?? Math.max(1, Math.ceil(total / DEFAULT_INTERVALS))
-  let layout: LayoutMap | null = null
-  if (input.config.layout && input.config.layout.length > 0) {
-    try {
-      layout = buildLayoutMap(await readPlacedVariables(reader), input.config.layout)
-    } catch (e) {
-      throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
-    }
-  }
-  const hierarchy = new NativeHierarchy(input.config, kinds, { pointVariables, variableCount: variables.length, timelineInterval: interval })
+  let placed: Promise<PlacedVariable[]> | null = null
+  const placedOnce = () => (placed ??= readPlacedVariables(reader))
+  const sims: Simulation[] = []
+  for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
   let done = 0
   let lastPost = 0
   for (const chunk of iterateChunks(reader, kinds.length)) {
-    hierarchy.run(layout ? layout.mapBatch(chunk) : chunk)
+    for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
     done += chunk.count
     const now = Date.now()
     if (now - lastPost > 200) {
@@ -65,25 +82,27 @@ async function main(): Promise<void> {
   }
   reader.close()
   if (stopRequested) {
-    post({ type: 'simulate-done', session: input.session, run: 0, accesses: done, cancelled: true })
+    post({ type: 'simulate-done', session: input.session, runs: [], accesses: done, cancelled: true })
     return
   }
-  hierarchy.finish()
   post({ type: 'progress', phase: 'saving', events: done, total })
   const writer = openSessionDb(input.session)
-  const run = storeRun(writer, {
-    config: input.config,
-    accesses: hierarchy.accesses,
-    totals: hierarchy.levelTotals(),
-    pointStats: hierarchy.pointResults(),
-    pointCount: kinds.length,
-    extras: hierarchy.levelExtras(),
-    evictors: hierarchy.evictorEntries(),
-    timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
-    timelineInterval: interval
+  const runs = sims.map(({ config, hierarchy, interval }) => {
+    hierarchy.finish()
+    return storeRun(writer, {
+      config,
+      accesses: hierarchy.accesses,
+      totals: hierarchy.levelTotals(),
+      pointStats: hierarchy.pointResults(),
+      pointCount: kinds.length,
+      extras: hierarchy.levelExtras(),
+      evictors: hierarchy.evictorEntries(),
+      timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
+      timelineInterval: interval
+    })
   })
   writer.close()
-  post({ type: 'simulate-done', session: input.session, run, accesses: done, cancelled: false })
+  post({ type: 'simulate-done', session: input.session, runs, accesses: done, cancelled: false })
 }
 
 main().catch((e: unknown) => {
