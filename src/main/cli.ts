@@ -3,29 +3,23 @@
  * objects, export, serve.
  * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
  */
-import { StrideError } from '../shared/api'
-import { adviseCommand } from './cli/advise-command'
-import { exportCommand } from './cli/export-command'
-import { infoCommand } from './cli/info-command'
-import { objectsCommand } from './cli/objects-command'
+import { StrideError } from '../shared/errors'
 import { processIo, type Io } from './cli/io'
-import { reportCommand } from './cli/report-command'
-import { queryCommand } from './cli/query-command'
-import { serveCommand } from './cli/serve-command'
-import { simulateCommand } from './cli/simulate-command'
-import { traceCommand } from './cli/trace-command'
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
-  trace: traceCommand,
-  simulate: simulateCommand,
-  report: reportCommand,
-  info: infoCommand,
-  export: exportCommand,
-  objects: objectsCommand,
-  serve: serveCommand,
-  query: queryCommand,
-  // ---- advisor ----
-  advise: adviseCommand
+type Command = (argv: string[], io: Io) => Promise<number>
+
+/** Each command loads only its own modules: `stride info` need not load the simulator, Frida's
+ * backend or the API schemas (start-up is a good part of a short command's time). */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  trace: () => import('./cli/trace-command').then((m) => m.traceCommand),
+  simulate: () => import('./cli/simulate-command').then((m) => m.simulateCommand),
+  report: () => import('./cli/report-command').then((m) => m.reportCommand),
+  info: () => import('./cli/info-command').then((m) => m.infoCommand),
+  export: () => import('./cli/export-command').then((m) => m.exportCommand),
+  objects: () => import('./cli/objects-command').then((m) => m.objectsCommand),
+  serve: () => import('./cli/serve-command').then((m) => m.serveCommand),
+  query: () => import('./cli/query-command').then((m) => m.queryCommand),
+  advise: () => import('./cli/advise-command').then((m) => m.adviseCommand)
 }
 
 const USAGE = `usage: stride <command> [options]
@@ -50,12 +44,13 @@ async function main(argv: string[]): Promise<number> {
     io.out(USAGE)
     return command ? 0 : 2
   }
-  const run = COMMANDS[command]
-  if (!run) {
+  const load = COMMANDS[command]
+  if (!load) {
     io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}.`)
     return 2
   }
   try {
+    const run = await load()
     return await run(rest, io)
   } catch (e) {
     io.progress(null)

@@ -5,6 +5,7 @@
  * `API_INPUT_SCHEMAS` before acting on it.
  */
 import { z } from 'zod'
+import { StrideError, type StrideErrorCode } from './errors'
 import type {
   ExampleProgram,
   FunctionProgress,
@@ -297,26 +298,8 @@ export type StrideApi = {
 
 export const API_METHODS = Object.keys(API_INPUT_SCHEMAS) as ApiMethod[]
 
-/** An error the user can act on: `message` names the problem and the fix. */
-export class StrideError extends Error {
-  constructor(
-    message: string,
-    readonly code: StrideErrorCode = 'invalid-input'
-  ) {
-    super(message)
-    this.name = 'StrideError'
-  }
-}
-export type StrideErrorCode =
-  | 'invalid-input'
-  | 'not-found'
-  | 'permission-denied'
-  | 'no-debug-info'
-  | 'malformed-session'
-  | 'tool-missing'
-  | 'target-failed'
-  | 'cancelled'
-  | 'internal'
+// The error type lives apart from the schemas so that workers can throw it without loading zod.
+export { StrideError, type StrideErrorCode } from './errors'
 
 /** Validate one method's input; throws StrideError with the first problem spelled out. */
 export function parseApiInput<M extends ApiMethod>(method: M, input: unknown): ApiParsedInput<M> {

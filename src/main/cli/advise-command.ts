@@ -3,7 +3,7 @@
  * hot references (METRIC Fig. 8, Mohan Table 1), each with its evidence, the suggestion and,
  * when Stride can try it, the `stride simulate` flags of that what-if.
  */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { AdviceItem, HierarchyConfig, RunAdvice } from '../../shared/domain'
 import { adviseStoredRun } from '../session-analysis/session-advice'
 import { readRuns, openSessionDb } from '../store/session-reader'

@@ -1,5 +1,5 @@
 /** A small, strict argument parser: unknown flags are errors that say what is accepted. */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 
 export interface FlagSpec {
   /** Takes a value (otherwise a boolean switch). */

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { SamplingMode } from '../../agent/protocol'
 import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions, checkFunctionsInProcess } from '../services/stride-service'

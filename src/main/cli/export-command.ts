@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { iterateChunks, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'

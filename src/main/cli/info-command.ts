@@ -1,5 +1,5 @@
 /** `stride info SESSION [--json]`. */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { openSessionDb, readPoints, readSessionInfo } from '../store/session-reader'
 import { sessionStreams } from '../store/stream-store'
 import { has, parseArgs } from './args'

@@ -2,7 +2,7 @@
  * `stride objects SESSION [--run N] [--level NAME] --method exact|sample:N|search:WAYS|approx:raw|approx:loop|approx:skid [--json]`:
  * data structures ranked by the misses they cause, by one method, next to exact (rho, cost).
  */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { ObjectMethodKind, ObjectMethodResult, ObjectsOptions, SamplingIntervalKind } from '../../shared/domain'
 import { computeObjects, DEFAULT_OBJECTS_OPTIONS } from '../session-analysis/session-objects'
 import { flag, has, parseArgs, positiveInt } from './args'

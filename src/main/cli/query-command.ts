@@ -2,7 +2,7 @@
  * `stride query SESSION QUERY [--run N] [--reduce sum|min|max] [--json]`: a SIGMA slice of a
  * stored run, e.g. stride query s.stride '[{A,B},{sumfunc},{misses}]'.
  */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { QuerySlice, SliceReduction } from '../../shared/domain'
 import { runSliceQuery } from '../session-analysis/run-slice-query'
 import { openSessionDb } from '../store/session-reader'

@@ -5,7 +5,7 @@
  * (latest run) or `OTHER.stride:M` compares with another session of the same program: lines
  * and data structures match by name, so traces with other addresses still compare.
  */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { RunReport } from '../../shared/domain'
 import type { Db } from '../store/open-db'
 import { buildReport } from '../store/runs'

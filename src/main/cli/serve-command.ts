@@ -1,6 +1,6 @@
 /** `stride serve [--port N]`: web mode on 127.0.0.1 with a per-run token. */
 import { join } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { projectRoot } from '../paths'
 import { startWebServer } from '../server'
 import { createBackend } from '../services/create-backend'

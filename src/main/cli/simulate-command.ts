@@ -11,7 +11,7 @@ import type { HierarchyConfig, LayoutFilter, RunReport } from '../../shared/doma
 import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
-import { openSessionDb } from '../store/session-reader'
+import { openSessionDb, readPoints } from '../store/session-reader'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
@@ -204,12 +204,18 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
-    const done = await handle.result
-    io.progress(null)
-    if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
+    // The point table does not change with the runs: read it while the workers simulate.
     const db = openSessionDb(path, { readonly: true })
-    const reports = done.map((d) => buildReport(db, d.run!))
-    db.close()
+    let reports: RunReport[]
+    try {
+      const points = readPoints(db)
+      const done = await handle.result
+      io.progress(null)
+      if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
+      reports = done.map((d) => buildReport(db, d.run!, points))
+    } finally {
+      db.close()
+    }
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1
     const outputs: Array<{ report: RunReport; base: RunReport | null }> = []

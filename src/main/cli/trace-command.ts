@@ -1,7 +1,7 @@
 /** `stride trace --launch PROGRAM ...` (CLI.md). */
 import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/stride-service'
 import { splitFunctionList } from './function-list'

@@ -1,5 +1,5 @@
 /** Limits of `stride trace` options that both backends share. */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 
 /** Longest --seconds: Node's timers overflow past 2^31-1 ms (about 24.8 days). */
 export const MAX_TRACE_SECONDS = 24 * 86400

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { projectRoot } from '../paths'
 
 /** Must equal STRIDE_CORE_ABI in resources/native/core/src/addon.c. */

@@ -6,7 +6,7 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, sep } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { DirectoryEntry, DirectoryListing, FilePurpose } from '../../shared/domain'
 import { examplesDir } from '../paths'
 

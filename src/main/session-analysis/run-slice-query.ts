@@ -3,7 +3,7 @@
  * array sections by re-simulating the trace (with progress, and a stop check between chunks).
  * Used by the query worker (app) and by `stride query` (CLI).
  */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { HierarchyConfig, QuerySlice, SliceReduction } from '../../shared/domain'
 import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../shared/slice-notation'
 import { buildLayoutMap } from '../simulate/layout-filter'

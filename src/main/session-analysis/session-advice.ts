@@ -4,7 +4,7 @@
  * filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
  * pure. Used in-process by `stride advise` and in the report worker by the API's getAdvice.
  */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { MissClasses, RunAdvice, RunReport } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import type { Db } from '../store/open-db'

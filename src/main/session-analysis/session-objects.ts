@@ -5,7 +5,7 @@
  * sources; everything it computes is done by the pure modules next to it.
  */
 import { performance } from 'node:perf_hooks'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { AccessPoint, ObjectEstimate, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { levelNames } from '../../shared/report-model'

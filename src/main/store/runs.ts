@@ -1,5 +1,5 @@
 /** Simulation runs: storing a finished run, and reading it back in the CLI/API shapes. */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type {
   AccessPoint,
   FunctionStats,
@@ -121,7 +121,12 @@ interface RunPointRow {
 const ownerName = (points: AccessPoint[], owner: number): string =>
   owner === OWNER_PREFETCH ? 'prefetch' : owner === OWNER_WRITEBACK ? 'write-back' : (points[owner]?.id ?? `point_${owner}`)
 
-export function buildReport(db: Db, runArg: number | null): RunReport {
+/**
+ * A stored run as the API's RunReport. `points` may be passed when the caller already read
+ * the session's point table (a sweep reports several runs; the CLI reads it while the
+ * simulation runs): it does not change with the run.
+ */
+export function buildReport(db: Db, runArg: number | null, points: AccessPoint[] = readPoints(db)): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
   const runRow = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
@@ -152,7 +157,6 @@ export function buildReport(db: Db, runArg: number | null): RunReport {
     return t
   })
 
-  const points = readPoints(db)
   const rows = db
     .prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,

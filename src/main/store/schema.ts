@@ -1,5 +1,5 @@
 /** The session schema, versioned with `PRAGMA user_version`; each migration moves one step. */
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { Db } from './open-db'
 
 /**

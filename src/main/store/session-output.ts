@@ -5,7 +5,7 @@
  */
 import { existsSync, openSync, readSync, closeSync, realpathSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { openDb } from './open-db'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'

@@ -2,7 +2,7 @@
 import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { ACCESS_KINDS, type AccessPoint, type FunctionStreams, type HierarchyConfig, type PointStreams, type RunSummary, type SessionInfo, type TraceStopReason } from '../../shared/domain'
 import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'

@@ -1,6 +1,6 @@
 /** Reads what Stride needs from one ELF file, once per path (cached for the process). */
 import { accessSync, constants, statSync } from 'node:fs'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { hasDebugLines, parseElfType, parseNm, type ElfSymbols } from './elf-parse'
 import { runTool } from './run-tool'
 

@@ -1,6 +1,6 @@
 /** Runs a binutils command and returns stdout; turns a missing tool into an actionable error. */
 import { spawn } from 'node:child_process'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 
 export function runTool(cmd: string, args: string[], stdin?: string, env?: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 /** Messages across the objects worker boundary (structured-cloned; the report is small: one row per data structure and method). */
-import type { StrideErrorCode } from '../../shared/api'
+import type { StrideErrorCode } from '../../shared/errors'
 import type { ObjectsOptions, ObjectsReport } from '../../shared/domain'
 
 export interface ObjectsWorkerInput {

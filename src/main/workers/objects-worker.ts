@@ -4,7 +4,7 @@
  * the report; a 'stop' message ends it early.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { computeObjects } from '../session-analysis/session-objects'
 import type { ObjectsWorkerInput, ObjectsWorkerMessage } from './objects-protocol'
 

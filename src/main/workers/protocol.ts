@@ -3,7 +3,7 @@
  * transferred (the payloads are small: counts and paths, never trace data).
  */
 import type { HierarchyConfig, QuerySlice, SliceReduction, TraceStopReason, RunReport, RunAdvice } from '../../shared/domain'
-import type { StrideErrorCode } from '../../shared/api'
+import type { StrideErrorCode } from '../../shared/errors'
 
 export interface TraceWorkerInput {
   program: string

@@ -3,7 +3,7 @@
  * main thread; array sections re-simulate the trace, with progress and stop.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { runSliceQuery } from '../session-analysis/run-slice-query'
 import { openSessionDb } from '../store/session-reader'
 import type { QueryWorkerInput, WorkerCommand, WorkerMessage } from './protocol'

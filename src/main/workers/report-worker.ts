@@ -3,7 +3,7 @@
  * the advisor's diagnosis of it (the report plus a replay of the trace for the miss classes).
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { adviseStoredRun } from '../session-analysis/session-advice'
 import { buildReport } from '../store/runs'
 import { openSessionDb } from '../store/session-reader'

@@ -1,6 +1,6 @@
 /** Starts the objects worker: a promise of the report, progress callbacks, and stop. */
 import { Worker } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { ObjectsReport } from '../../shared/domain'
 import { workerPath } from '../paths'
 import type { ObjectsWorkerInput, ObjectsWorkerMessage } from './objects-protocol'

@@ -1,7 +1,7 @@
 /** Starts a worker bundle and turns its messages into a promise plus progress callbacks. */
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { HierarchyConfig, RunAdvice, RunReport } from '../../shared/domain'
 import { workerPath, type WorkerName } from '../paths'
 import { JobError, type WorkerHandle } from '../job-handle'

@@ -5,7 +5,7 @@
  * hierarchy in the session. A sweep splits its hierarchies over a few of these workers.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import type { HierarchyConfig } from '../../shared/domain'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../simulate/layout-filter'

@@ -1,6 +1,6 @@
 /** Worker thread: runs one trace (Valgrind backend), writes the session, names its points. */
 import { parentPort, workerData } from 'node:worker_threads'
-import { StrideError } from '../../shared/api'
+import { StrideError } from '../../shared/errors'
 import { Correlator } from '../correlate/correlator'
 import { SessionWriter } from '../store/session-writer'
 import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'

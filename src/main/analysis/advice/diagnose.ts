@@ -29,7 +29,7 @@
  *    misses -> keep the loop within fewer pages, or huge pages (one click: 2 MiB pages).
  */
 import type { AdviceItem, CacheLevelConfig, MissClasses, RunAdvice, RunReport, VariableInfo } from '../../../shared/domain'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import { groupCause } from '../../../shared/miss-causes'
 import { cyclicComponents } from '../../../shared/strongly-connected'
 import { classClause, classesOf, count, factsOf, fixed, kib, LOW_SPATIAL_REUSE, pct, plural, REGULAR, streamClause, type MakeItem, type RefFacts } from './facts'

@@ -6,7 +6,7 @@
  * Sum reduces counts over the union of the facts selected (a fact in two overlapping regions
  * counts once) and derives ratios from the summed counts; min and max reduce the cells.
  */
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { QuerySlice, SliceReduction } from '../../../shared/domain'
 import {
   DERIVED_METRICS,

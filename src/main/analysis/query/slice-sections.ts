@@ -10,7 +10,7 @@
  *
  * Pure: batches in, facts out; the worker feeds it the stored chunks.
  */
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig } from '../../../shared/domain'
 import { printDataItem, type DimSelector, type SliceQuery } from '../../../shared/slice-notation'
 import {

@@ -6,7 +6,7 @@
  * the process list and every trace are requests to it, each with an id its answers carry.
  */
 import type { FunctionProgress, ProcessList, TraceStopReason } from '../../../shared/domain'
-import type { StrideErrorCode } from '../../../shared/api'
+import type { StrideErrorCode } from '../../../shared/errors'
 import type { FridaTraceOptions } from './frida-tracer'
 
 export type AttachWorkerInput = FridaTraceOptions & { out: string }

@@ -5,7 +5,7 @@
  * partial. Runs in the attach worker; tests call it in-process with a Frida double.
  */
 import { readFileSync } from 'node:fs'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import { Correlator } from '../../correlate/correlator'
 import { SessionWriter } from '../../store/session-writer'
 import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'

@@ -3,7 +3,7 @@
  * into calls on a visitor, in record order. Pure: bytes in, calls out. Addresses are user
  * space (< 2^47 on x86-64) and so exact as JavaScript numbers.
  */
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import { AllocKind, RECORD, RECORD_BYTES, RecordType, UntracedReason } from '../../../agent/protocol'
 
 export type AllocKindName = 'malloc' | 'calloc' | 'realloc'

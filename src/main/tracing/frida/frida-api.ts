@@ -5,7 +5,7 @@
  * trace or a process list actually needs it, and then only in the process's Frida owner
  * thread (frida-owner.ts). Tests inject a double of `FridaModule`.
  */
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 
 export interface FridaSignal<H extends (...args: never[]) => void> {
   connect(handler: H): void

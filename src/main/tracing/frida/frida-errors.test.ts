@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import { FRIDA_INSTALL_HINT, loadFrida } from './frida-api'
 import { fridaError } from './frida-errors'
 

@@ -3,7 +3,7 @@
  * messages, as of 17.x). Each one a user can hit is mapped to a StrideError that names the
  * problem and the fix. Pure.
  */
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 
 export const PTRACE_FIX =
   'allow attaching with "sudo sysctl kernel.yama.ptrace_scope=0" (until reboot), or give Stride the capability with "sudo setcap cap_sys_ptrace+ep $(readlink -f $(which node))", or run Stride as the same user with ptrace permitted'

@@ -4,7 +4,7 @@
  * traces may run at once; each is a FridaTrace on the shared device. Tests run it
  * in-process with a double of `frida`.
  */
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { FridaOwnerReply, FridaOwnerRequest } from './attach-protocol'
 import { recordAttachSession } from './attach-session'
 import { loadFrida, type FridaModule } from './frida-api'

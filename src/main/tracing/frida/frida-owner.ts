@@ -9,7 +9,7 @@
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { ProcessList } from '../../../shared/domain'
 import { projectRoot } from '../../paths'
 import { JobError, type WorkerHandle } from '../../job-handle'

@@ -7,7 +7,7 @@
  * feeds. Every failure keeps what was recorded (the caller marks the session partial).
  */
 import { readFileSync, realpathSync } from 'node:fs'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { AgentMessage, HostMessage, SamplingMode } from '../../../agent/protocol'
 import type { PointRecord } from '../../store/session-writer'

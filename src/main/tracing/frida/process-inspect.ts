@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { ProcessFunction, ProcessInspection, ProcessModule } from '../../../shared/domain'
 import { inspectProgram } from '../../symbols/inspect-program'
 import { readLoops, type Loop } from '../../symbols/loops'

@@ -4,7 +4,7 @@
  * works everywhere and says at once that Frida is missing. The parsers are pure; the readers are thin.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { ProcessEntry, ProcessList } from '../../../shared/domain'
 import type { FridaModule } from './frida-api'
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 
 export const PERF_EVENT = 'cache-misses:u'
 

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import type { Readable } from 'node:stream'
-import { StrideError } from '../../../shared/api'
+import { StrideError } from '../../../shared/errors'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
