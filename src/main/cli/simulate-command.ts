@@ -204,7 +204,9 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
-    // The point table does not change with the runs: read it while the workers simulate.
+    // The point table does not change with the runs: read it while the workers simulate
+    // (after one turn of the event loop, in which the pool starts its workers).
+    await new Promise((r) => setImmediate(r))
     const db = openSessionDb(path, { readonly: true })
     let reports: RunReport[]
     try {

@@ -31,6 +31,7 @@ interface CodecExports {
   codecMetricsFinish(m: Handle): MetricsRows
   codecDeclaredCount(structure: Uint8Array): number
   codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number): DecodedAccesses
+  codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number): Promise<DecodedAccesses>
 }
 
 /** Per point 9 numbers (see register.c) and the [value, count] pairs they index. */
@@ -125,20 +126,35 @@ function damaged(e: unknown): Error {
  * bounded by the declared count. `events`, when the store knows it, must match.
  */
 export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: number, events?: number): DecodedAccesses {
-  const c = core()
-  let structure: Uint8Array
-  let residue: Uint8Array
-  let count: number
+  const { structure, residue, count } = secondStage(data, events)
+  return core().codecDecode(structure, residue, pointCount, count)
+}
+
+/**
+ * decodePrsdSequiturChunkNative with the first stage on Node's thread pool: the caller works
+ * on the previous chunk meanwhile (the brotli stage, a small part, runs here first).
+ */
+export function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number): Promise<DecodedAccesses> {
+  try {
+    const { structure, residue, count } = secondStage(data, events)
+    return core().codecDecodeAsync(structure, residue, pointCount, count)
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)))
+  }
+}
+
+/** Undoes the second stage (brotli) and checks the declared count: the first stage's input. */
+function secondStage(data: Uint8Array, events?: number): { structure: Uint8Array; residue: Uint8Array; count: number } {
   try {
     const parts = splitChunk(data)
     const most = (events ?? MAX_DECODED_CHUNK_EVENTS) * STRUCTURE_BYTES_PER_EVENT + 1024
-    structure = brotliDecompressSync(parts.structure, { maxOutputLength: most })
-    count = c.codecDeclaredCount(structure)
+    const structure = brotliDecompressSync(parts.structure, { maxOutputLength: most })
+    const count = core().codecDeclaredCount(structure)
     if (count < 0 || count > MAX_DECODED_CHUNK_EVENTS) throw new Error(`it declares ${count < 0 ? 'an unreadable number of' : count} events`)
     if (events !== undefined && count !== events) throw new Error(`it declares ${count} events, the session ${events}`)
-    residue = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: Math.max(8, 8 * count) }) : new Uint8Array(0)
+    const residue = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: Math.max(8, 8 * count) }) : new Uint8Array(0)
+    return { structure, residue, count }
   } catch (e) {
     throw damaged(e)
   }
-  return c.codecDecode(structure, residue, pointCount, count)
 }

@@ -8,7 +8,7 @@
  * stays readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { decodePrsdSequiturChunkNative, PRSD_CODEC } from '../compress/native-codec'
+import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC } from '../compress/native-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
 
@@ -78,6 +78,16 @@ export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?
     last[p] = a
   }
   return { count, points, addresses, sizes }
+}
+
+/** decodeStoredChunk off this thread where the codec allows it (the native one): a promise. */
+export function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): Promise<DecodedChunk> {
+  if (codec === PRSD_CODEC) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount)
+  try {
+    return Promise.resolve(decodeStoredChunk(codec, data, pointCount, expectedCount))
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)))
+  }
 }
 
 /** Decodes a stored chunk of either codec. */

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { ACCESS_KINDS, type AccessPoint, type FunctionStreams, type HierarchyConfig, type PointStreams, type RunSummary, type SessionInfo, type TraceStopReason } from '../../shared/domain'
 import { crc32 } from 'node:zlib'
-import { decodeStoredChunk, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
+import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
@@ -248,12 +248,24 @@ export const MAX_STORED_CHUNK_EVENTS = 1 << 20
  * decodes to), and the chunks together must hold the events the session says it has: any
  * mismatch is one error naming the chunk, never a different trace.
  */
-export function* iterateChunks(db: Db, pointCount: number, firstChunks: number | null = null): Generator<DecodedChunk> {
+interface StoredChunkRow {
+  seq: number
+  first_event: number
+  events: number
+  codec: string
+  data: Buffer
+  crc32?: number | null
+}
+
+/**
+ * The stored chunks in order, each checked before it is decoded (sequence, first event,
+ * declared count, codec, checksum), with `damaged(why)` for what its decode finds; then the
+ * session's declared total against the chunks' (checked when the caller has consumed them all).
+ */
+function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<{ row: StoredChunkRow; damaged: (why: string) => StrideError; accepted: (events: number) => void }> {
   const total = (db.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n
   const hasCrc = (db.prepare("SELECT 1 FROM pragma_table_info('trace_chunks') WHERE name = 'crc32'").get() as unknown) !== undefined
-  const rows = db.prepare(`SELECT seq, first_event, events, codec, data${hasCrc ? ', crc32' : ''} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<{
-    seq: number; first_event: number; events: number; codec: string; data: Buffer; crc32?: number | null
-  }>
+  const rows = db.prepare(`SELECT seq, first_event, events, codec, data${hasCrc ? ', crc32' : ''} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<StoredChunkRow>
   const damaged = (index: number, why: string) => new StrideError(damageMessage(db, index, total, why), 'malformed-session')
   let index = 0
   let events = 0
@@ -265,24 +277,76 @@ export function* iterateChunks(db: Db, pointCount: number, firstChunks: number |
     if (!READABLE_CODECS.includes(row.codec))
       throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec}", which this Stride cannot read; update Stride.`, 'malformed-session')
     if (row.crc32 != null && crc32(row.data) !== row.crc32) throw damaged(index, 'its checksum does not match')
+    const at = index
+    yield {
+      row,
+      damaged: (why) => damaged(at, why),
+      accepted: (count) => {
+        if (count !== row.events) throw damaged(at, `it decodes to ${count} events, not the ${row.events} it declares`)
+      }
+    }
+    events += row.events
+    index++
+  }
+  const declared = finishedEvents(db)
+  if (declared !== null && declared !== events) throw damaged(Math.max(0, index - 1), `the session says ${declared} events, its chunks hold ${events}`)
+}
+
+/** A decoded chunk in slices of at most MAX_YIELDED_CHUNK accesses. */
+function* slices(chunk: DecodedChunk): Generator<DecodedChunk> {
+  if (chunk.count <= MAX_YIELDED_CHUNK) {
+    yield chunk
+    return
+  }
+  for (let at = 0; at < chunk.count; at += MAX_YIELDED_CHUNK) {
+    const end = Math.min(chunk.count, at + MAX_YIELDED_CHUNK)
+    yield { count: end - at, points: chunk.points.subarray(at, end), addresses: chunk.addresses.subarray(at, end), sizes: chunk.sizes.subarray(at, end) }
+  }
+}
+
+export function* iterateChunks(db: Db, pointCount: number, firstChunks: number | null = null): Generator<DecodedChunk> {
+  for (const { row, damaged, accepted } of checkedChunkRows(db, firstChunks)) {
     let chunk: DecodedChunk
     try {
       chunk = decodeStoredChunk(row.codec, row.data, pointCount, row.events)
     } catch (e) {
-      throw damaged(index, (e as Error).message)
+      throw damaged((e as Error).message)
     }
-    if (chunk.count !== row.events) throw damaged(index, `it decodes to ${chunk.count} events, not the ${row.events} it declares`)
-    events += chunk.count
-    index++
-    if (chunk.count <= MAX_YIELDED_CHUNK) yield chunk
-    else
-      for (let at = 0; at < chunk.count; at += MAX_YIELDED_CHUNK) {
-        const end = Math.min(chunk.count, at + MAX_YIELDED_CHUNK)
-        yield { count: end - at, points: chunk.points.subarray(at, end), addresses: chunk.addresses.subarray(at, end), sizes: chunk.sizes.subarray(at, end) }
-      }
+    accepted(chunk.count)
+    yield* slices(chunk)
   }
-  const declared = finishedEvents(db)
-  if (declared !== null && declared !== events) throw damaged(Math.max(0, index - 1), `the session says ${declared} events, its chunks hold ${events}`)
+}
+
+/**
+ * iterateChunks with the next chunk decoding on Node's thread pool while the caller works on
+ * this one (the simulator: decoding and simulating then overlap on two cores). At most two
+ * decoded chunks are in memory. Same checks, same errors.
+ */
+export async function* iterateChunksAhead(db: Db, pointCount: number): AsyncGenerator<DecodedChunk> {
+  type Pending = { decoded: Promise<DecodedChunk>; damaged: (why: string) => StrideError; accepted: (events: number) => void }
+  const start = ({ row, damaged, accepted }: { row: StoredChunkRow; damaged: (why: string) => StrideError; accepted: (events: number) => void }): Pending => {
+    const decoded = decodeStoredChunkAsync(row.codec, row.data, pointCount, row.events)
+    // Observed at once: a chunk found damaged while an earlier one is consumed is not an
+    // unhandled rejection; it is reported when its turn comes.
+    decoded.catch(() => {})
+    return { decoded, damaged, accepted }
+  }
+  const rows = checkedChunkRows(db, null)
+  let next = rows.next()
+  let pending = next.done ? null : start(next.value)
+  while (pending) {
+    next = rows.next()
+    const following = next.done ? null : start(next.value)
+    let chunk: DecodedChunk
+    try {
+      chunk = await pending.decoded
+    } catch (e) {
+      throw pending.damaged((e as Error).message)
+    }
+    pending.accepted(chunk.count)
+    yield* slices(chunk)
+    pending = following
+  }
 }
 
 /** The event count a finished recording stored (null while unfinished or unknown). */

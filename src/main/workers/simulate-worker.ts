@@ -1,7 +1,7 @@
 /**
  * Worker thread: simulates one or more hierarchies over a stored trace in one pass, streaming
- * the chunks in order (one decoded chunk in memory at a time; each chunk is decoded once and
- * fed to every hierarchy, through its own layout filters, if any), then stores one run per
+ * the chunks in order (the next one decoding on the thread pool meanwhile, so at most two in
+ * memory; each chunk is decoded once and fed to every hierarchy, through its own layout filters, if any), then stores one run per
  * hierarchy in the session. A sweep splits its hierarchies over a few of these workers.
  */
 import { parentPort, workerData } from 'node:worker_threads'
@@ -11,7 +11,7 @@ import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../simulate/layout-filter'
 import { storeRun } from '../store/runs'
 import type { Db } from '../store/open-db'
-import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPointVariables } from '../store/session-reader'
+import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPointVariables } from '../store/session-reader'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import type { SimulateWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
   let done = 0
   let lastPost = 0
-  for (const chunk of iterateChunks(reader, kinds.length)) {
+  for await (const chunk of iterateChunksAhead(reader, kinds.length)) {
     for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
     done += chunk.count
     const now = Date.now()

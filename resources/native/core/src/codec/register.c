@@ -7,7 +7,8 @@
  *   codecMetricsCreate() -> metrics;  codecMetricsAdd(metrics, count, points, addresses)
  *   codecMetricsFinish(metrics) -> metrics rows
  *   codecDeclaredCount(structure) -> the chunk's declared event count, or -1
- *   codecDecode(structure, residue, pointCount, count) -> { points, addresses, sizes } */
+ *   codecDecode(structure, residue, pointCount, count) -> { points, addresses, sizes }
+ *   codecDecodeAsync(same) -> a promise of the same, decoded on the thread pool */
 #include "../addon.h"
 #include "decoder.h"
 #include "encoder.h"
@@ -204,27 +205,103 @@ static napi_value declared_count(napi_env env, napi_callback_info info) {
   return structure ? stride_number(env, (double)decoder_count(structure, n)) : NULL;
 }
 
-static napi_value decode(napi_env env, napi_callback_info info) {
-  napi_value argv[4];
-  if (!stride_args(env, info, 4, argv)) return NULL;
+/* A decode in flight: the inputs and the three output arrays are held by references until it
+ * completes, so the collector cannot free what the thread pool writes into. */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref refs[5]; /* structure, residue, points, addresses, sizes */
+  const uint8_t *structure, *residue;
   size_t ns, nr;
-  uint32_t point_count, count;
-  uint8_t *structure = stride_typed_array(env, argv[0], napi_uint8_array, &ns, "structure");
-  uint8_t *residue = structure ? stride_typed_array(env, argv[1], napi_uint8_array, &nr, "residue") : NULL;
-  if (!residue || !stride_u32(env, argv[2], &point_count, "pointCount") || !stride_u32(env, argv[3], &count, "count")) return NULL;
-  DecodedChunk out = {.count = count};
-  napi_value points = stride_new_typed(env, napi_uint32_array, 4, count, (void **)&out.points);
-  napi_value addresses = points ? stride_new_typed(env, napi_float64_array, 8, count, (void **)&out.addresses) : NULL;
-  napi_value sizes = addresses ? stride_new_typed(env, napi_uint16_array, 2, count, (void **)&out.sizes) : NULL;
-  if (!sizes) return stride_throw(env, "out of memory decoding a trace chunk");
-  const char *damage = decoder_decode(structure, ns, residue, nr, point_count, &out);
-  if (damage) return throw_damaged(env, damage);
+  uint32_t point_count;
+  DecodedChunk out;
+  const char *damage;
+  char message[200];
+} AsyncDecode;
+
+/* Reads decode's arguments and makes its output arrays: out[0..2] = points, addresses, sizes. */
+static bool decode_args(napi_env env, napi_callback_info info, napi_value *argv, AsyncDecode *d, napi_value *out) {
+  if (!stride_args(env, info, 4, argv)) return false;
+  uint32_t count;
+  d->structure = stride_typed_array(env, argv[0], napi_uint8_array, &d->ns, "structure");
+  d->residue = d->structure ? stride_typed_array(env, argv[1], napi_uint8_array, &d->nr, "residue") : NULL;
+  if (!d->residue || !stride_u32(env, argv[2], &d->point_count, "pointCount") || !stride_u32(env, argv[3], &count, "count")) return false;
+  d->out.count = count;
+  out[0] = stride_new_typed(env, napi_uint32_array, 4, count, (void **)&d->out.points);
+  out[1] = out[0] ? stride_new_typed(env, napi_float64_array, 8, count, (void **)&d->out.addresses) : NULL;
+  out[2] = out[1] ? stride_new_typed(env, napi_uint16_array, 2, count, (void **)&d->out.sizes) : NULL;
+  if (!out[2]) stride_throw(env, "out of memory decoding a trace chunk");
+  return out[2] != NULL;
+}
+
+static napi_value decoded(napi_env env, uint32_t count, napi_value *arrays) {
   napi_value result;
-  STRIDE_CALL(env, napi_create_object(env, &result));
-  if (!stride_set(env, result, "count", stride_number(env, count)) || !stride_set(env, result, "points", points) ||
-      !stride_set(env, result, "addresses", addresses) || !stride_set(env, result, "sizes", sizes))
+  if (napi_create_object(env, &result) != napi_ok || !stride_set(env, result, "count", stride_number(env, count)) ||
+      !stride_set(env, result, "points", arrays[0]) || !stride_set(env, result, "addresses", arrays[1]) || !stride_set(env, result, "sizes", arrays[2]))
     return NULL;
   return result;
+}
+
+static napi_value decode(napi_env env, napi_callback_info info) {
+  napi_value argv[4], arrays[3];
+  AsyncDecode d = {0};
+  if (!decode_args(env, info, argv, &d, arrays)) return NULL;
+  const char *damage = decoder_decode(d.structure, d.ns, d.residue, d.nr, d.point_count, &d.out);
+  if (damage) return throw_damaged(env, damage);
+  return decoded(env, d.out.count, arrays);
+}
+
+static void decode_execute(napi_env env, void *data) {
+  AsyncDecode *d = data;
+  d->damage = decoder_decode(d->structure, d->ns, d->residue, d->nr, d->point_count, &d->out);
+  /* The decoder may report in a buffer of its own: keep the words before it is gone. */
+  if (d->damage) {
+    snprintf(d->message, sizeof d->message, "trace chunk is damaged: %s", d->damage);
+    d->damage = d->message;
+  }
+}
+
+static void decode_complete(napi_env env, napi_status status, void *data) {
+  AsyncDecode *d = data;
+  napi_value arrays[3], result = NULL, error, text;
+  for (int k = 0; k < 3; k++) napi_get_reference_value(env, d->refs[k + 2], &arrays[k]);
+  if (status == napi_ok && !d->damage) result = decoded(env, d->out.count, arrays);
+  if (result)
+    napi_resolve_deferred(env, d->deferred, result);
+  else {
+    napi_create_string_utf8(env, d->damage ? d->damage : "the trace chunk decode was cancelled", NAPI_AUTO_LENGTH, &text);
+    napi_create_error(env, NULL, text, &error);
+    napi_reject_deferred(env, d->deferred, error);
+  }
+  for (int k = 0; k < 5; k++) napi_delete_reference(env, d->refs[k]);
+  napi_delete_async_work(env, d->work);
+  free(d);
+}
+
+/* codecDecodeAsync: decode's work on Node's thread pool, so the next chunk decodes while the
+ * caller simulates this one. Resolves to decode's result; rejects when the chunk is damaged. */
+static napi_value decode_async(napi_env env, napi_callback_info info) {
+  napi_value argv[4], arrays[3], promise, name;
+  AsyncDecode *d = calloc(1, sizeof *d);
+  if (!d) return stride_throw(env, "out of memory decoding a trace chunk");
+  if (!decode_args(env, info, argv, d, arrays)) {
+    free(d);
+    return NULL;
+  }
+  napi_value held[5] = {argv[0], argv[1], arrays[0], arrays[1], arrays[2]};
+  for (int k = 0; k < 5; k++)
+    if (napi_create_reference(env, held[k], 1, &d->refs[k]) != napi_ok) {
+      for (int j = 0; j < k; j++) napi_delete_reference(env, d->refs[j]);
+      free(d);
+      return stride_throw(env, "cannot hold a trace chunk for decoding");
+    }
+  if (napi_create_promise(env, &d->deferred, &promise) != napi_ok || napi_create_string_utf8(env, "stride:decode", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_async_work(env, NULL, name, decode_execute, decode_complete, d, &d->work) != napi_ok || napi_queue_async_work(env, d->work) != napi_ok) {
+    for (int k = 0; k < 5; k++) napi_delete_reference(env, d->refs[k]);
+    free(d);
+    return stride_throw(env, "cannot start decoding a trace chunk");
+  }
+  return promise;
 }
 
 napi_status stride_register_codec(napi_env env, napi_value exports) {
@@ -237,6 +314,7 @@ napi_status stride_register_codec(napi_env env, napi_value exports) {
       {"codecMetricsFinish", NULL, metrics_finish_js, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecDeclaredCount", NULL, declared_count, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecDecode", NULL, decode, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecDecodeAsync", NULL, decode_async, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
 }
