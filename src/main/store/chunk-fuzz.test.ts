@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { StrideError } from '../../shared/errors'
 import { openDb } from './open-db'
-import { iterateChunks, openSessionDb, readRuns, readSessionInfo } from './session-reader'
-import { SessionWriter, type PointRecord } from './session-writer'
+import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
+import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-fuzz-'))
 const CASES = 300
@@ -64,6 +64,22 @@ function trace(path: string): string {
   }
 }
 
+/** The same, through the read-ahead iterator (the simulator's): the trace, or the error's message. */
+async function traceAhead(path: string): Promise<string> {
+  const db = openSessionDb(path, { readonly: true })
+  try {
+    const points = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
+    const parts: string[] = []
+    for await (const c of iterateChunksAhead(db, points)) parts.push(Buffer.from(c.points.buffer, c.points.byteOffset, c.count * 4).toString('base64'), Buffer.from(c.addresses.buffer, c.addresses.byteOffset, c.count * 8).toString('base64'), Buffer.from(c.sizes.buffer, c.sizes.byteOffset, c.count * 2).toString('base64'))
+    return parts.join('|')
+  } catch (e) {
+    if (!(e instanceof StrideError)) throw e
+    return `error: ${e.message}`
+  } finally {
+    db.close()
+  }
+}
+
 function mutate(data: Buffer, random: () => number): Buffer {
   const out = Buffer.from(data)
   switch (Math.floor(random() * 4)) {
@@ -85,7 +101,7 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
   const base = baseSession()
   const original = trace(base)
 
-  it(`${CASES} damaged chunks: a clean error or the same trace; never a hang or a different trace`, () => {
+  it(`${CASES} damaged chunks: a clean error or the same trace; never a hang or a different trace (both chunk readers, same outcome)`, async () => {
     const random = rng(2026)
     const outcomes = { error: 0, same: 0, differentWithoutChecksum: 0 }
     const started = Date.now()
@@ -99,13 +115,16 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
       db.close()
       const caseStarted = Date.now()
       let result: string | null = null
+      let failure = ''
       try {
         result = trace(path)
       } catch (e) {
         if (!(e instanceof StrideError)) throw new Error(`case ${k}: not a clean error: ${(e as Error).stack}`)
         expect((e as Error).message.split('\n')).toHaveLength(1)
+        failure = `error: ${e.message}`
         outcomes.error++
       }
+      expect(await traceAhead(path), `case ${k}: the read-ahead reader differs`).toBe(result ?? failure)
       expect(Date.now() - caseStarted, `case ${k} took too long`).toBeLessThan(5000)
       if (result !== null) {
         if (result === original) outcomes.same++
@@ -116,6 +135,40 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
     expect(outcomes.error).toBeGreaterThan(CASES / 2)
     expect(Date.now() - started).toBeLessThan(60_000)
   }, 120_000)
+
+  it('a damaged or missing chunk in the middle: both readers fail alike, naming it; an intact session reads the same', async () => {
+    const path = join(dir, 'three.stride')
+    const w = new SessionWriter(path, { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
+    const table: PointRecord[] = [{ idx: 0, pc: 0x401000, kind: 0, accesses: 0, firstAddress: 0 }]
+    for (let c = 0; c < 3; c++) {
+      const n = MAX_STORED_CHUNK
+      table[0]!.accesses += n
+      w.appendChunk(n, new Uint32Array(n), Float64Array.from({ length: n }, (_, i) => 0x10000 + (c * n + i) * 8), new Uint16Array(n).fill(8), table)
+    }
+    w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+    const intact = trace(path)
+    const check = openDb(path)
+    expect((check.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n).toBe(3)
+    check.close()
+    expect(await traceAhead(path)).toBe(intact)
+    for (const damage of ['UPDATE trace_chunks SET data = substr(data, 1, 20) WHERE seq = 1', 'DELETE FROM trace_chunks WHERE seq = 1']) {
+      const copy = join(dir, 'three-damaged.stride')
+      copyFileSync(path, copy)
+      const db = openDb(copy)
+      db.prepare(damage).run()
+      db.close()
+      const sync = (() => {
+        try {
+          trace(copy)
+          return 'read'
+        } catch (e) {
+          return `error: ${(e as Error).message}`
+        }
+      })()
+      expect(sync).toMatch(/chunk 1|chunk 2/)
+      expect(await traceAhead(copy)).toBe(sync)
+    }
+  })
 
   it('damaged metadata: a clean error or a readable session', () => {
     const random = rng(99)
