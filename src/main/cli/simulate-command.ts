@@ -11,6 +11,7 @@ import type { HierarchyConfig, LayoutFilter, RunReport } from '../../shared/doma
 import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
+import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb, readPoints } from '../store/session-reader'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool } from '../workers/run-worker'
@@ -119,6 +120,15 @@ async function checkLayout(path: string, layout: LayoutFilter[]): Promise<void> 
   }
 }
 
+function withSession<T>(path: string, readonly: boolean, f: (db: Db) => T): T {
+  const db = openSessionDb(path, { readonly })
+  try {
+    return f(db)
+  } finally {
+    db.close()
+  }
+}
+
 export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(SIMULATE_HELP)
@@ -207,17 +217,14 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     // The point table does not change with the runs: read it while the workers simulate
     // (after one turn of the event loop, in which the pool starts its workers).
     await new Promise((r) => setImmediate(r))
-    const db = openSessionDb(path, { readonly: true })
-    let reports: RunReport[]
-    try {
-      const points = readPoints(db)
-      const done = await handle.result
-      io.progress(null)
-      if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
-      reports = done.map((d) => buildReport(db, d.run!, points))
-    } finally {
-      db.close()
-    }
+    const points = withSession(path, true, readPoints)
+    const done = await handle.result
+    io.progress(null)
+    // A worker's runs are folded into the file when it closes, unless a reader (this one)
+    // still held older pages then: fold again now that none does.
+    withSession(path, false, foldLog)
+    if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
+    const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, points)))
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1
     const outputs: Array<{ report: RunReport; base: RunReport | null }> = []

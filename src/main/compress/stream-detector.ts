@@ -52,56 +52,77 @@ export const LONG_STREAM = 100
 
 const NONE = -1
 
+/** The running sums of retired streams (section 2), from which StreamStatistics follow. */
+export interface StreamTotals {
+  streams: number
+  scalar: number
+  inStreams: number
+  lengthSq: number
+  strideSum: number
+  strideElemSum: number
+  buckets: StreamStatistics['buckets']
+  long: StreamStatistics['longStreams']
+}
+
+/** The statistics of `references` references whose retired streams summed to `totals`. */
+export function streamStatistics(totals: StreamTotals, references: number, window: number): StreamStatistics {
+  const n = totals.streams
+  const mean = n ? totals.inStreams / n : 0
+  return {
+    references,
+    spatialRegularity: references ? totals.inStreams / references : 0,
+    streams: n,
+    scalarStreams: totals.scalar,
+    buckets: { ...totals.buckets },
+    meanLength: mean,
+    lengthDeviation: n ? Math.sqrt(Math.max(0, totals.lengthSq / n - mean * mean)) : 0,
+    meanStride: n ? totals.strideSum / n : 0,
+    meanStrideElements: n ? totals.strideElemSum / n : 0,
+    longStreams: { ...totals.long },
+    window
+  }
+}
+
 /**
  * The statistics of retired streams (section 2), shared by the detector and its reference
- * model: each retired stream adds its length, stride and access size.
+ * model: each retired stream adds its length, stride and access size. (The native detector,
+ * ../compress/native-streams.ts, sums the same way in C.)
  */
 export class StreamTally {
-  private streams = 0
-  private scalar = 0
-  private inStreams = 0
-  private lengthSq = 0
-  private strideSum = 0
-  private strideElemSum = 0
-  private readonly buckets = { '4-32': 0, '32-128': 0, '128-16384': 0, '>16384': 0 }
-  private readonly long = { shortStride: 0, moderateStride: 0, largeStride: 0 }
+  private readonly totals: StreamTotals = {
+    streams: 0,
+    scalar: 0,
+    inStreams: 0,
+    lengthSq: 0,
+    strideSum: 0,
+    strideElemSum: 0,
+    buckets: { '4-32': 0, '32-128': 0, '128-16384': 0, '>16384': 0 },
+    long: { shortStride: 0, moderateStride: 0, largeStride: 0 }
+  }
 
   add(len: number, signedStride: number, size: number): void {
-    this.streams++
-    this.inStreams += len
-    this.lengthSq += len * len
+    const t = this.totals
+    t.streams++
+    t.inStreams += len
+    t.lengthSq += len * len
     const stride = Math.abs(signedStride)
-    this.strideSum += stride
+    t.strideSum += stride
     const elems = stride / Math.max(1, size)
-    this.strideElemSum += elems
-    if (stride === 0) this.scalar++
-    if (len >= 4 && len < 32) this.buckets['4-32']++
-    else if (len >= 32 && len < 128) this.buckets['32-128']++
-    else if (len >= 128 && len <= 16384) this.buckets['128-16384']++
-    else if (len > 16384) this.buckets['>16384']++
+    t.strideElemSum += elems
+    if (stride === 0) t.scalar++
+    if (len >= 4 && len < 32) t.buckets['4-32']++
+    else if (len >= 32 && len < 128) t.buckets['32-128']++
+    else if (len >= 128 && len <= 16384) t.buckets['128-16384']++
+    else if (len > 16384) t.buckets['>16384']++
     if (len >= LONG_STREAM) {
-      if (elems < 10) this.long.shortStride++
-      else if (elems < 32) this.long.moderateStride++
-      else this.long.largeStride++
+      if (elems < 10) t.long.shortStride++
+      else if (elems < 32) t.long.moderateStride++
+      else t.long.largeStride++
     }
   }
 
   result(references: number, window: number): StreamStatistics {
-    const n = this.streams
-    const mean = n ? this.inStreams / n : 0
-    return {
-      references,
-      spatialRegularity: references ? this.inStreams / references : 0,
-      streams: n,
-      scalarStreams: this.scalar,
-      buckets: { ...this.buckets },
-      meanLength: mean,
-      lengthDeviation: n ? Math.sqrt(Math.max(0, this.lengthSq / n - mean * mean)) : 0,
-      meanStride: n ? this.strideSum / n : 0,
-      meanStrideElements: n ? this.strideElemSum / n : 0,
-      longStreams: { ...this.long },
-      window
-    }
+    return streamStatistics(this.totals, references, window)
   }
 }
 

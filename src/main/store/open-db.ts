@@ -29,6 +29,16 @@ export function openDbImage(image: Buffer): Db {
   return db
 }
 
+/**
+ * Folds the write-ahead log into the session file and empties it, so that the .stride file
+ * alone holds everything (a user copies that one file). A writer calls it before it closes;
+ * it completes only as far as no reader still needs the older pages, so a command that read
+ * alongside a worker calls it again once its own readers are closed.
+ */
+export function foldLog(db: Db): void {
+  db.pragma('wal_checkpoint(TRUNCATE)')
+}
+
 export function openDb(path: string, options: { readonly?: boolean; create?: boolean } = {}): Db {
   const binding = nativeBinding()
   const db = new Database(path, {

@@ -7,7 +7,8 @@ import { adviseFromStreams, type Advice } from '../compress/advisor'
 import type { StreamMetricsSource } from '../compress/chunk-encoder'
 import { NativeRsdMetrics } from '../compress/native-codec'
 import type { PointStreamMetrics } from '../compress/rsd-metrics'
-import { DEFAULT_WINDOW, StreamDetector, type StreamStatistics } from '../compress/stream-detector'
+import { NativeStreamDetectors } from '../compress/native-streams'
+import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import type { Db } from './open-db'
 import { iterateChunks } from './session-reader'
@@ -39,23 +40,17 @@ function toPointStreams(m: PointStreamMetrics): PointStreams {
 }
 
 /**
- * Runs Mohan's detector per function over the stored trace (one chunk in memory at a time)
- * and returns its statistics; accesses of points without a function go under "(unknown)".
+ * Runs Mohan's detector (native) per function over the stored trace (one chunk in memory at a
+ * time) and returns its statistics; accesses of points without a function go under "(unknown)".
  */
 export function computeFunctionStreams(db: Db, pointFunction: Array<string | null>, window = DEFAULT_WINDOW): FunctionStreams[] {
   const names = [...new Set(pointFunction.map((f) => f ?? '(unknown)'))]
-  const detectors = names.map(() => new StreamDetector(window))
   const index = new Map(names.map((n, i) => [n, i]))
-  const byPoint = pointFunction.map((f) => detectors[index.get(f ?? '(unknown)')!]!)
-  for (const chunk of iterateChunks(db, pointFunction.length)) {
-    const { points, addresses, sizes } = chunk
-    for (let i = 0; i < chunk.count; i++) byPoint[points[i]!]!.add(addresses[i]!, sizes[i]!)
-  }
-  return names
-    .map((name, i) => {
-      const stats = detectors[i]!.finish()
-      return { function: name, ...stats, advice: adviseFromStreams(stats) }
-    })
+  const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? '(unknown)')!), names.length, window)
+  for (const chunk of iterateChunks(db, pointFunction.length)) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
+  return detectors
+    .finish()
+    .map((stats, i) => ({ function: names[i]!, ...stats, advice: adviseFromStreams(stats) }))
     .filter((f) => f.references > 0)
 }
 

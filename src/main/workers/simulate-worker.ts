@@ -10,7 +10,7 @@ import type { HierarchyConfig } from '../../shared/domain'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../simulate/layout-filter'
 import { storeRun } from '../store/runs'
-import type { Db } from '../store/open-db'
+import { foldLog, type Db } from '../store/open-db'
 import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPointVariables } from '../store/session-reader'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import type { SimulateWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
       timelineInterval: interval
     })
   })
+  foldLog(writer)
   writer.close()
   post({ type: 'simulate-done', session: input.session, runs, accesses: done, cancelled: false })
 }

@@ -11,6 +11,7 @@
  *   simEvictors(sim, level) -> f64 (evictee, evictor, count) rows */
 #include "../addon.h"
 #include "hierarchy.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,48 @@
+/* Mohan et al.'s online stream detector (section 3, Figure 1) and the statistics of section 2:
+ * the C form of src/main/compress/stream-detector.ts, rule for rule (that file and its
+ * reference model are what the differential tests compare against). Addresses and keys are
+ * 64-bit integers (the model's doubles are exact below 2^53, and traced addresses are). */
+#ifndef STRIDE_STREAMS_DETECTOR_H
+#define STRIDE_STREAMS_DETECTOR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Key -> value, linear probing with backward-shift deletion. */
+typedef struct {
+  int64_t *keys, *values;
+  uint8_t *used;
+  uint32_t mask, bits, size;
+} NumTable;
+
+/* The retired streams' statistics, accumulated in the model's order and arithmetic. */
+typedef struct {
+  double streams, scalar, in_streams, length_sq, stride_sum, stride_elem_sum;
+  double buckets[4]; /* [4-32), [32-128), [128-16384], > 16384 */
+  double long_streams[3]; /* long (>= 100) streams by element stride: < 10, 10-31, >= 32 */
+} StreamTally;
+
+typedef struct {
+  uint32_t window;
+  /* The pool: the last `window` references, by position t % window. */
+  int64_t *addr, *time, *prev_same;
+  uint8_t *marked;
+  NumTable latest, table;
+  /* Streams, by index: start, stride, length, size, last extension, next with the same key,
+   * and the age list (most recently extended first). */
+  int64_t *s_start, *s_stride, *s_length, *s_last;
+  double *s_size;
+  int32_t *s_same, *s_newer, *s_older, *free_list;
+  uint32_t n_free, allocated, cap;
+  int32_t newest, oldest;
+  int64_t t;
+  StreamTally tally;
+  bool failed;
+} StreamDetector;
+
+bool detector_init(StreamDetector *d, uint32_t window);
+void detector_free(StreamDetector *d);
+void detector_add(StreamDetector *d, int64_t address, uint32_t size);
+/* Retires every stream into the tally (the detector is done after this). */
+void detector_finish(StreamDetector *d);
+#endif
