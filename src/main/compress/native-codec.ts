@@ -8,7 +8,7 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
-import { frameChunk, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions } from './prsd-codec'
+import { frameChunk, frameChunkAsync, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions } from './prsd-codec'
 
 export { PRSD_CODEC } from './prsd-codec'
 import type { PointStreamMetrics } from './rsd-metrics'
@@ -25,6 +25,13 @@ interface CodecExports {
     irregular: number
     rules: number
   }
+  codecEncodeAsync(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<{
+    structure: Buffer
+    residue: Buffer | null
+    descriptors: number
+    irregular: number
+    rules: number
+  }>
   codecEncoderMetrics(e: Handle): MetricsRows
   codecMetricsCreate(): Handle
   codecMetricsAdd(m: Handle, count: number, points: Uint32Array, addresses: Float64Array, pointCount: number): void
@@ -88,7 +95,20 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
 
   encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
     const first = core().codecEncode(this.handle, count, points, addresses, sizes, pointCount)
-    const framed = frameChunk(first.structure, first.residue, this.options)
+    return this.keep(count, first, frameChunk(first.structure, first.residue, this.options))
+  }
+
+  /**
+   * encode with both stages on Node's thread pool: the same bytes. The arrays must not change
+   * until it settles, and the encoder takes one chunk at a time (its stream metrics run on
+   * across chunks): a second call before the first settles is refused.
+   */
+  async encodeAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<Buffer> {
+    const first = await core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
+    return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, this.options))
+  }
+
+  private keep(count: number, first: { descriptors: number; irregular: number; rules: number }, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {
     this.lastStats = {
       events: count,
       descriptors: first.descriptors,

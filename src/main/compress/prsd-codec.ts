@@ -28,7 +28,8 @@
  * Each chunk is self-contained: the detector and the grammar start afresh, so a session cut
  * short keeps every chunk it committed, and any chunk decodes alone.
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib'
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
@@ -219,8 +220,24 @@ export class PrsdSequiturEncoder {
  * when nothing is irregular). Shared by every encoder of this format.
  */
 export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}): { data: Buffer; structureBytes: number; residueBytes: number } {
-  const residue = planes ? brotli(planes, options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5)) : null
-  const compressed = brotli(structure, options.structureQuality ?? 11)
+  const residue = planes ? brotliCompressSync(planes, residueBrotli(planes, options)) : null
+  return framed(brotliCompressSync(structure, structureBrotli(structure, options)), residue)
+}
+
+/** frameChunk with brotli on Node's thread pool: the same bytes. */
+export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}): Promise<{ data: Buffer; structureBytes: number; residueBytes: number }> {
+  const [compressed, residue] = await Promise.all([
+    brotliAsync(structure, structureBrotli(structure, options)),
+    planes ? brotliAsync(planes, residueBrotli(planes, options)) : Promise.resolve(null)
+  ])
+  return framed(compressed, residue)
+}
+
+const brotliAsync = promisify(brotliCompress)
+const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? 11)
+const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5))
+
+function framed(compressed: Buffer, residue: Buffer | null): { data: Buffer; structureBytes: number; residueBytes: number } {
   const head = new ByteWriter(16)
   head.byte(FORMAT)
   head.uint(compressed.length)
@@ -241,14 +258,14 @@ export function splitChunk(data: Uint8Array): { structure: Uint8Array; residue: 
   return { structure: data.subarray(at, at + structureBytes), residue: data.subarray(at + structureBytes) }
 }
 
-function brotli(data: Uint8Array, quality: number): Buffer {
-  return brotliCompressSync(data, {
+function brotliParams(data: Uint8Array, quality: number): BrotliOptions {
+  return {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
       [constants.BROTLI_PARAM_LGWIN]: 22
     }
-  })
+  }
 }
 
 export interface DecodedAccesses {

@@ -74,6 +74,19 @@ export const MAX_STORED_CHUNK = 1 << 18
 
 export { UNFINISHED_MESSAGE }
 
+/** A full chunk waiting for (or in) the background encoder, with its points as they were. */
+interface SealedChunk {
+  count: number
+  points: Uint32Array
+  addresses: Float64Array
+  sizes: Uint16Array
+  /** Points the chunk may name, and each one's access count when it was sealed. */
+  pointCount: number
+  counts: number[]
+  /** Points first seen in this chunk (copies). */
+  newPoints: PointRecord[]
+}
+
 export class SessionWriter {
   readonly db: Db
   /** Where the session is written while it is recorded (== path unless path already existed). */
@@ -85,14 +98,26 @@ export class SessionWriter {
   /** Compresses chunks as they come (METRIC PRSDs + SEQUITUR) and keeps per-point stream metrics. */
   private readonly encoder = new NativePrsdSequiturEncoder(MAX_STORED_CHUNK)
   // Accesses gathered for the next stored chunk.
-  private readonly gPoints = new Uint32Array(MAX_STORED_CHUNK)
-  private readonly gAddresses = new Float64Array(MAX_STORED_CHUNK)
-  private readonly gSizes = new Uint16Array(MAX_STORED_CHUNK)
+  private gPoints: Uint32Array = new Uint32Array(MAX_STORED_CHUNK)
+  private gAddresses: Float64Array = new Float64Array(MAX_STORED_CHUNK)
+  private gSizes: Uint16Array = new Uint16Array(MAX_STORED_CHUNK)
   private gathered = 0
   private gatheredPoints: readonly PointRecord[] = []
+  /**
+   * Background encoding (encodeInBackground): full chunks wait here, oldest first, and are
+   * encoded on Node's thread pool one at a time, then committed in order.
+   */
+  private background = false
+  private readonly waiting: SealedChunk[] = []
+  private encoding = false
+  private failure: Error | null = null
+  private readonly spare: SealedChunk[] = []
+  private readonly wakers: Array<() => void> = []
   /** Points stored so far, and the access counts last stored for them. */
   private storedPoints = 0
   private storedAccesses: number[] = []
+  /** Points handed to a sealed (background) chunk so far. */
+  private storedPointsSealed = 0
   private finished = false
   /**
    * Test hook: with STRIDE_TRACE_DUMP=FILE the batches are also appended to FILE uncompressed
@@ -146,12 +171,115 @@ export class SessionWriter {
       this.gathered += n
       this.gatheredPoints = pointTable
       from += n
-      if (this.gathered === MAX_STORED_CHUNK) this.commitGathered()
+      if (this.gathered === MAX_STORED_CHUNK) {
+        if (this.background) this.sealGathered()
+        else this.commitGathered()
+      }
     }
+  }
+
+  /**
+   * From now on full chunks are compressed on Node's thread pool while the tracer reads on
+   * (the same bytes). The tracer must respect `backlogged` (pause its input until `ready()`)
+   * and await `drain()` before anything that commits (`writePoints`, `finish`). If Stride dies
+   * meanwhile, the chunks still encoding are lost with the gathered ones (at most 3 x
+   * MAX_STORED_CHUNK accesses); the program's own crash loses nothing.
+   */
+  encodeInBackground(): void {
+    this.background = true
+  }
+
+  /** Full chunks are waiting for the encoder: the tracer should stop reading until ready(). */
+  get backlogged(): boolean {
+    return this.waiting.length >= 2
+  }
+
+  /** Resolves once no longer backlogged; rejects if a background encode failed. */
+  ready(): Promise<void> {
+    return this.until(() => !this.backlogged)
+  }
+
+  /** Resolves once every full chunk is encoded and committed; rejects if one failed. */
+  drain(): Promise<void> {
+    return this.until(() => this.waiting.length === 0)
+  }
+
+  private until(done: () => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (this.failure) reject(this.failure)
+        else if (done()) resolve()
+        else this.wakers.push(check)
+      }
+      check()
+    })
+  }
+
+  /** Hands the gathered chunk to the background encoder and gathers into a fresh buffer. */
+  private sealGathered(): void {
+    const n = this.gathered
+    if (n === 0) return
+    // The points as they are now: the chunk names no later point, and its access counts stop here.
+    const table = this.gatheredPoints.slice(this.storedPointsSealed).map((p) => ({ ...p }))
+    this.storedPointsSealed = this.gatheredPoints.length
+    this.waiting.push({ count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, pointCount: this.gatheredPoints.length, counts: this.gatheredPoints.map((p) => p.accesses), newPoints: table })
+    const next = this.spare.pop()
+    this.gPoints = next?.points ?? new Uint32Array(MAX_STORED_CHUNK)
+    this.gAddresses = next?.addresses ?? new Float64Array(MAX_STORED_CHUNK)
+    this.gSizes = next?.sizes ?? new Uint16Array(MAX_STORED_CHUNK)
+    this.gathered = 0
+    this.pump()
+  }
+
+  private pump(): void {
+    if (this.encoding || this.waiting.length === 0 || this.failure) return
+    const job = this.waiting[0]!
+    this.encoding = true
+    this.encoder.encodeAsync(job.count, job.points.subarray(0, job.count), job.addresses.subarray(0, job.count), job.sizes.subarray(0, job.count), job.pointCount).then(
+      (data) => {
+        if (!this.finished) this.commitSealed(job, data)
+        this.waiting.shift()
+        this.spare.push(job)
+      },
+      (e: unknown) => {
+        this.failure = e instanceof Error ? e : new Error(String(e))
+        this.waiting.length = 0
+      }
+    ).finally(() => {
+      this.encoding = false
+      this.pump()
+      for (const wake of this.wakers.splice(0)) wake()
+    })
+  }
+
+  /** commitGathered for a chunk encoded in the background, with the points as they were then. */
+  private commitSealed(job: SealedChunk, data: Buffer): void {
+    this.db.transaction(() => {
+      for (const p of job.newPoints) {
+        this.insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
+        this.storedAccesses[p.idx] = p.accesses
+      }
+      for (let i = 0; i < this.storedPoints; i++) {
+        const a = job.counts[i]!
+        if (a !== this.storedAccesses[i]) {
+          this.setAccesses.run(a, i)
+          this.storedAccesses[i] = a
+        }
+      }
+      this.storedPoints = job.pointCount
+      this.insertChunk.run(this.seq, this.committed, job.count, DEFAULT_CHUNK_CODEC, data, crc32(data), job.pointCount)
+      this.setMeta.run('events', JSON.stringify(this.committed + job.count))
+      this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
+    })()
+    this.seq++
+    this.committed += job.count
+    this.storedBytes += data.length
   }
 
   /** Compresses the gathered accesses and commits them as one chunk, with their points. */
   private commitGathered(): void {
+    if (this.encoding || this.waiting.length > 0) throw new Error('internal: chunks are still encoding in the background; await drain() first')
+    this.storedPointsSealed = this.gatheredPoints.length
     const n = this.gathered
     if (n === 0) return
     const table = this.gatheredPoints
@@ -185,9 +313,9 @@ export class SessionWriter {
     this.storedPoints = table.length
   }
 
-  /** Accesses received so far (committed or gathered for the next chunk). */
+  /** Accesses received so far (committed, encoding, or gathered for the next chunk). */
   get eventCount(): number {
-    return this.committed + this.gathered
+    return this.committed + this.waiting.reduce((n, c) => n + c.count, 0) + this.gathered
   }
 
   /** Stores the point table and module list (called once the trace has ended). */

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   } catch (e) {
     // Keep whatever reached the file, marked partial, and say why.
     const message = e instanceof Error ? e.message : String(e)
+    // Chunks still compressing in the background are committed first (a failed one is dropped).
+    await writer.drain().catch(() => {})
     const kept = writer.eventCount > 0
     // Nothing recorded: leave no empty session behind (and never touch an older one).
     if (kept) writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })

@@ -126,7 +126,12 @@ export class ToolTrace implements ToolStreamSink {
 
     const reader = new ToolStreamReader(this)
     let streamError: string | null = null
+    let encodeError: string | null = null
     const records = child.stdio[3] as Readable
+    // Chunks compress on the thread pool while records are read; when two full chunks wait,
+    // reading pauses (the pipe fills and the tool waits) until the encoder catches up.
+    this.writer.encodeInBackground()
+    let paused = false
     records.on('data', (chunk: Buffer) => {
       if (streamError) return
       try {
@@ -137,6 +142,21 @@ export class ToolTrace implements ToolStreamSink {
         records.destroy()
       }
       if (this.detachedAt && stopAtLimit) child.kill('SIGKILL')
+      if (this.writer.backlogged && !paused) {
+        paused = true
+        records.pause()
+        this.writer.ready().then(
+          () => {
+            paused = false
+            records.resume()
+          },
+          (e: unknown) => {
+            // The encoder failed: stop reading; the failure is reported when the trace ends.
+            encodeError = e instanceof Error ? e.message : String(e)
+            records.destroy()
+          }
+        )
+      }
     })
     ;(child.stdio[4] as Readable).on('data', (b: Buffer) => this.recent.logBytes(b))
     this.recent.keepOutput(child.stdout, child.stderr)
@@ -146,6 +166,10 @@ export class ToolTrace implements ToolStreamSink {
       clearInterval(progress)
     })
     this.flush()
+    // Every full chunk committed before the session is named and finished.
+    await this.writer.drain().catch((e: unknown) => {
+      encodeError ??= e instanceof Error ? e.message : String(e)
+    })
     this.onProgress(this.kept)
 
     const fatal = this.recent.fatalSignal()
@@ -174,13 +198,16 @@ export class ToolTrace implements ToolStreamSink {
         notes.push(`the program exited with status ${programExit.code}`)
       }
     }
-    if (stopReason === 'completed' && !this.exited && !streamError) {
+    if (stopReason === 'completed' && !this.exited && !streamError && !encodeError) {
       // Valgrind itself failed, or the program exec'd another one: the tool never saw its end.
       stopReason = 'error'
       const why = this.recent.log.some((l) => /valgrind|error|exec/i.test(l)) ? this.recent.lastReason(/valgrind|error|exec/i) : null
       notes.push(`the recording ended before the program did${why ? ` (${why})` : ''}; the accesses recorded before are kept`)
     }
-    if (streamError) {
+    if (encodeError) {
+      if (stopReason === 'completed') stopReason = 'error'
+      notes.push(`the trace could not be compressed (${encodeError}); the chunks committed before are kept`)
+    } else if (streamError) {
       if (stopReason === 'completed') stopReason = 'error'
       notes.push(`the tool's record stream was unreadable (${streamError}); the accesses before it are kept`)
     } else if (reader.pendingBytes > 0 && stopReason === 'completed') {

@@ -39,6 +39,8 @@ typedef struct {
   /* Statistics of the last chunk. */
   size_t descriptors, irregular;
   int32_t rules;
+  /* An encode runs on the thread pool (codecEncodeAsync): nothing else may touch it. */
+  bool busy;
 } ChunkEncoder;
 
 bool encoder_init(ChunkEncoder *e, uint32_t max_events);

@@ -3,6 +3,7 @@
  *   codecEncoderCreate(maxChunkEvents) -> encoder
  *   codecEncode(encoder, count, points u32, addresses f64, sizes u16, pointCount)
  *     -> { structure: Buffer, residue: Buffer | null, descriptors, irregular, rules }
+ *   codecEncodeAsync(same) -> a promise of the same, encoded on the thread pool (one at a time)
  *   codecEncoderMetrics(encoder) -> metrics rows (see metrics_to_js)
  *   codecMetricsCreate() -> metrics;  codecMetricsAdd(metrics, count, points, addresses)
  *   codecMetricsFinish(metrics) -> metrics rows
@@ -76,26 +77,97 @@ static napi_value encoder_create(napi_env env, napi_callback_info info) {
   return stride_external(env, e, encoder_finalize, &ENCODER_TAG);
 }
 
-static napi_value encode(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
-  if (!stride_args(env, info, 6, argv)) return NULL;
-  ChunkEncoder *e = stride_unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
-  Batch b;
-  if (!e || !get_batch(env, argv, true, &b)) return NULL;
-  const char *problem = encoder_encode(e, b.count, b.points, b.addresses, b.sizes, b.point_count);
-  if (problem) return stride_throw(env, problem);
+/* The encoder's result for the chunk just encoded: copies of its bytes and its counts. */
+static napi_value encoded(napi_env env, ChunkEncoder *e) {
   napi_value out, structure, residue;
-  STRIDE_CALL(env, napi_create_object(env, &out));
-  STRIDE_CALL(env, napi_create_buffer_copy(env, e->structure.length, e->structure.data, NULL, &structure));
-  if (e->residue.length > 0)
-    STRIDE_CALL(env, napi_create_buffer_copy(env, e->residue.length, e->residue.data, NULL, &residue));
-  else
-    STRIDE_CALL(env, napi_get_null(env, &residue));
+  if (napi_create_object(env, &out) != napi_ok || napi_create_buffer_copy(env, e->structure.length, e->structure.data, NULL, &structure) != napi_ok)
+    return NULL;
+  if (e->residue.length > 0 ? napi_create_buffer_copy(env, e->residue.length, e->residue.data, NULL, &residue) != napi_ok
+                            : napi_get_null(env, &residue) != napi_ok)
+    return NULL;
   if (!stride_set(env, out, "structure", structure) || !stride_set(env, out, "residue", residue) ||
       !stride_set(env, out, "descriptors", stride_number(env, (double)e->descriptors)) ||
       !stride_set(env, out, "irregular", stride_number(env, (double)e->irregular)) || !stride_set(env, out, "rules", stride_number(env, e->rules)))
     return NULL;
   return out;
+}
+
+static ChunkEncoder *idle_encoder(napi_env env, napi_value v) {
+  ChunkEncoder *e = stride_unwrap(env, v, &ENCODER_TAG, "a chunk encoder");
+  if (e && e->busy) {
+    stride_throw(env, "codec: the encoder is still encoding the previous chunk");
+    return NULL;
+  }
+  return e;
+}
+
+static napi_value encode(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!stride_args(env, info, 6, argv)) return NULL;
+  ChunkEncoder *e = idle_encoder(env, argv[0]);
+  Batch b;
+  if (!e || !get_batch(env, argv, true, &b)) return NULL;
+  const char *problem = encoder_encode(e, b.count, b.points, b.addresses, b.sizes, b.point_count);
+  if (problem) return stride_throw(env, problem);
+  return encoded(env, e);
+}
+
+/* An encode in flight: the encoder and the batch's arrays are held until it completes. */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref refs[4]; /* encoder, points, addresses, sizes */
+  ChunkEncoder *e;
+  Batch b;
+  const char *problem;
+} AsyncEncode;
+
+static void encode_execute(napi_env env, void *data) {
+  AsyncEncode *a = data;
+  a->problem = encoder_encode(a->e, a->b.count, a->b.points, a->b.addresses, a->b.sizes, a->b.point_count);
+}
+
+static void encode_complete(napi_env env, napi_status status, void *data) {
+  AsyncEncode *a = data;
+  a->e->busy = false;
+  napi_value result = status == napi_ok && !a->problem ? encoded(env, a->e) : NULL, error, text;
+  if (result)
+    napi_resolve_deferred(env, a->deferred, result);
+  else {
+    napi_create_string_utf8(env, a->problem ? a->problem : "the trace chunk encode was cancelled", NAPI_AUTO_LENGTH, &text);
+    napi_create_error(env, NULL, text, &error);
+    napi_reject_deferred(env, a->deferred, error);
+  }
+  for (int k = 0; k < 4; k++) napi_delete_reference(env, a->refs[k]);
+  napi_delete_async_work(env, a->work);
+  free(a);
+}
+
+/* codecEncodeAsync: encode's work on Node's thread pool (the tracer reads on meanwhile). One
+ * at a time per encoder (its stream metrics run across chunks): the caller waits for each. */
+static napi_value encode_async(napi_env env, napi_callback_info info) {
+  napi_value argv[6], promise, name;
+  if (!stride_args(env, info, 6, argv)) return NULL;
+  AsyncEncode *a = calloc(1, sizeof *a);
+  if (!a) return stride_throw(env, "out of memory encoding a trace chunk");
+  if (!(a->e = idle_encoder(env, argv[0])) || !get_batch(env, argv, true, &a->b)) {
+    free(a);
+    return NULL;
+  }
+  for (int k = 0; k < 4; k++)
+    if (napi_create_reference(env, argv[k == 0 ? 0 : k + 1], 1, &a->refs[k]) != napi_ok) {
+      for (int j = 0; j < k; j++) napi_delete_reference(env, a->refs[j]);
+      free(a);
+      return stride_throw(env, "cannot hold a trace chunk for encoding");
+    }
+  if (napi_create_promise(env, &a->deferred, &promise) != napi_ok || napi_create_string_utf8(env, "stride:encode", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_async_work(env, NULL, name, encode_execute, encode_complete, a, &a->work) != napi_ok || napi_queue_async_work(env, a->work) != napi_ok) {
+    for (int k = 0; k < 4; k++) napi_delete_reference(env, a->refs[k]);
+    free(a);
+    return stride_throw(env, "cannot start encoding a trace chunk");
+  }
+  a->e->busy = true;
+  return promise;
 }
 
 /* ---- metrics ---- */
@@ -153,7 +225,7 @@ static napi_value metrics_to_js(napi_env env, RsdMetrics *m) {
 static napi_value encoder_metrics(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   if (!stride_args(env, info, 1, argv)) return NULL;
-  ChunkEncoder *e = stride_unwrap(env, argv[0], &ENCODER_TAG, "a chunk encoder");
+  ChunkEncoder *e = idle_encoder(env, argv[0]);
   return e ? metrics_to_js(env, &e->metrics) : NULL;
 }
 
@@ -308,6 +380,7 @@ napi_status stride_register_codec(napi_env env, napi_value exports) {
   napi_property_descriptor d[] = {
       {"codecEncoderCreate", NULL, encoder_create, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecEncode", NULL, encode, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecEncodeAsync", NULL, encode_async, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecEncoderMetrics", NULL, encoder_metrics, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecMetricsCreate", NULL, metrics_create, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecMetricsAdd", NULL, metrics_add_batch, NULL, NULL, NULL, napi_enumerable, NULL},
