@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// "What if another cache?" answered two ways, side by side in one run, per example:
+// "What if another cache?" answered two ways, side by side in one run, per program:
 //   cachegrind  re-running the program under valgrind --tool=cachegrind for each cache
 //   stride      tracing once, then `stride simulate` per cache on the stored trace
-// Prints the times and the speed-up of a re-simulation over a Cachegrind re-run, and the
-// simulator's accesses/s (wall time of `stride simulate`, including worker start-up and
-// reading the session).
-// Usage: npm run build && npm run examples && node bench/whatif.mjs [example ...]
+// Programs: the examples, and the heat stencil of bench/targets (heat 512 12: 15.6 M
+// accesses). Per program and cache, R runs of each (default 3); the figures are medians.
+// Prints per program: the trace time, Cachegrind's and Stride's per-cache times (mean over
+// the caches of the medians), their ratio (> 1: the re-simulation is faster), and trace +
+// first simulation over one Cachegrind run. Wall times include Node's and the workers'
+// start-up and reading the session.
+// Usage: npm run build && npm run examples && node bench/whatif.mjs [R] [program ...]
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,13 +16,20 @@ import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'out', 'main', 'cli.js')
-const names = process.argv.slice(2).length ? process.argv.slice(2) : ['conflict', 'reuse', 'micro', 'mult']
+const R = Number(process.argv[2] ?? 3)
+const dir = mkdtempSync(join(tmpdir(), 'stride-bench-'))
+const heat = join(dir, 'heat')
+const cc = spawnSync('cc', ['-O2', '-g', '-o', heat, join(root, 'bench', 'targets', 'heat.c')], { encoding: 'utf8' })
+if (cc.status !== 0) throw new Error(`cannot build bench/targets/heat.c: ${cc.stderr}`)
+const example = (name) => ({ name, program: join(root, 'resources', 'examples', 'build', name), args: [] })
+const all = [...['conflict', 'reuse', 'micro', 'mult', 'blocked'].map(example), { name: 'heat 512 12', program: heat, args: ['512', '12'] }]
+const wanted = process.argv.slice(3)
+const programs = wanted.length ? all.filter((p) => wanted.includes(p.name.split(' ')[0])) : all
 const caches = [
   ['L1:32K:8:64', '32768,8,64'],
   ['L1:128K:2:128', '131072,2,128'],
   ['L1:64K:4:64', '65536,4,64']
 ]
-const dir = mkdtempSync(join(tmpdir(), 'stride-bench-'))
 
 function timed(cmd, args) {
   const t = process.hrtime.bigint()
@@ -27,30 +37,44 @@ function timed(cmd, args) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
   return { s: Number(process.hrtime.bigint() - t) / 1e9, out: r.stdout }
 }
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 
-console.log('example          events  trace s  cg/run s  sim/run s  cg/sim  sim Maccesses/s')
-for (const name of names) {
-  const program = join(root, 'resources', 'examples', 'build', name)
-  const session = join(dir, `${name}.stride`)
-  const trace = timed(process.execPath, [cli, 'trace', '--launch', program, '--out', session])
-  const events = Number(/^(\d+) events/.exec(trace.out)?.[1] ?? 0)
-  let cg = 0
-  let sim = 0
-  for (const [spec, d1] of caches) {
-    cg += timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, program]).s
-    sim += timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']).s
+console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  (trace+sim)/cg')
+for (const p of programs) {
+  const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
+  const traces = []
+  let events = 0
+  for (let r = 0; r < R; r++) {
+    const t = timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', session, '--', ...p.args])
+    traces.push(t.s)
+    events = Number(/^(\d+) events/m.exec(t.out)?.[1] ?? 0)
   }
-  cg /= caches.length
-  sim /= caches.length
+  const cgs = []
+  const sims = []
+  for (const [spec, d1] of caches) {
+    const cg = []
+    const sim = []
+    for (let r = 0; r < R; r++) {
+      cg.push(timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, p.program, ...p.args]).s)
+      sim.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']).s)
+    }
+    cgs.push(median(cg))
+    sims.push(median(sim))
+  }
+  const trace = median(traces)
+  const cg = mean(cgs)
+  const sim = mean(sims)
   console.log(
     [
-      name.padEnd(14),
+      p.name.padEnd(15),
       String(events).padStart(9),
-      trace.s.toFixed(2).padStart(8),
+      trace.toFixed(2).padStart(8),
       cg.toFixed(2).padStart(9),
       sim.toFixed(2).padStart(10),
-      (cg / sim).toFixed(1).padStart(7),
-      (events / sim / 1e6).toFixed(2).padStart(16)
+      (cg / sim).toFixed(2).padStart(7),
+      ((trace + sims[0]) / cgs[0]).toFixed(1).padStart(15)
     ].join(' ')
   )
 }

@@ -13,7 +13,7 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
   try {
     const info = readSessionInfo(db, session)
     const points = readPoints(db)
-    const streams = sessionStreams(db, points.map((p) => p.function))
+    const streams = await sessionStreams(db, points.map((p) => p.function))
     if (has(args, 'json')) {
       io.out(
         JSON.stringify(

@@ -7,24 +7,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { NativeStreamDetectors } from './native-streams'
 import { StreamDetectorReference } from './reference/stream-detector-reference'
+import { interleave, referenceArb, stridedArb } from './stream-arbitraries'
 import { StreamDetector } from './stream-detector'
 
-const reference = fc.oneof(
-  fc.integer({ min: 0, max: 64 }).map((a) => a * 8),
-  fc.integer({ min: 0, max: 2 ** 20 }).map((a) => 0x1fff000000 + a * 4),
-  fc.integer({ min: 0, max: 2 ** 40 })
-)
-const strided = fc
-  .tuple(fc.integer({ min: 0, max: 2 ** 44 }), fc.integer({ min: -4096, max: 4096 }), fc.integer({ min: 1, max: 300 }))
-  .map(([start, stride, n]) => Array.from({ length: n }, (_, k) => start + k * stride))
-/** Parts interleaved round-robin (loops over several arrays); each access gets a point. */
+/** Parts interleaved round-robin; each part's accesses come from one point. */
 const trace = fc
-  .array(fc.tuple(fc.oneof(reference.map((a) => [a]), strided), fc.integer({ min: 0, max: 5 })), { maxLength: 40 })
-  .map((parts) => {
-    const out: Array<{ address: number; point: number }> = []
-    for (let k = 0; parts.some(([p]) => k < p.length); k++) for (const [p, point] of parts) if (k < p.length) out.push({ address: p[k]!, point })
-    return out
-  })
+  .array(fc.tuple(fc.oneof(referenceArb.map((a) => [a]), stridedArb), fc.integer({ min: 0, max: 5 })), { maxLength: 40 })
+  .map((parts) => interleave(parts.map(([addresses, point]) => addresses.map((address) => ({ address, point })))))
 
 describe('native stream detector', () => {
   it('gives the TypeScript detector\'s and the reference model\'s statistics, per group', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { interleave, referenceArb, stridedArb } from './stream-arbitraries'
 import { adviseFromStreams } from './advisor'
 import fc from 'fast-check'
 import { StreamDetector } from './stream-detector'
@@ -77,20 +78,7 @@ describe('Mohan stream detector', () => {
 describe('Mohan stream detector against its reference model', () => {
   // Random and adversarial reference strings: strided runs interleaved, repeats, negative
   // strides, addresses above 2^32 (heap and stack), tiny windows that age streams constantly.
-  const reference = fc.oneof(
-    fc.integer({ min: 0, max: 64 }).map((a) => a * 8),
-    fc.integer({ min: 0, max: 2 ** 20 }).map((a) => 0x1fff000000 + a * 4),
-    fc.integer({ min: 0, max: 2 ** 40 })
-  )
-  const strided = fc
-    .tuple(fc.integer({ min: 0, max: 2 ** 44 }), fc.integer({ min: -4096, max: 4096 }), fc.integer({ min: 1, max: 300 }))
-    .map(([start, stride, n]) => Array.from({ length: n }, (_, k) => start + k * stride))
-  const trace = fc.array(fc.oneof(reference.map((a) => [a]), strided), { maxLength: 60 }).map((parts) => {
-    // Interleave the parts round-robin, as loops over several arrays do.
-    const out: number[] = []
-    for (let k = 0; parts.some((p) => k < p.length); k++) for (const p of parts) if (k < p.length) out.push(p[k]!)
-    return out
-  })
+  const trace = fc.array(fc.oneof(referenceArb.map((a) => [a]), stridedArb), { maxLength: 60 }).map(interleave)
 
   it('gives identical statistics on random and adversarial traces', () => {
     fc.assert(

@@ -16,7 +16,7 @@ import type { Statement } from 'better-sqlite3'
 import { openDb, type Db } from './open-db'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { migrate } from './schema'
-import { storeStreamMetrics } from './stream-store'
+import { storeStreamMetrics, type FunctionStreams } from './stream-store'
 
 export interface SessionMeta {
   program: string
@@ -318,9 +318,21 @@ export class SessionWriter {
     return this.committed + this.waiting.reduce((n, c) => n + c.count, 0) + this.gathered
   }
 
-  /** Stores the point table and module list (called once the trace has ended). */
-  writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>): void {
-    this.commitGathered() // the stream metrics below read the whole stored trace
+  /**
+   * Commits the gathered accesses (after `drain()` when encoding in the background): the
+   * stored trace is then whole, for the stream statistics to read before `writePoints`.
+   */
+  commitAll(): void {
+    this.commitGathered()
+  }
+
+  /**
+   * Stores the point table and module list (called once the trace has ended and `commitAll`
+   * made it whole), with the per-point stream metrics the encoder kept and the functions'
+   * stream statistics (`computeFunctionStreams` over the stored trace).
+   */
+  writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>, functionStreams: FunctionStreams[]): void {
+    this.commitGathered()
     const byIdx = new Map(names.map((n) => [n.idx, n]))
     const insertPoint = this.db.prepare(
       'INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address, ref_id, file, line, function, module, variable, source_expr, disasm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)'
@@ -334,9 +346,7 @@ export class SessionWriter {
       this.db.prepare('DELETE FROM modules').run()
       for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
     })()
-    const pointFunction = new Array<string | null>(points.length).fill(null)
-    for (const p of points) pointFunction[p.idx] = byIdx.get(p.idx)?.function ?? null
-    storeStreamMetrics(this.db, this.encoder.metrics, pointFunction)
+    storeStreamMetrics(this.db, this.encoder.metrics, functionStreams)
   }
 
   /** Stores the data structures and, per point, how many of its accesses fell in each. */

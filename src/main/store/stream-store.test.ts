@@ -10,13 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { RsdMetrics } from '../compress/rsd-metrics'
 import { MAX_STORED_CHUNK, SessionWriter } from './session-writer'
 import { openSessionDb } from './session-reader'
-import { readPointStreams, sessionStreams } from './stream-store'
+import { computeFunctionStreams, readPointStreams, sessionStreams } from './stream-store'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-streams-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('stored stream metrics', () => {
-  it('equal the metrics recomputed from the stored chunks and the reference model', () => {
+  it('equal the metrics recomputed from the stored chunks and the reference model', async () => {
     const path = join(dir, 's.stride')
     const w = new SessionWriter(path, { program: 'p', args: [], backend: 'valgrind', functions: [], createdAt: '2026-11-22' })
     const pointCount = 4
@@ -38,7 +38,8 @@ describe('stored stream metrics', () => {
       const k = Math.min(65536, n - at)
       w.appendChunk(k, points.subarray(at, at + k), addresses.subarray(at, at + k), sizes.subarray(at, at + k), records)
     }
-    w.writePoints(records, [], [])
+    w.commitAll()
+    w.writePoints(records, [], [], await computeFunctionStreams(w.db, [null, null, null, null]))
     w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
 
     const db = openSessionDb(path)
@@ -50,7 +51,7 @@ describe('stored stream metrics', () => {
       expect(stored.get(3)!.regularity).toBeLessThan(0.2)
       expect(stored.get(0)!.regularity).toBeGreaterThan(0.9)
       db.prepare('DELETE FROM point_streams').run()
-      const recomputed = sessionStreams(db, [null, null, null, null]).points
+      const recomputed = (await sessionStreams(db, [null, null, null, null])).points
       expect(recomputed).toEqual(stored)
     } finally {
       db.close()

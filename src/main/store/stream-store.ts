@@ -11,7 +11,7 @@ import { NativeStreamDetectors } from '../compress/native-streams'
 import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import type { Db } from './open-db'
-import { iterateChunks } from './session-reader'
+import { iterateChunksAhead } from './session-reader'
 
 /** The API's per-point stream metrics, as stored with their point and access count. */
 export interface PointStreams extends ApiPointStreams {
@@ -40,14 +40,16 @@ function toPointStreams(m: PointStreamMetrics): PointStreams {
 }
 
 /**
- * Runs Mohan's detector (native) per function over the stored trace (one chunk in memory at a
- * time) and returns its statistics; accesses of points without a function go under "(unknown)".
+ * Runs Mohan's detector (native) per function over the stored trace, the next chunk decoding
+ * while this one is detected (at most two in memory), and returns its statistics; accesses
+ * of points without a function go under "(unknown)". Yields to the event loop between chunks,
+ * so the trace worker names points (child processes) meanwhile.
  */
-export function computeFunctionStreams(db: Db, pointFunction: Array<string | null>, window = DEFAULT_WINDOW): FunctionStreams[] {
+export async function computeFunctionStreams(db: Db, pointFunction: Array<string | null>, window = DEFAULT_WINDOW): Promise<FunctionStreams[]> {
   const names = [...new Set(pointFunction.map((f) => f ?? '(unknown)'))]
   const index = new Map(names.map((n, i) => [n, i]))
   const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? '(unknown)')!), names.length, window)
-  for (const chunk of iterateChunks(db, pointFunction.length)) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
+  for await (const chunk of iterateChunksAhead(db, pointFunction.length)) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
   return detectors
     .finish()
     .map((stats, i) => ({ function: names[i]!, ...stats, advice: adviseFromStreams(stats) }))
@@ -55,9 +57,8 @@ export function computeFunctionStreams(db: Db, pointFunction: Array<string | nul
 }
 
 /** Stores both kinds of stream metrics (replacing any stored before). */
-export function storeStreamMetrics(db: Db, metrics: StreamMetricsSource, pointFunction: Array<string | null>): void {
+export function storeStreamMetrics(db: Db, metrics: StreamMetricsSource, functions: FunctionStreams[]): void {
   const points = metrics.finish().map(toPointStreams)
-  const functions = computeFunctionStreams(db, pointFunction)
   const insertPoint = db.prepare('INSERT INTO point_streams (point, metrics) VALUES (?, ?)')
   const insertFunction = db.prepare('INSERT INTO function_streams (function, stats) VALUES (?, ?)')
   db.transaction(() => {
@@ -89,13 +90,13 @@ export function readFunctionStreams(db: Db): FunctionStreams[] {
  * Stream metrics of a session: as stored, or for a session traced before they were stored,
  * computed now from its trace (one chunk at a time) without writing them.
  */
-export function sessionStreams(db: Db, pointFunction: Array<string | null>): { points: Map<number, PointStreams>; functions: FunctionStreams[] } {
+export async function sessionStreams(db: Db, pointFunction: Array<string | null>): Promise<{ points: Map<number, PointStreams>; functions: FunctionStreams[] }> {
   const points = readPointStreams(db)
   if (points.size > 0 || pointFunction.length === 0) return { points, functions: readFunctionStreams(db) }
   const metrics = new NativeRsdMetrics()
-  for (const chunk of iterateChunks(db, pointFunction.length)) metrics.add(chunk.count, chunk.points, chunk.addresses, pointFunction.length)
+  for await (const chunk of iterateChunksAhead(db, pointFunction.length)) metrics.add(chunk.count, chunk.points, chunk.addresses, pointFunction.length)
   return {
     points: new Map(metrics.finish().map((m) => [m.point, toPointStreams(m)])),
-    functions: computeFunctionStreams(db, pointFunction)
+    functions: await computeFunctionStreams(db, pointFunction)
   }
 }

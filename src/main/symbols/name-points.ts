@@ -24,36 +24,63 @@ function moduleOf(modules: LoadedModule[], address: number): LoadedModule | null
 /** Point index -> the name of the variable it touched most (null: unknown). */
 export type PointVariables = (point: number) => string | null
 
-export async function namePoints(points: PointRecord[], modules: LoadedModule[], program: ElfInfo, pointVariables: PointVariables | null = null): Promise<PointNames[]> {
-  const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null }))
-  // Group points by the object their instruction lives in.
+/** The points whose instruction lives in one object, with that object's ELF and link addresses. */
+export interface ModulePoints {
+  module: LoadedModule
+  elf: ElfInfo
+  points: PointRecord[]
+  links: number[]
+}
+
+/**
+ * Groups the points by the object their instruction lives in and reads each object's ELF (in
+ * parallel); objects that cannot be read are left out (their points keep the address only).
+ */
+export async function pointModules(points: PointRecord[], modules: LoadedModule[], program: ElfInfo): Promise<ModulePoints[]> {
   const groups = new Map<LoadedModule, PointRecord[]>()
   for (const p of points) {
     const m = moduleOf(modules, p.pc)
     if (!m) continue
-    names[p.idx]!.module = m.path
     const list = groups.get(m) ?? []
     list.push(p)
     groups.set(m, list)
   }
-  for (const [module, list] of groups) {
-    let elf: ElfInfo
-    try {
-      elf = module.path === program.path ? program : await readElf(module.path)
-    } catch {
-      continue // not an ELF we can read (e.g. a deleted file): keep the address only
-    }
-    const offset = elf.relocatable ? module.base : 0
-    const links = list.map((p) => p.pc - offset)
-    const locations = elf.hasDebugInfo ? await sourceLocations(module.path, links).catch(() => []) : []
-    list.forEach((p, i) => {
-      const n = names[p.idx]!
-      n.function = findSymbol(elf.functions, links[i]!)?.name ?? null
-      n.file = locations[i]?.file ?? null
-      n.line = locations[i]?.line ?? null
-      n.disasm = locations[i]?.disasm ?? null
+  const read = await Promise.all(
+    [...groups].map(async ([module, list]) => {
+      const elf = module.path === program.path ? program : await readElf(module.path).catch(() => null)
+      if (!elf) return null // not an ELF we can read (e.g. a deleted file)
+      const offset = elf.relocatable ? module.base : 0
+      return { module, elf, points: list, links: list.map((p) => p.pc - offset) }
     })
-  }
+  )
+  return read.filter((g): g is ModulePoints => g !== null)
+}
+
+/** Each point's function: its object's symbol containing the instruction (Cachegrind's naming). */
+export function pointFunctions(groups: ModulePoints[], pointCount: number): Array<string | null> {
+  const out = new Array<string | null>(pointCount).fill(null)
+  for (const g of groups) g.points.forEach((p, i) => (out[p.idx] = findSymbol(g.elf.functions, g.links[i]!)?.name ?? null))
+  return out
+}
+
+export async function namePoints(points: PointRecord[], modules: LoadedModule[], program: ElfInfo, pointVariables: PointVariables | null = null, grouped?: ModulePoints[]): Promise<PointNames[]> {
+  const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null }))
+  for (const p of points) names[p.idx]!.module = moduleOf(modules, p.pc)?.path ?? null
+  const groups = grouped ?? (await pointModules(points, modules, program))
+  const functions = pointFunctions(groups, points.length)
+  // Each object's lines and instructions (gdb on it), all objects at once.
+  await Promise.all(
+    groups.map(async ({ module, elf, points: list, links }) => {
+      const locations = elf.hasDebugInfo ? await sourceLocations(module.path, links).catch(() => []) : []
+      list.forEach((p, i) => {
+        const n = names[p.idx]!
+        n.function = functions[p.idx] ?? null
+        n.file = locations[i]?.file ?? null
+        n.line = locations[i]?.line ?? null
+        n.disasm = locations[i]?.disasm ?? null
+      })
+    })
+  )
   if (pointVariables) {
     for (const p of points) names[p.idx]!.variable = pointVariables(p.idx)
   } else {

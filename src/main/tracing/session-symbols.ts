@@ -10,7 +10,8 @@ import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
 import { readProgramVariables } from '../symbols/gdb-variables'
 import { innermostLoop, readLoops } from '../symbols/loops'
-import { namePoints } from '../symbols/name-points'
+import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
+import { computeFunctionStreams } from '../store/stream-store'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from './proc-maps'
@@ -30,13 +31,19 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, point
   const loops = programLoops(elf)
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited below)
   const { variables, histograms } = correlator.finish()
+  // The functions' stream statistics read the whole stored trace: they run (native, a chunk
+  // at a time) while the points and variables are named by gdb and the symbolizer.
+  writer.commitAll()
+  const groups = await pointModules(points, modules, elf)
+  const streams = computeFunctionStreams(writer.db, pointFunctions(groups, points.length))
+  streams.catch(() => {}) // awaited below, after the naming
   const named = await nameVariables(variables, modules)
   const pointVariable = (point: number) => {
     const v = dominantVariable(histograms.get(point))
     return v === 0 ? null : (named[v]?.name ?? null)
   }
-  const names = await namePoints(points, modules, elf, pointVariable)
-  writer.writePoints(points, names, modules)
+  const names = await namePoints(points, modules, elf, pointVariable, groups)
+  writer.writePoints(points, names, modules, await streams)
   writer.writeVariables(
     named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
     histograms

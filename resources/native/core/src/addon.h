@@ -40,6 +40,15 @@ napi_value stride_new_typed(napi_env env, napi_typedarray_type type, size_t elem
 /* A new Float64Array holding a copy of data[0..n). */
 napi_value stride_float64_array(napi_env env, const double *data, size_t n);
 
+/* Work on Node's thread pool that settles a promise. stride_queue_work holds the `n` values
+ * by reference (the thread may read or write their memory), makes the promise and queues
+ * `execute`; it returns the promise, or NULL after throwing (nothing is then held).
+ * `complete` calls stride_settle_work, which resolves with `result` or, when it is NULL,
+ * rejects with an Error saying `failure`, then releases the references and the work. */
+napi_value stride_queue_work(napi_env env, const char *name, const napi_value *hold, size_t n, napi_ref *refs, napi_async_execute_callback execute,
+                             napi_async_complete_callback complete, void *data, napi_deferred *deferred, napi_async_work *work);
+void stride_settle_work(napi_env env, napi_deferred deferred, napi_value result, const char *failure, napi_ref *refs, size_t n, napi_async_work work);
+
 #define STRIDE_CALL(env, call)                                  \
   do {                                                          \
     if ((call) != napi_ok) {                                    \

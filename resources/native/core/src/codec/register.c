@@ -130,41 +130,25 @@ static void encode_execute(napi_env env, void *data) {
 static void encode_complete(napi_env env, napi_status status, void *data) {
   AsyncEncode *a = data;
   a->e->busy = false;
-  napi_value result = status == napi_ok && !a->problem ? encoded(env, a->e) : NULL, error, text;
-  if (result)
-    napi_resolve_deferred(env, a->deferred, result);
-  else {
-    napi_create_string_utf8(env, a->problem ? a->problem : "the trace chunk encode was cancelled", NAPI_AUTO_LENGTH, &text);
-    napi_create_error(env, NULL, text, &error);
-    napi_reject_deferred(env, a->deferred, error);
-  }
-  for (int k = 0; k < 4; k++) napi_delete_reference(env, a->refs[k]);
-  napi_delete_async_work(env, a->work);
+  napi_value result = status == napi_ok && !a->problem ? encoded(env, a->e) : NULL;
+  stride_settle_work(env, a->deferred, result, a->problem ? a->problem : "the trace chunk encode was cancelled", a->refs, 4, a->work);
   free(a);
 }
 
 /* codecEncodeAsync: encode's work on Node's thread pool (the tracer reads on meanwhile). One
  * at a time per encoder (its stream metrics run across chunks): the caller waits for each. */
 static napi_value encode_async(napi_env env, napi_callback_info info) {
-  napi_value argv[6], promise, name;
+  napi_value argv[6];
   if (!stride_args(env, info, 6, argv)) return NULL;
   AsyncEncode *a = calloc(1, sizeof *a);
   if (!a) return stride_throw(env, "out of memory encoding a trace chunk");
-  if (!(a->e = idle_encoder(env, argv[0])) || !get_batch(env, argv, true, &a->b)) {
+  napi_value hold[4] = {argv[0], argv[2], argv[3], argv[4]};
+  napi_value promise = (a->e = idle_encoder(env, argv[0])) && get_batch(env, argv, true, &a->b)
+                           ? stride_queue_work(env, "stride:encode", hold, 4, a->refs, encode_execute, encode_complete, a, &a->deferred, &a->work)
+                           : NULL;
+  if (!promise) {
     free(a);
     return NULL;
-  }
-  for (int k = 0; k < 4; k++)
-    if (napi_create_reference(env, argv[k == 0 ? 0 : k + 1], 1, &a->refs[k]) != napi_ok) {
-      for (int j = 0; j < k; j++) napi_delete_reference(env, a->refs[j]);
-      free(a);
-      return stride_throw(env, "cannot hold a trace chunk for encoding");
-    }
-  if (napi_create_promise(env, &a->deferred, &promise) != napi_ok || napi_create_string_utf8(env, "stride:encode", NAPI_AUTO_LENGTH, &name) != napi_ok ||
-      napi_create_async_work(env, NULL, name, encode_execute, encode_complete, a, &a->work) != napi_ok || napi_queue_async_work(env, a->work) != napi_ok) {
-    for (int k = 0; k < 4; k++) napi_delete_reference(env, a->refs[k]);
-    free(a);
-    return stride_throw(env, "cannot start encoding a trace chunk");
   }
   a->e->busy = true;
   return promise;
@@ -335,44 +319,25 @@ static void decode_execute(napi_env env, void *data) {
 
 static void decode_complete(napi_env env, napi_status status, void *data) {
   AsyncDecode *d = data;
-  napi_value arrays[3], result = NULL, error, text;
+  napi_value arrays[3], result = NULL;
   for (int k = 0; k < 3; k++) napi_get_reference_value(env, d->refs[k + 2], &arrays[k]);
   if (status == napi_ok && !d->damage) result = decoded(env, d->out.count, arrays);
-  if (result)
-    napi_resolve_deferred(env, d->deferred, result);
-  else {
-    napi_create_string_utf8(env, d->damage ? d->damage : "the trace chunk decode was cancelled", NAPI_AUTO_LENGTH, &text);
-    napi_create_error(env, NULL, text, &error);
-    napi_reject_deferred(env, d->deferred, error);
-  }
-  for (int k = 0; k < 5; k++) napi_delete_reference(env, d->refs[k]);
-  napi_delete_async_work(env, d->work);
+  stride_settle_work(env, d->deferred, result, d->damage ? d->damage : "the trace chunk decode was cancelled", d->refs, 5, d->work);
   free(d);
 }
 
 /* codecDecodeAsync: decode's work on Node's thread pool, so the next chunk decodes while the
  * caller simulates this one. Resolves to decode's result; rejects when the chunk is damaged. */
 static napi_value decode_async(napi_env env, napi_callback_info info) {
-  napi_value argv[4], arrays[3], promise, name;
+  napi_value argv[4], arrays[3];
   AsyncDecode *d = calloc(1, sizeof *d);
   if (!d) return stride_throw(env, "out of memory decoding a trace chunk");
-  if (!decode_args(env, info, argv, d, arrays)) {
-    free(d);
-    return NULL;
+  napi_value promise = NULL;
+  if (decode_args(env, info, argv, d, arrays)) {
+    napi_value hold[5] = {argv[0], argv[1], arrays[0], arrays[1], arrays[2]};
+    promise = stride_queue_work(env, "stride:decode", hold, 5, d->refs, decode_execute, decode_complete, d, &d->deferred, &d->work);
   }
-  napi_value held[5] = {argv[0], argv[1], arrays[0], arrays[1], arrays[2]};
-  for (int k = 0; k < 5; k++)
-    if (napi_create_reference(env, held[k], 1, &d->refs[k]) != napi_ok) {
-      for (int j = 0; j < k; j++) napi_delete_reference(env, d->refs[j]);
-      free(d);
-      return stride_throw(env, "cannot hold a trace chunk for decoding");
-    }
-  if (napi_create_promise(env, &d->deferred, &promise) != napi_ok || napi_create_string_utf8(env, "stride:decode", NAPI_AUTO_LENGTH, &name) != napi_ok ||
-      napi_create_async_work(env, NULL, name, decode_execute, decode_complete, d, &d->work) != napi_ok || napi_queue_async_work(env, d->work) != napi_ok) {
-    for (int k = 0; k < 5; k++) napi_delete_reference(env, d->refs[k]);
-    free(d);
-    return stride_throw(env, "cannot start decoding a trace chunk");
-  }
+  if (!promise) free(d);
   return promise;
 }
 

@@ -400,6 +400,21 @@ static void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by
   }
 }
 
+/* Puts `block` at the front of the set at base, in the slot of position p (the positions
+ * before p shift down one); returns that slot. */
+static inline uint32_t move_to_front(SimLevel *v, uint64_t base, uint64_t p, uint64_t block) {
+  uint64_t *tags = v->tags;
+  uint32_t *slots = v->slots;
+  uint32_t slot = slots[p];
+  for (; p > base; p--) {
+    tags[p] = tags[p - 1];
+    slots[p] = slots[p - 1];
+  }
+  tags[base] = block;
+  slots[base] = slot;
+  return slot;
+}
+
 /* A write-back into fused levels from k on: a resident line turns dirty (no recency
  * change); a missing one is filled dirty, owned by write-back, and the write goes on. */
 static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t bytes) {
@@ -419,13 +434,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
       missed = true;
       p--;
       if (tags[p] != SIM_EMPTY) fused_evict(s, k, v, p, OWNER_WRITEBACK);
-      uint32_t slot = slots[p];
-      for (; p > base; p--) {
-        tags[p] = tags[p - 1];
-        slots[p] = slots[p - 1];
-      }
-      tags[base] = block;
-      slots[base] = slot;
+      uint32_t slot = move_to_front(v, base, p, block);
       line_at(v, slot)->owner = OWNER_WRITEBACK;
       line_at(v, slot)->dirty = 1;
       level_clear_used(v, slot);
@@ -451,14 +460,7 @@ static inline uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t blo
     p--;
     if (tags[p] != SIM_EMPTY) fused_evict(s, l, v, p, point);
   }
-  uint32_t slot = slots[p];
-  for (; p > base; p--) {
-    tags[p] = tags[p - 1];
-    slots[p] = slots[p - 1];
-  }
-  tags[base] = block;
-  slots[base] = slot;
-  return slot;
+  return move_to_front(v, base, p, block);
 }
 
 /* The fused loop, inlined per level count (below) so the level loops unroll and each
