@@ -67,7 +67,8 @@ export interface VariableRow {
  * this many before compressing and committing them: PRSDs and the SEQUITUR grammar restart
  * with each chunk, so larger chunks store loop nests in fewer descriptors (a 5-deep blocked
  * matrix multiply: 18 KB in 64K chunks, 5.5 KB in 256K ones). If Stride itself dies, at most
- * this many accesses (the ones gathered, not yet committed) are lost; when the traced program
+ * this many accesses (the ones gathered, not yet committed) are lost, three times this many
+ * when chunks compress in the background (encodeInBackground); when the traced program
  * crashes nothing is, since `finish` commits what is gathered.
  */
 export const MAX_STORED_CHUNK = 1 << 18
