@@ -9,13 +9,17 @@ import { spawnSync } from 'node:child_process'
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { example, tempDir } from '../../testing/cli-runner'
+import { example, fixedEnv, tempDir } from '../../testing/cli-runner'
 import { readElf } from '../../symbols/elf-reader'
 import { parseMaps } from '../proc-maps'
 import { strideValgrindTool, toolCommand, type StrideTool } from './tool-build'
 import { ToolStreamReader, type ToolStreamSink } from './tool-stream'
 
 const dir = tempDir('tool-lackey')
+// One small fixed environment for the tool's and Lackey's runs: the program's loader reads
+// its environment (LD_* paths are split with strcspn on the stack), so whatever the test
+// runner's environment holds must not reach one run and not the other.
+const env = fixedEnv(dir)
 const KINDS = 'LSM'
 
 /** Records as parallel arrays: cheap to hold a few million. */
@@ -57,7 +61,7 @@ function toFile(name: string, cmd: string, args: string[], env: NodeJS.ProcessEn
 
 function runTool(program: string, options: string[] = []): { trace: Trace; maps: string } {
   const start = toolCommand(tool, ['--tool=stride', '--out-fd=3', '--demangle=no', '--frames=no', ...options, program])
-  const bytes = readFileSync(toFile('tool.bin', start.command, start.args, { ...process.env, ...tool.env }))
+  const bytes = readFileSync(toFile('tool.bin', start.command, start.args, { ...env, ...tool.env }))
   const trace = new Trace()
   const points: Array<[number, number]> = []
   let maps = ''
@@ -80,7 +84,7 @@ function runTool(program: string, options: string[] = []): { trace: Trace; maps:
 
 function runLackey(program: string, name: string): Trace {
   // The launcher sets VALGRIND_LAUNCHER itself (a second binding would reach the program).
-  const file = toFile(name, 'valgrind', ['--tool=lackey', '--trace-mem=yes', '--log-fd=3', program], process.env)
+  const file = toFile(name, 'valgrind', ['--tool=lackey', '--trace-mem=yes', '--log-fd=3', program], env)
   const trace = new Trace()
   let pc = 0
   // Read in blocks: a few million lines do not fit in one string.
