@@ -1,0 +1,105 @@
+/**
+ * The session writer's background encoding (what Stride's Valgrind tool tracer uses) stores
+ * exactly what the synchronous writer stores: the same chunks byte for byte, the same points
+ * with the same access counts, the same metadata; and its flow control says when to pause.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openDb } from './open-db'
+import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
+
+const dir = mkdtempSync(join(tmpdir(), 'stride-writer-'))
+const META = { program: '/bin/true', args: [], backend: 'valgrind' as const, functions: [], createdAt: 'x' }
+const BATCH = 1 << 16
+
+/** A tracer's batches: points appear over time (the table grows), strided and random addresses. */
+function* batches(total: number): Generator<{ n: number; points: Uint32Array; addresses: Float64Array; sizes: Uint16Array; table: PointRecord[] }> {
+  const table: PointRecord[] = []
+  let x = 12345
+  for (let done = 0; done < total; done += BATCH) {
+    const n = Math.min(BATCH, total - done)
+    const points = new Uint32Array(n)
+    const addresses = new Float64Array(n)
+    const sizes = new Uint16Array(n).fill(8)
+    // One new point every batch: chunks name points first seen in them.
+    const known = 3 + Math.floor(done / BATCH)
+    while (table.length < known) table.push({ idx: table.length, pc: 0x401000 + table.length * 4, kind: table.length % 3, accesses: 0, firstAddress: 0 })
+    for (let i = 0; i < n; i++) {
+      const p = (done + i) % known
+      points[i] = p
+      x ^= x << 13
+      x ^= x >>> 17
+      x ^= x << 5
+      addresses[i] = p % 2 === 0 ? 0x10000 + (done + i) * 8 : 0x7f0000000000 + ((x >>> 0) % 65536) * 8
+      if (table[p]!.accesses++ === 0) table[p]!.firstAddress = addresses[i]!
+    }
+    yield { n, points, addresses, sizes, table }
+  }
+}
+
+function contents(path: string) {
+  const db = openDb(path, { readonly: true })
+  try {
+    return {
+      chunks: db.prepare('SELECT seq, first_event, events, codec, hex(data) AS data, crc32, point_count FROM trace_chunks ORDER BY seq').all(),
+      points: db.prepare('SELECT idx, pc, kind, accesses, first_address FROM points ORDER BY idx').all(),
+      meta: db.prepare("SELECT key, value FROM meta WHERE key IN ('events', 'storedBytes', 'partial', 'stopReason') ORDER BY key").all()
+    }
+  } finally {
+    db.close()
+  }
+}
+
+describe('session writer: background encoding', () => {
+  it('stores the synchronous writer\'s chunks, points and metadata exactly, pausing the tracer when two chunks wait', async () => {
+    const total = 5 * MAX_STORED_CHUNK + 12345
+    const sync = new SessionWriter(join(dir, 'sync.stride'), META)
+    for (const b of batches(total)) sync.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+    sync.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+
+    const bg = new SessionWriter(join(dir, 'bg.stride'), META)
+    bg.encodeInBackground()
+    let pauses = 0
+    for (const b of batches(total)) {
+      bg.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      expect(bg.eventCount).toBeGreaterThan(0)
+      if (bg.backlogged) {
+        pauses++
+        await bg.ready()
+        expect(bg.backlogged).toBe(false)
+      }
+    }
+    expect(() => bg.commitAll()).toThrow(/still encoding/)
+    await bg.drain()
+    expect(bg.eventCount).toBe(total)
+    bg.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+
+    const a = contents(join(dir, 'sync.stride'))
+    const b = contents(join(dir, 'bg.stride'))
+    expect(a.chunks.length).toBe(6)
+    expect(b).toEqual(a)
+    // The batches arrive faster than chunks compress: the writer said to pause at least once.
+    expect(pauses).toBeGreaterThan(0)
+  })
+
+  it('while a chunk encodes the file holds the committed ones and reads; discarding mid-encode writes nothing after', async () => {
+    const path = join(dir, 'abandoned.stride')
+    const w = new SessionWriter(path, META)
+    w.encodeInBackground()
+    for (const b of batches(2 * MAX_STORED_CHUNK)) w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+    await w.drain()
+    for (const b of batches(MAX_STORED_CHUNK)) w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+    // The third chunk is on the thread pool now; what a crash here would leave:
+    const during = contents(path)
+    expect(during.chunks.map((c) => (c as { events: number }).events)).toEqual([MAX_STORED_CHUNK, MAX_STORED_CHUNK])
+    expect(during.meta).toContainEqual({ key: 'events', value: String(2 * MAX_STORED_CHUNK) })
+    // The points' access counts are those of the committed chunks, not of what is still encoding.
+    expect((during.points as Array<{ accesses: number }>).reduce((n, p) => n + p.accesses, 0)).toBe(2 * MAX_STORED_CHUNK)
+    // Discarded mid-encode: the late result must not touch the closed (removed) file.
+    w.discard()
+    await new Promise((r) => setTimeout(r, 300))
+    expect(() => openDb(path, { readonly: true })).toThrow()
+  })
+})
