@@ -184,6 +184,17 @@ static inline uint64_t *stat_row(Sim *s, int32_t point, uint32_t l) { return s->
 
 static void background(Sim *s, uint32_t l, uint64_t address, uint32_t bytes, bool write, int32_t owner);
 
+/* A line of level l owned by `owner` left for `by`'s (evicted or back-invalidated): the evictor
+ * cell, and the owner's used bytes, line end and eviction. */
+static inline void credit_eviction(Sim *s, uint32_t l, int32_t owner, int32_t by, uint32_t used) {
+  evictors_add(&s->evictors[l], owner, by, 1);
+  if (owner < 0) return;
+  uint64_t *row = stat_row(s, owner, l);
+  row[ST_USED_BYTES] += used;
+  row[ST_LINE_ENDS]++;
+  row[ST_EVICTIONS]++;
+}
+
 /* Bookkeeping for the line level l just gave up (its victim fields) to make room for `by`'s. */
 static void evicted(Sim *s, uint32_t l, int32_t by) {
   SimLevel *v = &s->levels[l];
@@ -191,13 +202,7 @@ static void evicted(Sim *s, uint32_t l, int32_t by) {
   int32_t owner = v->victim_owner;
   uint8_t dirty = v->victim_dirty;
   s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
-  evictors_add(&s->evictors[l], owner, by, 1);
-  if (owner >= 0) {
-    uint64_t *row = stat_row(s, owner, l);
-    row[ST_USED_BYTES] += v->victim_used;
-    row[ST_LINE_ENDS]++;
-    row[ST_EVICTIONS]++;
-  }
+  credit_eviction(s, l, owner, by, v->victim_used);
   if (l >= s->n_caches) return;
   if (dirty) {
     s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
@@ -212,14 +217,7 @@ static void evicted(Sim *s, uint32_t l, int32_t by) {
       for (uint64_t b = first; b <= end; b++) {
         if (!level_invalidate(inner, b)) continue;
         s->extras[l * EX_FIELDS + EX_BACK_INVALIDATIONS]++;
-        int32_t inner_owner = inner->victim_owner;
-        evictors_add(&s->evictors[k], inner_owner, by, 1);
-        if (inner_owner >= 0) {
-          uint64_t *row = stat_row(s, inner_owner, k);
-          row[ST_USED_BYTES] += inner->victim_used;
-          row[ST_LINE_ENDS]++;
-          row[ST_EVICTIONS]++;
-        }
+        credit_eviction(s, k, inner->victim_owner, by, inner->victim_used);
         /* A dirty inner copy is newer than ours: write it back past level l. */
         if (inner->victim_dirty) {
           s->extras[k * EX_FIELDS + EX_WRITEBACKS]++;
@@ -387,13 +385,7 @@ static void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by
   uint32_t slot = v->slots[at];
   s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
   int32_t owner = line_at(v, slot)->owner;
-  evictors_add(&s->evictors[l], owner, by, 1);
-  if (owner >= 0) {
-    uint64_t *row = stat_row(s, owner, l);
-    if (v->words) row[ST_USED_BYTES] += level_used_bytes(v, slot);
-    row[ST_LINE_ENDS]++;
-    row[ST_EVICTIONS]++;
-  }
+  credit_eviction(s, l, owner, by, owner >= 0 && v->words ? level_used_bytes(v, slot) : 0);
   if (l < s->n_caches && line_at(v, slot)->dirty) {
     s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
     if (l + 1 < s->n_caches) fused_write_back(s, l + 1, v->tags[at] * v->line_size, v->line_size);
