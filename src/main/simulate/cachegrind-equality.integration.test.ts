@@ -3,7 +3,7 @@
  * gives exactly Cachegrind's D1 read/write miss totals, and the same counts per line of the
  * example's own source, for two cache configurations.
  */
-import { readFileSync } from 'node:fs'
+import { copyFileSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
@@ -98,5 +98,11 @@ describe('Cachegrind equality: a sweep (three caches, one pass per worker, two w
       expect({ Dr: l1.reads, D1mr: l1.readMisses, Dw: l1.writes, D1mw: l1.writeMisses }, cfg.spec).toEqual(parseCachegrindOut(readFileSync(outFile, 'utf8')).totals)
       expect(out.runs[i]!.config.levels[0]!.size).toBe(cfg.size)
     })
+    // The runs are in the .stride file itself (its write-ahead log folded in): a copy of that
+    // one file, as a user makes it, holds all three.
+    const copy = join(dir, 'sweep-copy.stride')
+    copyFileSync(session, copy)
+    const info = JSON.parse(strideOk(['info', copy, '--json'], env)) as { runs: Array<{ run: number }> }
+    expect(info.runs.map((r) => r.run).sort()).toEqual(out.runs.map((r) => r.run).sort())
   })
 })
