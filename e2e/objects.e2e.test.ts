@@ -25,7 +25,7 @@ describe('Data structures tab', () => {
 
     await page.getByTestId('tab-objects').click()
     await page.getByTestId('objects-empty').waitFor()
-    // The default period is scaled to the run (issue 17): the field is empty, "auto".
+    // The default period is scaled to the run: the field is empty, "auto".
     expect(await page.getByTestId('objects-sample-every').inputValue()).toBe('')
     expect(await page.getByTestId('objects-sample-every').getAttribute('placeholder')).toBe('auto')
     await page.getByTestId('objects-sample-every').fill('101')

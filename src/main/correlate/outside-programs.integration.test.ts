@@ -1,5 +1,5 @@
 /**
- * Issue 15: data attribution on programs Stride's authors did not shape (fixtures/README.md),
+ * Data attribution on programs Stride's authors did not shape (fixtures/README.md),
  * built here -O2 PIE, traced through the real CLI and Valgrind: every allocator is seen, blocks
  * are named after the program's own allocating frame, and per-point attribution adds up.
  */

@@ -1,6 +1,7 @@
 /**
- * Issue 8's "must hold" items on our own kernels, through the real Valgrind backend and the
- * built CLI: expected shares come from the exact method (every simulated miss by address).
+ * The data-structure ranking's "must hold" items on our own kernels, through the real Valgrind
+ * backend and the built CLI: expected shares come from the exact method (every simulated miss
+ * by address).
  */
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
