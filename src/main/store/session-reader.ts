@@ -332,20 +332,26 @@ export async function* iterateChunksAhead(db: Db, pointCount: number): AsyncGene
     return { decoded, damaged, accepted }
   }
   const rows = checkedChunkRows(db, null)
-  let next = rows.next()
-  let pending = next.done ? null : start(next.value)
-  while (pending) {
-    next = rows.next()
-    const following = next.done ? null : start(next.value)
-    let chunk: DecodedChunk
-    try {
-      chunk = await pending.decoded
-    } catch (e) {
-      throw pending.damaged((e as Error).message)
+  try {
+    let next = rows.next()
+    let pending = next.done ? null : start(next.value)
+    while (pending) {
+      next = rows.next()
+      const following = next.done ? null : start(next.value)
+      let chunk: DecodedChunk
+      try {
+        chunk = await pending.decoded
+      } catch (e) {
+        throw pending.damaged((e as Error).message)
+      }
+      pending.accepted(chunk.count)
+      yield* slices(chunk)
+      pending = following
     }
-    pending.accepted(chunk.count)
-    yield* slices(chunk)
-    pending = following
+  } finally {
+    // A consumer that stops early (a cancelled simulation) must leave the connection free:
+    // ending the row walk ends its statement.
+    rows.return(undefined)
   }
 }
 
