@@ -16,22 +16,19 @@ import type { PointStreamMetrics } from './rsd-metrics'
 /** Opaque handles to C memory (freed when collected). */
 type Handle = { readonly __native: unique symbol }
 
+/** The first stage's output for one chunk. */
+interface FirstStage {
+  structure: Buffer
+  residue: Buffer | null
+  descriptors: number
+  irregular: number
+  rules: number
+}
+
 interface CodecExports {
   codecEncoderCreate(maxChunkEvents: number): Handle
-  codecEncode(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): {
-    structure: Buffer
-    residue: Buffer | null
-    descriptors: number
-    irregular: number
-    rules: number
-  }
-  codecEncodeAsync(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<{
-    structure: Buffer
-    residue: Buffer | null
-    descriptors: number
-    irregular: number
-    rules: number
-  }>
+  codecEncode(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): FirstStage
+  codecEncodeAsync(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<FirstStage>
   codecEncoderMetrics(e: Handle): MetricsRows
   codecMetricsCreate(): Handle
   codecMetricsAdd(m: Handle, count: number, points: Uint32Array, addresses: Float64Array, pointCount: number): void
@@ -101,14 +98,14 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
   /**
    * encode with both stages on Node's thread pool: the same bytes. The arrays must not change
    * until it settles, and the encoder takes one chunk at a time (its stream metrics run on
-   * across chunks): a second call before the first settles is refused.
+   * across chunks): a second call while the first one's first stage runs is refused.
    */
   async encodeAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<Buffer> {
     const first = await core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
     return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, this.options))
   }
 
-  private keep(count: number, first: { descriptors: number; irregular: number; rules: number }, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {
+  private keep(count: number, first: FirstStage, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {
     this.lastStats = {
       events: count,
       descriptors: first.descriptors,
@@ -154,13 +151,9 @@ export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: numb
  * decodePrsdSequiturChunkNative with the first stage on Node's thread pool: the caller works
  * on the previous chunk meanwhile (the brotli stage, a small part, runs here first).
  */
-export function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number): Promise<DecodedAccesses> {
-  try {
-    const { structure, residue, count } = secondStage(data, events)
-    return core().codecDecodeAsync(structure, residue, pointCount, count)
-  } catch (e) {
-    return Promise.reject(e instanceof Error ? e : new Error(String(e)))
-  }
+export async function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number): Promise<DecodedAccesses> {
+  const { structure, residue, count } = secondStage(data, events)
+  return core().codecDecodeAsync(structure, residue, pointCount, count)
 }
 
 /** Undoes the second stage (brotli) and checks the declared count: the first stage's input. */

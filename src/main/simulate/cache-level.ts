@@ -24,7 +24,8 @@ export const HIT_TEMPORAL = 0
 export const HIT_SPATIAL = 1
 export const MISS = 2
 
-const POLICY_CODE: Record<ReplacementPolicy, number> = { lru: 0, fifo: 1, plru: 2, random: 3 }
+/** Replacement policies as the simulators number them (the native core uses the same codes). */
+export const POLICY_CODE: Record<ReplacementPolicy, number> = { lru: 0, fifo: 1, plru: 2, random: 3 }
 export const LRU = 0
 const FIFO = 1
 const PLRU = 2

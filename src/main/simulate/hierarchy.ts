@@ -66,6 +66,11 @@ export const PF_NONE = 0
 export const PF_NEXT = 1
 export const PF_STRIDE = 2
 
+/** A cache level's prefetcher as the simulators number it. */
+export function prefetchCode(l: CacheLevelConfig): number {
+  return l.prefetch === 'next-line' ? PF_NEXT : l.prefetch === 'stride' ? PF_STRIDE : PF_NONE
+}
+
 /** A TLB level as the simulator sees it: a level with pages as lines. */
 export function tlbGeometry(t: TlbLevelConfig): LevelGeometry {
   return { name: t.name, size: t.entries * t.pageSize, assoc: t.assoc, lineSize: t.pageSize, policy: t.policy ?? 'lru' }
@@ -153,7 +158,7 @@ export class Hierarchy {
     this.writeAllocate = Uint8Array.from(caches.map((l) => (l.writeAllocate === false ? 0 : 1)))
     this.inclusive = Uint8Array.from(caches.map((l) => (l.inclusive ? 1 : 0)))
     this.anyInclusive = this.inclusive.some((x) => x === 1)
-    this.prefetch = Uint8Array.from(caches.map((l) => (l.prefetch === 'next-line' ? PF_NEXT : l.prefetch === 'stride' ? PF_STRIDE : PF_NONE)))
+    this.prefetch = Uint8Array.from(caches.map(prefetchCode))
     this.extras = new Float64Array(this.nLevels * EXTRA_FIELDS)
     this.fused =
       options.fastPath !== false &&

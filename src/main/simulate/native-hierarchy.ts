@@ -6,10 +6,11 @@
  * `hierarchy.ts` stays as the readable reference model; `native-hierarchy.test.ts` holds the
  * two to identical counts, extras, evictors, timelines and miss streams.
  */
-import type { HierarchyConfig, LevelTotals, ReplacementPolicy } from '../../shared/domain'
+import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
 import { nativeCore } from '../native/core'
 import type { EvictorCount } from './evictor-matrix'
-import { checkHierarchy, PF_NEXT, PF_NONE, PF_STRIDE, sumLevelTotals, type AccessBatch, type HierarchyOptions, type TimelineCell } from './hierarchy'
+import { POLICY_CODE } from './cache-level'
+import { checkHierarchy, PF_NONE, prefetchCode, sumLevelTotals, type AccessBatch, type HierarchyOptions, type TimelineCell } from './hierarchy'
 
 type Handle = { readonly __sim: unique symbol }
 
@@ -27,7 +28,6 @@ interface SimExports {
 
 const core = (): SimExports => nativeCore() as unknown as SimExports
 
-const POLICY: Record<ReplacementPolicy, number> = { lru: 0, fifo: 1, plru: 2, random: 3 }
 /** Numbers per level in the spec array (see src/sim/register.c). */
 const SPEC_FIELDS = 9
 
@@ -37,8 +37,6 @@ export interface NativeHierarchyOptions extends HierarchyOptions {
 }
 
 export class NativeHierarchy {
-  readonly nCaches: number
-  readonly nTlb: number
   /** Level names, caches first then TLB levels (the stats' level order). */
   readonly names: string[]
   private readonly sim: Handle
@@ -49,13 +47,10 @@ export class NativeHierarchy {
   constructor(config: HierarchyConfig, pointKinds: Uint8Array, options: NativeHierarchyOptions = {}) {
     const { caches, tlb } = checkHierarchy(config)
     const specs = new Float64Array((caches.length + tlb.length) * SPEC_FIELDS)
-    caches.forEach((l, i) => {
-      const pf = l.prefetch === 'next-line' ? PF_NEXT : l.prefetch === 'stride' ? PF_STRIDE : PF_NONE
-      specs.set([l.size, l.assoc, l.lineSize, POLICY[l.policy ?? 'lru'], (l.seed ?? 1) >>> 0, l.writePolicy === 'write-through' ? 1 : 0, l.writeAllocate === false ? 0 : 1, l.inclusive ? 1 : 0, pf], i * SPEC_FIELDS)
-    })
-    tlb.forEach((t, i) => specs.set([t.size, t.assoc, t.lineSize, POLICY[t.policy], 1, 0, 1, 0, PF_NONE], (caches.length + i) * SPEC_FIELDS))
-    this.nCaches = caches.length
-    this.nTlb = tlb.length
+    caches.forEach((l, i) =>
+      specs.set([l.size, l.assoc, l.lineSize, POLICY_CODE[l.policy ?? 'lru'], (l.seed ?? 1) >>> 0, l.writePolicy === 'write-through' ? 1 : 0, l.writeAllocate === false ? 0 : 1, l.inclusive ? 1 : 0, prefetchCode(l)], i * SPEC_FIELDS)
+    )
+    tlb.forEach((t, i) => specs.set([t.size, t.assoc, t.lineSize, POLICY_CODE[t.policy], 1, 0, 1, 0, PF_NONE], (caches.length + i) * SPEC_FIELDS))
     this.names = [...caches, ...tlb].map((l) => l.name)
     const pointVariables = options.pointVariables ?? null
     const interval = pointVariables && options.timelineInterval && options.timelineInterval > 0 ? options.timelineInterval : 0

@@ -81,13 +81,9 @@ export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?
 }
 
 /** decodeStoredChunk off this thread where the codec allows it (the native one): a promise. */
-export function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): Promise<DecodedChunk> {
+export async function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): Promise<DecodedChunk> {
   if (codec === PRSD_CODEC) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount)
-  try {
-    return Promise.resolve(decodeStoredChunk(codec, data, pointCount, expectedCount))
-  } catch (e) {
-    return Promise.reject(e instanceof Error ? e : new Error(String(e)))
-  }
+  return decodeStoredChunk(codec, data, pointCount, expectedCount)
 }
 
 /** Decodes a stored chunk of either codec. */

@@ -262,7 +262,15 @@ interface StoredChunkRow {
  * declared count, codec, checksum), with `damaged(why)` for what its decode finds; then the
  * session's declared total against the chunks' (checked when the caller has consumed them all).
  */
-function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<{ row: StoredChunkRow; damaged: (why: string) => StrideError; accepted: (events: number) => void }> {
+interface CheckedChunk {
+  row: StoredChunkRow
+  /** The error naming this chunk, for what its decode finds. */
+  damaged: (why: string) => StrideError
+  /** Throws unless the decode gave the events the chunk declares. */
+  accepted: (events: number) => void
+}
+
+function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<CheckedChunk> {
   const total = (db.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n
   const hasCrc = (db.prepare("SELECT 1 FROM pragma_table_info('trace_chunks') WHERE name = 'crc32'").get() as unknown) !== undefined
   const rows = db.prepare(`SELECT seq, first_event, events, codec, data${hasCrc ? ', crc32' : ''} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<StoredChunkRow>
@@ -323,13 +331,12 @@ export function* iterateChunks(db: Db, pointCount: number, firstChunks: number |
  * decoded chunks are in memory. Same checks, same errors.
  */
 export async function* iterateChunksAhead(db: Db, pointCount: number): AsyncGenerator<DecodedChunk> {
-  type Pending = { decoded: Promise<DecodedChunk>; damaged: (why: string) => StrideError; accepted: (events: number) => void }
-  const start = ({ row, damaged, accepted }: { row: StoredChunkRow; damaged: (why: string) => StrideError; accepted: (events: number) => void }): Pending => {
-    const decoded = decodeStoredChunkAsync(row.codec, row.data, pointCount, row.events)
+  const start = (checked: CheckedChunk): CheckedChunk & { decoded: Promise<DecodedChunk> } => {
+    const decoded = decodeStoredChunkAsync(checked.row.codec, checked.row.data, pointCount, checked.row.events)
     // Observed at once: a chunk found damaged while an earlier one is consumed is not an
     // unhandled rejection; it is reported when its turn comes.
     decoded.catch(() => {})
-    return { decoded, damaged, accepted }
+    return { ...checked, decoded }
   }
   const rows = checkedChunkRows(db, null)
   try {

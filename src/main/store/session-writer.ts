@@ -13,7 +13,7 @@ import type { TraceStopReason } from '../../shared/domain'
 import { NativePrsdSequiturEncoder } from '../compress/native-codec'
 import { DEFAULT_CHUNK_CODEC } from './chunk-codec'
 import type { Statement } from 'better-sqlite3'
-import { openDb, type Db } from './open-db'
+import { foldLog, openDb, type Db } from './open-db'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { migrate } from './schema'
 import { storeStreamMetrics, type FunctionStreams } from './stream-store'
@@ -81,11 +81,8 @@ interface SealedChunk {
   points: Uint32Array
   addresses: Float64Array
   sizes: Uint16Array
-  /** Points the chunk may name, and each one's access count when it was sealed. */
-  pointCount: number
-  counts: number[]
-  /** Points first seen in this chunk (copies). */
-  newPoints: PointRecord[]
+  /** The point table when it was sealed (copies): the chunk names no later point. */
+  table: PointRecord[]
 }
 
 export class SessionWriter {
@@ -117,8 +114,6 @@ export class SessionWriter {
   /** Points stored so far, and the access counts last stored for them. */
   private storedPoints = 0
   private storedAccesses: number[] = []
-  /** Points handed to a sealed (background) chunk so far. */
-  private storedPointsSealed = 0
   private finished = false
   /**
    * Test hook: with STRIDE_TRACE_DUMP=FILE the batches are also appended to FILE uncompressed
@@ -220,10 +215,9 @@ export class SessionWriter {
   private sealGathered(): void {
     const n = this.gathered
     if (n === 0) return
-    // The points as they are now: the chunk names no later point, and its access counts stop here.
-    const table = this.gatheredPoints.slice(this.storedPointsSealed).map((p) => ({ ...p }))
-    this.storedPointsSealed = this.gatheredPoints.length
-    this.waiting.push({ count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, pointCount: this.gatheredPoints.length, counts: this.gatheredPoints.map((p) => p.accesses), newPoints: table })
+    // The points as they are now: their access counts go on growing in the tracer's table.
+    const table = this.gatheredPoints.map((p) => ({ ...p }))
+    this.waiting.push({ count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table })
     const next = this.spare.pop()
     this.gPoints = next?.points ?? new Uint32Array(MAX_STORED_CHUNK)
     this.gAddresses = next?.addresses ?? new Float64Array(MAX_STORED_CHUNK)
@@ -236,9 +230,9 @@ export class SessionWriter {
     if (this.encoding || this.waiting.length === 0 || this.failure) return
     const job = this.waiting[0]!
     this.encoding = true
-    this.encoder.encodeAsync(job.count, job.points.subarray(0, job.count), job.addresses.subarray(0, job.count), job.sizes.subarray(0, job.count), job.pointCount).then(
+    this.encoder.encodeAsync(job.count, job.points.subarray(0, job.count), job.addresses.subarray(0, job.count), job.sizes.subarray(0, job.count), job.table.length).then(
       (data) => {
-        if (!this.finished) this.commitSealed(job, data)
+        if (!this.finished) this.commitChunk(job.count, data, job.table)
         this.waiting.shift()
         this.spare.push(job)
       },
@@ -253,48 +247,27 @@ export class SessionWriter {
     })
   }
 
-  /** commitGathered for a chunk encoded in the background, with the points as they were then. */
-  private commitSealed(job: SealedChunk, data: Buffer): void {
-    this.db.transaction(() => {
-      for (const p of job.newPoints) {
-        this.insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
-        this.storedAccesses[p.idx] = p.accesses
-      }
-      for (let i = 0; i < this.storedPoints; i++) {
-        const a = job.counts[i]!
-        if (a !== this.storedAccesses[i]) {
-          this.setAccesses.run(a, i)
-          this.storedAccesses[i] = a
-        }
-      }
-      this.storedPoints = job.pointCount
-      this.insertChunk.run(this.seq, this.committed, job.count, DEFAULT_CHUNK_CODEC, data, crc32(data), job.pointCount)
-      this.setMeta.run('events', JSON.stringify(this.committed + job.count))
-      this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
-    })()
-    this.seq++
-    this.committed += job.count
-    this.storedBytes += data.length
-  }
-
   /** Compresses the gathered accesses and commits them as one chunk, with their points. */
   private commitGathered(): void {
     if (this.encoding || this.waiting.length > 0) throw new Error('internal: chunks are still encoding in the background; await drain() first')
-    this.storedPointsSealed = this.gatheredPoints.length
     const n = this.gathered
     if (n === 0) return
     const table = this.gatheredPoints
-    const data = this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length)
+    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table)
+    this.gathered = 0
+  }
+
+  /** Commits one compressed chunk of `count` accesses with the points it may name (`table`). */
+  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[]): void {
     this.db.transaction(() => {
       this.storePoints(table)
-      this.insertChunk.run(this.seq, this.committed, n, DEFAULT_CHUNK_CODEC, data, crc32(data), table.length)
-      this.setMeta.run('events', JSON.stringify(this.committed + n))
+      this.insertChunk.run(this.seq, this.committed, count, DEFAULT_CHUNK_CODEC, data, crc32(data), table.length)
+      this.setMeta.run('events', JSON.stringify(this.committed + count))
       this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
     })()
     this.seq++
-    this.committed += n
+    this.committed += count
     this.storedBytes += data.length
-    this.gathered = 0
   }
 
   /** New points and changed access counts (inside the caller's transaction). */
@@ -399,7 +372,7 @@ export class SessionWriter {
 
   private close(): void {
     this.finished = true
-    this.db.pragma('wal_checkpoint(TRUNCATE)')
+    foldLog(this.db)
     this.db.close()
   }
 }

@@ -24,12 +24,16 @@ function moduleOf(modules: LoadedModule[], address: number): LoadedModule | null
 /** Point index -> the name of the variable it touched most (null: unknown). */
 export type PointVariables = (point: number) => string | null
 
-/** The points whose instruction lives in one object, with that object's ELF and link addresses. */
+/**
+ * The points whose instruction lives in one object, with that object's ELF, their link
+ * addresses and their functions (the object's symbol containing each, as Cachegrind names them).
+ */
 export interface ModulePoints {
   module: LoadedModule
   elf: ElfInfo
   points: PointRecord[]
   links: number[]
+  functions: Array<string | null>
 }
 
 /**
@@ -50,16 +54,17 @@ export async function pointModules(points: PointRecord[], modules: LoadedModule[
       const elf = module.path === program.path ? program : await readElf(module.path).catch(() => null)
       if (!elf) return null // not an ELF we can read (e.g. a deleted file)
       const offset = elf.relocatable ? module.base : 0
-      return { module, elf, points: list, links: list.map((p) => p.pc - offset) }
+      const links = list.map((p) => p.pc - offset)
+      return { module, elf, points: list, links, functions: links.map((a) => findSymbol(elf.functions, a)?.name ?? null) }
     })
   )
   return read.filter((g): g is ModulePoints => g !== null)
 }
 
-/** Each point's function: its object's symbol containing the instruction (Cachegrind's naming). */
+/** Each point's function by point index (null: in no readable object). */
 export function pointFunctions(groups: ModulePoints[], pointCount: number): Array<string | null> {
   const out = new Array<string | null>(pointCount).fill(null)
-  for (const g of groups) g.points.forEach((p, i) => (out[p.idx] = findSymbol(g.elf.functions, g.links[i]!)?.name ?? null))
+  for (const g of groups) g.points.forEach((p, i) => (out[p.idx] = g.functions[i]!))
   return out
 }
 
@@ -67,14 +72,13 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
   const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null }))
   for (const p of points) names[p.idx]!.module = moduleOf(modules, p.pc)?.path ?? null
   const groups = grouped ?? (await pointModules(points, modules, program))
-  const functions = pointFunctions(groups, points.length)
   // Each object's lines and instructions (gdb on it), all objects at once.
   await Promise.all(
-    groups.map(async ({ module, elf, points: list, links }) => {
+    groups.map(async ({ module, elf, points: list, links, functions }) => {
       const locations = elf.hasDebugInfo ? await sourceLocations(module.path, links).catch(() => []) : []
       list.forEach((p, i) => {
         const n = names[p.idx]!
-        n.function = functions[p.idx] ?? null
+        n.function = functions[i]!
         n.file = locations[i]?.file ?? null
         n.line = locations[i]?.line ?? null
         n.disasm = locations[i]?.disasm ?? null

@@ -1,8 +1,9 @@
 /**
  * Worker thread: simulates one or more hierarchies over a stored trace in one pass, streaming
  * the chunks in order (the next one decoding on the thread pool meanwhile, so at most two in
- * memory; each chunk is decoded once and fed to every hierarchy, through its own layout filters, if any), then stores one run per
- * hierarchy in the session. A sweep splits its hierarchies over a few of these workers.
+ * memory; each chunk is decoded once and fed to every hierarchy, through its own layout
+ * filters, if any), then stores one run per hierarchy in the session. A sweep splits its
+ * hierarchies over a few of these workers.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'

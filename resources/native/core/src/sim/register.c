@@ -42,6 +42,12 @@ static void sim_finalize(napi_env env, void *data, void *hint) {
 
 static SimBox *box_of(napi_env env, napi_value v) { return stride_unwrap(env, v, &SIM_TAG, "a simulator"); }
 
+/* The simulator of an export whose one argument is it; NULL after throwing. */
+static SimBox *only_sim(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  return stride_args(env, info, 1, argv) ? box_of(env, argv[0]) : NULL;
+}
+
 static bool get_i32(napi_env env, napi_value v, int32_t *out, const char *what) {
   if (napi_get_value_int32(env, v, out) == napi_ok) return true;
   char message[100];
@@ -119,9 +125,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
 }
 
 static napi_value misses(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!stride_args(env, info, 1, argv)) return NULL;
-  SimBox *b = box_of(env, argv[0]);
+  SimBox *b = only_sim(env, info);
   if (!b) return NULL;
   void *data;
   napi_value out = stride_new_typed(env, napi_uint32_array, 4, b->sim.n_misses, &data);
@@ -131,9 +135,7 @@ static napi_value misses(napi_env env, napi_callback_info info) {
 }
 
 static napi_value finish(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!stride_args(env, info, 1, argv)) return NULL;
-  SimBox *b = box_of(env, argv[0]);
+  SimBox *b = only_sim(env, info);
   if (b) sim_finish(&b->sim);
   return NULL;
 }
@@ -148,23 +150,17 @@ static napi_value counters(napi_env env, const uint64_t *from, size_t n) {
 }
 
 static napi_value stats(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!stride_args(env, info, 1, argv)) return NULL;
-  SimBox *b = box_of(env, argv[0]);
+  SimBox *b = only_sim(env, info);
   return b ? counters(env, b->sim.stats, (size_t)b->sim.point_count * b->sim.n_levels * ST_FIELDS) : NULL;
 }
 
 static napi_value extras(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!stride_args(env, info, 1, argv)) return NULL;
-  SimBox *b = box_of(env, argv[0]);
+  SimBox *b = only_sim(env, info);
   return b ? counters(env, b->sim.extras, (size_t)b->sim.n_levels * EX_FIELDS) : NULL;
 }
 
 static napi_value timeline(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!stride_args(env, info, 1, argv)) return NULL;
-  SimBox *b = box_of(env, argv[0]);
+  SimBox *b = only_sim(env, info);
   if (!b) return NULL;
   double *data;
   napi_value out = stride_new_typed(env, napi_float64_array, 8, b->sim.n_cells * 4, (void **)&data);
