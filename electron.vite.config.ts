@@ -21,11 +21,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli.ts'),
           'trace-worker': resolve('src/main/workers/trace-worker.ts'),
-          'simulate-worker': resolve('src/main/workers/simulate-worker.ts'),
-          'report-worker': resolve('src/main/workers/report-worker.ts'),
-          'frida-owner-process': resolve('src/main/tracing/frida/frida-owner-process.ts'),
-          'objects-worker': resolve('src/main/workers/objects-worker.ts'),
-          'query-worker': resolve('src/main/workers/query-worker.ts')
+          'task-worker': resolve('src/main/workers/task-worker.ts'),
+          'frida-owner-process': resolve('src/main/tracing/frida/frida-owner-process.ts')
         },
         external: ['better-sqlite3', 'ws', 'frida']
       }

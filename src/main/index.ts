@@ -5,15 +5,16 @@
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, type IpcMainEvent, type WebContents } from 'electron'
 import { APP_INDEX_URL, APP_SCHEME, appFileFor } from './app-protocol'
 import { createBackend } from './services/create-backend'
 import type { StrideBackend } from './services/backend'
-import { callBackend, type CallEnvelope } from './server/envelope'
+import { createWireSession, MAX_MESSAGE_BYTES, type WireSession } from './server/wire-session'
 import { DESKTOP_CONTENT_SECURITY_POLICY } from './server/security-headers'
 
-const CALL_CHANNEL = 'stride:call'
-const EVENT_CHANNEL = 'stride:event'
+/** Renderer -> main: wire requests and cancels; main -> renderer: answers, progress, job events. */
+const SEND_CHANNEL = 'stride:send'
+const MESSAGE_CHANNEL = 'stride:message'
 /** A backend that will not finish cleaning up must not keep the app from quitting. */
 const DISPOSE_TIMEOUT_MS = 5000
 
@@ -49,7 +50,7 @@ function serveRenderer(): void {
   })
 }
 
-function trustedSender(event: IpcMainInvokeEvent): boolean {
+function trustedSender(event: IpcMainEvent): boolean {
   const url = event.senderFrame?.url
   return typeof url === 'string' && isAppUrl(url)
 }
@@ -109,21 +110,36 @@ function createWindow(): BrowserWindow {
   return win
 }
 
+/** Each window is one client with one wire session (the same protocol as web mode's socket). */
 function serveApi(backend: StrideBackend): () => void {
-  ipcMain.handle(CALL_CHANNEL, (event, method: unknown, input: unknown): Promise<CallEnvelope> | CallEnvelope => {
+  const sessions = new Map<number, WireSession>()
+  const sessionFor = (contents: WebContents): WireSession => {
+    let session = sessions.get(contents.id)
+    if (session) return session
+    const id = contents.id
+    session = createWireSession(backend, `window-${id}`, (text) => {
+      if (!contents.isDestroyed()) contents.send(MESSAGE_CHANNEL, text)
+    })
+    sessions.set(id, session)
+    contents.once('destroyed', () => {
+      sessions.get(id)?.close()
+      sessions.delete(id)
+    })
+    return session
+  }
+  const onSend = (event: IpcMainEvent, text: unknown) => {
     if (!trustedSender(event)) {
-      return { ok: false, error: { code: 'permission-denied', message: 'Only the Stride window may call the Stride API.' } }
+      console.error('[stride] ignored an API message from a frame that is not the Stride window')
+      return
     }
-    return callBackend(backend, method, input)
-  })
-  const unsubscribe = backend.subscribe((name, payload) => {
-    for (const win of BrowserWindow.getAllWindows()) {
-      if (!win.isDestroyed() && !win.webContents.isDestroyed()) win.webContents.send(EVENT_CHANNEL, name, payload)
-    }
-  })
+    if (typeof text !== 'string' || text.length > MAX_MESSAGE_BYTES) return
+    sessionFor(event.sender).receive(text)
+  }
+  ipcMain.on(SEND_CHANNEL, onSend)
   return () => {
-    unsubscribe()
-    ipcMain.removeHandler(CALL_CHANNEL)
+    ipcMain.removeListener(SEND_CHANNEL, onSend)
+    for (const session of sessions.values()) session.close()
+    sessions.clear()
   }
 }
 

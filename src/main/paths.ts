@@ -21,7 +21,7 @@ export function projectRoot(): string {
 }
 
 /** A built worker bundle (electron-vite emits out/main/<name>.js). */
-export type WorkerName = 'trace-worker' | 'simulate-worker' | 'report-worker' | 'objects-worker' | 'query-worker'
+export type WorkerName = 'trace-worker' | 'task-worker'
 
 export function workerPath(name: WorkerName): string {
   const file = join(projectRoot(), 'out', 'main', `${name}.js`)

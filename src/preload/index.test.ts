@@ -1,12 +1,12 @@
 /** The preload against a stand-in for Electron's renderer-side modules. */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { API_METHODS, type StrideApi } from '../shared/api'
+import type { StrideTransport } from '../shared/api'
 
 type IpcListener = (event: unknown, ...args: unknown[]) => void
 
 const electron = vi.hoisted(() => ({
   exposed: new Map<string, unknown>(),
-  invoke: vi.fn<(channel: string, ...args: unknown[]) => Promise<unknown>>(),
+  send: vi.fn<(channel: string, ...args: unknown[]) => void>(),
   listeners: new Map<string, Array<(event: unknown, ...args: unknown[]) => void>>()
 }))
 
@@ -15,7 +15,7 @@ vi.mock('electron', () => ({
     exposeInMainWorld: (key: string, api: unknown) => electron.exposed.set(key, api)
   },
   ipcRenderer: {
-    invoke: electron.invoke,
+    send: electron.send,
     on: (channel: string, listener: IpcListener) => {
       electron.listeners.set(channel, [...(electron.listeners.get(channel) ?? []), listener])
     },
@@ -23,52 +23,39 @@ vi.mock('electron', () => ({
   }
 }))
 
-function emitIpc(...args: unknown[]): void {
-  for (const listener of electron.listeners.get('stride:event') ?? []) listener({ sender: 'ipc internals' }, ...args)
+/** The main process sending one wire message to the window. */
+function fromMain(message: unknown): void {
+  for (const listener of electron.listeners.get('stride:message') ?? []) listener({ sender: 'ipc internals' }, JSON.stringify(message))
 }
 
-let api: StrideApi
+let transport: StrideTransport
 
 beforeEach(async () => {
   vi.resetModules()
   electron.exposed.clear()
   electron.listeners.clear()
-  electron.invoke.mockReset()
+  electron.send.mockReset()
   await import('./index')
-  api = electron.exposed.get('stride') as StrideApi
+  transport = electron.exposed.get('strideTransport') as StrideTransport
 })
 
 describe('preload bridge', () => {
-  it('exposes exactly the StrideApi methods plus on, as window.stride, and nothing else', () => {
-    expect([...electron.exposed.keys()]).toEqual(['stride'])
-    expect(Object.keys(api).sort()).toEqual([...API_METHODS, 'on'].sort())
-    for (const value of Object.values(api)) expect(typeof value).toBe('function')
+  it('exposes only a message transport, as window.strideTransport', () => {
+    expect([...electron.exposed.keys()]).toEqual(['strideTransport'])
+    expect(Object.keys(transport).sort()).toEqual(['onMessage', 'send'])
   })
 
-  it('invokes stride:call with the method and input and unwraps the result', async () => {
-    electron.invoke.mockResolvedValue({ ok: true, result: [{ name: 'conflict' }] })
-    await expect(api.listExamples({})).resolves.toEqual([{ name: 'conflict' }])
-    expect(electron.invoke).toHaveBeenCalledWith('stride:call', 'listExamples', {})
-  })
-
-  it('turns an error envelope into a thrown Error with the message', async () => {
-    electron.invoke.mockResolvedValue({ ok: false, error: { message: 'No session at /x; check the path.', code: 'not-found' } })
-    await expect(api.openSession({ path: '/x' })).rejects.toThrow('No session at /x; check the path.')
-  })
-
-  it('delivers only the named event, without the IPC event object, until unsubscribed', () => {
-    const progress = vi.fn()
-    const finished = vi.fn()
-    const stop = api.on('progress', progress)
-    api.on('finished', finished)
-    emitIpc('progress', { jobId: 'a' })
-    expect(progress).toHaveBeenCalledTimes(1)
-    expect(progress).toHaveBeenCalledWith({ jobId: 'a' })
-    expect(finished).not.toHaveBeenCalled()
-    stop()
-    emitIpc('progress', { jobId: 'b' })
-    expect(progress).toHaveBeenCalledTimes(1)
-    expect(electron.listeners.get('stride:event')).toHaveLength(1)
-    expect(() => api.on('nope' as 'progress', () => undefined)).toThrow(/Unknown event/)
+  it('sends text on stride:send and hands listeners the text only, never the IPC event', () => {
+    const heard: unknown[][] = []
+    const off = transport.onMessage((...args: unknown[]) => heard.push(args))
+    transport.send('{"id":1}')
+    expect(electron.send).toHaveBeenCalledWith('stride:send', '{"id":1}')
+    fromMain({ event: 'progress', payload: { jobId: 'a' } })
+    expect(heard).toEqual([['{"event":"progress","payload":{"jobId":"a"}}']])
+    off()
+    fromMain({ event: 'progress', payload: { jobId: 'b' } })
+    expect(heard).toHaveLength(1)
+    expect(electron.listeners.get('stride:message')).toHaveLength(1)
+    expect(() => transport.send({ id: 1 } as unknown as string)).toThrow(/text of one wire message/)
   })
 })

@@ -1,31 +1,42 @@
 /**
- * The only bridge between the sandboxed renderer and the main process: exactly the
- * StrideApi methods plus `on`, as `window.stride`. ipcRenderer itself never crosses over,
- * and neither do IPC event objects (they would hand the page `sender`).
+ * The only bridge between the sandboxed renderer and the main process: a message transport
+ * for the wire format of src/shared/api.ts, as `window.strideTransport` (text in, text out).
+ * The renderer's API client runs on top of it, as it does on web mode's WebSocket; the main
+ * process validates every message. ipcRenderer itself never crosses over, and neither do IPC
+ * event objects (they would hand the page `sender`).
  */
 import { contextBridge, ipcRenderer } from 'electron'
-import { API_METHODS, type ApiMethod, type StrideApi } from '../shared/api'
-import { createEventHub } from '../shared/event-hub'
+import type { StrideTransport } from '../shared/api'
 
-const CALL_CHANNEL = 'stride:call'
-const EVENT_CHANNEL = 'stride:event'
+const SEND_CHANNEL = 'stride:send'
+const MESSAGE_CHANNEL = 'stride:message'
 
-type Envelope = { ok: true; result: unknown } | { ok: false; error: { message: string; code: string } }
-
-async function call(method: ApiMethod, input: unknown): Promise<unknown> {
-  const envelope = (await ipcRenderer.invoke(CALL_CHANNEL, method, input ?? {})) as Envelope
-  if (envelope.ok) return envelope.result
-  // Only the message survives the context bridge (custom properties are dropped), so the
-  // message is what carries the problem and its fix to the user.
-  throw new Error(envelope.error.message)
-}
-
-const events = createEventHub()
+const listeners = new Set<(text: string) => void>()
 
 // One IPC subscription for all listeners: no MaxListeners warnings, one place to filter.
-ipcRenderer.on(EVENT_CHANNEL, (_event, name: unknown, payload: unknown) => events.emit(name, payload))
+ipcRenderer.on(MESSAGE_CHANNEL, (_event, text: unknown) => {
+  if (typeof text !== 'string') return
+  for (const listener of [...listeners]) {
+    try {
+      listener(text)
+    } catch (err) {
+      console.error('[stride] a message listener failed:', err)
+    }
+  }
+})
 
-const methods = Object.fromEntries(API_METHODS.map((m) => [m, (input: unknown) => call(m, input)]))
-const api = { ...methods, on: events.on } as StrideApi
+const transport: StrideTransport = {
+  send(text) {
+    if (typeof text !== 'string') throw new TypeError('strideTransport.send takes the text of one wire message.')
+    ipcRenderer.send(SEND_CHANNEL, text)
+  },
+  onMessage(listener) {
+    if (typeof listener !== 'function') throw new TypeError('strideTransport.onMessage takes a listener function.')
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  }
+}
 
-contextBridge.exposeInMainWorld('stride', api)
+contextBridge.exposeInMainWorld('strideTransport', transport)

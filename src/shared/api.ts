@@ -1,8 +1,9 @@
 /**
- * The one contract between the renderer and the backend. The Electron preload bridge and
- * the web-mode WebSocket bridge both implement exactly `StrideApi`; the backend implements
- * it once (src/main/services/stride-service.ts) and validates every input with
- * `API_INPUT_SCHEMAS` before acting on it.
+ * The one contract between the renderer and the backend: `StrideApi`, carried as the wire
+ * messages below over the web-mode WebSocket or the desktop window's IPC channel (the
+ * preload exposes only that transport), with one client for both (src/renderer/api). The
+ * backend implements it once (src/main/services/stride-service.ts) and validates every
+ * input with `API_INPUT_SCHEMAS` before acting on it.
  */
 import { z } from 'zod'
 import { StrideError, type StrideErrorCode } from './errors'
@@ -123,18 +124,9 @@ export const objectsInputSchema = z
     approxEvery: z.number().int().min(1).max(1e9).default(1),
     loopThreshold: z.number().min(0).max(1).default(0.75),
     skid: z.object({ mean: z.number().min(-50).max(50), sigma: z.number().min(0).max(50) }).strict().nullable().default(null),
-    approxSource: z.enum(['simulated', 'perf']).default('simulated'),
-    /** Tags this request's objectsProgress events (chosen by the caller). */
-    requestId: z.string().min(1).max(64).nullable().default(null)
+    approxSource: z.enum(['simulated', 'perf']).default('simulated')
   })
   .strict()
-
-/** Progress of one getObjects request: accesses simulated so far. */
-export interface ObjectsProgressEvent {
-  requestId: string
-  events: number
-  total: number
-}
 
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
@@ -192,12 +184,9 @@ export const API_INPUT_SCHEMAS = {
       session: sessionPath,
       run: z.number().int().positive().nullable().default(null),
       query: z.string().min(1).max(20_000),
-      reduction: z.enum(['sum', 'min', 'max']).default('sum'),
-      /** Chosen by the caller, to cancel the query and to tell its progress events apart. */
-      queryId: z.string().min(1).max(64).nullable().default(null)
+      reduction: z.enum(['sum', 'min', 'max']).default('sum')
     })
     .strict(),
-  cancelQuery: z.object({ queryId: z.string().min(1).max(64) }).strict(),
   // --- Files ---
   /** A folder inside the user's home or the bundled examples (web mode's file browser). */
   listDirectory: z.object({ path: z.string().min(1).max(4096).nullable().default(null), purpose: filePurpose }).strict(),
@@ -250,22 +239,34 @@ export interface JobFailed {
   session: string | null
 }
 
-/** A slice query re-simulating the trace for array sections: accesses done so far. */
-export interface QueryProgress {
-  queryId: string
-  events: number
-  total: number | null
-}
-
+/**
+ * Job events, delivered only to the client that started the job (a window, or a browser tab
+ * across its reconnections).
+ */
 export interface ApiEvents {
   progress: JobProgress
   finished: JobFinished
   failed: JobFailed
-  objectsProgress: ObjectsProgressEvent
-  queryProgress: QueryProgress
 }
 export type ApiEventName = keyof ApiEvents
-export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'objectsProgress', 'queryProgress']
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed']
+
+/** Progress of one call that takes a while (a ranking, a slice re-simulating array sections). */
+export interface CallProgress {
+  /** Accesses simulated so far. */
+  events: number
+  total: number | null
+}
+
+/**
+ * Per call: cancel it by aborting the signal (the backend stops the work; the promise rejects
+ * with code 'cancelled'), and hear its progress. Jobs outlive their start call: they are
+ * cancelled with cancelJob.
+ */
+export interface CallOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: CallProgress) => void
+}
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
@@ -284,14 +285,13 @@ export interface ApiResults {
   startAttach: JobStarted
   getObjects: ObjectsReport
   querySlice: QuerySlice
-  cancelQuery: { cancelled: boolean }
   listDirectory: DirectoryListing
   chooseFile: FileChoice
 }
 
-/** What the renderer sees as `window.stride` (Electron) or the WebSocket client (web mode). */
+/** What the renderer's one API client (src/renderer/api) offers, over either transport. */
 export type StrideApi = {
-  [M in ApiMethod]: (input: ApiInput<M>) => Promise<ApiResults[M]>
+  [M in ApiMethod]: (input: ApiInput<M>, options?: CallOptions) => Promise<ApiResults[M]>
 } & {
   on<E extends ApiEventName>(event: E, listener: (payload: ApiEvents[E]) => void): () => void
 }
@@ -314,9 +314,28 @@ export function parseApiInput<M extends ApiMethod>(method: M, input: unknown): A
   return result.data as ApiParsedInput<M>
 }
 
-/** Wire format of the web-mode WebSocket bridge (and the Electron IPC error envelope). */
+/**
+ * The wire format of both transports (the web-mode WebSocket and Electron's IPC channel):
+ * JSON text. The client numbers its requests and may cancel one by its id; the backend
+ * answers each id once, may send progress for it before, and sends job events to the
+ * client that started the job.
+ */
 export type WireRequest = { id: number; method: ApiMethod; input: unknown }
+export type WireCancel = { cancel: number }
 export type WireResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { message: string; code: StrideErrorCode } }
+export type WireProgress = { progress: number; events: number; total: number | null }
 export type WireEvent = { event: ApiEventName; payload: unknown }
+export type WireServerMessage = WireResponse | WireProgress | WireEvent
+
+/**
+ * What the desktop preload exposes as `window.strideTransport`: wire text both ways and
+ * nothing else (the renderer's API client runs on top; an AbortSignal or a progress callback
+ * could not cross Electron's context bridge intact).
+ */
+export interface StrideTransport {
+  send(text: string): void
+  /** The listener gets every message from the backend; returns an unsubscribe function. */
+  onMessage(listener: (text: string) => void): () => void
+}

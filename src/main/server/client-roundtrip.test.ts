@@ -1,19 +1,19 @@
-/** The renderer's WebSocket client against the real web-mode server, over real sockets. */
+/** The renderer's API client against the real web-mode server, over real sockets. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { StrideError, type JobFailed } from '../../shared/api'
 import type { SocketConnector } from '../../renderer/api/socket'
-import { createWebSocketClient, type WebSocketClient } from '../../renderer/api/ws-client'
+import { createApiClient, type ApiClient } from '../../renderer/api/api-client'
 import { startWebServer, type WebServer } from './index'
 import { FakeBackend } from './test-backend'
 
 let rendererDir: string
 let server: WebServer
 let backend: FakeBackend
-let client: WebSocketClient
+let client: ApiClient
 
 /** What browsers do: send the page's Origin. */
 function nodeSocket(origin: string): SocketConnector {
@@ -39,11 +39,11 @@ afterEach(async () => {
   await server.close()
 })
 
-async function setup(token?: string): Promise<WebSocketClient> {
+async function setup(token?: string): Promise<ApiClient> {
   backend = new FakeBackend()
   server = await startWebServer({ backend, rendererDir })
-  const url = `ws://127.0.0.1:${server.port}/api?token=${token ?? server.token}`
-  client = createWebSocketClient({ url, connect: nodeSocket(`http://127.0.0.1:${server.port}`), backoffMs: () => 20 })
+  const url = `ws://127.0.0.1:${server.port}/api?token=${token ?? server.token}&client=roundtrip1`
+  client = createApiClient({ url, connect: nodeSocket(`http://127.0.0.1:${server.port}`), backoffMs: () => 20 })
   return client
 }
 
@@ -57,8 +57,26 @@ it('calls, errors and events travel end to end', async () => {
 
   const failed: JobFailed = { jobId: 'j', kind: 'simulate', error: 'Session is damaged; re-record it.', session: null }
   const heard = new Promise<JobFailed>((resolve) => api.on('failed', resolve))
-  backend.emit('failed', failed)
+  backend.emit('failed', failed, 'tab-roundtrip1')
   await expect(heard).resolves.toEqual(failed)
+})
+
+it('a call hears its progress, and aborting its signal cancels it on the server', async () => {
+  const { api } = await setup()
+  const controller = new AbortController()
+  const progress: unknown[] = []
+  const call = api.querySlice({ session: 's', query: '[{*},{*},{misses}]' }, {
+    signal: controller.signal,
+    onProgress: (p) => {
+      progress.push(p)
+      controller.abort()
+    }
+  })
+  await expect(call).rejects.toMatchObject({ code: 'cancelled', message: 'querySlice was cancelled.' })
+  expect(progress).toEqual([{ events: 1, total: 2 }])
+  await vi.waitFor(() => expect(backend.aborted).toEqual(['querySlice']))
+  // The connection stays usable after a cancel.
+  await expect(api.listExamples({})).resolves.toEqual([{ name: 'conflict', echo: {} }])
 })
 
 it('a wrong token surfaces as a clear rejection, not a hang', async () => {

@@ -1,10 +1,10 @@
 /**
- * One backend call turned into the envelope both bridges send back (the WebSocket server
- * adds the request id; Electron IPC returns it as is). Only StrideError messages are meant
+ * One backend call turned into the envelope both transports send back (wire-session.ts adds
+ * the request id). Only StrideError messages are meant
  * for users; anything else is a bug, so its details go to the log, not the UI.
  */
 import { API_METHODS, StrideError, type ApiMethod, type StrideErrorCode } from '../../shared/api'
-import type { StrideBackend } from '../services/backend'
+import type { CallContext, StrideBackend } from '../services/backend'
 
 export type CallEnvelope =
   | { ok: true; result: unknown }
@@ -18,6 +18,7 @@ const ERROR_CODES: ReadonlySet<string> = new Set<StrideErrorCode>([
   'malformed-session',
   'tool-missing',
   'target-failed',
+  'cancelled',
   'internal'
 ])
 
@@ -59,10 +60,10 @@ export function unknownMethodEnvelope(method: unknown): CallEnvelope {
 }
 
 /** Validate the method name, call the backend, and never throw. */
-export async function callBackend(backend: StrideBackend, method: unknown, input: unknown): Promise<CallEnvelope> {
+export async function callBackend(backend: StrideBackend, method: unknown, input: unknown, context?: CallContext): Promise<CallEnvelope> {
   if (!isApiMethod(method)) return unknownMethodEnvelope(method)
   try {
-    return { ok: true, result: await backend.call(method, input) }
+    return { ok: true, result: await backend.call(method, input, context) }
   } catch (err) {
     return toErrorEnvelope(err, method)
   }

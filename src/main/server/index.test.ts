@@ -305,11 +305,12 @@ describe('web server: WebSocket API', () => {
     expect(backend.calls).toEqual([])
   })
 
-  it('broadcasts every backend event to every connected client', async () => {
+  it("sends a client's job events to that client's connections only", async () => {
     const s = await start()
-    const a = connect(s)
-    const b = connect(s)
-    await Promise.all([opened(a), opened(b)])
+    const a1 = connect(s, { query: `?token=${s.token}&client=aaaaaaaa` })
+    const a2 = connect(s, { query: `?token=${s.token}&client=aaaaaaaa` })
+    const b = connect(s, { query: `?token=${s.token}&client=bbbbbbbb` })
+    await Promise.all([opened(a1), opened(a2), opened(b)])
     const progress: JobProgress = {
       jobId: 'j1',
       kind: 'trace',
@@ -320,30 +321,68 @@ describe('web server: WebSocket API', () => {
       elapsedMs: 2000,
       message: null
     }
-    const received = Promise.all([nextMessage(a), nextMessage(b)])
-    backend.emit('progress', progress)
+    const heardByB: unknown[] = []
+    b.on('message', (data) => heardByB.push(JSON.parse(data.toString())))
+    const received = Promise.all([nextMessage(a1), nextMessage(a2)])
+    backend.emit('progress', progress, 'tab-aaaaaaaa')
     expect(await received).toEqual([
       { event: 'progress', payload: progress },
       { event: 'progress', payload: progress }
     ])
-    const failed = { jobId: 'j1', kind: 'trace' as const, error: 'valgrind is not installed; apt install valgrind.', session: null }
-    const both = Promise.all([nextMessage(a), nextMessage(b)])
-    backend.emit('failed', failed)
-    expect(await both).toEqual([
-      { event: 'failed', payload: failed },
-      { event: 'failed', payload: failed }
+    const failed = { jobId: 'j2', kind: 'trace' as const, error: 'valgrind is not installed; apt install valgrind.', session: null }
+    const toB = nextMessage(b)
+    backend.emit('failed', failed, 'tab-bbbbbbbb')
+    expect(await toB).toEqual({ event: 'failed', payload: failed })
+    expect(heardByB).toEqual([{ event: 'failed', payload: failed }])
+    // A connection without a client id of its own is a client alone.
+    const lone = connect(s)
+    await opened(lone)
+    expect(backend.listeners.size).toBe(3)
+  })
+
+  it('tells a call which client made it, sends its progress by request id, and cancels it by id', async () => {
+    const s = await start()
+    const ws = connect(s, { query: `?token=${s.token}&client=cccccccc` })
+    await opened(ws)
+    const messages: unknown[] = []
+    const answered = new Promise<void>((resolve) =>
+      ws.on('message', (data) => {
+        const m = JSON.parse(data.toString()) as Record<string, unknown>
+        messages.push(m)
+        if (m['progress'] === 4) ws.send(JSON.stringify({ cancel: 4 }))
+        if (m['id'] === 4) resolve()
+      })
+    )
+    ws.send(JSON.stringify({ id: 4, method: 'querySlice', input: { session: 's', query: '[{*},{*},{misses}]' } }))
+    await answered
+    expect(messages).toEqual([
+      { progress: 4, events: 1, total: 2 },
+      { id: 4, ok: false, error: { code: 'cancelled', message: 'Query cancelled.' } }
     ])
+    expect(backend.aborted).toEqual(['querySlice'])
+    expect(backend.clients).toEqual(['tab-cccccccc'])
+  })
+
+  it('aborts the calls of a connection that goes away', async () => {
+    const s = await start()
+    const ws = connect(s)
+    await opened(ws)
+    const progress = nextMessage(ws)
+    ws.send(JSON.stringify({ id: 1, method: 'querySlice', input: {} }))
+    await progress
+    ws.terminate()
+    await vi.waitFor(() => expect(backend.aborted).toEqual(['querySlice']))
   })
 
   it('close() drops clients and unsubscribes from the backend without disposing it', async () => {
     const s = await start()
     const ws = connect(s)
     await opened(ws)
-    expect(backend.listeners.size).toBe(1)
+    await vi.waitFor(() => expect(backend.listeners.size).toBe(1))
     const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()))
     await s.close()
     await closed
-    expect(backend.listeners.size).toBe(0)
+    await vi.waitFor(() => expect(backend.listeners.size).toBe(0))
     expect(backend.disposed).toBe(false)
   })
 })

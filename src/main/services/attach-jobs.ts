@@ -13,6 +13,8 @@ import { ApiEventChannel } from './event-channel'
 
 interface AttachJob {
   id: string
+  /** The client that started it: its events go there. */
+  client: string
   started: number
   handle: WorkerHandle<unknown> | null
 }
@@ -35,8 +37,8 @@ export class AttachJobs extends ApiEventChannel {
     return Promise.allSettled(handles.map((h) => h?.result)).then(() => undefined)
   }
 
-  start(input: AttachInput): string {
-    const job: AttachJob = { id: randomUUID(), started: Date.now(), handle: null }
+  start(client: string, input: AttachInput): string {
+    const job: AttachJob = { id: randomUUID(), client, started: Date.now(), handle: null }
     this.jobs.set(job.id, job)
     void this.run(job, input)
     return job.id
@@ -44,7 +46,7 @@ export class AttachJobs extends ApiEventChannel {
 
   private progress(job: AttachJob, phase: ApiEvents['progress']['phase'], events: number, total: number | null, functions?: FunctionProgress[], kind: 'trace' | 'simulate' = 'trace'): void {
     const elapsedMs = Date.now() - job.started
-    this.emit('progress', {
+    this.emit(job.client, 'progress', {
       jobId: job.id,
       kind,
       phase,
@@ -82,12 +84,12 @@ export class AttachJobs extends ApiEventChannel {
     } catch (e) {
       this.jobs.delete(job.id)
       const error = e instanceof Error ? e.message : String(e)
-      this.emit('failed', { jobId: job.id, kind: 'trace', error, session: e instanceof JobError ? (e.session ?? session) : session })
+      this.emit(job.client, 'failed', { jobId: job.id, kind: 'trace', error, session: e instanceof JobError ? (e.session ?? session) : session })
     }
   }
 
   private finish(job: AttachJob, result: Omit<JobFinished, 'jobId' | 'kind'>): void {
     this.jobs.delete(job.id)
-    this.emit('finished', { jobId: job.id, kind: 'trace', ...result })
+    this.emit(job.client, 'finished', { jobId: job.id, kind: 'trace', ...result })
   }
 }

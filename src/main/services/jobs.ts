@@ -1,17 +1,19 @@
 /**
  * Long-running work as jobs: a trace (optionally followed by a simulation) or a simulation.
- * Each job runs in its own worker thread, reports progress as API events, and can be
- * cancelled; a cancelled trace is kept, marked partial.
+ * A trace runs in its own worker thread, a simulation in the warm pool; each reports progress
+ * as API events to the client that started it, and can be cancelled; a cancelled trace is kept, marked partial.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
 import type { HierarchyConfig } from '../../shared/domain'
-import { JobError, runSimulateWorker, runTraceWorker, type WorkerHandle, type WorkerProgress } from '../workers/run-worker'
+import { JobError, runSimulateWorker, runTraceWorker, type WorkerHandle } from '../workers/run-worker'
 import { rememberSession } from './recent-sessions'
 import { ApiEventChannel } from './event-channel'
 
 interface Job {
   id: string
+  /** The client that started it: its events go there. */
+  client: string
   kind: 'trace' | 'simulate'
   started: number
   handle: WorkerHandle<unknown> | null
@@ -37,7 +39,7 @@ export class JobManager extends ApiEventChannel {
     return Promise.allSettled(handles.map((h) => h?.result)).then(() => undefined)
   }
 
-  private progress(job: Job, p: WorkerProgress | { phase: JobPhase; events: number; total: number | null }): void {
+  private progress(job: Job, p: { phase: JobPhase; events: number; total: number | null }): void {
     const now = Date.now()
     const elapsedMs = now - job.started
     // The rate over the last second or so: phases differ (tracing, then simulating from 0), and
@@ -45,7 +47,7 @@ export class JobManager extends ApiEventChannel {
     const r = job.rate
     if (p.events < r.events) job.rate = { at: now, events: p.events, perSecond: 0 }
     else if (now - r.at >= 500) job.rate = { at: now, events: p.events, perSecond: ((p.events - r.events) * 1000) / (now - r.at) }
-    this.emit('progress', {
+    this.emit(job.client, 'progress', {
       jobId: job.id,
       kind: job.kind,
       phase: p.phase,
@@ -57,20 +59,20 @@ export class JobManager extends ApiEventChannel {
     })
   }
 
-  startTrace(input: ApiParsedInput<'startTrace'> & { out: string }): string {
-    const job = this.newJob('trace')
+  startTrace(client: string, input: ApiParsedInput<'startTrace'> & { out: string }): string {
+    const job = this.newJob(client, 'trace')
     void this.runTrace(job, input)
     return job.id
   }
 
-  startSimulate(session: string, config: HierarchyConfig): string {
-    const job = this.newJob('simulate')
+  startSimulate(client: string, session: string, config: HierarchyConfig): string {
+    const job = this.newJob(client, 'simulate')
     void this.runSimulate(job, session, config, 'completed', false, null)
     return job.id
   }
 
-  private newJob(kind: Job['kind']): Job {
-    const job: Job = { id: randomUUID(), kind, started: Date.now(), handle: null, cancelled: false, rate: { at: Date.now(), events: 0, perSecond: 0 } }
+  private newJob(client: string, kind: Job['kind']): Job {
+    const job: Job = { id: randomUUID(), client, kind, started: Date.now(), handle: null, cancelled: false, rate: { at: Date.now(), events: 0, perSecond: 0 } }
     this.jobs.set(job.id, job)
     return job
   }
@@ -125,12 +127,12 @@ export class JobManager extends ApiEventChannel {
 
   private finish(job: Job, result: Omit<JobFinished, 'jobId' | 'kind'>): void {
     this.jobs.delete(job.id)
-    this.emit('finished', { jobId: job.id, kind: job.kind, ...result })
+    this.emit(job.client, 'finished', { jobId: job.id, kind: job.kind, ...result })
   }
 
   private fail(job: Job, e: unknown, session: string | null = null): void {
     this.jobs.delete(job.id)
     const error = e instanceof Error ? e.message : String(e)
-    this.emit('failed', { jobId: job.id, kind: job.kind, error, session: e instanceof JobError ? (e.session ?? session) : session })
+    this.emit(job.client, 'failed', { jobId: job.id, kind: job.kind, error, session: e instanceof JobError ? (e.session ?? session) : session })
   }
 }

@@ -19,7 +19,8 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
-import { runAdviceWorker, runReportWorker } from '../workers/run-worker'
+import { taskPool } from '../workers/run-worker'
+import type { WorkerHandle } from '../job-handle'
 import { recentSessions, rememberSession } from './recent-sessions'
 // ---- Frida attach ----
 import { AttachJobs } from './attach-jobs'
@@ -28,13 +29,19 @@ import { filterProcesses } from '../tracing/frida/process-list'
 import { inspectProcess } from '../tracing/frida/process-inspect'
 import { processExecutable, resolveInProcess } from '../tracing/frida/frida-tracer'
 import { ModuleMap } from '../tracing/proc-maps'
-import { runObjectsWorker } from '../workers/run-objects-worker'
-import { ApiEventChannel } from './event-channel'
-import { QueryManager } from './queries'
+import { detachedContext, type CallContext } from './backend'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
-type Handlers = { [M in ApiMethod]: (input: ApiParsedInput<M>) => Promise<ApiResults[M]> | ApiResults[M] }
+type Handlers = { [M in ApiMethod]: (input: ApiParsedInput<M>, context: CallContext) => Promise<ApiResults[M]> | ApiResults[M] }
+
+/** A pool task that answers one call: the call's abort stops it, its progress goes to the caller. */
+function forCall<T>(handle: WorkerHandle<T>, context: CallContext): Promise<T> {
+  const stop = () => handle.stop()
+  if (context.signal.aborted) stop()
+  else context.signal.addEventListener('abort', stop, { once: true })
+  return handle.result.finally(() => context.signal.removeEventListener('abort', stop))
+}
 
 /** Builds a bundled example on first use, so a first-time user can launch it at once. */
 function prepareProgram(program: string): string {
@@ -124,24 +131,23 @@ export interface ServiceOptions {
 export function createStrideService(options: ServiceOptions = {}): StrideBackend {
   const jobs = new JobManager()
   const attachJobs = new AttachJobs()
-  // getObjects progress goes to the same subscribers as the jobs' events.
-  const objectEvents = new ApiEventChannel()
-  const queries = new QueryManager()
+  // The first report or what-if run should not wait for a thread start and module loading.
+  taskPool.warm()
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
     inspectProgram: async ({ program }) => inspectProgram(prepareProgram(program)),
-    startTrace: async (input) => {
+    startTrace: async (input, { client }) => {
       const program = prepareProgram(input.program)
       const functions = await checkFunctions(program, input.functions)
       const out = resolve(input.out ?? defaultSessionPath(program))
       checkSessionOutput(out, { program, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
-      return { jobId: jobs.startTrace({ ...input, program, functions, out }) }
+      return { jobId: jobs.startTrace(client, { ...input, program, functions, out }) }
     },
-    simulate: ({ session, config }) => {
+    simulate: ({ session, config }, { client }) => {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
-      return { jobId: jobs.startSimulate(resolve(session), config) }
+      return { jobId: jobs.startSimulate(client, resolve(session), config) }
     },
     cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) || attachJobs.cancel(jobId) }),
     openSession: ({ path }) => {
@@ -155,7 +161,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
       }
     },
     // Off the main thread: the Electron main process (or the web server) stays responsive.
-    getReport: ({ session, run }) => runReportWorker({ session, run }),
+    getReport: ({ session, run }, context) => forCall(taskPool.run('report', { session, run }), context),
     getSource: ({ session, file }) => {
       const db = openSessionDb(session, { readonly: true })
       let known: unknown
@@ -179,14 +185,14 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // ---- Advisor ----
     // In a worker: the diagnosis replays the trace (the three Cs per reference), seconds on
     // large sessions.
-    getAdvice: ({ session, run, level }) => runAdviceWorker({ session, run, advice: { level: level ?? null } }),
+    getAdvice: ({ session, run, level }, context) => forCall(taskPool.run('advice', { session, run, level }), context),
     // ---- Frida attach ----
     listProcesses: async ({ filter }) => {
       const list = await fridaOwner().listProcesses()
       return { ...list, processes: filterProcesses(list.processes, filter) }
     },
     inspectProcess: ({ pid, module }) => inspectProcess(pid, module),
-    startAttach: async (input) => {
+    startAttach: async (input, { client }) => {
       if (input.target.kind === 'attach' && input.target.pid === process.pid)
         throw new StrideError('Stride cannot trace itself; pick another process.', 'invalid-input')
       const target = input.target.kind === 'spawn' ? { ...input.target, program: prepareProgram(input.target.program) } : input.target
@@ -197,44 +203,35 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
       checkSessionOutput(out, { program: target.kind === 'spawn' ? target.program : null, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
-      return { jobId: attachJobs.start({ ...input, target, out }) }
+      return { jobId: attachJobs.start(client, { ...input, target, out }) }
     },
     // Data structures ranked by misses: one simulated pass in a worker thread.
-    getObjects: ({ session, requestId, ...options }) => {
+    getObjects: ({ session, ...options }, context) => {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
-      const path = resolve(session)
-      return runObjectsWorker({ session: path, options }, (events, total) => {
-        if (requestId) objectEvents.emit('objectsProgress', { requestId, events, total })
-      }).result
+      return forCall(taskPool.run('objects', { session: resolve(session), options }, context.progress), context)
     },
-    // Query slices: SQL and array-section re-simulation in a worker, cancellable by id.
-    querySlice: (input) => queries.run(input),
+    // Query slices: SQL and array-section re-simulation in a pool worker.
+    querySlice: (input, context) => forCall(taskPool.run('query', input, context.progress), context),
     listDirectory: ({ path, purpose }) => listDirectory(path, purpose),
-    chooseFile: async ({ purpose }) => (options.chooseFile ? { available: true, path: await options.chooseFile(purpose) } : { available: false, path: null }),
-    cancelQuery: ({ queryId }) => ({ cancelled: queries.cancel(queryId) })
+    chooseFile: async ({ purpose }) => (options.chooseFile ? { available: true, path: await options.chooseFile(purpose) } : { available: false, path: null })
   }
 
   return {
-    async call(method, input) {
+    async call(method, input, context = detachedContext()) {
       if (!Object.prototype.hasOwnProperty.call(handlers, method)) throw new StrideError(`Unknown API method "${String(method)}".`)
       const parsed = parseApiInput(method, input)
-      const handler = handlers[method] as (i: unknown) => unknown
-      return await handler(parsed)
+      const handler = handlers[method] as (i: unknown, c: CallContext) => unknown
+      return await handler(parsed, context)
     },
-    subscribe: (listener) => {
-      const offTraces = jobs.subscribe(listener)
-      const offAttach = attachJobs.subscribe(listener)
-      const offQueries = queries.subscribe(listener)
-      const offObjects = objectEvents.subscribe(listener)
+    subscribe: (client, listener) => {
+      const offTraces = jobs.subscribe(client, listener)
+      const offAttach = attachJobs.subscribe(client, listener)
       return () => {
-        offObjects()
         offTraces()
         offAttach()
-        offQueries()
       }
     },
     async dispose() {
-      queries.cancelAll()
       // Running traces stop and finish their sessions (partial, "cancelled") before we return,
       // bounded so a stuck worker cannot hold the shutdown forever.
       const wound = Promise.all([jobs.cancelAll(), attachJobs.cancelAll()])

@@ -1,8 +1,8 @@
 /**
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
- * transferred (the payloads are small: counts and paths, never trace data).
+ * transferred (the payloads are small: counts, paths and reports, never trace data).
  */
-import type { HierarchyConfig, QuerySlice, SliceReduction, TraceStopReason, RunReport, RunAdvice } from '../../shared/domain'
+import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 
 export interface TraceWorkerInput {
@@ -22,38 +22,75 @@ export interface TraceWorkerInput {
   stdio?: 'inherit' | 'pipe'
 }
 
+export type ProgressPhase = 'tracing' | 'symbolizing' | 'simulating' | 'saving'
+
+/** Parent -> trace worker. */
+export type WorkerCommand = { type: 'stop' }
+
+/** Trace worker -> parent. */
+export type WorkerMessage =
+  | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
+  | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
+
+// ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----
+
 /** Hierarchies to simulate over one session's trace, in one pass (each chunk decoded once). */
-export interface SimulateWorkerInput {
+export interface SimulateTaskInput {
   session: string
   configs: HierarchyConfig[]
 }
+/** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
+export interface SimulateResult {
+  runs: number[]
+  accesses: number
+  cancelled: boolean
+}
 
-/** Parent -> worker. */
 /** A stored run to read back as the API's RunReport (null: the latest). */
-export interface ReportWorkerInput {
+export interface ReportTaskInput {
   session: string
   run: number | null
-  /** Present: diagnose the run at this cache level (null: its first) and answer advice-done. */
-  advice?: { level: string | null }
+}
+/** The advisor's diagnosis of a run at one cache level (null: its first). */
+export interface AdviceTaskInput extends ReportTaskInput {
+  level: string | null
 }
 
 /** A slice query over one stored run (null: the latest), SIGMA notation text. */
-export interface QueryWorkerInput {
+export interface QueryTaskInput {
   session: string
   run: number | null
   query: string
   reduction: SliceReduction
 }
 
-export type WorkerCommand = { type: 'stop' }
+export interface ObjectsTaskInput {
+  session: string
+  options: ObjectsOptions
+}
 
-/** Worker -> parent. */
-export type WorkerMessage =
-  | { type: 'progress'; phase: 'tracing' | 'symbolizing' | 'simulating' | 'saving'; events: number; total: number | null }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
-  /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
-  | { type: 'simulate-done'; session: string; runs: number[]; accesses: number; cancelled: boolean }
-  | { type: 'report-done'; report: RunReport }
-  | { type: 'advice-done'; advice: RunAdvice }
-  | { type: 'query-done'; slice: QuerySlice }
-  | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
+/** Every task the pool runs: its input and its result. */
+export interface PoolTasks {
+  simulate: { input: SimulateTaskInput; result: SimulateResult }
+  report: { input: ReportTaskInput; result: RunReport }
+  advice: { input: AdviceTaskInput; result: RunAdvice }
+  query: { input: QueryTaskInput; result: QuerySlice }
+  objects: { input: ObjectsTaskInput; result: ObjectsReport }
+}
+export type PoolTaskKind = keyof PoolTasks
+
+/** What a running task may do besides returning: report progress, and notice a stop. */
+export interface TaskContext {
+  progress(phase: ProgressPhase, events: number, total: number | null): void
+  shouldStop(): boolean
+}
+
+/** Parent -> pool worker: one task at a time, and stop for the one running. */
+export type PoolCommand = { type: 'task'; id: number; kind: PoolTaskKind; input: unknown } | { type: 'stop'; id: number }
+
+/** Pool worker -> parent, each tagged with its task's id. */
+export type PoolMessage =
+  | { type: 'progress'; id: number; phase: ProgressPhase; events: number; total: number | null }
+  | { type: 'done'; id: number; result: unknown }
+  | { type: 'error'; id: number; message: string; code: StrideErrorCode }

@@ -1,21 +1,18 @@
-/** Starts a worker bundle and turns its messages into a promise plus progress callbacks. */
+/** Worker threads for the backend and the CLI: a trace's own worker, and the warm task pool. */
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import { StrideError } from '../../shared/errors'
-import type { HierarchyConfig, RunAdvice, RunReport } from '../../shared/domain'
-import { workerPath, type WorkerName } from '../paths'
+import type { HierarchyConfig } from '../../shared/domain'
+import { workerPath } from '../paths'
 import { JobError, type WorkerHandle } from '../job-handle'
+import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
-import type { QueryWorkerInput, ReportWorkerInput, SimulateWorkerInput, TraceWorkerInput, WorkerMessage } from './protocol'
+import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
-export type SimulateDone = Extract<WorkerMessage, { type: 'simulate-done' }>
-export type ReportDone = Extract<WorkerMessage, { type: 'report-done' }>
-export type AdviceDone = Extract<WorkerMessage, { type: 'advice-done' }>
-export type QueryDone = Extract<WorkerMessage, { type: 'query-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
 
 export { JobError, type WorkerHandle } from '../job-handle'
+export type { TaskProgress } from './pool'
 
 /**
  * Worker threads at once, process-wide (web mode serves many clients): the rest wait their
@@ -24,16 +21,18 @@ export { JobError, type WorkerHandle } from '../job-handle'
 export const MAX_WORKERS = Math.max(2, Math.min(8, availableParallelism()))
 const slots = new WorkerSlots(MAX_WORKERS)
 
-/** How long a stopped worker may take to wind down (a trace names its points) before it is terminated. */
-const STOP_GRACE_MS: Partial<Record<WorkerName, number>> = { 'trace-worker': 60_000 }
-const DEFAULT_STOP_GRACE_MS = 2_000
+/** Reports, advice, queries, rankings and simulations: warm workers, reused between tasks. */
+export const taskPool = new WorkerPool({ spawn: () => new Worker(workerPath('task-worker')), slots })
 
-function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneType: T['type'], onProgress: (p: WorkerProgress) => void): WorkerHandle<T> {
+/** A trace gets a worker of its own: it runs the program, and winds down by naming its points. */
+const TRACE_STOP_GRACE_MS = 60_000
+
+export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<TraceDone> {
   let worker: Worker | null = null
   let stopped = false
   let settled = false
   let fail: (e: JobError) => void = () => {}
-  const result = new Promise<T>((resolve, reject) => {
+  const result = new Promise<TraceDone>((resolve, reject) => {
     fail = (e) => {
       if (settled) return
       settled = true
@@ -42,22 +41,22 @@ function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneTy
     void slots.acquire().then(() => {
       if (stopped) {
         slots.release()
-        fail(new JobError(`${name} was cancelled before it started`, 'cancelled', null))
+        fail(new JobError('the trace was cancelled before it started', 'cancelled', null))
         return
       }
-      const w = new Worker(workerPath(name), { workerData: input })
+      const w = new Worker(workerPath('trace-worker'), { workerData: input })
       worker = w
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'progress') onProgress(m)
-        else if (m.type === doneType) {
+        else if (m.type === 'trace-done') {
           settled = true
-          resolve(m as T)
+          resolve(m)
         } else if (m.type === 'error') fail(new JobError(m.message, m.code, m.session))
       })
-      w.on('error', (e) => fail(new JobError(`internal error in ${name}: ${e.message}`, 'internal', null)))
+      w.on('error', (e) => fail(new JobError(`internal error in the trace worker: ${e.message}`, 'internal', null)))
       w.on('exit', (code) => {
         slots.release()
-        fail(stopped ? new JobError(`${name} was stopped`, 'cancelled', null) : new JobError(`${name} stopped unexpectedly (exit ${code})`, 'internal', null))
+        fail(stopped ? new JobError('the trace worker was stopped', 'cancelled', null) : new JobError(`the trace worker stopped unexpectedly (exit ${code})`, 'internal', null))
       })
     })
   }).finally(() => void worker?.terminate())
@@ -65,35 +64,18 @@ function start<T extends WorkerMessage>(name: WorkerName, input: unknown, doneTy
     if (stopped || settled) return
     stopped = true
     if (!worker) return // still waiting for a slot: it will not start
-    worker.postMessage({ type: 'stop' })
+    worker.postMessage({ type: 'stop' } satisfies WorkerCommand)
     // A worker busy in a long loop never reads the message: end it for real.
     const w = worker
-    setTimeout(() => void w.terminate(), STOP_GRACE_MS[name] ?? DEFAULT_STOP_GRACE_MS).unref()
+    setTimeout(() => void w.terminate(), TRACE_STOP_GRACE_MS).unref()
   }
   return { result, stop }
 }
 
-export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<TraceDone> {
-  return start<TraceDone>('trace-worker', input, 'trace-done', onProgress)
-}
-
-/** Builds a run's report in a worker: on a big session the queries and roll-ups take seconds. */
-export function runReportWorker(input: ReportWorkerInput): Promise<RunReport> {
-  return start<ReportDone>('report-worker', input, 'report-done', () => {}).result.then((m) => m.report)
-}
-
-/** The advisor in a worker: the report, a replay of the trace (miss classes), the diagnosis. */
-export function runAdviceWorker(input: ReportWorkerInput & { advice: { level: string | null } }): Promise<RunAdvice> {
-  return start<AdviceDone>('report-worker', input, 'advice-done', () => {}).result.then((m) => m.advice)
-}
-
-/** A slice query in a worker: SQL over the run's tables, and a re-simulation for array sections. */
-export function runQueryWorker(input: QueryWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<QueryDone> {
-  return start<QueryDone>('query-worker', input, 'query-done', onProgress)
-}
-
-export function runSimulateWorker(input: SimulateWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<SimulateDone> {
-  return start<SimulateDone>('simulate-worker', input, 'simulate-done', onProgress)
+/** Simulations of a session in one pass; a failure names the session, which keeps its trace. */
+export function runSimulateWorker(input: SimulateTaskInput, onProgress: (p: TaskProgress) => void): WorkerHandle<SimulateResult> {
+  const handle = taskPool.run('simulate', input, onProgress)
+  return { stop: handle.stop, result: handle.result.catch((e: unknown) => Promise.reject(e instanceof JobError && e.session === null ? new JobError(e.message, e.code, input.session) : e)) }
 }
 
 export interface PoolProgress {

@@ -1,9 +1,9 @@
-/** The Electron preload exposes the API as `window.stride`; in a browser it is absent. */
-import type { StrideApi } from '../../shared/api'
+/** The Electron preload exposes its message transport as `window.strideTransport`; in a browser it is absent. */
+import type { StrideTransport } from '../../shared/api'
 
 declare global {
   interface Window {
-    stride?: StrideApi
+    strideTransport?: StrideTransport
   }
 }
 

@@ -1,13 +1,15 @@
 /**
- * The renderer's way to the backend: the Electron preload's `window.stride` when running
- * in the desktop window, else a WebSocket client to the web-mode server that served the page.
+ * The renderer's way to the backend: one API client, over the desktop preload's IPC
+ * transport when running in the Electron window, else over a WebSocket to the web-mode
+ * server that served the page.
  */
 import type { StrideApi } from '../../shared/api'
+import { createApiClient } from './api-client'
 import { browserSocket } from './browser-socket'
-import { apiUrl, resolveToken, type TokenStore } from './location'
-import { createWebSocketClient } from './ws-client'
+import { ipcSocket } from './ipc-socket'
+import { apiUrl, resolveToken, tabClientId, type TokenStore } from './location'
 
-let webApi: StrideApi | null = null
+let api: StrideApi | null = null
 
 function tabStorage(): TokenStore | null {
   try {
@@ -18,13 +20,14 @@ function tabStorage(): TokenStore | null {
 }
 
 export function getStrideApi(): StrideApi {
-  if (window.stride) return window.stride
-  webApi ??= createWebSocketClient({
-    url: apiUrl(window.location, resolveToken(window.location.search, tabStorage())),
-    connect: browserSocket
-  }).api
-  return webApi
+  if (api) return api
+  const transport = window.strideTransport
+  const storage = tabStorage()
+  api = transport
+    ? createApiClient({ url: 'ipc:', connect: ipcSocket(transport) }).api
+    : createApiClient({ url: apiUrl(window.location, resolveToken(window.location.search, storage), tabClientId(storage)), connect: browserSocket }).api
+  return api
 }
 
-export { createWebSocketClient } from './ws-client'
+export { createApiClient } from './api-client'
 export type { SocketConnector } from './socket'

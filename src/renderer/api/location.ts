@@ -24,8 +24,30 @@ export function resolveToken(search: string, store: TokenStore | null): string |
   }
 }
 
-export function apiUrl(location: { protocol: string; host: string }, token: string | null): string {
+export const CLIENT_STORAGE_KEY = 'stride.client'
+
+/**
+ * This tab's client id: the server sends a job's events to the tab that started it, also
+ * after a reconnection or a reload (sessionStorage lives as long as the tab).
+ */
+export function tabClientId(store: TokenStore | null, fresh: () => string = () => crypto.randomUUID()): string {
+  try {
+    const known = store?.getItem(CLIENT_STORAGE_KEY)
+    if (known) return known
+    const id = fresh()
+    store?.setItem(CLIENT_STORAGE_KEY, id)
+    return id
+  } catch {
+    return fresh()
+  }
+}
+
+export function apiUrl(location: { protocol: string; host: string }, token: string | null, client: string | null = null): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-  const query = token ? `?token=${encodeURIComponent(token)}` : ''
+  const params = new URLSearchParams()
+  if (token) params.set('token', token)
+  if (client) params.set('client', client)
+  const text = params.toString()
+  const query = text ? `?${text}` : ''
   return `${scheme}//${location.host}/api${query}`
 }

@@ -1,6 +1,6 @@
 /**
  * The Data structures tab: the method parameters the user chose, and the ranking the backend
- * computed for them (getObjects runs in a worker; its progress comes as objectsProgress events).
+ * computed for them (getObjects runs in a worker; its progress comes with the call, and a newer ranking cancels it).
  */
 import { create } from 'zustand'
 import type { ObjectsReport, SamplingIntervalKind } from '../../shared/domain'
@@ -38,7 +38,7 @@ interface ObjectsState {
   key: string | null
   report: ObjectsReport | null
   status: 'idle' | 'running' | 'ready' | 'error'
-  progress: { events: number; total: number } | null
+  progress: { events: number; total: number | null } | null
   startedAt: number
   error: string | null
   setParams(p: Partial<ObjectsParams>): void
@@ -46,6 +46,7 @@ interface ObjectsState {
 }
 
 let ticket = 0
+let running: AbortController | null = null
 
 export const objectsKey = (session: string, run: number, level: string) => `${session}#${run}#${level}`
 
@@ -60,12 +61,12 @@ export const useObjects = create<ObjectsState>((set, get) => ({
   setParams: (p) => set({ params: { ...get().params, ...p } }),
   async compute(session, run, level) {
     const my = ++ticket
-    const requestId = `objects-${my}-${Date.now()}`
+    // A newer ranking supersedes this one: its worker stops rather than finish unseen.
+    running?.abort()
+    const mine = new AbortController()
+    running = mine
     const p = get().params
     set({ status: 'running', error: null, progress: null, startedAt: Date.now(), key: objectsKey(session, run, level) })
-    const off = stride().on('objectsProgress', (e) => {
-      if (e.requestId === requestId && my === ticket) set({ progress: { events: e.events, total: e.total } })
-    })
     try {
       const report = await stride().getObjects({
         session,
@@ -77,14 +78,13 @@ export const useObjects = create<ObjectsState>((set, get) => ({
         threshold: p.thresholdPercent / 100,
         approxEvery: p.approxEvery,
         loopThreshold: p.loopThreshold,
-        skid: p.skid ? { mean: p.skidMean, sigma: p.skidSigma } : null,
-        requestId
-      })
+        skid: p.skid ? { mean: p.skidMean, sigma: p.skidSigma } : null
+      }, { signal: mine.signal, onProgress: ({ events, total }) => my === ticket && set({ progress: { events, total } }) })
       if (my === ticket) set({ report, status: 'ready' })
     } catch (e) {
       if (my === ticket) set({ status: 'error', error: errorMessage(e) })
     } finally {
-      off()
+      if (running === mine) running = null
     }
   }
 }))

@@ -1,10 +1,10 @@
 /**
  * The Query view's state: the slice being asked (as SIGMA notation text and as checked
  * items, kept in sync), its reduction and display, and the running query (progress while
- * array sections re-simulate, cancel). The only caller of querySlice/cancelQuery.
+ * array sections re-simulate, cancel). The only caller of querySlice.
  */
 import { create } from 'zustand'
-import type { QueryProgress } from '../../shared/api'
+import type { CallProgress } from '../../shared/api'
 import type { QuerySlice, SliceReduction } from '../../shared/domain'
 import { selectionFromText, textFromSelection, toggleItem, type SliceAxis, type SliceSelection } from '../logic/query-slice'
 import { useSession } from './session-store'
@@ -26,7 +26,7 @@ interface QueryState {
   status: 'idle' | 'running' | 'done' | 'error'
   slice: QuerySlice | null
   error: string | null
-  progress: QueryProgress | null
+  progress: CallProgress | null
   setText(text: string): void
   toggle(axis: SliceAxis, item: string): void
   setReduction(reduction: SliceReduction): void
@@ -36,12 +36,11 @@ interface QueryState {
   cancel(): Promise<void>
 }
 
-let counter = 0
 const initial = selectionFromText(DEFAULT_SLICE)
 
 export const useQuery = create<QueryState>((set, get) => {
-  let offProgress: (() => void) | null = null
-  let current: string | null = null
+  /** The query running now; a newer one (or cancel) aborts it. */
+  let current: AbortController | null = null
 
   return {
     text: DEFAULT_SLICE,
@@ -83,32 +82,32 @@ export const useQuery = create<QueryState>((set, get) => {
         set({ textError: { message: parsed.message, column: parsed.column } })
         return
       }
-      if (current) void stride().cancelQuery({ queryId: current }).catch(() => {})
-      const queryId = `q${Date.now().toString(36)}-${++counter}`
-      current = queryId
-      offProgress ??= stride().on('queryProgress', (p) => {
-        if (p.queryId === current) set({ progress: p })
-      })
+      current?.abort()
+      const mine = new AbortController()
+      current = mine
       set({ status: 'running', error: null, progress: null, text: parsed.canonical, selection: parsed.selection, textError: null })
       try {
-        const slice = await stride().querySlice({ session: path, run, query: parsed.canonical, reduction: get().reduction, queryId })
-        if (current !== queryId) return
+        const slice = await stride().querySlice(
+          { session: path, run, query: parsed.canonical, reduction: get().reduction },
+          { signal: mine.signal, onProgress: (progress) => current === mine && set({ progress }) }
+        )
+        if (current !== mine) return
         set({ status: 'done', slice, metric: Math.min(get().metric, slice.metrics.length - 1), progress: null })
       } catch (e) {
-        if (current !== queryId) return
+        if (current !== mine) return
         // The previous result answers another query: it must not stay drawn under this error.
         set({ status: 'error', error: errorMessage(e), progress: null, slice: null })
       } finally {
-        if (current === queryId) current = null
+        if (current === mine) current = null
       }
     },
 
     async cancel() {
-      const id = current
-      if (!id) return
+      const running = current
+      if (!running) return
       current = null
       set({ status: get().slice ? 'done' : 'idle', progress: null, error: 'Query cancelled.' })
-      await stride().cancelQuery({ queryId: id }).catch(() => {})
+      running.abort()
     }
   }
 })

@@ -69,7 +69,7 @@ describe('stride query', () => {
 })
 
 describe('querySlice through the service', () => {
-  it('reports progress while array sections re-simulate, and cancels by query id', async () => {
+  it('reports progress while array sections re-simulate, and stops when the call is aborted', async () => {
     const { createStrideService } = await import('../../services/stride-service')
     const mult = join(dir, 'mult.stride')
     strideOk(['trace', '--launch', example('mult'), '--max-events', '3000000', '--out', mult], env)
@@ -82,15 +82,16 @@ describe('querySlice through the service', () => {
       expect(done.cells[1]![0]![1]).toBeGreaterThan(300_000)
 
       const progress: number[] = []
-      const off = service.subscribe((event, payload) => {
-        if (event !== 'queryProgress') return
-        const p = payload as { queryId: string; events: number }
-        if (p.queryId !== 'q1') return
-        progress.push(p.events)
-        if (progress.length === 1) void service.call('cancelQuery', { queryId: 'q1' })
-      })
-      await expect(service.call('querySlice', { session: mult, query: '[{A[*,1]},{*},{misses}]', queryId: 'q1' })).rejects.toThrow('Query cancelled.')
-      off()
+      const controller = new AbortController()
+      const context = {
+        client: 'test',
+        signal: controller.signal,
+        progress: (p: { events: number }) => {
+          progress.push(p.events)
+          if (progress.length === 1) controller.abort()
+        }
+      }
+      await expect(service.call('querySlice', { session: mult, query: '[{A[*,1]},{*},{misses}]' }, context)).rejects.toThrow('Query cancelled.')
       expect(progress.length).toBeGreaterThan(0)
       expect(progress[0]!).toBeLessThan(3_000_000)
     } finally {

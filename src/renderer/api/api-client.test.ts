@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { StrideError, type JobFinished } from '../../shared/api'
-import { apiUrl, resolveToken, TOKEN_STORAGE_KEY, type TokenStore } from './location'
+import { apiUrl, resolveToken, tabClientId, TOKEN_STORAGE_KEY, type TokenStore } from './location'
 import type { SocketHandlers } from './socket'
-import { createWebSocketClient, defaultBackoff, type WebSocketClient } from './ws-client'
+import { createApiClient, defaultBackoff, type ApiClient } from './api-client'
 
 /** A socket the test drives by hand: what the client sent, and server-side controls. */
 class FakeSocket {
@@ -27,10 +27,10 @@ class FakeSocket {
 }
 
 let sockets: FakeSocket[]
-let client: WebSocketClient
+let client: ApiClient
 
-function start(): WebSocketClient {
-  client = createWebSocketClient({
+function start(): ApiClient {
+  client = createApiClient({
     url: 'ws://127.0.0.1:4000/api?token=t',
     backoffMs: (attempt) => attempt * 100,
     connect: (url, handlers) => {
@@ -99,7 +99,6 @@ describe('WebSocket StrideApi client', () => {
         'startAttach',
         // query slices
         'querySlice',
-        'cancelQuery',
         // file pickers
         'listDirectory',
         'chooseFile'
@@ -116,6 +115,52 @@ describe('WebSocket StrideApi client', () => {
     expect(error).toBeInstanceOf(StrideError)
     expect((error as StrideError).message).toBe('No session at /x.stride.')
     expect((error as StrideError).code).toBe('not-found')
+  })
+
+  it('hands progress for a request to that call alone, and ignores progress for unknown ids', async () => {
+    const { api } = start()
+    latest().open()
+    const heard: unknown[] = []
+    const other: unknown[] = []
+    const query = api.querySlice({ session: '/s.stride', query: '[{*},{*},{misses}]' }, { onProgress: (p) => heard.push(p) })
+    const id = latest().lastRequest().id
+    api.getObjects({ session: '/s.stride' }, { onProgress: (p) => other.push(p) }).catch(() => undefined)
+    latest().reply({ progress: id, events: 5, total: 10 })
+    latest().reply({ progress: 999, events: 1, total: null })
+    latest().reply({ progress: id, events: 7, total: null })
+    latest().reply({ id, ok: true, result: { cells: [] } })
+    await expect(query).resolves.toEqual({ cells: [] })
+    expect(heard).toEqual([
+      { events: 5, total: 10 },
+      { events: 7, total: null }
+    ])
+    expect(other).toEqual([])
+  })
+
+  it('cancels by id when the signal aborts: the server is told, the call rejects as cancelled, a late answer is ignored', async () => {
+    const { api } = start()
+    latest().open()
+    const controller = new AbortController()
+    const query = api.querySlice({ session: '/s.stride', query: 'q' }, { signal: controller.signal })
+    const id = latest().lastRequest().id
+    controller.abort()
+    await expect(query).rejects.toMatchObject({ code: 'cancelled', message: 'querySlice was cancelled.' })
+    expect(latest().sent[latest().sent.length - 1]).toEqual({ cancel: id })
+    latest().reply({ id, ok: true, result: 'late' })
+    // An already-aborted signal never sends the request at all.
+    const before = latest().sent.length
+    await expect(api.getReport({ session: '/s.stride' }, { signal: controller.signal })).rejects.toMatchObject({ code: 'cancelled' })
+    expect(latest().sent.length).toBe(before)
+  })
+
+  it('a call aborted before the socket opened is never sent', async () => {
+    const { api } = start()
+    const controller = new AbortController()
+    const call = api.getReport({ session: '/s.stride' }, { signal: controller.signal })
+    controller.abort()
+    await expect(call).rejects.toMatchObject({ code: 'cancelled' })
+    latest().open()
+    expect(latest().sent).toEqual([])
   })
 
   it('delivers events to listeners of that event until they unsubscribe', () => {
@@ -253,6 +298,17 @@ describe('web-mode location helpers', () => {
   it('builds the ws URL from the page location', () => {
     expect(apiUrl({ protocol: 'http:', host: '127.0.0.1:5000' }, 'a+b')).toBe('ws://127.0.0.1:5000/api?token=a%2Bb')
     expect(apiUrl({ protocol: 'https:', host: 'h:1' }, null)).toBe('wss://h:1/api')
+    expect(apiUrl({ protocol: 'http:', host: 'h:1' }, 't', 'c-1')).toBe('ws://h:1/api?token=t&client=c-1')
+  })
+
+  it("keeps the tab's client id for the tab's life, so its jobs' events find it after a reload", () => {
+    const data = new Map<string, string>()
+    const store: TokenStore = { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) }
+    let n = 0
+    const fresh = () => `id-${++n}`
+    expect(tabClientId(store, fresh)).toBe('id-1')
+    expect(tabClientId(store, fresh)).toBe('id-1')
+    expect(tabClientId(null, fresh)).toBe('id-2')
   })
 
   it('backs off from a quarter second up to ten seconds', () => {

@@ -1,21 +1,23 @@
 /**
- * StrideApi over the web-mode WebSocket: one request id per call, answers matched by id,
+ * The one StrideApi client, over either transport (the web-mode WebSocket, or the desktop
+ * window's IPC channel, both speaking the wire format in shared/api.ts): one request id per
+ * call, answers and progress matched by id, cancel by id when the call's signal aborts, job
  * events fanned out to `on` listeners, and reconnection with backoff so a dropped socket
  * does not leave the UI deaf to job events. Written against `SocketConnector` only (no DOM
- * or Node types) so the same code runs in the browser and in tests.
+ * or Node types) so the same code runs in the browser, in the desktop window and in tests.
  */
-import { API_METHODS, StrideError, type ApiMethod, type StrideApi, type StrideErrorCode } from '../../shared/api'
+import { API_METHODS, StrideError, type ApiMethod, type CallOptions, type CallProgress, type StrideApi, type StrideErrorCode } from '../../shared/api'
 import { createEventHub } from '../../shared/event-hub'
 import type { SocketConnection, SocketConnector } from './socket'
 
-export interface WebSocketClientOptions {
+export interface ApiClientOptions {
   url: string
   connect: SocketConnector
   /** Delay before the next reconnect after `attempt` consecutive failures (1, 2, ...). */
   backoffMs?: (attempt: number) => number
 }
 
-export interface WebSocketClient {
+export interface ApiClient {
   api: StrideApi
   /** Stop reconnecting, fail whatever is pending, close the socket. */
   close(): void
@@ -31,11 +33,14 @@ interface Pending {
   method: ApiMethod
   text: string
   sent: boolean
+  onProgress: ((progress: CallProgress) => void) | undefined
   resolve(value: unknown): void
   reject(error: Error): void
 }
 
-export function createWebSocketClient(options: WebSocketClientOptions): WebSocketClient {
+const cancelledError = (method: ApiMethod) => new StrideError(`${method} was cancelled.`, 'cancelled')
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
   const backoff = options.backoffMs ?? defaultBackoff
   const pending = new Map<number, Pending>()
   const events = createEventHub()
@@ -129,6 +134,17 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
       events.emit(m.event, m.payload)
       return
     }
+    if (typeof m.progress === 'number') {
+      const entry = pending.get(m.progress)
+      if (entry?.onProgress && typeof m.events === 'number') {
+        try {
+          entry.onProgress({ events: m.events, total: typeof m.total === 'number' ? m.total : null })
+        } catch (err) {
+          console.error(`[stride] a ${entry.method} progress listener failed:`, err)
+        }
+      }
+      return
+    }
     if (typeof m.id !== 'number') return
     const entry = pending.get(m.id)
     if (!entry) {
@@ -146,24 +162,40 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
     entry.reject(new StrideError(messageText, code))
   }
 
-  function call(method: ApiMethod, input: unknown): Promise<unknown> {
+  function call(method: ApiMethod, input: unknown, callOptions: CallOptions = {}): Promise<unknown> {
     if (closed) return Promise.reject(new StrideError('The Stride connection is closed; reload the page.', 'internal'))
+    const { signal, onProgress } = callOptions
+    if (signal?.aborted) return Promise.reject(cancelledError(method))
     return new Promise((resolve, reject) => {
       const id = nextId++
+      const onAbort = () => {
+        const entry = pending.get(id)
+        if (!entry) return
+        pending.delete(id)
+        // Sent: the backend stops the work (its late answer is ignored); not sent: it never runs.
+        if (entry.sent && open) socket?.send(JSON.stringify({ cancel: id }))
+        entry.reject(cancelledError(method))
+      }
+      const settle = <T>(done: (value: T) => void) => (value: T) => {
+        signal?.removeEventListener('abort', onAbort)
+        done(value)
+      }
       const entry: Pending = {
         method,
         text: JSON.stringify({ id, method, input: input ?? {} }),
         sent: false,
-        resolve,
-        reject
+        onProgress,
+        resolve: settle(resolve),
+        reject: settle(reject)
       }
       pending.set(id, entry)
+      signal?.addEventListener('abort', onAbort, { once: true })
       if (open) send(entry)
       else connect()
     })
   }
 
-  const methods = Object.fromEntries(API_METHODS.map((m) => [m, (input: unknown) => call(m, input)]))
+  const methods = Object.fromEntries(API_METHODS.map((m) => [m, (input: unknown, callOptions?: CallOptions) => call(m, input, callOptions)]))
   const api = Object.freeze({ ...methods, on: events.on }) as StrideApi
 
   connect()

@@ -1,0 +1,152 @@
+import { Worker } from 'node:worker_threads'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WorkerPool, type TaskProgress } from './pool'
+import { WorkerSlots } from './worker-slots'
+
+/**
+ * A stand-in task worker speaking the pool's protocol: 'report' answers with its input and the
+ * worker's thread id, 'simulate' ticks progress until told to stop, 'query' spins without ever
+ * yielding (only terminate ends it), 'objects' kills its own thread, 'advice' fails.
+ */
+const STAND_IN = `
+const { parentPort, threadId } = require('node:worker_threads')
+const stops = new Set()
+parentPort.on('message', (m) => {
+  if (m.type === 'stop') { stops.add(m.id); return }
+  const post = (x) => parentPort.postMessage({ id: m.id, ...x })
+  if (m.kind === 'report') post({ type: 'done', result: { input: m.input, thread: threadId } })
+  else if (m.kind === 'advice') post({ type: 'error', message: 'No run 9 in this session; pick one of 1, 2.', code: 'not-found' })
+  else if (m.kind === 'simulate') {
+    let events = 0
+    const tick = () => {
+      if (stops.has(m.id)) return post({ type: 'done', result: { runs: [], accesses: events, cancelled: true } })
+      events += 10
+      post({ type: 'progress', phase: 'simulating', events, total: null })
+      setTimeout(tick, 5)
+    }
+    tick()
+  } else if (m.kind === 'query') { for (;;) {} }
+  else if (m.kind === 'objects') process.exit(3)
+})`
+
+const pools: WorkerPool[] = []
+function pool(max = 2, options: { keepWarm?: number; idleMs?: number } = {}): { pool: WorkerPool; slots: WorkerSlots } {
+  const slots = new WorkerSlots(max)
+  const p = new WorkerPool({ spawn: () => new Worker(STAND_IN, { eval: true }), slots, stopGraceMs: 100, ...options })
+  pools.push(p)
+  return { pool: p, slots }
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()))
+})
+
+const report = (p: WorkerPool, run: number) => p.run('report', { session: 's', run }).result as Promise<unknown> as Promise<{ input: unknown; thread: number }>
+
+describe('warm worker pool', () => {
+  it('reuses one warm worker for tasks in sequence, and answers each with its own result', async () => {
+    const { pool: p, slots } = pool()
+    p.warm()
+    expect(p.size).toBe(1)
+    const first = await report(p, 1)
+    const second = await report(p, 2)
+    expect(first.input).toEqual({ session: 's', run: 1 })
+    expect(second.input).toEqual({ session: 's', run: 2 })
+    expect(second.thread).toBe(first.thread)
+    expect(p.size).toBe(1)
+    expect(slots.running).toBe(0)
+  })
+
+  it('runs tasks side by side up to the slots, the rest waiting their turn', async () => {
+    const { pool: p, slots } = pool(2)
+    const a = p.run('simulate', { session: 's', configs: [] })
+    const b = p.run('simulate', { session: 's', configs: [] })
+    const c = report(p, 3)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(slots.running).toBe(2)
+    expect(slots.waiting).toBe(1)
+    a.stop()
+    await expect(a.result).resolves.toMatchObject({ cancelled: true })
+    await expect(c).resolves.toMatchObject({ input: { run: 3 } })
+    b.stop()
+    await b.result
+    expect(p.size).toBe(2)
+    expect(slots.running).toBe(0)
+  })
+
+  it('passes progress through, and a stopped task that winds down keeps its worker', async () => {
+    const { pool: p } = pool()
+    const seen: TaskProgress[] = []
+    const sim = p.run('simulate', { session: 's', configs: [] }, (progress) => {
+      seen.push(progress)
+      if (seen.length === 3) sim.stop()
+    })
+    const done = await sim.result
+    expect(done.cancelled).toBe(true)
+    expect(seen.slice(0, 3).map((s) => s.events)).toEqual([10, 20, 30])
+    expect(seen[0]!.phase).toBe('simulating')
+    expect(p.size).toBe(1)
+  })
+
+  it('terminates a worker that ignores stop, fails its task as cancelled, and starts afresh', async () => {
+    const { pool: p, slots } = pool()
+    const before = await report(p, 1)
+    const stuck = p.run('query', { session: 's', run: null, query: 'q', reduction: 'sum' })
+    await new Promise((r) => setTimeout(r, 30))
+    stuck.stop()
+    await expect(stuck.result).rejects.toMatchObject({ code: 'cancelled' })
+    expect(slots.running).toBe(0)
+    const after = await report(p, 2)
+    expect(after.thread).not.toBe(before.thread)
+  })
+
+  it("a task's own error reaches the caller with its code and the worker stays", async () => {
+    const { pool: p } = pool()
+    const warm = await report(p, 1)
+    await expect(p.run('advice', { session: 's', run: 9, level: null }).result).rejects.toMatchObject({ code: 'not-found', message: 'No run 9 in this session; pick one of 1, 2.' })
+    expect((await report(p, 2)).thread).toBe(warm.thread)
+  })
+
+  it('a worker that dies fails its task as an internal error, and the next task gets a new worker', async () => {
+    const { pool: p, slots } = pool()
+    await expect(p.run('objects', { session: 's', options: {} as never }).result).rejects.toMatchObject({ code: 'internal', message: expect.stringMatching(/stopped unexpectedly \(exit 3\)/) })
+    expect(slots.running).toBe(0)
+    await expect(report(p, 1)).resolves.toMatchObject({ input: { run: 1 } })
+  })
+
+  it('a task stopped while waiting for a slot never starts', async () => {
+    const { pool: p, slots } = pool(1)
+    const busy = p.run('simulate', { session: 's', configs: [] })
+    const waiting = p.run('report', { session: 's', run: 1 })
+    await new Promise((r) => setTimeout(r, 20))
+    waiting.stop()
+    busy.stop()
+    await expect(waiting.result).rejects.toMatchObject({ code: 'cancelled' })
+    await busy.result
+    expect(slots.running).toBe(0)
+  })
+
+  it('ends idle workers beyond keepWarm after idleMs, keeping the warm one', async () => {
+    const { pool: p } = pool(3, { keepWarm: 1, idleMs: 30 })
+    const a = p.run('simulate', { session: 's', configs: [] })
+    const b = p.run('simulate', { session: 's', configs: [] })
+    await new Promise((r) => setTimeout(r, 20))
+    a.stop()
+    b.stop()
+    await Promise.all([a.result, b.result])
+    expect(p.size).toBe(2)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(p.size).toBe(1)
+    expect(p.idleCount).toBe(1)
+  })
+
+  it('after close, running tasks fail as cancelled and new ones do not start', async () => {
+    const { pool: p } = pool()
+    const running = p.run('simulate', { session: 's', configs: [] })
+    await new Promise((r) => setTimeout(r, 20))
+    await p.close()
+    await expect(running.result).rejects.toMatchObject({ code: 'cancelled' })
+    await expect(report(p, 1)).rejects.toMatchObject({ code: 'cancelled' })
+    expect(p.size).toBe(0)
+  })
+})

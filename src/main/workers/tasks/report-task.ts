@@ -1,0 +1,25 @@
+/** A stored run read back as the API's RunReport, or the advisor's diagnosis of it. */
+import type { RunAdvice, RunReport } from '../../../shared/domain'
+import { adviseStoredRun } from '../../session-analysis/session-advice'
+import { buildReport } from '../../store/runs'
+import { openSessionDb } from '../../store/session-reader'
+import type { AdviceTaskInput, ReportTaskInput } from '../protocol'
+
+export async function reportTask(input: ReportTaskInput): Promise<RunReport> {
+  const db = openSessionDb(input.session, { readonly: true })
+  try {
+    return buildReport(db, input.run)
+  } finally {
+    db.close()
+  }
+}
+
+/** The report plus a replay of the trace for the miss classes: seconds on a large session. */
+export async function adviceTask(input: AdviceTaskInput): Promise<RunAdvice> {
+  const db = openSessionDb(input.session, { readonly: true })
+  try {
+    return await adviseStoredRun(db, input.run, input.level)
+  } finally {
+    db.close()
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * One or more hierarchies simulated over a stored trace in one pass, streaming the chunks in
+ * order (the next one decoding on the thread pool meanwhile, so at most two in memory; each
+ * chunk is decoded once and fed to every hierarchy, through its own layout filters, if any),
+ * then one run stored per hierarchy. A sweep splits its hierarchies over a few pool workers.
+ */
+import { StrideError } from '../../../shared/errors'
+import type { HierarchyConfig } from '../../../shared/domain'
+import { NativeHierarchy } from '../../simulate/native-hierarchy'
+import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
+import { storeRun } from '../../store/runs'
+import { foldLog, type Db } from '../../store/open-db'
+import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPointVariables } from '../../store/session-reader'
+import { readPlacedVariables } from '../../session-analysis/placed-variables'
+import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
+
+/** About this many timeline intervals when the user does not choose the interval. */
+const DEFAULT_INTERVALS = 100
+
+interface Simulation {
+  config: HierarchyConfig
+  hierarchy: NativeHierarchy
+  layout: LayoutMap | null
+  interval: number
+}
+
+async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>): Promise<Simulation> {
+  const interval = config.timelineInterval ?? Math.max(1, Math.ceil(total / DEFAULT_INTERVALS))
+  let layout: LayoutMap | null = null
+  if (config.layout && config.layout.length > 0) {
+    try {
+      layout = buildLayoutMap(await placed(), config.layout)
+    } catch (e) {
+      throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
+    }
+  }
+  return { config, layout, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval }) }
+}
+
+export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
+  // A pool worker outlives its tasks: every handle is closed whatever happens.
+  const reader = openSessionDb(input.session, { readonly: true })
+  let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
+  try {
+    simulated = await simulateAll(reader, input, ctx)
+  } finally {
+    reader.close()
+  }
+  const { sims, variables, kinds, total, done } = simulated
+  if (ctx.shouldStop()) return { runs: [], accesses: done, cancelled: true }
+  ctx.progress('saving', done, total)
+  const writer = openSessionDb(input.session)
+  try {
+    const runs = sims.map(({ config, hierarchy, interval }) => {
+      hierarchy.finish()
+      return storeRun(writer, {
+        config,
+        accesses: hierarchy.accesses,
+        totals: hierarchy.levelTotals(),
+        pointStats: hierarchy.pointResults(),
+        pointCount: kinds.length,
+        extras: hierarchy.levelExtras(),
+        evictors: hierarchy.evictorEntries(),
+        timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
+        timelineInterval: interval
+      })
+    })
+    foldLog(writer)
+    return { runs, accesses: done, cancelled: false }
+  } finally {
+    writer.close()
+  }
+}
+
+/** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
+async function simulateAll(reader: Db, input: SimulateTaskInput, ctx: TaskContext) {
+  const kinds = readPointKinds(reader)
+  const total = countEvents(reader)
+  // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
+  const variables: string[] = []
+  const varIndex = new Map<string, number>()
+  const pointVariables = Int32Array.from(readPointVariables(reader).map((variable) => {
+    const name = variable ?? 'unknown'
+    let v = varIndex.get(name)
+    if (v === undefined) {
+      v = variables.length
+      variables.push(name)
+      varIndex.set(name, v)
+    }
+    return v
+  }))
+  let placed: Promise<PlacedVariable[]> | null = null
+  const placedOnce = () => (placed ??= readPlacedVariables(reader))
+  const sims: Simulation[] = []
+  for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
+  let done = 0
+  let lastPost = 0
+  for await (const chunk of iterateChunksAhead(reader, kinds.length)) {
+    for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
+    done += chunk.count
+    const now = Date.now()
+    if (now - lastPost > 200) {
+      lastPost = now
+      ctx.progress('simulating', done, total)
+      // Let the stop message in: chunks are processed synchronously otherwise.
+      await new Promise((r) => setImmediate(r))
+      if (ctx.shouldStop()) break
+    }
+  }
+  return { sims, variables, kinds, total, done }
+}
