@@ -15,6 +15,15 @@ describe('CLI arguments', () => {
     expect(() => parseArgs(['--nope'], spec, 'simulate')).toThrow(/unknown option --nope; accepted: --cache/)
     expect(() => parseArgs(['--out'], spec, 'simulate')).toThrow(/--out needs a value/)
     expect(() => parseArgs(['--out', 'a', '--out', 'b'], spec, 'simulate')).toThrow(/given twice/)
+    expect(() => parseArgs(['--json=yes'], spec, 'simulate')).toThrow('stride simulate: --json takes no value.')
+    expect(() => parseArgs(['-q'], spec, 'simulate')).toThrow(/unknown option -q; accepted: --cache, --json, --out/)
+    expect(() => parseArgs(['--out', '-x'], spec, 'simulate')).toThrow("--out needs a value (one starting with '-' is written --out=VALUE)")
+  })
+  it('takes a negative number as a value, and a value starting with - when written --flag=VALUE', () => {
+    expect(flag(parseArgs(['--out', '-1:0.7'], spec, 'objects'), 'out')).toBe('-1:0.7')
+    expect(flag(parseArgs(['--out=-x'], spec, 'objects'), 'out')).toBe('-x')
+    // After "--" nothing is joined or parsed.
+    expect(parseArgs(['--', '--out', '-1'], spec, 'trace').rest).toEqual(['--out', '-1'])
     expect(() => positiveInt('-3', '--max-events', 'trace')).toThrow(/positive whole number/)
     expect(positiveInt('2M', '--max-events', 'trace')).toBe(2_000_000)
   })

@@ -1,4 +1,8 @@
-/** A small, strict argument parser: unknown flags are errors that say what is accepted. */
+/**
+ * Strict argument parsing on Node's own `util.parseArgs`: unknown flags, missing values and
+ * repeated single flags are errors that say what is accepted.
+ */
+import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util'
 import { StrideError } from '../../shared/errors'
 
 export interface FlagSpec {
@@ -15,33 +19,64 @@ export interface ParsedArgs {
   rest: string[]
 }
 
-export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, command: string): ParsedArgs {
-  const out: ParsedArgs = { positional: [], flags: new Map(), rest: [] }
+type NodeOptions = NonNullable<ParseArgsConfig['options']>
+
+/**
+ * `--skid -1:0.7`: util.parseArgs calls a value starting with '-' ambiguous; a negative number
+ * is no flag, so it is joined to its flag as `--skid=-1:0.7`.
+ */
+function joinNegativeValues(argv: string[], spec: Record<string, FlagSpec>): string[] {
+  const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
-    if (a === '--') {
-      out.rest = argv.slice(i + 1)
+    if (a === '--') return [...out, ...argv.slice(i)]
+    const next = argv[i + 1]
+    if (a.startsWith('--') && !a.includes('=') && spec[a.slice(2)]?.value && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`)
+      i++
+    } else out.push(a)
+  }
+  return out
+}
+
+/** util.parseArgs' error as one line in Stride's words. */
+function explain(e: unknown, spec: Record<string, FlagSpec>, command: string): StrideError {
+  const message = e instanceof Error ? e.message : String(e)
+  const code = (e as { code?: string }).code
+  const name = /'(-{1,2}[^' =<]+)/.exec(message)?.[1] ?? '?'
+  const bare = name.replace(/^-+/, '')
+  const accepted = Object.keys(spec).map((k) => `--${k}`).join(', ')
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new StrideError(`stride ${command}: unknown option ${name}; accepted: ${accepted || 'none'}.`)
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (spec[bare]?.value) return new StrideError(`stride ${command}: --${bare} needs a value (one starting with '-' is written --${bare}=VALUE).`)
+    return new StrideError(`stride ${command}: --${bare} takes no value.`)
+  }
+  return new StrideError(`stride ${command}: ${message.split('\n')[0]}`)
+}
+
+export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, command: string): ParsedArgs {
+  const options: NodeOptions = Object.fromEntries(Object.entries(spec).map(([name, s]) => [name, { type: s.value ? 'string' : 'boolean', multiple: s.repeat ?? false }]))
+  const args = joinNegativeValues(argv, spec)
+  let tokens
+  try {
+    tokens = parseNodeArgs({ args, options, strict: true, allowPositionals: true, tokens: true }).tokens
+  } catch (e) {
+    throw explain(e, spec, command)
+  }
+  const out: ParsedArgs = { positional: [], flags: new Map(), rest: [] }
+  for (const t of tokens) {
+    if (t.kind === 'option-terminator') {
+      out.rest = args.slice(t.index + 1)
       break
     }
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=')
-      const name = eq > 0 ? a.slice(2, eq) : a.slice(2)
-      const s = spec[name]
-      if (!s) throw new StrideError(`stride ${command}: unknown option --${name}; accepted: ${Object.keys(spec).map((k) => `--${k}`).join(', ')}.`)
-      let value = 'true'
-      if (s.value) {
-        if (eq > 0) value = a.slice(eq + 1)
-        else {
-          const next = argv[++i]
-          if (next === undefined) throw new StrideError(`stride ${command}: --${name} needs a value.`)
-          value = next
-        }
-      } else if (eq > 0) throw new StrideError(`stride ${command}: --${name} takes no value.`)
-      const list = out.flags.get(name) ?? []
-      if (list.length > 0 && !s.repeat) throw new StrideError(`stride ${command}: --${name} was given twice.`)
-      list.push(value)
-      out.flags.set(name, list)
-    } else out.positional.push(a)
+    if (t.kind === 'positional') out.positional.push(t.value)
+    else {
+      // util.parseArgs keeps the last of a repeated single flag; a repeat is more likely a mistake.
+      const list = out.flags.get(t.name) ?? []
+      if (list.length > 0 && !spec[t.name]?.repeat) throw new StrideError(`stride ${command}: --${t.name} was given twice.`)
+      list.push(t.value ?? 'true')
+      out.flags.set(t.name, list)
+    }
   }
   return out
 }
