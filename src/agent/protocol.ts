@@ -5,6 +5,7 @@
  * import it. The C side (cmodule/stride-cmodule.h) must match RECORD_* and STATE_*; the
  * native test checks the layout against the C compiler's offsetof.
  */
+import type { SamplingMode } from '../shared/domain'
 
 /** One ring record: u8 type, u8 kind, u16 size, u32 thread, u64 a, u64 b, u64 c (little-endian). */
 export const RECORD_BYTES = 32
@@ -28,15 +29,8 @@ export const UntracedReason = { gather: 1, repScan: 2, segment: 3, operand: 4 } 
 export const STATE = { head: 0, tail: 4, lost: 8, enabled: 12, capacity: 16, rangeCount: 20, ranges: 24, records: 32, untraced: 40, spinLimit: 44 } as const
 export const STATE_BYTES = 48
 
-/** Mohan et al. section 4: how much of each chosen function is sampled. */
-export type SamplingMode =
-  | { kind: 'complete' }
-  /** Instrumentation is removed from a function after this many calls (samples). */
-  | { kind: 'max-samples'; samples: number }
-  /** Traced for periodMs, then all instrumentation off for intervalMs, repeatedly. */
-  | { kind: 'periodic'; periodMs: number; intervalMs: number }
-  /** A function stops being sampled once its stream metrics change by less than threshold between samples. */
-  | { kind: 'convergence'; threshold: number; minSamples: number }
+/** Mohan et al. section 4: how much of each chosen function is sampled (the API's schema). */
+export type { SamplingMode }
 
 export interface AgentFunction {
   name: string

@@ -25,11 +25,19 @@ function fire(event: string, ...args: unknown[]): void {
 }
 
 vi.mock('electron', () => {
+  let nextContentsId = 1
   class FakeContents {
+    id = nextContentsId++
     handlers = new Map<string, Fn>()
+    onceHandlers = new Map<string, Fn>()
     openHandler: Fn | null = null
     send = vi.fn()
-    isDestroyed = () => false
+    destroyed = false
+    isDestroyed = () => this.destroyed
+    once(event: string, fn: Fn) {
+      this.onceHandlers.set(event, fn)
+      return this
+    }
     setWindowOpenHandler(fn: Fn) {
       this.openHandler = fn
     }
@@ -78,8 +86,8 @@ vi.mock('electron', () => {
       handle: (scheme: string, fn: Fn) => h.protocolHandlers.set(scheme, fn)
     },
     ipcMain: {
-      handle: (channel: string, fn: Fn) => h.ipcHandlers.set(channel, fn),
-      removeHandler: (channel: string) => h.ipcHandlers.delete(channel)
+      on: (channel: string, fn: Fn) => h.ipcHandlers.set(channel, fn),
+      removeListener: (channel: string, fn: Fn) => h.ipcHandlers.get(channel) === fn && h.ipcHandlers.delete(channel)
     },
     session: {
       defaultSession: {
@@ -119,9 +127,15 @@ function appUrl(): string {
   return h.windows[0].loadURL.mock.calls[0][0] as string
 }
 
-function invoke(frameUrl: string | null, method: unknown, input: unknown): Promise<unknown> {
-  const handler = h.ipcHandlers.get('stride:call')!
-  return Promise.resolve(handler({ sender: {}, senderFrame: frameUrl === null ? null : { url: frameUrl } }, method, input))
+/** A wire message from a frame of the window (its URL: the app's, a foreign page's, or none). */
+function sendFrom(contents: any, frameUrl: string | null, message: unknown): void {
+  const handler = h.ipcHandlers.get('stride:send')!
+  handler({ sender: contents, senderFrame: frameUrl === null ? null : { url: frameUrl } }, typeof message === 'string' ? message : JSON.stringify(message))
+}
+
+/** What the main process sent the window on stride:message, parsed. */
+function received(contents: any): unknown[] {
+  return contents.send.mock.calls.filter((c: unknown[]) => c[0] === 'stride:message').map((c: unknown[]) => JSON.parse(c[1] as string))
 }
 
 beforeEach(() => {
@@ -171,29 +185,42 @@ describe('Electron entry', () => {
     }
   })
 
-  it('answers stride:call with envelopes, validating the method and the sender', async () => {
+  it('answers wire requests from the window by id, validating the method and the sender', async () => {
     await boot()
     const url = appUrl()
-    await expect(invoke(url, 'listExamples', {})).resolves.toEqual({ ok: true, result: [{ name: 'conflict', echo: {} }] })
-    await expect(invoke(url, 'openSession', { path: '/x' })).resolves.toMatchObject({ ok: false, error: { code: 'not-found' } })
-    await expect(invoke(url, 'rmRf', {})).resolves.toMatchObject({ ok: false, error: { code: 'invalid-input' } })
-    await expect(invoke('https://evil.example/', 'listExamples', {})).resolves.toMatchObject({
-      ok: false,
-      error: { code: 'permission-denied' }
-    })
-    await expect(invoke(null, 'listExamples', {})).resolves.toMatchObject({ ok: false })
+    const contents = h.windows[0].webContents
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    sendFrom(contents, url, { id: 1, method: 'listExamples', input: {} })
+    sendFrom(contents, url, { id: 2, method: 'openSession', input: { path: '/x' } })
+    sendFrom(contents, url, { id: 3, method: 'rmRf', input: {} })
+    sendFrom(contents, url, 'not json')
+    sendFrom(contents, 'https://evil.example/', { id: 4, method: 'listExamples', input: {} })
+    sendFrom(contents, null, { id: 5, method: 'listExamples', input: {} })
+    await vi.waitFor(() => expect(received(contents)).toHaveLength(4))
+    expect(received(contents)).toEqual(
+      expect.arrayContaining([
+        { id: 1, ok: true, result: [{ name: 'conflict', echo: {} }] },
+        { id: 2, ok: false, error: { code: 'not-found', message: 'No session at /nope.stride; check the path.' } },
+        expect.objectContaining({ id: 3, ok: false, error: expect.objectContaining({ code: 'invalid-input' }) }),
+        expect.objectContaining({ id: -1, ok: false })
+      ])
+    )
     expect(h.backend!.calls.map((c) => c.method)).toEqual(['listExamples', 'openSession'])
+    expect(h.backend!.clients).toEqual(['window-' + contents.id, 'window-' + contents.id])
+    expect(errors).toHaveBeenCalledTimes(2)
   })
 
-  it('forwards backend events to the window', async () => {
+  it("sends a window's job events to that window, and stops when it is destroyed", async () => {
     await boot()
-    h.backend!.emit('failed', { jobId: 'j', kind: 'trace', error: 'no valgrind; install it.', session: null })
-    expect(h.windows[0].webContents.send).toHaveBeenCalledWith('stride:event', 'failed', {
-      jobId: 'j',
-      kind: 'trace',
-      error: 'no valgrind; install it.',
-      session: null
-    })
+    const contents = h.windows[0].webContents
+    sendFrom(contents, appUrl(), { id: 1, method: 'listExamples', input: {} })
+    const failed = { jobId: 'j', kind: 'trace', error: 'no valgrind; install it.', session: null }
+    h.backend!.emit('failed', failed as never, 'window-' + contents.id)
+    h.backend!.emit('failed', { ...failed, jobId: 'other' } as never, 'window-999')
+    await vi.waitFor(() => expect(received(contents)).toContainEqual({ event: 'failed', payload: failed }))
+    expect(received(contents)).not.toContainEqual(expect.objectContaining({ payload: expect.objectContaining({ jobId: 'other' }) }))
+    contents.onceHandlers.get('destroyed')()
+    expect(h.backend!.listeners.size).toBe(0)
   })
 
   it('denies new windows, foreign navigation, webviews and every permission', async () => {
@@ -233,7 +260,7 @@ describe('Electron entry', () => {
     await vi.waitFor(() => expect(h.quit).toHaveBeenCalled())
     expect(backend.disposed).toBe(true)
     expect(backend.listeners.size).toBe(0)
-    expect(h.ipcHandlers.has('stride:call')).toBe(false)
+    expect(h.ipcHandlers.has('stride:send')).toBe(false)
     const again = { preventDefault: vi.fn() }
     fire('will-quit', again)
     expect(again.preventDefault).not.toHaveBeenCalled()

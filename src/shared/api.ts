@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { StrideError, type StrideErrorCode } from './errors'
+import { attachTargetSchema, hierarchySchema, levelName, objectsOptionsSchema, pid, samplingSchema } from './schemas'
 import type {
   ExampleProgram,
   FunctionProgress,
@@ -25,108 +26,12 @@ import type {
   TraceStopReason
 } from './domain'
 
-const levelName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,15}$/, 'a level name like L1')
-const powerOfTwo = (what: string) =>
-  z
-    .number()
-    .int()
-    .positive()
-    .refine((n) => (n & (n - 1)) === 0, `${what} must be a power of two`)
-
-export const cacheLevelSchema = z
-  .object({
-    name: levelName,
-    // The simulator keeps state for every line: a larger "cache" is a mistyped size.
-    size: z.number().int().positive().max(2 ** 29, 'a cache level holds at most 512 MiB'),
-    assoc: z.number().int().positive().max(1024),
-    lineSize: powerOfTwo('line size').refine((n) => n >= 4 && n <= 4096, 'line size must be 4..4096 bytes'),
-    policy: z.enum(['lru', 'fifo', 'plru', 'random']).default('lru'),
-    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
-    writePolicy: z.enum(['write-back', 'write-through']).optional(),
-    writeAllocate: z.boolean().optional(),
-    inclusive: z.boolean().optional(),
-    prefetch: z.enum(['none', 'next-line', 'stride']).optional()
-  })
-  .refine((l) => l.policy !== 'plru' || (l.assoc & (l.assoc - 1)) === 0, 'tree-PLRU needs a power-of-two associativity')
-  .refine((l) => l.size % (l.assoc * l.lineSize) === 0, 'size must be a multiple of associativity x line size')
-  .refine((l) => {
-    const sets = l.size / (l.assoc * l.lineSize)
-    return (sets & (sets - 1)) === 0
-  }, 'the number of sets (size / (associativity x line size)) must be a power of two')
-
-export const tlbLevelSchema = z
-  .object({
-    name: levelName,
-    entries: z.number().int().positive().max(1 << 16, 'a TLB level holds at most 65,536 entries'),
-    assoc: z.number().int().positive().max(1 << 16),
-    pageSize: powerOfTwo('page size').refine((n) => n >= 256 && n <= 2 ** 30, 'page size must be 256 bytes..1 GiB'),
-    policy: z.enum(['lru', 'fifo', 'plru', 'random']).optional()
-  })
-  .refine((t) => t.entries % t.assoc === 0, 'entries must be a multiple of the associativity')
-  .refine((t) => {
-    const sets = t.entries / t.assoc
-    return (sets & (sets - 1)) === 0
-  }, 'the number of TLB sets (entries / associativity) must be a power of two')
-
-const variableName = z.string().min(1).max(512)
-export const layoutFilterSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('external'), variable: variableName, bytes: z.number().int().min(0).max(2 ** 40) }).strict(),
-  z
-    .object({
-      kind: z.literal('internal'),
-      variable: variableName,
-      dim: z.number().int().min(0).max(31),
-      extent: z.number().int().positive().max(2 ** 40),
-      order: z.enum(['row', 'column']).default('row'),
-      dims: z.array(z.number().int().positive()).min(1).max(32).optional(),
-      elementSize: z.number().int().positive().max(1 << 20).optional()
-    })
-    .strict()
-])
-
-export const hierarchySchema = z.object({
-  levels: z.array(cacheLevelSchema).min(1).max(8),
-  cachegrindCompatible: z.boolean().default(false),
-  tlb: z.array(tlbLevelSchema).max(2).optional(),
-  layout: z.array(layoutFilterSchema).max(256).optional(),
-  timelineInterval: z.number().int().positive().nullable().optional()
-})
-
 const sessionPath = z.string().min(1).max(4096)
 /** What a file is being picked for: a program to trace, or a session to open. */
 const filePurpose = z.enum(['program', 'session'])
 
-// ---- Frida attach ----
-/** Mohan et al. section 4 sampling modes (src/agent/protocol.ts SamplingMode). */
-export const samplingSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('complete') }).strict(),
-  z.object({ kind: z.literal('max-samples'), samples: z.number().int().positive().max(1e9) }).strict(),
-  z.object({ kind: z.literal('periodic'), periodMs: z.number().int().min(1).max(3_600_000), intervalMs: z.number().int().min(1).max(3_600_000) }).strict(),
-  z.object({ kind: z.literal('convergence'), threshold: z.number().positive().max(10), minSamples: z.number().int().min(2).max(1e6).default(2) }).strict()
-])
-const pid = z.number().int().min(1).max(2 ** 22)
-export const attachTargetSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('attach'), pid }).strict(),
-  z.object({ kind: z.literal('spawn'), program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(256).default([]) }).strict()
-])
 // --- getObjects: data structures ranked by misses, four methods next to exact ---
-export const objectsInputSchema = z
-  .object({
-    session: sessionPath,
-    run: z.number().int().positive().nullable().default(null),
-    level: levelName.nullable().default(null),
-    methods: z.array(z.enum(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'])).min(1).max(6).default(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid']),
-    sampleEvery: z.number().int().min(1).max(1e9).nullable().default(null),
-    sampleInterval: z.enum(['prime', 'random', 'regular']).default('prime'),
-    ways: z.number().int().min(2).max(64).default(10),
-    threshold: z.number().min(0).max(1).default(0.01),
-    searchInterval: z.number().int().positive().max(1e12).nullable().default(null),
-    approxEvery: z.number().int().min(1).max(1e9).default(1),
-    loopThreshold: z.number().min(0).max(1).default(0.75),
-    skid: z.object({ mean: z.number().min(-50).max(50), sigma: z.number().min(0).max(50) }).strict().nullable().default(null),
-    approxSource: z.enum(['simulated', 'perf']).default('simulated')
-  })
-  .strict()
+export const objectsInputSchema = z.object({ session: sessionPath, ...objectsOptionsSchema.shape }).strict()
 
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),

@@ -2,66 +2,33 @@
  * Domain types shared by the backend, the CLI and the renderer.
  * Plain data only: everything here crosses IPC/WebSocket boundaries as JSON.
  */
+import type { z } from 'zod'
+import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
 
 /** How an instruction touches memory. Modify = read then write of the same bytes (x86 `add [m], r`). */
 export type AccessKind = 'read' | 'write' | 'modify'
 export const ACCESS_KIND_CODE: Record<AccessKind, number> = { read: 0, write: 1, modify: 2 }
 export const ACCESS_KINDS: readonly AccessKind[] = ['read', 'write', 'modify']
 
-export type ReplacementPolicy = 'lru' | 'fifo' | 'plru' | 'random'
-export const REPLACEMENT_POLICIES: readonly ReplacementPolicy[] = ['lru', 'fifo', 'plru', 'random']
-export type WritePolicy = 'write-back' | 'write-through'
-export type PrefetchPolicy = 'none' | 'next-line' | 'stride'
-
-/**
- * One cache level as the user describes it; sizes in bytes. The optional fields default to
- * write-back, write-allocate, not inclusive, no prefetcher, seed 1 (see simulate/README.md).
- */
-export interface CacheLevelConfig {
-  name: string
-  size: number
-  assoc: number
-  lineSize: number
-  policy: ReplacementPolicy
-  /** Seed of the random policy's generator (runs are reproducible). */
-  seed?: number
-  writePolicy?: WritePolicy
-  writeAllocate?: boolean
-  /** Evicting a line here invalidates it in the levels inside this one. */
-  inclusive?: boolean
-  prefetch?: PrefetchPolicy
-}
-
-/** A data TLB level: `entries` translations of `pageSize`-byte pages. */
-export interface TlbLevelConfig {
-  name: string
-  entries: number
-  assoc: number
-  pageSize: number
-  policy?: ReplacementPolicy
-}
-
-/**
- * A what-if layout change (SIGMA 3.2), applied to addresses on their way into the simulator.
- * external: `variable` and everything laid out after it (same object file) move up `bytes`.
- * internal: dimension `dim` (0 = outermost, as `dims` lists them) of `variable` grows to
- * `extent`; `dims`/`elementSize` override what the session knows (needed when it does not).
- */
-export type LayoutFilter =
-  | { kind: 'external'; variable: string; bytes: number }
-  | { kind: 'internal'; variable: string; dim: number; extent: number; order: 'row' | 'column'; dims?: number[]; elementSize?: number }
-
-export interface HierarchyConfig {
-  /** Innermost first (L1, then L2 ...). */
-  levels: CacheLevelConfig[]
-  /** Count accesses exactly as Valgrind's Cachegrind counts its D1 (see simulate/README.md). */
-  cachegrindCompatible: boolean
-  /** Data TLB levels, innermost first (at most two). */
-  tlb?: TlbLevelConfig[]
-  layout?: LayoutFilter[]
-  /** Accesses per interval of the per-variable miss timeline; null/absent: about 100 intervals. */
-  timelineInterval?: number | null
-}
+// The configurations users give are described once, by their schemas (shared/schemas.ts);
+// these types are read off them (type-only imports: nothing here loads zod).
+export type ReplacementPolicy = z.output<typeof replacementPolicy>
+/** Every member of a union, as a runtime list: a member missing from `list` is a type error. */
+const everyOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: L & ([T] extends [L[number]] ? unknown : { missing: Exclude<T, L[number]> })): readonly T[] =>
+    list
+export const REPLACEMENT_POLICIES = everyOf<ReplacementPolicy>()(['lru', 'fifo', 'plru', 'random'])
+export type CacheLevelConfig = z.output<typeof cacheLevelSchema>
+export type WritePolicy = NonNullable<CacheLevelConfig['writePolicy']>
+export type PrefetchPolicy = NonNullable<CacheLevelConfig['prefetch']>
+export type TlbLevelConfig = z.output<typeof tlbLevelSchema>
+export type LayoutFilter = z.output<typeof layoutFilterSchema>
+export type HierarchyConfig = z.output<typeof hierarchySchema>
+export type SamplingMode = z.output<typeof samplingSchema>
+export type ObjectsOptions = z.output<typeof objectsOptionsSchema>
+export type ObjectMethodKind = ObjectsOptions['methods'][number]
+export type SamplingIntervalKind = ObjectsOptions['sampleInterval']
 
 /** A static instruction that accesses memory, with the kind of access it makes. */
 export interface AccessPoint {
@@ -543,35 +510,7 @@ export interface FunctionProgress {
 // --- Data-structure miss ranking (Buck's sampling and n-way search, Rutar's approximate attribution) ---
 
 /** How misses are attributed to data structures (see src/main/analysis/objects/README.md). */
-export type ObjectMethodKind = 'exact' | 'sample' | 'search' | 'approx-raw' | 'approx-loop' | 'approx-skid'
-export const OBJECT_METHOD_KINDS: readonly ObjectMethodKind[] = ['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid']
-
-export type SamplingIntervalKind = 'prime' | 'random' | 'regular'
-
-export interface ObjectsOptions {
-  /** Run whose hierarchy is simulated (null: the latest). */
-  run: number | null
-  /** Level name (null: the first cache level). */
-  level: string | null
-  methods: ObjectMethodKind[]
-  /**
-   * Sampling: 1 in N misses; the interval kind (prime: the next prime at or above N).
-   * null: scaled to the run, about TARGET_SAMPLES samples (its stored misses at the level / 1000).
-   */
-  sampleEvery: number | null
-  sampleInterval: SamplingIntervalKind
-  /** n-way search: ways, stop threshold (share of misses), interval in accesses (null: about 1/500 of the trace). */
-  ways: number
-  threshold: number
-  searchInterval: number | null
-  /** Approximate: 1 instruction sample per N misses (1: every miss). */
-  approxEvery: number
-  loopThreshold: number
-  /** Simulated skid moving each sample's line (mean, sigma in source lines); null: none. */
-  skid: { mean: number; sigma: number } | null
-  /** Where approximate samples come from. */
-  approxSource: 'simulated' | 'perf'
-}
+export const OBJECT_METHOD_KINDS = everyOf<ObjectMethodKind>()(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'])
 
 export interface ObjectEstimate {
   name: string

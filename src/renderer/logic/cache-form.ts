@@ -3,7 +3,7 @@
  * validation into the contract's HierarchyConfig with the contract's own schema, so the
  * form rejects exactly what the backend would.
  */
-import { hierarchySchema } from '../../shared/api'
+import { hierarchySchema } from '../../shared/schemas'
 import type { CacheLevelConfig, HierarchyConfig, ReplacementPolicy } from '../../shared/domain'
 import { formatSize, parseSize } from '../../shared/sizes'
 

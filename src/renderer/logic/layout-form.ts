@@ -2,7 +2,7 @@
  * The what-if form's padding rows (SIGMA 3.2 layout filters) as the user types them, and
  * their validation against the run's data structures into the contract's LayoutFilter list.
  */
-import { layoutFilterSchema } from '../../shared/api'
+import { layoutFilterSchema } from '../../shared/schemas'
 import type { LayoutFilter, VariableInfo } from '../../shared/domain'
 import { formatSize, parseSize } from '../../shared/sizes'
 
