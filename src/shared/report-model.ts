@@ -3,7 +3,7 @@
  * sums, with the derived metrics (spatial reuse) computed the same way everywhere. Shared by
  * the store, the CLI and the renderer: plain data in, plain data out.
  */
-import type { FunctionStats, HierarchyConfig, LineLevelStats, LineStats, ReferenceStats, RunReport } from './domain'
+import type { FunctionStats, HierarchyConfig, LineLevelStats, LineStats, ReferenceLevelStats, ReferenceStats, RunReport, VariableStats } from './domain'
 
 export function levelNames(config: HierarchyConfig): string[] {
   return [...config.levels.map((l) => l.name), ...(config.tlb ?? []).map((t) => t.name)]
@@ -71,6 +71,70 @@ export function groupFunctions(report: RunReport): FunctionStats[] {
     const f = out.get(key) ?? { function: key, reads: 0, writes: 0, levels: emptyLevels(names) }
     addInto(f, ref, names, lines)
     out.set(key, f)
+  }
+  return [...out.values()]
+}
+
+/** A reference's figures scaled to one share of its accesses (misses and evictions apportioned). */
+function shareOf(ref: ReferenceStats, f: number): ReferenceStats {
+  const scale = (n: number | undefined) => (n === undefined ? undefined : Math.round(n * f))
+  const levels: Record<string, ReferenceLevelStats> = {}
+  for (const [name, l] of Object.entries(ref.levels)) {
+    const s: ReferenceLevelStats = { hits: scale(l.hits)!, misses: scale(l.misses)!, readMisses: scale(l.readMisses)!, writeMisses: scale(l.writeMisses)! }
+    if (l.temporalHits !== undefined) {
+      s.temporalHits = scale(l.temporalHits)!
+      s.spatialHits = scale(l.spatialHits)!
+      s.usedBytes = scale(l.usedBytes)!
+      s.lineEnds = scale(l.lineEnds)!
+    }
+    levels[name] = s
+  }
+  return { ...ref, reads: Math.round(ref.reads * f), writes: Math.round(ref.writes * f), levels, evictors: ref.evictors?.map((e) => ({ ...e, count: Math.round(e.count * f) })) }
+}
+
+/** Per variable, with evictors rolled up to variables (which data structures evict which). */
+export function groupVariables(report: RunReport): VariableStats[] {
+  const names = levelNames(report.config)
+  const lines = lineSizes(report.config)
+  const out = new Map<string, VariableStats>()
+  const catalog = new Map((report.variables ?? []).map((v) => [v.name, v]))
+  const varOfRef = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
+  const evictors = new Map<string, Map<string, number>>()
+  for (const whole of report.references) {
+    // Each access counts for the data structure it touched: a reference on several is split.
+    const total = whole.touches?.reduce((a, t) => a + t.accesses, 0) ?? 0
+    const parts = whole.touches && total > 0 ? whole.touches.map((t) => ({ key: t.variable, ref: shareOf(whole, t.accesses / total) })) : [{ key: whole.variable ?? 'unknown', ref: whole }]
+    for (const { key, ref } of parts) {
+      const info = catalog.get(key)
+      const v = out.get(key) ?? {
+        variable: key,
+        kind: info?.kind ?? 'unknown',
+        ...(info ? { type: info.type, dims: info.dims, size: info.size, allocSite: info.allocSite } : {}),
+        reads: 0,
+        writes: 0,
+        levels: emptyLevels(names)
+      }
+      addInto(v, ref, names, lines)
+      if (parts.length > 1) v.apportioned = true
+      out.set(key, v)
+      for (const e of ref.evictors ?? []) {
+        if (e.count <= 0) continue
+        const m = evictors.get(key) ?? new Map<string, number>()
+        const by = `${e.level}\0${varOfRef.get(e.by) ?? e.by}`
+        m.set(by, (m.get(by) ?? 0) + e.count)
+        evictors.set(key, m)
+      }
+    }
+  }
+  for (const [key, m] of evictors) {
+    const totals = new Map<string, number>()
+    for (const [k, c] of m) totals.set(k.split('\0')[0]!, (totals.get(k.split('\0')[0]!) ?? 0) + c)
+    out.get(key)!.evictors = [...m]
+      .map(([k, count]) => {
+        const [level, by] = k.split('\0') as [string, string]
+        return { level, by, count, fraction: count / totals.get(level)! }
+      })
+      .sort((a, b) => b.count - a.count)
   }
   return [...out.values()]
 }

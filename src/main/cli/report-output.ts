@@ -1,7 +1,8 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
-import type { LineLevelStats, RunReport } from '../../shared/domain'
+import type { RunReport } from '../../shared/domain'
 import { groupFunctions, levelNames } from '../../shared/report-model'
-import { groupVariables } from '../store/runs'
+import { groupVariables } from '../../shared/report-model'
+import { computeRunDiff } from '../../shared/run-diff'
 import { groupLoops } from '../store/loops'
 import type { Io } from './io'
 
@@ -114,41 +115,26 @@ export function printSweep(reports: RunReport[], io: Io): void {
 }
 
 type DiffBy = 'variable' | 'line' | 'reference'
-interface DiffRow {
+const AXIS = { variable: 'variables', line: 'lines', reference: 'references' } as const
+
+/** One row of `--against` output: misses per level before and after (absent: a level the baseline lacks). */
+interface CliDiffRow {
   key: string
   levels: Record<string, { before: number; after: number; delta: number }>
 }
 
-function rowsBy(report: RunReport, by: DiffBy): Map<string, Record<string, LineLevelStats>> {
-  switch (by) {
-    case 'variable':
-      return new Map(groupVariables(report).map((v) => [v.variable, v.levels]))
-    case 'line':
-      return new Map(report.lines.map((l) => [`${l.file}:${l.line}`, l.levels]))
-    case 'reference':
-      return new Map(report.references.map((r) => [r.id, r.levels as Record<string, LineLevelStats>]))
+/** The shared run diff (src/shared/run-diff.ts) at every level, one column group per level. */
+export function computeDiff(before: RunReport, after: RunReport, by: DiffBy): CliDiffRow[] {
+  const rows = new Map<string, CliDiffRow>()
+  for (const level of levelNames(after.config)) {
+    for (const r of computeRunDiff(before, after, level)[AXIS[by]]) {
+      const row = rows.get(r.key) ?? { key: r.key, levels: {} }
+      row.levels[level] = { before: r.baseMisses, after: r.misses, delta: r.delta }
+      rows.set(r.key, row)
+    }
   }
-}
-
-/** Misses per row and level in `before` and `after` (e.g. unpadded and padded runs). */
-export function computeDiff(before: RunReport, after: RunReport, by: DiffBy): DiffRow[] {
-  const a = rowsBy(before, by)
-  const b = rowsBy(after, by)
-  const names = levelNames(after.config)
-  const keys = [...new Set([...a.keys(), ...b.keys()])]
-  const misses = (l: LineLevelStats | undefined) => (l ? l.readMisses + l.writeMisses : 0)
-  return keys
-    .map((key) => ({
-      key,
-      levels: Object.fromEntries(
-        names.map((n) => {
-          const x = misses(a.get(key)?.[n])
-          const y = misses(b.get(key)?.[n])
-          return [n, { before: x, after: y, delta: y - x }]
-        })
-      )
-    }))
-    .sort((p, q) => Math.abs(Object.values(q.levels)[0]?.delta ?? 0) - Math.abs(Object.values(p.levels)[0]?.delta ?? 0))
+  const first = (r: CliDiffRow) => Math.abs(Object.values(r.levels)[0]?.delta ?? 0)
+  return [...rows.values()].sort((p, q) => first(q) - first(p) || p.key.localeCompare(q.key))
 }
 
 export function diffJson(before: RunReport, after: RunReport): unknown {
@@ -162,7 +148,8 @@ export function printDiff(before: RunReport, after: RunReport, by: DiffBy, io: I
   table(
     [by, ...names.flatMap((n) => [`${n} before`, `${n} after`, `${n} change`])],
     rows.map((r) => [r.key, ...names.flatMap((n) => {
-      const l = r.levels[n]!
+      const l = r.levels[n]
+      if (!l) return ['-', '-', 'not in the baseline']
       return [String(l.before), String(l.after), `${l.delta > 0 ? '+' : ''}${l.delta}${l.before > 0 ? ` (${((100 * l.delta) / l.before).toFixed(1)}%)` : ''}`]
     })]),
     io

@@ -1,6 +1,6 @@
 /** A table of per-line or per-data-structure changes between two runs; improvements first. */
 import { useState } from 'react'
-import type { DiffRow } from '../logic/run-diff'
+import type { DiffRow } from '../../shared/run-diff'
 import { formatPercent } from '../logic/format'
 import { diffExportTable } from '../logic/run-diff'
 import { ExportMenu } from './ExportMenu'

@@ -7,7 +7,7 @@ import type { RunReport, SessionInfo } from '../../shared/domain'
 import { describeHierarchy } from '../components/RunList'
 import { DiffTable } from '../components/DiffTable'
 import { baseName } from '../logic/format'
-import type { RunDiff } from '../logic/run-diff'
+import type { RunDiff } from '../../shared/run-diff'
 import { useRecent } from '../state/recent-store'
 import { useSession } from '../state/session-store'
 

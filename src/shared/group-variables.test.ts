@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ReferenceStats, RunReport } from '../../shared/domain'
-import { groupVariables } from './runs'
+import type { ReferenceStats, RunReport } from './domain'
+import { groupVariables } from './report-model'
 
 function ref(id: string, variable: string, reads: number, misses: number, touches?: Array<{ variable: string; accesses: number }>): ReferenceStats {
   return { id, pc: '0x1', kind: 'read', file: 'k.c', line: 3, function: 'f', variable, reads, writes: 0, levels: { L1: { hits: reads - misses, misses, readMisses: misses, writeMisses: 0 } }, ...(touches ? { touches } : {}) }

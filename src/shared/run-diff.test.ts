@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ReferenceStats, RunReport } from '../../shared/domain'
+import type { ReferenceStats, RunReport } from './domain'
 import { computeLineDeltas, computeRunDiff } from './run-diff'
 
 function ref(id: string, line: number, variable: string | null, hits: number, misses: number): ReferenceStats {
@@ -76,5 +76,25 @@ describe('run diff', () => {
     expect(d.levelMissingInBase).toBe(true)
     expect(d.lines).toEqual([])
     expect(computeRunDiff(withL2, base, 'L1').levels.find((l) => l.key === 'L2')).toMatchObject({ onlyIn: 'base', baseMisses: 12 })
+  })
+})
+
+describe('run diff of a reference touching several data structures', () => {
+  // One read of a 2 x 1 split (a and b), padded so that its misses fall from 90 to 30.
+  const touching = (misses: number): ReferenceStats => ({
+    ...ref('p_Read_0', 10, 'a', 90 - misses, misses),
+    touches: [
+      { variable: 'a', accesses: 60 },
+      { variable: 'b', accesses: 30 }
+    ]
+  })
+  const diff = computeRunDiff(run([touching(90)], 90), run([touching(30)], 30), 'L1')
+
+  it('credits each structure with its share, as report --by variable does, and lists the reference by id', () => {
+    expect(diff.variables.map((v) => [v.key, v.baseMisses, v.misses, v.delta])).toEqual([
+      ['a', 60, 20, -40],
+      ['b', 30, 10, -20]
+    ])
+    expect(diff.references).toEqual([expect.objectContaining({ key: 'p_Read_0', baseMisses: 90, misses: 30, delta: -60 })])
   })
 })

@@ -1,0 +1,130 @@
+/**
+ * A run against its baseline (a what-if against the run it came from, or any two runs or
+ * sessions of the same program): per line, data structure, reference and level, the change
+ * in misses and in miss ratio. Lines match by file:line, data structures by name, references
+ * by id, levels by name, so two sessions of the same program compare even though their
+ * addresses differ. One model for the CLI (`report --against`, a what-if's baseline) and the
+ * renderer (Compare, the heatmap's diff paint).
+ */
+import type { LineLevelStats, ReferenceLevelStats, RunReport } from './domain'
+import { groupLines, groupVariables, levelNames, lineSizes } from './report-model'
+
+export interface DiffRow {
+  /** "file:line", a data structure's name, or a level's name. */
+  key: string
+  file: string | null
+  line: number | null
+  /** Accesses reaching the level (base, current). */
+  baseAccesses: number
+  accesses: number
+  baseMisses: number
+  misses: number
+  /** misses - baseMisses: negative is an improvement. */
+  delta: number
+  baseRatio: number | null
+  ratio: number | null
+  /** ratio - baseRatio, null when either is unknown. */
+  deltaRatio: number | null
+  /** A level only one of the runs simulated: nothing to compare, said instead of a delta. */
+  onlyIn?: 'base' | 'current'
+}
+
+export interface RunDiff {
+  level: string
+  /** The chosen level is missing from the baseline run: lines and data structures are empty. */
+  levelMissingInBase: boolean
+  /** Level totals, for every level both runs have. */
+  levels: DiffRow[]
+  lines: DiffRow[]
+  /** Each access to the data structure it touched (as `report --by variable` splits them). */
+  variables: DiffRow[]
+  /** Access points, by id. */
+  references: DiffRow[]
+}
+
+interface Counts {
+  file: string | null
+  line: number | null
+  accesses: number
+  misses: number
+}
+
+const ratioOf = (c: Counts | undefined) => (c && c.accesses > 0 ? c.misses / c.accesses : null)
+
+function row(key: string, base: Counts | undefined, cur: Counts | undefined): DiffRow {
+  const baseRatio = ratioOf(base)
+  const ratio = ratioOf(cur)
+  return {
+    key,
+    file: cur?.file ?? base?.file ?? null,
+    line: cur?.line ?? base?.line ?? null,
+    baseAccesses: base?.accesses ?? 0,
+    accesses: cur?.accesses ?? 0,
+    baseMisses: base?.misses ?? 0,
+    misses: cur?.misses ?? 0,
+    delta: (cur?.misses ?? 0) - (base?.misses ?? 0),
+    baseRatio,
+    ratio,
+    deltaRatio: baseRatio !== null && ratio !== null ? ratio - baseRatio : null
+  }
+}
+
+function join(base: Map<string, Counts>, cur: Map<string, Counts>): DiffRow[] {
+  const keys = new Set([...base.keys(), ...cur.keys()])
+  return [...keys].map((k) => row(k, base.get(k), cur.get(k))).sort((a, b) => a.delta - b.delta || a.key.localeCompare(b.key))
+}
+
+/** Accesses reaching a level and its misses, from any roll-up's figures there. */
+function countsOf(file: string | null, line: number | null, l: LineLevelStats | ReferenceLevelStats | undefined): Counts {
+  const misses = l?.misses ?? (l ? l.readMisses + l.writeMisses : 0)
+  return { file, line, accesses: (l?.hits ?? 0) + misses, misses }
+}
+
+/** Per source line of a level (the references' figures summed, as the report model rolls them up). */
+function lineCounts(report: RunReport, level: string): Map<string, Counts> {
+  const lines = groupLines(report.references, levelNames(report.config), lineSizes(report.config))
+  return new Map(lines.map((l) => [`${l.file}:${l.line}`, countsOf(l.file, l.line, l.levels[level])]))
+}
+
+/** Per data structure: each access to the one it touched (groupVariables' split). */
+function variableCounts(report: RunReport, level: string): Map<string, Counts> {
+  return new Map(groupVariables(report).map((v) => [v.variable, countsOf(null, null, v.levels[level])]))
+}
+
+function referenceCounts(report: RunReport, level: string): Map<string, Counts> {
+  return new Map(report.references.map((r) => [r.id, countsOf(r.file, r.line, r.levels[level])]))
+}
+
+/** Level totals: the accesses that reached each level (reads + writes there) and its misses. */
+function levelCounts(report: RunReport): Map<string, Counts> {
+  return new Map(report.levels.map((l) => [l.name, { file: null, line: null, accesses: l.reads + l.writes, misses: l.readMisses + l.writeMisses }]))
+}
+
+/**
+ * Levels match by name. A level only one run has (an L2 added by a what-if) is reported as
+ * such, never as "0 -> 1,540 misses": the baseline did not have zero misses there, it had no
+ * such level.
+ */
+export function computeRunDiff(base: RunReport, current: RunReport, level: string): RunDiff {
+  const baseLevels = levelCounts(base)
+  const currentLevels = levelCounts(current)
+  const levels = [...currentLevels].map(([k, c]) => (baseLevels.has(k) ? row(k, baseLevels.get(k), c) : { ...row(k, undefined, c), delta: 0, onlyIn: 'current' as const }))
+  for (const [k, c] of baseLevels) if (!currentLevels.has(k)) levels.push({ ...row(k, c, undefined), delta: 0, onlyIn: 'base' as const })
+  const levelMissingInBase = !baseLevels.has(level)
+  return {
+    level,
+    levelMissingInBase,
+    levels,
+    lines: levelMissingInBase ? [] : join(lineCounts(base, level), lineCounts(current, level)),
+    variables: levelMissingInBase ? [] : join(variableCounts(base, level), variableCounts(current, level)),
+    references: levelMissingInBase ? [] : join(referenceCounts(base, level), referenceCounts(current, level))
+  }
+}
+
+/** Per line of one file, the change in misses (what the heatmap paints in diff mode). */
+export function computeLineDeltas(diff: RunDiff, file: string): Map<number, number> {
+  const out = new Map<number, number>()
+  for (const r of diff.lines) if (r.file === file && r.line !== null) out.set(r.line, r.delta)
+  return out
+}
+
