@@ -5,6 +5,19 @@
 import type { z } from 'zod'
 import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
 
+// Index aliases, as in the Firefox Profiler (IndexIntoFuncTable ...): plain numbers at run
+// time, named for the table they index so a signature says which number it wants.
+/** An access point: `points.idx` in a session, the point column of a trace chunk. */
+export type PointIndex = number
+/** A stored simulation run (`runs.run`), 1 and up. */
+export type RunId = number
+/** A level of a run's hierarchy: its caches innermost first, then its TLB levels. */
+export type LevelIndex = number
+/** A data structure of a session (`variables.id`). */
+export type VariableId = number
+/** A loop nest (`loops.id`). */
+export type LoopId = number
+
 /** How an instruction touches memory. Modify = read then write of the same bytes (x86 `add [m], r`). */
 export type AccessKind = 'read' | 'write' | 'modify'
 export const ACCESS_KIND_CODE: Record<AccessKind, number> = { read: 0, write: 1, modify: 2 }
@@ -165,7 +178,7 @@ export interface SessionInfo {
 }
 
 export interface RunSummary {
-  run: number
+  run: RunId
   createdAt: string
   config: HierarchyConfig
   accesses: number
@@ -264,14 +277,14 @@ export interface FunctionStats {
 
 /** A loop of the traced program, found from the back edges of its control flow. */
 export interface LoopInfo {
-  id: number
+  id: LoopId
   function: string
   /** Runtime addresses of the header and of the last back edge, hex. */
   start: string
   end: string
   depth: number
   /** Enclosing loop id, or null for an outermost loop. */
-  parent: number | null
+  parent: LoopId | null
   /** The header's source location, when known. */
   file: string | null
   line: number | null
@@ -281,12 +294,12 @@ export interface LoopInfo {
 
 /** A loop's accesses and misses, including those of the loops nested in it. */
 export interface LoopStats {
-  loop: number
+  loop: LoopId
   /** e.g. `do_mult loop@mult.c:25`. */
   name: string
   function: string
   depth: number
-  parent: number | null
+  parent: LoopId | null
   file: string | null
   line: number | null
   reads: number
@@ -344,7 +357,7 @@ export interface MissTimeline {
 
 /** A stored simulation run, in the shapes of CLI.md. */
 export interface RunReport {
-  run: number
+  run: RunId
   config: HierarchyConfig
   levels: LevelTotals[]
   lines: LineStats[]
@@ -436,7 +449,7 @@ export interface AdviceItem {
 }
 
 export interface RunAdvice {
-  run: number
+  run: RunId
   level: string
   /** Most misses first. */
   items: AdviceItem[]
@@ -552,7 +565,7 @@ export interface ObjectMethodResult {
 
 export interface ObjectsReport {
   session: string
-  run: number
+  run: RunId
   level: string
   accesses: number
   totalMisses: number
@@ -571,7 +584,7 @@ export type SliceReduction = 'sum' | 'min' | 'max'
  * Values are null where a ratio has no accesses to divide by (or min/max saw no cell).
  */
 export interface QuerySlice {
-  run: number
+  run: RunId
   /** The query in canonical notation, e.g. `[{A,B},{sumfunc},{misses}]` (shareable). */
   query: string
   reduction: SliceReduction

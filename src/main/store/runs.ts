@@ -7,6 +7,9 @@ import type {
   HierarchyConfig,
   LevelTotals,
   ReferenceStats,
+  LevelIndex,
+  PointIndex,
+  RunId,
   RunReport
 } from '../../shared/domain'
 import {
@@ -47,12 +50,12 @@ export interface SimulationResult {
   extras: Float64Array
   /** Per level: evictee x evictor counts (owner codes of simulate/evictor-matrix.ts). */
   evictors: EvictorCount[][]
-  timeline: Array<{ level: number; variable: string; interval: number; misses: number }>
+  timeline: Array<{ level: LevelIndex; variable: string; interval: number; misses: number }>
   timelineInterval: number | null
 }
 
 /** Stores totals, the per point x level counts and the simulator's metrics, in one transaction. */
-export function storeRun(db: Db, r: SimulationResult): number {
+export function storeRun(db: Db, r: SimulationResult): RunId {
   const nLevels = r.totals.length
   const nCaches = r.config.levels.length
   return db.transaction(() => {
@@ -95,7 +98,7 @@ export function storeRun(db: Db, r: SimulationResult): number {
   })()
 }
 
-export function latestRun(db: Db): number | null {
+export function latestRun(db: Db): RunId | null {
   const row = db.prepare('SELECT MAX(run) AS run FROM runs').get() as { run: number | null }
   return row.run
 }
@@ -122,7 +125,7 @@ const ownerName = (points: AccessPoint[], owner: number): string =>
  * the session's point table (a sweep reports several runs; the CLI reads it while the
  * simulation runs): it does not change with the run.
  */
-export function buildReport(db: Db, runArg: number | null, points: AccessPoint[] = readPoints(db)): RunReport {
+export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] = readPoints(db)): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
   const runRow = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
@@ -214,7 +217,7 @@ export function buildReport(db: Db, runArg: number | null, points: AccessPoint[]
   return report
 }
 
-function readTimelines(db: Db, run: number, names: string[]): MissTimeline[] {
+function readTimelines(db: Db, run: RunId, names: string[]): MissTimeline[] {
   const interval = (db.prepare('SELECT timeline_interval AS n FROM runs WHERE run = ?').get(run) as { n: number | null }).n
   if (!interval) return []
   const cells = db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval').all(run) as Array<{
@@ -234,8 +237,8 @@ function readTimelines(db: Db, run: number, names: string[]): MissTimeline[] {
 }
 
 /** Per point, the data structures its accesses fell in (the correlator's exact counts), most first. */
-function readTouches(db: Db): Map<number, Array<{ variable: string; accesses: number }>> {
-  const out = new Map<number, Array<{ variable: string; accesses: number }>>()
+function readTouches(db: Db): Map<PointIndex, Array<{ variable: string; accesses: number }>> {
+  const out = new Map<PointIndex, Array<{ variable: string; accesses: number }>>()
   const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'point_variables'").get()
   if (!has) return out
   const rows = db

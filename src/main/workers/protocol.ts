@@ -2,7 +2,7 @@
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
  * transferred (the payloads are small: counts, paths and reports, never trace data).
  */
-import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunReport, RunAdvice } from '../../shared/domain'
+import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 
 export interface TraceWorkerInput {
@@ -42,7 +42,7 @@ export interface SimulateTaskInput {
 }
 /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
 export interface SimulateResult {
-  runs: number[]
+  runs: RunId[]
   accesses: number
   cancelled: boolean
 }
@@ -50,7 +50,7 @@ export interface SimulateResult {
 /** A stored run to read back as the API's RunReport (null: the latest). */
 export interface ReportTaskInput {
   session: string
-  run: number | null
+  run: RunId | null
 }
 /** The advisor's diagnosis of a run at one cache level (null: its first). */
 export interface AdviceTaskInput extends ReportTaskInput {
@@ -60,7 +60,7 @@ export interface AdviceTaskInput extends ReportTaskInput {
 /** A slice query over one stored run (null: the latest), SIGMA notation text. */
 export interface QueryTaskInput {
   session: string
-  run: number | null
+  run: RunId | null
   query: string
   reduction: SliceReduction
 }
