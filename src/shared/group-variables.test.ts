@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from './domain'
-import { groupVariables } from './report-model'
+import { apportion, groupVariables } from './report-model'
 
 function ref(id: string, variable: string, reads: number, misses: number, touches?: Array<{ variable: string; accesses: number }>): ReferenceStats {
   return { id, pc: '0x1', kind: 'read', file: 'k.c', line: 3, function: 'f', variable, reads, writes: 0, levels: { L1: { hits: reads - misses, misses, readMisses: misses, writeMisses: 0 } }, ...(touches ? { touches } : {}) }
@@ -31,5 +32,23 @@ describe('report --by variable, per access', () => {
     expect([by.get('h')!.reads, by.get('g')!.reads, by.get('local')!.reads]).toEqual([70, 70, 10])
     expect(rows.reduce((a, r) => a + r.reads, 0)).toBe(150)
     expect(by.get('g')!.apportioned).toBe(true)
+  })
+})
+
+describe('apportion (the one splitting rule)', () => {
+  it('gives whole numbers that add up exactly, each within 1 of its exact share', () => {
+    fc.assert(
+      fc.property(fc.nat(1e9), fc.array(fc.nat(1e6), { minLength: 1, maxLength: 8 }), (total, weights) => {
+        const parts = apportion(total, weights)
+        expect(parts.reduce((a, n) => a + n, 0)).toBe(total)
+        const sum = weights.reduce((a, w) => a + w, 0)
+        parts.forEach((n, i) => {
+          expect(Number.isInteger(n)).toBe(true)
+          if (sum > 0) expect(Math.abs(n - (total * weights[i]!) / sum)).toBeLessThan(1)
+        })
+      })
+    )
+    expect(apportion(10, [1, 1, 1])).toEqual([4, 3, 3])
+    expect(apportion(7, [0, 0])).toEqual([7, 0])
   })
 })

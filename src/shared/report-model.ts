@@ -75,21 +75,61 @@ export function groupFunctions(report: RunReport): FunctionStats[] {
   return [...out.values()]
 }
 
-/** A reference's figures scaled to one share of its accesses (misses and evictions apportioned). */
-function shareOf(ref: ReferenceStats, f: number): ReferenceStats {
-  const scale = (n: number | undefined) => (n === undefined ? undefined : Math.round(n * f))
-  const levels: Record<string, ReferenceLevelStats> = {}
-  for (const [name, l] of Object.entries(ref.levels)) {
-    const s: ReferenceLevelStats = { hits: scale(l.hits)!, misses: scale(l.misses)!, readMisses: scale(l.readMisses)!, writeMisses: scale(l.writeMisses)! }
-    if (l.temporalHits !== undefined) {
-      s.temporalHits = scale(l.temporalHits)!
-      s.spatialHits = scale(l.spatialHits)!
-      s.usedBytes = scale(l.usedBytes)!
-      s.lineEnds = scale(l.lineEnds)!
+/**
+ * `total` split in proportion to `weights` by largest remainders: whole numbers that add up to
+ * `total` exactly, each within 1 of its exact share (ties to the earlier weight). The one rule
+ * by which a reference touching several data structures has its misses, hits and evictions
+ * divided among them, wherever a roll-up by data structure is shown (report, diff, slices).
+ */
+export function apportion(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, w) => a + w, 0)
+  if (sum <= 0 || weights.length === 0) return weights.map((_, i) => (i === 0 ? total : 0))
+  const exact = weights.map((w) => (total * w) / sum)
+  const out = exact.map(Math.floor)
+  let left = total - out.reduce((a, n) => a + n, 0)
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r || x.i - y.i)
+  for (let k = 0; left > 0 && order.length > 0; k = (k + 1) % order.length, left--) out[order[k]!.i]! += 1
+  return out
+}
+
+/** A reference's figures split over the data structures it touched, by their shares of its accesses. */
+export function splitReference(ref: ReferenceStats): Array<{ variable: string; ref: ReferenceStats }> {
+  const touches = ref.touches ?? []
+  const weights = touches.map((t) => t.accesses)
+  if (touches.length === 0 || weights.reduce((a, w) => a + w, 0) <= 0) return [{ variable: ref.variable ?? 'unknown', ref }]
+  const split = (n: number) => apportion(n, weights)
+  const splitOptional = (n: number | undefined) => (n === undefined ? undefined : split(n))
+  const reads = split(ref.reads)
+  const writes = split(ref.writes)
+  const levels = Object.entries(ref.levels).map(([name, l]) => ({
+    name,
+    hits: split(l.hits),
+    misses: split(l.misses),
+    readMisses: split(l.readMisses),
+    writeMisses: split(l.writeMisses),
+    temporalHits: splitOptional(l.temporalHits),
+    spatialHits: splitOptional(l.spatialHits),
+    usedBytes: splitOptional(l.usedBytes),
+    lineEnds: splitOptional(l.lineEnds)
+  }))
+  const evictors = ref.evictors?.map((e) => ({ e, counts: split(e.count) }))
+  return touches.map((t, i) => {
+    const part: Record<string, ReferenceLevelStats> = {}
+    for (const l of levels) {
+      const s: ReferenceLevelStats = { hits: l.hits[i]!, misses: l.misses[i]!, readMisses: l.readMisses[i]!, writeMisses: l.writeMisses[i]! }
+      if (l.temporalHits) {
+        s.temporalHits = l.temporalHits[i]!
+        s.spatialHits = l.spatialHits?.[i] ?? 0
+        s.usedBytes = l.usedBytes?.[i] ?? 0
+        s.lineEnds = l.lineEnds?.[i] ?? 0
+      }
+      part[l.name] = s
     }
-    levels[name] = s
-  }
-  return { ...ref, reads: Math.round(ref.reads * f), writes: Math.round(ref.writes * f), levels, evictors: ref.evictors?.map((e) => ({ ...e, count: Math.round(e.count * f) })) }
+    return {
+      variable: t.variable,
+      ref: { ...ref, reads: reads[i]!, writes: writes[i]!, levels: part, evictors: evictors?.map(({ e, counts }) => ({ ...e, count: counts[i]! })) }
+    }
+  })
 }
 
 /** Per variable, with evictors rolled up to variables (which data structures evict which). */
@@ -102,9 +142,8 @@ export function groupVariables(report: RunReport): VariableStats[] {
   const evictors = new Map<string, Map<string, number>>()
   for (const whole of report.references) {
     // Each access counts for the data structure it touched: a reference on several is split.
-    const total = whole.touches?.reduce((a, t) => a + t.accesses, 0) ?? 0
-    const parts = whole.touches && total > 0 ? whole.touches.map((t) => ({ key: t.variable, ref: shareOf(whole, t.accesses / total) })) : [{ key: whole.variable ?? 'unknown', ref: whole }]
-    for (const { key, ref } of parts) {
+    const parts = splitReference(whole)
+    for (const { variable: key, ref } of parts) {
       const info = catalog.get(key)
       const v = out.get(key) ?? {
         variable: key,

@@ -87,6 +87,19 @@ describe('outside programs: every allocator, named after the program\'s own fram
     const heap = Object.fromEntries(byVariable(db).filter((r) => r.kind === 'heap').map((r) => [r.name, r.accesses]))
     expect(heap).toEqual({ a: 4 * 20000, b: 4 * 20000 })
     expectSumsMatch(db)
+    // The same split where roll-ups are shown: a slice by data structure, before and after the
+    // run's roll-up exists, and report --by variable (one reference, sweep's load, on both arrays).
+    const session = db.name
+    db.close()
+    strideOk(['simulate', session, '--cache', 'L1:32K:8:64'], env)
+    const slice = JSON.parse(strideOk(['query', session, '[{a,b},{sweep},{accesses}]', '--json'], env)) as { data: string[]; cells: number[][][] }
+    const accesses = Object.fromEntries(slice.data.map((name, i) => [name, slice.cells[i]![0]![0]]))
+    expect(accesses).toEqual({ a: 4 * 20000, b: 4 * 20000 })
+    const report = JSON.parse(strideOk(['report', session, '--by', 'variable', '--json'], env)) as { variables: Array<{ variable: string; reads: number; writes: number }> }
+    for (const name of ['a', 'b']) {
+      const v = report.variables.find((r) => r.variable === name)!
+      expect(v.reads + v.writes).toBe(4 * 20000)
+    }
   })
 
   it('shared library: the program\'s block passed to it is named, also when the library\'s own function is traced', () => {

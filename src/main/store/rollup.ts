@@ -1,34 +1,51 @@
 /**
  * Per run, the statistics summed by data structure x function x innermost loop x level
  * (`run_rollup`): what slice queries over the whole run read instead of one row per point
- * and level. Written with the run (older runs were backfilled by the frozen migration 7 -> 8 in schema.ts),
- * in SQL, so a million-point run rolls up inside SQLite once rather than in every query.
+ * and level. Written with the run from the run's own slice facts, so each access counts for
+ * the data structure it touched exactly as the per-point path counts it (a point on several
+ * structures split by the correlator's counts). Runs stored before schema v10 lost their
+ * roll-up (it credited the dominant structure) and are answered from the points.
  */
+import type { SliceFact } from '../analysis/query/slice-reduce'
 import type { Db } from './open-db'
-
-export const ROLLUP_SELECT = `
-  SELECT rp.run, rp.level, p.variable, p.function, pl.loop,
-         SUM(rp.reads), SUM(rp.writes), SUM(rp.read_misses), SUM(rp.write_misses),
-         SUM(m.temporal_hits), SUM(m.spatial_hits), SUM(m.evictions)
-    FROM run_points rp
-    JOIN points p ON p.idx = rp.point
-    LEFT JOIN point_loops pl ON pl.point = rp.point
-    LEFT JOIN run_point_metrics m ON m.run = rp.run AND m.point = rp.point AND m.level = rp.level`
-
-const GROUP = 'GROUP BY rp.run, rp.level, p.variable, p.function, pl.loop'
+import { eachSliceFact } from './slice-facts'
 
 /** Kept only when it is this many times smaller than the run's rows; else the indexed per-point path is as fast. */
 const MIN_SHRINK = 4
 
-/** One run, right after its per-point rows are stored. */
-export function rollUpRun(db: Db, run: number, minShrink = MIN_SHRINK): void {
-  const rows = db.prepare(`INSERT INTO run_rollup ${ROLLUP_SELECT} WHERE rp.run = ? ${GROUP}`).run(run).changes
-  const perPoint = (db.prepare('SELECT COUNT(*) AS n FROM run_points WHERE run = ?').get(run) as { n: number }).n
-  // Programs whose every point touches its own data structure in its own function gain nothing.
-  if (rows * minShrink > perPoint) db.prepare('DELETE FROM run_rollup WHERE run = ?').run(run)
+interface Group {
+  variable: string | null
+  function: string | null
+  loop: number | null
+  level: number
+  sums: [reads: number, writes: number, readMisses: number, writeMisses: number]
+  metrics: [temporal: number | null, spatial: number | null, evictions: number | null]
 }
 
-export function hasRollup(db: Db, run: number): boolean {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='run_rollup'").get()
-  return table !== undefined && db.prepare('SELECT 1 FROM run_rollup WHERE run = ? LIMIT 1').get(run) !== undefined
+const plus = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b)
+
+/** One run, right after its per-point rows are stored. */
+export function rollUpRun(db: Db, run: number, minShrink = MIN_SHRINK): void {
+  const groups = new Map<string, Group>()
+  let perPoint = 0
+  const add = (f: SliceFact) => {
+    perPoint++
+    const key = `${f.variable}\0${f.function}\0${f.loop}\0${f.level}`
+    let g = groups.get(key)
+    if (!g) groups.set(key, (g = { variable: f.variable, function: f.function, loop: f.loop, level: f.level, sums: [0, 0, 0, 0], metrics: [null, null, null] }))
+    g.sums[0] += f.reads
+    g.sums[1] += f.writes
+    g.sums[2] += f.readMisses
+    g.sums[3] += f.writeMisses
+    g.metrics = [plus(g.metrics[0], f.temporalHits), plus(g.metrics[1], f.spatialHits), plus(g.metrics[2], f.evictions)]
+  }
+  eachSliceFact(db, run, { variables: null, functions: null, files: null, withMetrics: true, withLoops: true, rollup: false }, add)
+  // Programs whose every point touches its own data structure in its own function gain nothing.
+  if (groups.size * minShrink > perPoint) return
+  const insert = db.prepare(
+    'INSERT INTO run_rollup (run, level, variable, function, loop, reads, writes, read_misses, write_misses, temporal_hits, spatial_hits, evictions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)'
+  )
+  db.transaction(() => {
+    for (const g of groups.values()) insert.run(run, g.level, g.variable, g.function, g.loop, ...g.sums, ...g.metrics)
+  })()
 }

@@ -37,6 +37,7 @@ import { parseRunConfig, readPoints } from './session-reader'
 import { readLoopNests } from './loops'
 import { readVariables } from './variables'
 import { rollUpRun } from './rollup'
+import { readTouches } from './touches'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
 export interface SimulationResult {
@@ -236,20 +237,3 @@ function readTimelines(db: Db, run: RunId, names: string[]): MissTimeline[] {
   return [...byLevel.values()]
 }
 
-/** Per point, the data structures its accesses fell in (the correlator's exact counts), most first. */
-function readTouches(db: Db): Map<PointIndex, Array<{ variable: string; accesses: number }>> {
-  const out = new Map<PointIndex, Array<{ variable: string; accesses: number }>>()
-  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'point_variables'").get()
-  if (!has) return out
-  const rows = db
-    .prepare("SELECT pv.point AS point, COALESCE(v.name, 'unknown') AS name, pv.accesses AS accesses FROM point_variables pv LEFT JOIN variables v ON v.id = pv.variable ORDER BY pv.point, pv.accesses DESC")
-    .all() as Array<{ point: number; name: string; accesses: number }>
-  for (const r of rows) {
-    const list = out.get(r.point) ?? []
-    const same = list.find((t) => t.variable === r.name)
-    if (same) same.accesses += r.accesses
-    else list.push({ variable: r.name, accesses: r.accesses })
-    out.set(r.point, list)
-  }
-  return out
-}

@@ -157,6 +157,13 @@ const MIGRATIONS: Array<(db: Db) => void> = [
       ALTER TABLE trace_chunks ADD COLUMN crc32 INTEGER;
       ALTER TABLE trace_chunks ADD COLUMN point_count INTEGER;
     `)
+  },
+  // 9 -> 10 (per-access attribution): roll-ups now split a point that touched several data
+  // structures among them; the stored ones credited each point's dominant structure, so they
+  // go, and slices over those runs are answered from the per-point rows (same figures as
+  // `report --by variable`).
+  (db) => {
+    db.exec(`DELETE FROM run_rollup;`)
   }
 ]
 

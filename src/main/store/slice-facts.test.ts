@@ -76,3 +76,52 @@ describe('readSliceFacts', () => {
     expect(slice('[{*},{m.c},{accesses}]').total).toEqual([45])
   })
 })
+
+describe('readSliceFacts: a point on several data structures', () => {
+  // Point 0 touched A 3 times for every B access (two threads, one function); point 1 only B.
+  function split() {
+    const db = openDb(join(mkdtempSync(join(tmpdir(), 'stride-split-')), 's.stride'), { create: true })
+    migrate(db)
+    db.prepare("INSERT INTO runs (run, created_at, config, accesses) VALUES (1, '', '{}', 0)").run()
+    const point = db.prepare('INSERT INTO points (idx, pc, kind, file, line, function, variable) VALUES (?,?,?,?,?,?,?)')
+    point.run(0, 1, 0, '/src/t.c', 5, 'work', 'A')
+    point.run(1, 2, 0, '/src/t.c', 6, 'work', 'B')
+    const variable = db.prepare("INSERT INTO variables (id, name, kind) VALUES (?, ?, 'global')")
+    variable.run(1, 'A')
+    variable.run(2, 'B')
+    const pv = db.prepare('INSERT INTO point_variables (point, variable, accesses) VALUES (?,?,?)')
+    pv.run(0, 1, 300)
+    pv.run(0, 2, 100)
+    pv.run(1, 2, 50)
+    const rp = db.prepare('INSERT INTO run_points (run, point, level, reads, writes, read_misses, write_misses) VALUES (1,?,?,?,?,?,?)')
+    const m = db.prepare('INSERT INTO run_point_metrics (run, point, level, temporal_hits, spatial_hits, used_bytes, line_ends, evictions) VALUES (1,?,?,?,?,0,0,?)')
+    rp.run(0, 0, 400, 0, 41, 0)
+    m.run(0, 0, 200, 159, 40)
+    rp.run(1, 0, 50, 0, 5, 0)
+    m.run(1, 0, 10, 35, 5)
+    return db
+  }
+  const ctx = { run: 1, levels: ['L1'], caches: 1, loops: [] }
+
+  it('splits accesses exactly and misses, hits and evictions by the same shares, sums intact', () => {
+    const db = split()
+    const slice = (text: string) => {
+      const q = parseSliceQuery(text)
+      return computeQuerySlice(q, 'sum', readSliceFacts(db, 1, factFilter(db, q)), ctx)
+    }
+    const all = slice('[{A,B},{work},{loads,misses,temporal_hits,evictions}]')
+    // A: 3/4 of point 0; B: 1/4 of point 0 plus point 1. 41 misses split 31 (30.75) + 10.
+    expect(all.cells).toEqual([[[300, 31, 150, 30]], [[150, 15, 60, 15]]])
+    expect(slice('[{*},{*},{misses}]').total).toEqual([46])
+    // A filter on B finds point 0 too, which B did not dominate.
+    expect(slice('[{B},{*},{loads}]').total).toEqual([150])
+    // The roll-up (kept here at any size) answers with the same numbers.
+    const before = [slice('[{*},{*},{loads,misses,evictions}]'), slice('[{A,B},{work},{misses}]')]
+    rollUpRun(db, 1, 0)
+    expect(db.prepare('SELECT variable, reads, read_misses FROM run_rollup ORDER BY variable').all()).toEqual([
+      { variable: 'A', reads: 300, read_misses: 31 },
+      { variable: 'B', reads: 150, read_misses: 15 }
+    ])
+    expect([slice('[{*},{*},{loads,misses,evictions}]'), slice('[{A,B},{work},{misses}]')]).toEqual(before)
+  })
+})

@@ -7,10 +7,16 @@
  * instead of the whole run. When the code axis names only functions and loops (or `*`), the
  * run's roll-up answers instead: a few rows per data structure x function x loop. The
  * statement text is assembled from constant fragments; every value is bound.
+ *
+ * Each access counts for the data structure it touched: a point whose accesses fell in
+ * several (one function called on a heap block and a global, two threads on two arrays) is
+ * split into one fact per structure, its figures divided by the correlator's exact counts with
+ * the report model's `apportion` (so a slice by data structure equals `report --by variable`).
  */
 import type { SliceQuery } from '../../shared/slice-notation'
+import { apportion } from '../../shared/report-model'
 import type { Db } from './open-db'
-import { hasRollup } from './rollup'
+import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
 
 export interface FactFilter {
@@ -42,7 +48,8 @@ type FactRow = [
   writeMisses: number,
   temporalHits: number | null,
   spatialHits: number | null,
-  evictions: number | null
+  evictions: number | null,
+  point: number
 ]
 
 const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
@@ -50,7 +57,11 @@ const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_mast
 function statement(filter: FactFilter, variables: boolean, loops: boolean): string {
   const metrics = filter.withMetrics
   const where = [
-    variables ? 'p.variable IN (SELECT value FROM json_each(@variables))' : null,
+    // The named structures' points: those they dominate and those that touched them at all.
+    variables
+      ? `(p.variable IN (SELECT value FROM json_each(@variables)) OR p.idx IN (SELECT pv.point FROM point_variables pv JOIN variables v ON v.id = pv.variable
+           WHERE v.name IN (SELECT value FROM json_each(@variables))))`
+      : null,
     filter.functions ? 'p.function IN (SELECT value FROM json_each(@functions))' : null,
     filter.files ? 'p.file IN (SELECT value FROM json_each(@files))' : null
   ].filter((w) => w !== null)
@@ -60,7 +71,7 @@ function statement(filter: FactFilter, variables: boolean, loops: boolean): stri
   // than summing the rows in JS (computeQuerySlice adds facts up anyway).
   return `SELECT p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop' : 'NULL'}, rp.level,
        rp.reads, rp.writes, rp.read_misses, rp.write_misses,
-       ${metrics ? 'm.temporal_hits, m.spatial_hits, m.evictions' : 'NULL, NULL, NULL'}
+       ${metrics ? 'm.temporal_hits, m.spatial_hits, m.evictions' : 'NULL, NULL, NULL'}, p.idx
   FROM points p
   CROSS JOIN run_points rp ON rp.run = @run AND rp.point = p.idx
   ${metrics ? 'LEFT JOIN run_point_metrics m ON m.run = rp.run AND m.point = rp.point AND m.level = rp.level' : ''}
@@ -102,38 +113,73 @@ function rollupStatement(variables: boolean, functions: boolean): string {
     variables ? 'variable IN (SELECT value FROM json_each(@variables))' : null,
     functions ? 'function IN (SELECT value FROM json_each(@functions))' : null
   ].filter((w) => w !== null)
-  return `SELECT variable, function, NULL, NULL, loop, level, reads, writes, read_misses, write_misses, temporal_hits, spatial_hits, evictions
+  return `SELECT variable, function, NULL, NULL, loop, level, reads, writes, read_misses, write_misses, temporal_hits, spatial_hits, evictions, -1
   FROM run_rollup WHERE ${where.join(' AND ')}`
 }
 
-export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {
+export function hasRollup(db: Db, run: number): boolean {
+  return hasTable(db, 'run_rollup') && db.prepare('SELECT 1 FROM run_rollup WHERE run = ? LIMIT 1').get(run) !== undefined
+}
+
+const factOf = (r: FactRow, variable: string | null): SliceFact => ({
+  variable,
+  function: r[1],
+  file: r[2],
+  line: r[3],
+  loop: r[4],
+  sections: 0,
+  level: r[5],
+  reads: r[6],
+  writes: r[7],
+  readMisses: r[8],
+  writeMisses: r[9],
+  temporalHits: r[10],
+  spatialHits: r[11],
+  evictions: r[12]
+})
+
+/** One point's row as facts: one, or one per data structure it touched, figures apportioned. */
+function factsOfRow(r: FactRow, touches: Touches, out: (fact: SliceFact) => void): void {
+  const touched = r[13] >= 0 ? touches.get(r[13]) : undefined
+  const weights = touched?.map((t) => t.accesses) ?? []
+  if (!touched || weights.reduce((a, w) => a + w, 0) <= 0) {
+    out(factOf(r, r[0]))
+    return
+  }
+  const split = (n: number) => apportion(n, weights)
+  const splitNullable = (n: number | null) => (n === null ? null : split(n))
+  const parts = { reads: split(r[6]), writes: split(r[7]), readMisses: split(r[8]), writeMisses: split(r[9]), temporal: splitNullable(r[10]), spatial: splitNullable(r[11]), evictions: splitNullable(r[12]) }
+  touched.forEach((t, i) => {
+    const f = factOf(r, t.variable)
+    f.reads = parts.reads[i]!
+    f.writes = parts.writes[i]!
+    f.readMisses = parts.readMisses[i]!
+    f.writeMisses = parts.writeMisses[i]!
+    f.temporalHits = parts.temporal?.[i] ?? null
+    f.spatialHits = parts.spatial?.[i] ?? null
+    f.evictions = parts.evictions?.[i] ?? null
+    out(f)
+  })
+}
+
+/** Every fact of the filter, each handed to `out` (the roll-up sums them without keeping them). */
+export function eachSliceFact(db: Db, run: number, filter: FactFilter, out: (fact: SliceFact) => void): void {
   const variables = filter.variables && !filter.variables.includes('unknown') ? filter.variables : null
   const loops = filter.withLoops && hasTable(db, 'point_loops')
   const params: Record<string, unknown> = { run }
   if (variables) params.variables = JSON.stringify(variables)
   if (filter.functions) params.functions = JSON.stringify(filter.functions)
   if (filter.files) params.files = JSON.stringify(filter.files)
-  const sql = filter.rollup && hasRollup(db, run) ? rollupStatement(variables !== null, filter.functions !== null) : statement(filter, variables !== null, loops)
+  const fromRollup = filter.rollup && hasRollup(db, run)
+  const sql = fromRollup ? rollupStatement(variables !== null, filter.functions !== null) : statement(filter, variables !== null, loops)
+  // Roll-up rows are already per touched structure.
+  const touches: Touches = fromRollup ? new Map() : readTouches(db)
   const rows = db.prepare(sql).raw(true).all(params) as FactRow[]
-  const facts: SliceFact[] = new Array(rows.length)
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!
-    facts[i] = {
-      variable: r[0],
-      function: r[1],
-      file: r[2],
-      line: r[3],
-      loop: r[4],
-      sections: 0,
-      level: r[5],
-      reads: r[6],
-      writes: r[7],
-      readMisses: r[8],
-      writeMisses: r[9],
-      temporalHits: r[10],
-      spatialHits: r[11],
-      evictions: r[12]
-    }
-  }
+  for (const r of rows) factsOfRow(r, touches, out)
+}
+
+export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {
+  const facts: SliceFact[] = []
+  eachSliceFact(db, run, filter, (f) => facts.push(f))
   return facts
 }

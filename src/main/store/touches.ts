@@ -1,0 +1,27 @@
+/**
+ * What each access point touched: the correlator's exact count of its accesses per data
+ * structure (`point_variables`, schema v3). Roll-ups by data structure split a point's
+ * figures by these counts (shared/report-model.ts `apportion`).
+ */
+import type { PointIndex } from '../../shared/domain'
+import type { Db } from './open-db'
+
+export type Touches = Map<PointIndex, Array<{ variable: string; accesses: number }>>
+
+/** Per point, the data structures its accesses fell in (the correlator's exact counts), most first. */
+export function readTouches(db: Db): Touches {
+  const out = new Map<PointIndex, Array<{ variable: string; accesses: number }>>()
+  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'point_variables'").get()
+  if (!has) return out
+  const rows = db
+    .prepare("SELECT pv.point AS point, COALESCE(v.name, 'unknown') AS name, pv.accesses AS accesses FROM point_variables pv LEFT JOIN variables v ON v.id = pv.variable ORDER BY pv.point, pv.accesses DESC")
+    .all() as Array<{ point: number; name: string; accesses: number }>
+  for (const r of rows) {
+    const list = out.get(r.point) ?? []
+    const same = list.find((t) => t.variable === r.name)
+    if (same) same.accesses += r.accesses
+    else list.push({ variable: r.name, accesses: r.accesses })
+    out.set(r.point, list)
+  }
+  return out
+}
