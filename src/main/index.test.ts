@@ -220,7 +220,7 @@ describe('Electron entry', () => {
     await vi.waitFor(() => expect(received(contents)).toContainEqual({ event: 'failed', payload: failed }))
     expect(received(contents)).not.toContainEqual(expect.objectContaining({ payload: expect.objectContaining({ jobId: 'other' }) }))
     contents.onceHandlers.get('destroyed')()
-    expect(h.backend!.listeners.size).toBe(0)
+    expect(h.backend!.events.clientCount).toBe(0)
   })
 
   it('denies new windows, foreign navigation, webviews and every permission', async () => {
@@ -259,7 +259,7 @@ describe('Electron entry', () => {
     expect(event.preventDefault).toHaveBeenCalled()
     await vi.waitFor(() => expect(h.quit).toHaveBeenCalled())
     expect(backend.disposed).toBe(true)
-    expect(backend.listeners.size).toBe(0)
+    expect(backend.events.clientCount).toBe(0)
     expect(h.ipcHandlers.has('stride:send')).toBe(false)
     const again = { preventDefault: vi.fn() }
     fire('will-quit', again)

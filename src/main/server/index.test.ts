@@ -337,7 +337,7 @@ describe('web server: WebSocket API', () => {
     // A connection without a client id of its own is a client alone.
     const lone = connect(s)
     await opened(lone)
-    expect(backend.listeners.size).toBe(3)
+    expect(backend.events.clientCount).toBe(3)
   })
 
   it('tells a call which client made it, sends its progress by request id, and cancels it by id', async () => {
@@ -378,11 +378,11 @@ describe('web server: WebSocket API', () => {
     const s = await start()
     const ws = connect(s)
     await opened(ws)
-    await vi.waitFor(() => expect(backend.listeners.size).toBe(1))
+    await vi.waitFor(() => expect(backend.events.clientCount).toBe(1))
     const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()))
     await s.close()
     await closed
-    await vi.waitFor(() => expect(backend.listeners.size).toBe(0))
+    await vi.waitFor(() => expect(backend.events.clientCount).toBe(0))
     expect(backend.disposed).toBe(false)
   })
 })

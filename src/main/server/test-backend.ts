@@ -1,11 +1,12 @@
 /** A StrideBackend test double: canned answers, recorded calls, events on demand. */
 import { StrideError, type ApiEventName, type ApiEvents, type ApiMethod } from '../../shared/api'
 import type { BackendEventListener, CallContext, StrideBackend } from '../services/backend'
+import { ApiEventChannel } from '../services/event-channel'
 
 export class FakeBackend implements StrideBackend {
   readonly calls: Array<{ method: ApiMethod; input: unknown }> = []
-  /** Listeners per client id. */
-  readonly listeners = new Map<string, Set<BackendEventListener>>()
+  /** Job-event listeners per client id. */
+  readonly events = new ApiEventChannel()
   /** Clients whose calls were made, in order; and calls whose signal was aborted. */
   readonly clients: string[] = []
   readonly aborted: ApiMethod[] = []
@@ -36,18 +37,12 @@ export class FakeBackend implements StrideBackend {
   }
 
   subscribe(client: string, listener: BackendEventListener): () => void {
-    let set = this.listeners.get(client)
-    if (!set) this.listeners.set(client, (set = new Set()))
-    set.add(listener)
-    return () => {
-      set.delete(listener)
-      if (set.size === 0) this.listeners.delete(client)
-    }
+    return this.events.subscribe(client, listener)
   }
 
-  /** To one client's listeners, or to every client's when none is named. */
-  emit<E extends ApiEventName>(event: E, payload: ApiEvents[E], client?: string): void {
-    for (const [id, set] of this.listeners) if (client === undefined || id === client) for (const listener of set) listener(event, payload)
+  /** A job event for one client's listeners. */
+  emit<E extends ApiEventName>(event: E, payload: ApiEvents[E], client: string): void {
+    this.events.emit(client, event, payload)
   }
 
   async dispose(): Promise<void> {

@@ -15,6 +15,11 @@ export class ApiEventChannel {
     }
   }
 
+  /** Clients with at least one listener. */
+  get clientCount(): number {
+    return this.listeners.size
+  }
+
   emit<E extends ApiEventName>(client: string, event: E, payload: ApiEvents[E]): void {
     for (const l of this.listeners.get(client) ?? []) l(event, payload)
   }
