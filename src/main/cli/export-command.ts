@@ -11,6 +11,7 @@ import { StrideError } from '../../shared/errors'
 import { iterateChunks, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
+import { allRows } from '../store/rows'
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, { format: { value: true }, out: { value: true }, chunks: { value: true }, force: {} }, 'export')
@@ -27,7 +28,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   const db = openSessionDb(session, { readonly: true })
   const temp = `${resolve(out)}.partial-${process.pid}`
-  const pointRows = db.prepare('SELECT idx, pc, kind FROM points ORDER BY idx').all() as Array<{ idx: number; pc: number; kind: number }>
+  const pointRows = allRows(db.prepare('SELECT idx, pc, kind FROM points ORDER BY idx'), { idx: 'number', pc: 'number', kind: 'number' })
   const pcs = pointRows.map((r) => BigInt(r.pc))
   const kinds = pointRows.map((r) => r.kind)
   let fd: number

@@ -7,13 +7,12 @@
 import type { PlacedVariable } from '../simulate/layout-filter'
 import { readElf } from '../symbols/elf-reader'
 import type { Db } from '../store/open-db'
+import { allRows, getRow } from '../store/rows'
 
 export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='variables'").get()
   const rows = hasTable
-    ? (db.prepare('SELECT name, kind, start, size, element_size, dims, module FROM variables WHERE start IS NOT NULL AND size > 0').all() as Array<{
-        name: string; kind: string; start: number; size: number; element_size: number | null; dims: string | null; module: string | null
-      }>)
+    ? (allRows(db.prepare('SELECT name, kind, start, size, element_size, dims, module FROM variables WHERE start IS NOT NULL AND size > 0'), { name: 'text', kind: 'text', start: 'number', size: 'number', element_size: 'number?', dims: 'text?', module: 'text?' }))
     : []
   if (rows.length > 0) {
     return rows.map((r) => ({
@@ -26,7 +25,7 @@ export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
       elementSize: r.element_size
     }))
   }
-  const program = db.prepare("SELECT value FROM meta WHERE key = 'program'").get() as { value: string } | undefined
+  const program = getRow(db.prepare("SELECT value FROM meta WHERE key = 'program'"), { value: 'text' })
   if (!program) return []
   const path = JSON.parse(program.value) as string
   let elf
@@ -35,7 +34,7 @@ export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
   } catch {
     return []
   }
-  const module = db.prepare('SELECT base FROM modules WHERE path = ? ORDER BY id LIMIT 1').get(path) as { base: number } | undefined
+  const module = getRow(db.prepare('SELECT base FROM modules WHERE path = ? ORDER BY id LIMIT 1'), { base: 'number' }, path)
   const offset = elf.relocatable ? (module?.base ?? 0) : 0
   return elf.data.map((d) => ({ name: d.name, start: d.start + offset, size: d.size, group: `global:${path}`, dims: null, elementSize: null }))
 }

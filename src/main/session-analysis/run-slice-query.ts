@@ -16,6 +16,7 @@ import { factFilter, readSliceFacts } from '../store/slice-facts'
 import { unknownSliceNames, type SessionNames } from '../analysis/query/slice-names'
 import { computeQuerySlice, type SliceFact } from '../analysis/query/slice-reduce'
 import { SectionClassifier, SectionSimulation, type PointPlace } from '../analysis/query/slice-sections'
+import { allRows, getRow } from '../store/rows'
 
 export interface SliceQueryInput {
   run: number | null
@@ -60,13 +61,14 @@ async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, 
       lastPost = now
       hooks.onProgress?.(done, total)
       await new Promise((r) => setImmediate(r)) // let a stop message in
-      if (hooks.shouldStop?.()) throw new StrideError('Query cancelled.', 'invalid-input')
+      if (hooks.shouldStop?.()) throw new StrideError('Query cancelled.', 'cancelled')
     }
   }
   const loops = hasTable(db, 'point_loops')
-  const rows = db
-    .prepare(loops ? 'SELECT p.idx AS idx, p.function AS function, p.file AS file, p.line AS line, pl.loop AS loop FROM points p LEFT JOIN point_loops pl ON pl.point = p.idx' : 'SELECT idx, function, file, line, NULL AS loop FROM points')
-    .all() as Array<PointPlace & { idx: number }>
+  const rows = allRows(
+    db.prepare(loops ? 'SELECT p.idx AS idx, p.function AS function, p.file AS file, p.line AS line, pl.loop AS loop FROM points p LEFT JOIN point_loops pl ON pl.point = p.idx' : 'SELECT idx, function, file, line, NULL AS loop FROM points'),
+    { idx: 'int', function: 'text?', file: 'text?', line: 'int?', loop: 'int?' }
+  )
   const places: PointPlace[] = []
   for (const r of rows) places[r.idx] = { function: r.function, file: r.file, line: r.line, loop: r.loop }
   // A mask's bits all belong to one variable (an address lies in one data structure).
@@ -76,12 +78,12 @@ async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, 
 
 /** The data structures, functions and files a query may name: those of the traced references (and the session's variables and traced functions). */
 function sessionNames(db: Db): SessionNames {
-  const points = db.prepare('SELECT DISTINCT variable, function, file FROM points').all() as Array<{ variable: string | null; function: string | null; file: string | null }>
+  const points = allRows(db.prepare('SELECT DISTINCT variable, function, file FROM points'), { variable: 'text?', function: 'text?', file: 'text?' })
   const sorted = (xs: string[]) => [...new Set(xs)].sort()
   const variables = sorted(points.map((p) => p.variable ?? 'unknown'))
-  if (hasTable(db, 'variables')) variables.push(...sorted((db.prepare('SELECT name FROM variables').all() as Array<{ name: string }>).map((r) => r.name)))
+  if (hasTable(db, 'variables')) variables.push(...sorted((allRows(db.prepare('SELECT name FROM variables'), { name: 'text' })).map((r) => r.name)))
   const functions = sorted(points.map((p) => p.function ?? 'unknown'))
-  const traced = db.prepare("SELECT value FROM meta WHERE key = 'functions'").get() as { value: string } | undefined
+  const traced = getRow(db.prepare("SELECT value FROM meta WHERE key = 'functions'"), { value: 'text' })
   if (traced) functions.push(...(JSON.parse(traced.value) as unknown[]).filter((f): f is string => typeof f === 'string'))
   return { variables, functions, files: sorted(points.map((p) => p.file).filter((f): f is string => f !== null)) }
 }
@@ -93,13 +95,13 @@ export async function runSliceQuery(db: Db, input: SliceQueryInput, hooks: Slice
   if (unknown) throw new StrideError(unknown, 'invalid-input')
   const run = input.run ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
-  const row = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
+  const row = getRow(db.prepare('SELECT config FROM runs WHERE run = ?'), { config: 'text' }, run)
   if (!row) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const config = parseRunConfig(run, row.config)
   const whole = query.data.filter((d) => d.section === null)
   const facts = whole.length > 0 ? readSliceFacts(db, run, factFilter(db, query)) : []
   const sections = await sectionFacts(db, query, config, hooks)
-  const loops = hasTable(db, 'loops') ? (db.prepare('SELECT id, parent, file, line FROM loops').all() as Array<{ id: number; parent: number | null; file: string | null; line: number | null }>) : []
+  const loops = hasTable(db, 'loops') ? (allRows(db.prepare('SELECT id, parent, file, line FROM loops'), { id: 'number', parent: 'number?', file: 'text?', line: 'number?' })) : []
   const slice = computeQuerySlice(query, input.reduction, facts.concat(sections), { run, levels: levelNames(config), caches: config.levels.length, loops })
   return { ...slice, resimulated: query.data.some((d) => d.section !== null), elapsedMs: Math.round(performance.now() - started) }
 }

@@ -20,6 +20,7 @@ import { NwaySearch } from '../analysis/objects/nway-search'
 import { ObjectTable } from '../analysis/objects/object-table'
 import { detectHardwareMisses, recordLineSamples } from '../tracing/perf/perf-samples'
 import { modelFromFile } from '../analysis/objects/source-reads'
+import { allRows, getRow } from '../store/rows'
 
 export const DEFAULT_OBJECTS_OPTIONS: ObjectsOptions = {
   run: null,
@@ -68,9 +69,10 @@ function random(seed: number): () => number {
 function stackLocalsByPoint(db: Db, first: number): { names: string[]; byPoint: Map<number, number> } {
   const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='point_variables'").get()
   if (!has) return { names: [], byPoint: new Map() }
-  const rows = db
-    .prepare("SELECT pv.point AS point, v.name AS name FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'stack' ORDER BY pv.point, pv.accesses DESC")
-    .all() as Array<{ point: number; name: string }>
+  const rows = allRows(
+    db.prepare("SELECT pv.point AS point, v.name AS name FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'stack' ORDER BY pv.point, pv.accesses DESC"),
+    { point: 'int', name: 'text' }
+  )
   const names: string[] = []
   const index = new Map<string, number>()
   const byPoint = new Map<number, number>()
@@ -99,7 +101,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const names = levelNames(run.config)
     const level = options.level === null ? 0 : names.indexOf(options.level)
     if (level < 0) throw new StrideError(`Level "${options.level}" is not in run ${run.run}; its levels are ${names.join(', ')}.`, 'invalid-input')
-    const variables = db.prepare('SELECT name, kind, start, size FROM variables WHERE start IS NOT NULL AND size > 0').all() as Array<{ name: string; kind: VariableKind; start: number; size: number }>
+    const variables = allRows(db.prepare('SELECT name, kind, start, size FROM variables WHERE start IS NOT NULL AND size > 0'), { name: 'text', kind: 'text', start: 'number', size: 'number' }).map((v) => ({ ...v, kind: v.kind as VariableKind }))
     if (variables.length === 0)
       throw new StrideError(`${session} names no data structures (no placed variables): re-trace a program built with -g so misses can be attributed to its arrays.`, 'invalid-input')
     const table = new ObjectTable(variables.map((v) => ({ name: v.name, kind: v.kind, start: v.start, end: v.start + v.size })))
@@ -115,7 +117,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     if (wantsApprox && options.approxSource === 'perf' && !perf.supported)
       throw new StrideError(`Hardware cache-miss sampling is not supported on this machine: ${perf.reason}; use simulated samples (--source simulated).`, 'tool-missing')
 
-    const stored = db.prepare('SELECT read_misses + write_misses AS misses FROM run_levels WHERE run = ? AND level = ?').get(run.run, level) as { misses: number } | undefined
+    const stored = getRow(db.prepare('SELECT read_misses + write_misses AS misses FROM run_levels WHERE run = ? AND level = ?'), { misses: 'number' }, run.run, level)
     const sampleEvery = options.sampleEvery ?? scaledPeriod(stored?.misses ?? 0)
     const stream = new MissStream({ config: run.config, pointKinds: kinds, level, mapAddresses: layout ? (f, t, n) => layout.apply(f, t, n) : null })
     // Stack locals have no fixed address (frames move): a miss in no placed object is the
@@ -223,7 +225,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
       const perFile = options.approxSource === 'perf' ? await perfSamples(db, options.approxEvery) : simulatedSamples(points, approx!)
       const models = new Map<string, FileModel | null>()
       // Only variables the session knows in memory are candidates (see restrictReads).
-      const inMemory = new Set((db.prepare('SELECT DISTINCT name FROM variables').all() as Array<{ name: string }>).map((r) => r.name))
+      const inMemory = new Set((allRows(db.prepare('SELECT DISTINCT name FROM variables'), { name: 'text' })).map((r) => r.name))
       for (const file of perFile.keys()) {
         const m = await modelFromFile(file)
         models.set(file, m && restrictReads(m, inMemory))
@@ -309,7 +311,7 @@ function moveBySkid(perFile: Map<string, Map<number, number>>, models: Map<strin
 
 async function perfSamples(db: ReturnType<typeof openSessionDb>, every: number): Promise<Map<string, Map<number, number>>> {
   const meta = (key: string) => {
-    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined
+    const row = getRow(db.prepare('SELECT value FROM meta WHERE key = ?'), { value: 'text' }, key)
     return row ? (JSON.parse(row.value) as unknown) : null
   }
   const program = meta('program')

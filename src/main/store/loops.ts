@@ -3,12 +3,11 @@ import { basename } from 'node:path'
 import type { LoopInfo, LoopStats, RunReport } from '../../shared/domain'
 import type { Db } from './open-db'
 import { addInto, emptyLevels, levelNames, lineSizes } from '../../shared/report-model'
+import { allRows } from './rows'
 
 export function readLoopNests(db: Db): LoopInfo[] {
-  const loops = db.prepare('SELECT id, function, start, end, depth, parent, file, line FROM loops ORDER BY id').all() as Array<{
-    id: number; function: string; start: number; end: number; depth: number; parent: number | null; file: string | null; line: number | null
-  }>
-  const refs = db.prepare('SELECT pl.loop AS loop, p.ref_id AS ref FROM point_loops pl JOIN points p ON p.idx = pl.point ORDER BY p.pc').all() as Array<{ loop: number; ref: string | null }>
+  const loops = allRows(db.prepare('SELECT id, function, start, end, depth, parent, file, line FROM loops ORDER BY id'), { id: 'number', function: 'text', start: 'number', end: 'number', depth: 'number', parent: 'number?', file: 'text?', line: 'number?' })
+  const refs = allRows(db.prepare('SELECT pl.loop AS loop, p.ref_id AS ref FROM point_loops pl JOIN points p ON p.idx = pl.point ORDER BY p.pc'), { loop: 'number', ref: 'text?' })
   const byLoop = new Map<number, string[]>()
   for (const r of refs) if (r.ref) (byLoop.get(r.loop) ?? byLoop.set(r.loop, []).get(r.loop)!).push(r.ref)
   return loops.map((l) => ({

@@ -38,6 +38,7 @@ import { readLoopNests } from './loops'
 import { readVariables } from './variables'
 import { rollUpRun } from './rollup'
 import { readTouches } from './touches'
+import { allRows, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
 export interface SimulationResult {
@@ -100,22 +101,21 @@ export function storeRun(db: Db, r: SimulationResult): RunId {
 }
 
 export function latestRun(db: Db): RunId | null {
-  const row = db.prepare('SELECT MAX(run) AS run FROM runs').get() as { run: number | null }
-  return row.run
+  return oneRow(db.prepare('SELECT MAX(run) AS run FROM runs'), { run: 'int?' }).run
 }
 
-interface RunPointRow {
-  point: number
-  level: number
-  reads: number
-  writes: number
-  read_misses: number
-  write_misses: number
-  temporal_hits: number | null
-  spatial_hits: number | null
-  used_bytes: number | null
-  line_ends: number | null
-}
+const RUN_POINT_ROW = {
+  point: 'int',
+  level: 'int',
+  reads: 'number',
+  writes: 'number',
+  read_misses: 'number',
+  write_misses: 'number',
+  temporal_hits: 'number?',
+  spatial_hits: 'number?',
+  used_bytes: 'number?',
+  line_ends: 'number?'
+} as const
 
 /** Names of a run's levels in stats order: caches, then TLB levels. */
 const ownerName = (points: AccessPoint[], owner: number): string =>
@@ -129,20 +129,16 @@ const ownerName = (points: AccessPoint[], owner: number): string =>
 export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] = readPoints(db)): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
-  const runRow = db.prepare('SELECT config FROM runs WHERE run = ?').get(run) as { config: string } | undefined
+  const runRow = getRow(db.prepare('SELECT config FROM runs WHERE run = ?'), { config: 'text' }, run)
   if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const config = parseRunConfig(run, runRow.config)
   const names = levelNames(config)
   const lines = lineSizes(config)
   const nCaches = config.levels.length
   const extras = new Map(
-    (db.prepare('SELECT level, writebacks, prefetches, useful_prefetches, back_invalidations, evictions FROM run_level_metrics WHERE run = ?').all(run) as Array<{
-      level: number; writebacks: number; prefetches: number; useful_prefetches: number; back_invalidations: number; evictions: number
-    }>).map((r) => [r.level, r])
+    (allRows(db.prepare('SELECT level, writebacks, prefetches, useful_prefetches, back_invalidations, evictions FROM run_level_metrics WHERE run = ?'), { level: 'number', writebacks: 'number', prefetches: 'number', useful_prefetches: 'number', back_invalidations: 'number', evictions: 'number' }, run)).map((r) => [r.level, r])
   )
-  const levels: LevelTotals[] = (db.prepare('SELECT level, name, reads, writes, read_misses, write_misses FROM run_levels WHERE run = ? ORDER BY level').all(run) as Array<{
-    level: number; name: string; reads: number; writes: number; read_misses: number; write_misses: number
-  }>).map((r) => {
+  const levels: LevelTotals[] = (allRows(db.prepare('SELECT level, name, reads, writes, read_misses, write_misses FROM run_levels WHERE run = ? ORDER BY level'), { level: 'number', name: 'text', reads: 'number', writes: 'number', read_misses: 'number', write_misses: 'number' }, run)).map((r) => {
     const t: LevelTotals = { name: r.name, reads: r.reads, writes: r.writes, readMisses: r.read_misses, writeMisses: r.write_misses }
     const e = extras.get(r.level)
     if (e)
@@ -157,14 +153,16 @@ export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] 
     return t
   })
 
-  const rows = db
-    .prepare(
+  const rows = allRows(
+    db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
               m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
          FROM run_points p LEFT JOIN run_point_metrics m ON m.run = p.run AND m.point = p.point AND m.level = p.level
         WHERE p.run = ? ORDER BY p.point, p.level`
-    )
-    .all(run) as RunPointRow[]
+    ),
+    RUN_POINT_ROW,
+    run
+  )
   const refs = new Map<number, ReferenceStats>()
   for (const r of rows) {
     const p = points[r.point]
@@ -192,9 +190,7 @@ export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] 
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
-  const evRows = db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor').all(run) as Array<{
-    level: number; evictee: number; evictor: number; count: number
-  }>
+  const evRows = allRows(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), { level: 'number', evictee: 'number', evictor: 'number', count: 'number' }, run)
   const evictedTotal = new Map<string, number>()
   for (const e of evRows) evictedTotal.set(`${e.level}:${e.evictee}`, (evictedTotal.get(`${e.level}:${e.evictee}`) ?? 0) + e.count)
   const withEvictors = rows.length > 0 && extras.size > 0
@@ -219,11 +215,9 @@ export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] 
 }
 
 function readTimelines(db: Db, run: RunId, names: string[]): MissTimeline[] {
-  const interval = (db.prepare('SELECT timeline_interval AS n FROM runs WHERE run = ?').get(run) as { n: number | null }).n
+  const interval = oneRow(db.prepare('SELECT timeline_interval AS n FROM runs WHERE run = ?'), { n: 'number?' }, run).n
   if (!interval) return []
-  const cells = db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval').all(run) as Array<{
-    level: number; variable: string; interval: number; misses: number
-  }>
+  const cells = allRows(db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval'), { level: 'number', variable: 'text', interval: 'number', misses: 'number' }, run)
   const count = cells.reduce((m, c) => Math.max(m, c.interval + 1), 0)
   const byLevel = new Map<number, MissTimeline>()
   for (const c of cells) {

@@ -1,6 +1,7 @@
 /** The session schema, versioned with `PRAGMA user_version`; each migration moves one step. */
 import { StrideError } from '../../shared/errors'
 import type { Db } from './open-db'
+import { allRows } from './rows'
 
 /**
  * Each entry moves the schema one version up; the version is the list's length. Append new
@@ -205,7 +206,7 @@ export function assertSession(db: Db, path: string): void {
   const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").get()
   if (version === 0 || !hasMeta)
     throw new StrideError(`${path} is not a Stride session (no Stride tables); open a .stride file written by "stride trace".`, 'malformed-session')
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name))
+  const tables = new Set((allRows(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"), { name: 'text' })).map((r) => r.name))
   const missing = REQUIRED_TABLES.filter((t) => !tables.has(t))
   if (missing.length > 0)
     throw new StrideError(`${path} is a malformed session: it has no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}; re-trace the program.`, 'malformed-session')

@@ -7,6 +7,7 @@ import { existsSync, openSync, readSync, closeSync, realpathSync, statSync } fro
 import { resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { openDb } from './open-db'
+import { allRows } from './rows'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -35,7 +36,7 @@ function looksLikeSession(file: string): boolean {
   try {
     const db = openDb(file, { readonly: true })
     try {
-      const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name)
+      const names = (allRows(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"), { name: 'text' })).map((r) => r.name)
       return names.includes('meta') && names.includes('trace_chunks')
     } finally {
       db.close()

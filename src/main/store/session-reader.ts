@@ -9,6 +9,7 @@ import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type Decode
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
+import { allRows, getRow, oneRow } from './rows'
 
 
 /**
@@ -96,7 +97,7 @@ function openPrivateCopy(full: string, path: string): Db {
 
 /** The meta table; a value that is not JSON is a malformed session, named. */
 function meta(db: Db): Map<string, unknown> {
-  const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>
+  const rows = allRows(db.prepare('SELECT key, value FROM meta'), { key: 'text', value: 'text' })
   return new Map(
     rows.map((r): [string, unknown] => {
       try {
@@ -110,7 +111,7 @@ function meta(db: Db): Map<string, unknown> {
 
 export function readSessionInfo(db: Db, path: string): SessionInfo {
   const m = meta(db)
-  const points = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
+  const points = oneRow(db.prepare('SELECT COUNT(*) AS n FROM points'), { n: 'number' }).n
   return {
     path: resolve(path),
     schemaVersion: SCHEMA_VERSION,
@@ -148,7 +149,7 @@ function hasTable(db: Db, name: string): boolean {
 }
 
 function readStoredJson<T>(db: Db, sql: string): T[] {
-  return (db.prepare(sql).all() as Array<{ json: string }>).map((r) => JSON.parse(r.json) as T)
+  return (allRows(db.prepare(sql), { json: 'text' })).map((r) => JSON.parse(r.json) as T)
 }
 
 /** The stored document (stream-store.ts) in the API's shape. */
@@ -169,7 +170,7 @@ function toFunctionStreams(f: FunctionStreams & { buckets?: FunctionStreams['len
 }
 
 export function readRuns(db: Db): RunSummary[] {
-  const rows = db.prepare('SELECT run, created_at, config, accesses FROM runs ORDER BY run').all() as Array<{ run: number; created_at: string; config: string; accesses: number }>
+  const rows = allRows(db.prepare('SELECT run, created_at, config, accesses FROM runs ORDER BY run'), { run: 'number', created_at: 'text', config: 'text', accesses: 'number' })
   return rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: parseRunConfig(r.run, r.config), accesses: r.accesses }))
 }
 
@@ -189,13 +190,12 @@ export function parseRunConfig(run: number, text: string): HierarchyConfig {
 
 
 export function readPoints(db: Db): AccessPoint[] {
-  const rows = db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable, source_expr, disasm FROM points ORDER BY idx').all() as Array<{
-    idx: number; pc: number; kind: number; accesses: number; ref_id: string | null; file: string | null; line: number | null; function: string | null; module: string | null; variable: string | null
-    source_expr: string | null; disasm: string | null
-  }>
+  const rows = allRows(db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable, source_expr, disasm FROM points ORDER BY idx'), {
+    idx: 'int', pc: 'number', kind: 'int', accesses: 'number', ref_id: 'text?', file: 'text?', line: 'int?', function: 'text?', module: 'text?', variable: 'text?', source_expr: 'text?', disasm: 'text?'
+  })
   const streams = new Map<number, PointStreams>()
   if (hasTable(db, 'point_streams'))
-    for (const r of db.prepare('SELECT point, metrics FROM point_streams').all() as Array<{ point: number; metrics: string }>) {
+    for (const r of allRows(db.prepare('SELECT point, metrics FROM point_streams'), { point: 'number', metrics: 'text' })) {
       const m = JSON.parse(r.metrics) as PointStreams
       streams.set(r.point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
     }
@@ -219,13 +219,13 @@ export function readPoints(db: Db): AccessPoint[] {
 /** The variable each point's accesses fall in (null: none known), by point index: what the
  * simulator's timeline needs, without reading (and parsing) the rest of the point table. */
 export function readPointVariables(db: Db): Array<string | null> {
-  const rows = db.prepare('SELECT idx, variable FROM points ORDER BY idx').all() as Array<{ idx: number; variable: string | null }>
+  const rows = allRows(db.prepare('SELECT idx, variable FROM points ORDER BY idx'), { idx: 'number', variable: 'text?' })
   return rows.map((r) => r.variable)
 }
 
 /** Kind code per point, the simulator's input. */
 export function readPointKinds(db: Db): Uint8Array {
-  const rows = db.prepare('SELECT idx, kind FROM points ORDER BY idx').all() as Array<{ idx: number; kind: number }>
+  const rows = allRows(db.prepare('SELECT idx, kind FROM points ORDER BY idx'), { idx: 'number', kind: 'number' })
   const kinds = new Uint8Array(rows.length)
   for (const r of rows) {
     if (r.idx >= rows.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
@@ -271,7 +271,7 @@ interface CheckedChunk {
 }
 
 function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<CheckedChunk> {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n
+  const total = oneRow(db.prepare('SELECT COUNT(*) AS n FROM trace_chunks'), { n: 'number' }).n
   const hasCrc = (db.prepare("SELECT 1 FROM pragma_table_info('trace_chunks') WHERE name = 'crc32'").get() as unknown) !== undefined
   const rows = db.prepare(`SELECT seq, first_event, events, codec, data${hasCrc ? ', crc32' : ''} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<StoredChunkRow>
   const damaged = (index: number, why: string) => new StrideError(damageMessage(db, index, total, why), 'malformed-session')
@@ -364,8 +364,8 @@ export async function* iterateChunksAhead(db: Db, pointCount: number): AsyncGene
 
 /** The event count a finished recording stored (null while unfinished or unknown). */
 function finishedEvents(db: Db): number | null {
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'events'").get() as { value: string } | undefined
-  const stop = db.prepare("SELECT value FROM meta WHERE key = 'stopMessage'").get() as { value: string } | undefined
+  const row = getRow(db.prepare("SELECT value FROM meta WHERE key = 'events'"), { value: 'text' })
+  const stop = getRow(db.prepare("SELECT value FROM meta WHERE key = 'stopMessage'"), { value: 'text' })
   if (!row || (stop && stop.value === JSON.stringify(UNFINISHED_MESSAGE))) return null
   const n = Number(row.value)
   return Number.isSafeInteger(n) ? n : null
@@ -379,5 +379,5 @@ function damageMessage(db: Db, index: number, total: number, why: string): strin
 }
 
 export function countEvents(db: Db): number {
-  return (db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM trace_chunks').get() as { n: number }).n
+  return oneRow(db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM trace_chunks'), { n: 'number' }).n
 }

@@ -12,6 +12,7 @@ import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detect
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import type { Db } from './open-db'
 import { iterateChunksAhead } from './session-reader'
+import { allRows } from './rows'
 
 /** The API's per-point stream metrics, as stored with their point and access count. */
 export interface PointStreams extends ApiPointStreams {
@@ -76,13 +77,13 @@ function hasTable(db: Db, name: string): boolean {
 /** Per-point stream metrics by point index (empty for sessions traced before schema v5). */
 export function readPointStreams(db: Db): Map<number, PointStreams> {
   if (!hasTable(db, 'point_streams')) return new Map()
-  const rows = db.prepare('SELECT point, metrics FROM point_streams ORDER BY point').all() as Array<{ point: number; metrics: string }>
+  const rows = allRows(db.prepare('SELECT point, metrics FROM point_streams ORDER BY point'), { point: 'number', metrics: 'text' })
   return new Map(rows.map((r) => [r.point, JSON.parse(r.metrics) as PointStreams]))
 }
 
 export function readFunctionStreams(db: Db): FunctionStreams[] {
   if (!hasTable(db, 'function_streams')) return []
-  const rows = db.prepare('SELECT stats FROM function_streams ORDER BY function').all() as Array<{ stats: string }>
+  const rows = allRows(db.prepare('SELECT stats FROM function_streams ORDER BY function'), { stats: 'text' })
   return rows.map((r) => JSON.parse(r.stats) as FunctionStreams)
 }
 

@@ -5,6 +5,7 @@
  */
 import type { PointIndex } from '../../shared/domain'
 import type { Db } from './open-db'
+import { allRows } from './rows'
 
 export type Touches = Map<PointIndex, Array<{ variable: string; accesses: number }>>
 
@@ -13,9 +14,10 @@ export function readTouches(db: Db): Touches {
   const out = new Map<PointIndex, Array<{ variable: string; accesses: number }>>()
   const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'point_variables'").get()
   if (!has) return out
-  const rows = db
-    .prepare("SELECT pv.point AS point, COALESCE(v.name, 'unknown') AS name, pv.accesses AS accesses FROM point_variables pv LEFT JOIN variables v ON v.id = pv.variable ORDER BY pv.point, pv.accesses DESC")
-    .all() as Array<{ point: number; name: string; accesses: number }>
+  const rows = allRows(
+    db.prepare("SELECT pv.point AS point, COALESCE(v.name, 'unknown') AS name, pv.accesses AS accesses FROM point_variables pv LEFT JOIN variables v ON v.id = pv.variable ORDER BY pv.point, pv.accesses DESC"),
+    { point: 'int', name: 'text', accesses: 'number' }
+  )
   for (const r of rows) {
     const list = out.get(r.point) ?? []
     const same = list.find((t) => t.variable === r.name)

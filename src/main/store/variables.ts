@@ -1,25 +1,27 @@
 /** The session's data structures (schema v2/v3 `variables`), in the API's shape. */
 import type { VariableInfo, VariableKind } from '../../shared/domain'
 import type { Db } from './open-db'
+import { allRows } from './rows'
 
-interface VariableRowDb {
-  name: string
-  kind: VariableKind
-  start: number | null
-  size: number | null
-  type: string | null
-  element_size: number | null
-  dims: string | null
-  alloc_site: string | null
-  reads: number
-  writes: number
-}
+const VARIABLE_ROW = {
+  name: 'text',
+  kind: 'text',
+  start: 'number?',
+  size: 'number?',
+  type: 'text?',
+  element_size: 'number?',
+  dims: 'text?',
+  alloc_site: 'text?',
+  reads: 'number',
+  writes: 'number'
+} as const
+const VARIABLE_KINDS: readonly string[] = ['global', 'stack', 'heap', 'unknown']
 
 export function readVariables(db: Db): VariableInfo[] {
-  const rows = db.prepare('SELECT name, kind, start, size, type, element_size, dims, alloc_site, reads, writes FROM variables ORDER BY id').all() as VariableRowDb[]
+  const rows = allRows(db.prepare('SELECT name, kind, start, size, type, element_size, dims, alloc_site, reads, writes FROM variables ORDER BY id'), VARIABLE_ROW)
   return rows.map((r) => ({
     name: r.name,
-    kind: r.kind,
+    kind: (VARIABLE_KINDS.includes(r.kind) ? r.kind : 'unknown') as VariableKind,
     start: r.start === null ? null : '0x' + r.start.toString(16),
     size: r.size,
     type: r.type || null,
