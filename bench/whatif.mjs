@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// "What if another cache?" answered two ways, side by side in one run, per program:
+// "What if another cache?" answered three ways, side by side in one run, per program:
 //   cachegrind  re-running the program under valgrind --tool=cachegrind for each cache
 //   stride      tracing once, then `stride simulate` per cache on the stored trace
+//   app         the same re-simulation as the app asks it: a `simulate` job on the running
+//               backend (`stride serve`, its warm worker pool), then `getReport`, over the
+//               app's own WebSocket API
 // Programs: the examples, and the heat stencil of bench/targets (heat 512 12: 15.6 M
 // accesses). Per program and cache, R runs of each (default 3); the figures are medians.
 // Prints per program: the trace time, Cachegrind's and Stride's per-cache times (mean over
 // the caches of the medians), their ratio (> 1: the re-simulation is faster), and trace +
-// first simulation over one Cachegrind run. Wall times include Node's and the workers'
-// start-up and reading the session.
+// first simulation over one Cachegrind run. CLI wall times include Node's and the workers'
+// start-up and reading the session; app times are from the request to the report in hand.
 // Usage: npm run build && npm run examples && node bench/whatif.mjs [R] [program ...]
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import WebSocket from 'ws'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -40,8 +44,53 @@ function timed(cmd, args) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 
+/** A running `stride serve` and one API connection to it, as a browser tab would hold. */
+async function startApp() {
+  const child = spawn(process.execPath, [cli, 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const url = await new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out)
+      if (m) resolve(new URL(m[1]))
+    })
+    child.once('exit', (code) => reject(new Error(`stride serve exited (${code})`)))
+  })
+  const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token')}&client=benchwhatif`, { headers: { Origin: url.origin } })
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  let nextId = 1
+  const pending = new Map()
+  const jobs = new Map()
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString())
+    if (m.event === 'finished' || m.event === 'failed') jobs.get(m.payload.jobId)?.(m)
+    else if (typeof m.id === 'number') pending.get(m.id)?.(m)
+  })
+  const call = (method, input) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++
+      pending.set(id, (m) => (pending.delete(id), m.ok ? resolve(m.result) : reject(new Error(m.error.message))))
+      ws.send(JSON.stringify({ id, method, input }))
+    })
+  /** The what-if as the app runs it: simulate (a job), then the run's report. */
+  async function whatIf(session, level) {
+    const t = process.hrtime.bigint()
+    const { jobId } = await call('simulate', { session, config: { levels: [level], cachegrindCompatible: true } })
+    const end = await new Promise((resolve) => jobs.set(jobId, resolve))
+    if (end.event === 'failed') throw new Error(end.payload.error)
+    await call('getReport', { session, run: end.payload.run })
+    return Number(process.hrtime.bigint() - t) / 1e9
+  }
+  return { whatIf, close: () => (ws.close(), child.kill('SIGTERM')) }
+}
+const levelOf = (d1) => {
+  const [size, assoc, lineSize] = d1.split(',').map(Number)
+  return { name: 'L1', size, assoc, lineSize }
+}
+const app = await startApp()
+
 console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
-console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  (trace+sim)/cg')
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  (trace+sim)/cg')
 for (const p of programs) {
   const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
   const traces = []
@@ -53,19 +102,24 @@ for (const p of programs) {
   }
   const cgs = []
   const sims = []
+  const apps = []
   for (const [spec, d1] of caches) {
     const cg = []
     const sim = []
+    const inApp = []
     for (let r = 0; r < R; r++) {
       cg.push(timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, p.program, ...p.args]).s)
       sim.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']).s)
+      inApp.push(await app.whatIf(session, levelOf(d1)))
     }
     cgs.push(median(cg))
     sims.push(median(sim))
+    apps.push(median(inApp))
   }
   const trace = median(traces)
   const cg = mean(cgs)
   const sim = mean(sims)
+  const inApp = mean(apps)
   console.log(
     [
       p.name.padEnd(15),
@@ -74,8 +128,11 @@ for (const p of programs) {
       cg.toFixed(2).padStart(9),
       sim.toFixed(2).padStart(10),
       (cg / sim).toFixed(2).padStart(7),
+      inApp.toFixed(2).padStart(10),
+      (cg / inApp).toFixed(2).padStart(7),
       ((trace + sims[0]) / cgs[0]).toFixed(1).padStart(15)
     ].join(' ')
   )
 }
+app.close()
 rmSync(dir, { recursive: true, force: true })

@@ -82,6 +82,7 @@ export function groupFunctions(report: RunReport): FunctionStats[] {
  * divided among them, wherever a roll-up by data structure is shown (report, diff, slices).
  */
 export function apportion(total: number, weights: readonly number[]): number[] {
+  if (weights.length === 1) return [total]
   const sum = weights.reduce((a, w) => a + w, 0)
   if (sum <= 0 || weights.length === 0) return weights.map((_, i) => (i === 0 ? total : 0))
   const exact = weights.map((w) => (total * w) / sum)

@@ -199,21 +199,26 @@ export function readPoints(db: Db): AccessPoint[] {
       const m = JSON.parse(r.metrics) as PointStreams
       streams.set(r.point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
     }
-  return rows.map((r) => ({
-    ...(streams.has(r.idx) ? { streams: streams.get(r.idx)! } : {}),
-    index: r.idx,
-    id: r.ref_id ?? `point_${r.idx}`,
-    pc: '0x' + r.pc.toString(16),
-    kind: ACCESS_KINDS[r.kind] ?? 'read',
-    file: r.file,
-    line: r.line,
-    function: r.function,
-    module: r.module,
-    variable: r.variable,
-    accesses: r.accesses,
-    sourceExpr: r.source_expr,
-    disasm: r.disasm
-  }))
+  return rows.map((r) => {
+    const point: AccessPoint = {
+      index: r.idx,
+      id: r.ref_id ?? `point_${r.idx}`,
+      pc: '0x' + r.pc.toString(16),
+      kind: ACCESS_KINDS[r.kind] ?? 'read',
+      file: r.file,
+      line: r.line,
+      function: r.function,
+      module: r.module,
+      variable: r.variable,
+      accesses: r.accesses,
+      sourceExpr: r.source_expr,
+      disasm: r.disasm
+    }
+    // Added last: a spread at the front of the literal sent V8 down a slow path (16 us a point).
+    const s = streams.get(r.idx)
+    if (s) point.streams = s
+    return point
+  })
 }
 
 /** The variable each point's accesses fall in (null: none known), by point index: what the

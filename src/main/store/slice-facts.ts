@@ -141,6 +141,11 @@ const factOf = (r: FactRow, variable: string | null): SliceFact => ({
 /** One point's row as facts: one, or one per data structure it touched, figures apportioned. */
 function factsOfRow(r: FactRow, touches: Touches, out: (fact: SliceFact) => void): void {
   const touched = r[13] >= 0 ? touches.get(r[13]) : undefined
+  // Most points touch one structure: nothing to divide.
+  if (touched?.length === 1) {
+    out(factOf(r, touched[0]!.variable))
+    return
+  }
   const weights = touched?.map((t) => t.accesses) ?? []
   if (!touched || weights.reduce((a, w) => a + w, 0) <= 0) {
     out(factOf(r, r[0]))
