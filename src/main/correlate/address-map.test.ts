@@ -46,3 +46,30 @@ describe('AddressMap', () => {
     expect(m.depth).toBe(1)
   })
 })
+
+describe('AddressMap: a frame stack per thread', () => {
+  // Thread 1's stack is above thread 2's, as two threads' stacks are mapped.
+  const local = (variable: number) => [{ offset: -64, size: 32, variable }]
+
+  it("one thread's return does not pop another thread's frames", () => {
+    const map = new AddressMap()
+    map.setThread(1)
+    map.enterFrame(0x7000_0000, local(1))
+    map.setThread(2)
+    map.enterFrame(0x5000_0000, local(2))
+    map.setThread(1)
+    map.leaveTo(0x7000_0008)
+    expect(map.resolve(0x7000_0000 - 64)).toBe(UNKNOWN_VARIABLE)
+    map.setThread(2)
+    expect(map.resolve(0x5000_0000 - 64)).toBe(2)
+    expect(map.depth).toBe(1)
+  })
+
+  it("finds another thread's local reached through a pointer", () => {
+    const map = new AddressMap()
+    map.setThread(1)
+    map.enterFrame(0x7000_0000, local(1))
+    map.setThread(2)
+    expect(map.resolve(0x7000_0000 - 40)).toBe(1)
+  })
+})

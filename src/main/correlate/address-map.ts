@@ -3,6 +3,7 @@
  * Globals are fixed ranges; heap blocks come and go with malloc/free (a freed block's memory
  * is attributed to whatever is allocated there next); stack frames are pushed at function
  * entry (locals at offsets from the frame's CFA) and popped when the return address is read.
+ * Each thread has its own frame stack: one thread's return must not pop another's frames.
  */
 
 export const UNKNOWN_VARIABLE = 0
@@ -53,9 +54,25 @@ function insertionPoint(ranges: Range[], start: number): number {
 export class AddressMap {
   private globals: Range[] = []
   private readonly heap: Range[] = []
-  private readonly frames: Frame[] = []
+  /** Frame stacks per thread; `frames` is the current thread's. */
+  private readonly stacks = new Map<number, Frame[]>()
+  private frames: Frame[] = []
+  private thread = 0
   /** The last range that answered: consecutive accesses mostly hit the same variable. */
   private last: Range | null = null
+
+  constructor() {
+    this.stacks.set(0, this.frames)
+  }
+
+  /** The thread the next frame events and accesses belong to (0 when the tracer has no threads). */
+  setThread(thread: number): void {
+    if (thread === this.thread) return
+    this.thread = thread
+    let frames = this.stacks.get(thread)
+    if (!frames) this.stacks.set(thread, (frames = []))
+    this.frames = frames
+  }
 
   setGlobals(ranges: Range[]): void {
     this.globals = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start)
@@ -129,6 +146,15 @@ export class AddressMap {
     if (heap) return (this.last = heap).variable
     const global = findIn(this.globals, address)
     if (global) return (this.last = global).variable
+    // Another thread's local, reached through a pointer.
+    if (this.stacks.size > 1)
+      for (const [thread, frames] of this.stacks) {
+        if (thread === this.thread) continue
+        for (let f = frames.length - 1; f >= 0; f--) {
+          const hit = findIn(frames[f]!.ranges, address)
+          if (hit) return (this.last = hit).variable
+        }
+      }
     return UNKNOWN_VARIABLE
   }
 }

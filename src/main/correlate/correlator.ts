@@ -118,8 +118,9 @@ export class Correlator {
     else if (kind === KIND_READ) this.map.maybeReturn(address, size)
   }
 
-  /** A traced access by access point `point`. Returns the variable id. */
-  attribute(point: number, kind: number, address: number): number {
+  /** A traced access by access point `point` (in `thread`, when the tracer tells). Returns the variable id. */
+  attribute(point: number, kind: number, address: number, thread = 0): number {
+    this.map.setThread(thread)
     const v = this.map.resolve(address)
     let h = this.histograms.get(point)
     if (!h) this.histograms.set(point, (h = new Map()))
@@ -138,13 +139,16 @@ export class Correlator {
    * Stride's Valgrind tool reports function entries and returns itself: a function of the
    * program starts with `sp` pointing at its return address (the CFA is just above it).
    */
-  enterFunction(entry: number, sp: number): void {
+  enterFunction(entry: number, sp: number, thread = 0): void {
     const locals = this.entries.get(entry)
-    if (locals) this.map.enterFrame(sp + 8, locals)
+    if (!locals) return
+    this.map.setThread(thread)
+    this.map.enterFrame(sp + 8, locals)
   }
 
   /** A function returned; `sp` is the stack pointer after the return (its CFA). */
-  leaveFunction(sp: number): void {
+  leaveFunction(sp: number, thread = 0): void {
+    this.map.setThread(thread)
     this.map.leaveTo(sp)
   }
 

@@ -102,6 +102,16 @@ describe('outside programs: every allocator, named after the program\'s own fram
     }
   })
 
+  it("two threads in one function: each thread's own local array is named, on its own frame stack", () => {
+    const db = trace(compile('cc', 'thread-locals', ['-fPIE', '-pie', '-pthread', fixture('thread-locals.c')]), 'work')
+    // 2 threads x 20 calls x 2 sweeps x 4096 loads of `local`; one frame stack for both threads
+    // lost a thread's frame whenever the other returned or called again.
+    const local = byVariable(db).find((r) => r.name === 'local')
+    expect(local).toMatchObject({ kind: 'stack', accesses: 2 * 20 * 2 * 4096 })
+    expect(namedShare(db)).toBeGreaterThanOrEqual(0.95)
+    expectSumsMatch(db)
+  })
+
   it('shared library: the program\'s block passed to it is named, also when the library\'s own function is traced', () => {
     const lib = compile('cc', 'libfix.so', ['-fPIC', '-shared', fixture('libfix.c')])
     const program = compile('cc', 'uses-lib', ['-fPIE', '-pie', fixture('uses-lib.c'), lib, `-Wl,-rpath,${dir}`])

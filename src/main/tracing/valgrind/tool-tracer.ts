@@ -24,11 +24,11 @@ export interface ToolObserver {
   /** Whether function entries and returns are wanted (frames of stack locals). */
   readonly wantsInstructions: boolean
   programLoaded(base: number): void
-  enterFunction(entry: number, sp: number): void
-  leaveFunction(sp: number): void
+  enterFunction(entry: number, sp: number, thread: number): void
+  leaveFunction(sp: number, thread: number): void
   allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
   freed(ptr: number): void
-  attribute(point: number, kind: number, address: number): void
+  attribute(point: number, kind: number, address: number, thread: number): void
 }
 
 export class ToolTrace implements ToolStreamSink {
@@ -248,12 +248,12 @@ export class ToolTrace implements ToolStreamSink {
     }
   }
 
-  access(toolPoint: number, address: number, size: number): void {
+  access(toolPoint: number, address: number, size: number, thread: number): void {
     let point = toolPoint < this.toolPoints.length ? this.toolPoints[toolPoint]! : -1
     if (point < 0) point = this.firstAccess(toolPoint, address)
     const p = this.points[point]!
     p.accesses++
-    this.observer?.attribute(point, p.kind, address)
+    this.observer?.attribute(point, p.kind, address, thread)
     const i = this.bCount++
     this.bPoints[i] = point
     this.bAddresses[i] = address
@@ -261,12 +261,12 @@ export class ToolTrace implements ToolStreamSink {
     if (this.bCount === CHUNK_EVENTS) this.flush()
   }
 
-  enter(entry: number, sp: number): void {
-    this.observer?.enterFunction(entry, sp)
+  enter(entry: number, sp: number, thread: number): void {
+    this.observer?.enterFunction(entry, sp, thread)
   }
 
-  leave(sp: number): void {
-    this.observer?.leaveFunction(sp)
+  leave(sp: number, thread: number): void {
+    this.observer?.leaveFunction(sp, thread)
   }
 
   alloc(a: ToolAllocation): void {
