@@ -79,6 +79,11 @@ export class AddressMap {
     this.last = null
   }
 
+  /** More globals (a shared library mapped later): merged into the sorted ranges. */
+  addGlobals(ranges: Range[]): void {
+    this.setGlobals([...this.globals, ...ranges])
+  }
+
   /** A block allocated at [start, start + size). Overlapping stale blocks are dropped. */
   alloc(start: number, size: number, variable: number): void {
     const end = start + Math.max(size, 1)

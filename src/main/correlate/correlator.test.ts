@@ -57,4 +57,23 @@ describe('Correlator', () => {
     expect(c.allocEvents).toBe(3)
     expect(dominantVariable(histograms.get(0))).toBe(second) // 2 of point 0's 4 accesses
   })
+
+  it("places the program's own libraries' globals at their load base, once, prefixed where the program has the name too", () => {
+    const c = new Correlator({
+      ...layout(),
+      libraries: [{ path: '/opt/app/libfix.so', globals: [{ name: 'table', start: 0x2000, size: 64 }, { name: 'G', start: 0x2100, size: 8 }] }]
+    })
+    c.programLoaded(0x100000)
+    c.libraryLoaded('/usr/lib/x86_64-linux-gnu/libc.so.6', 0x7000000) // not the program's own: ignored
+    c.libraryLoaded('/opt/app/libfix.so', 0x5000000)
+    c.libraryLoaded('/opt/app/libfix.so', 0x6000000) // seen again (another maps snapshot): kept where it was
+    const table = c.attribute(0, READ, 0x5002008)
+    const libG = c.attribute(0, READ, 0x5002100)
+    expect(c.attribute(0, READ, 0x104008)).toBe(1) // the program's G is untouched
+    expect(c.attribute(0, READ, 0x6002008)).toBe(0)
+    const { variables } = c.finish()
+    expect(variables[table]).toMatchObject({ name: 'table', kind: 'global' })
+    expect(variables[libG]).toMatchObject({ name: 'libfix.so:G', kind: 'global' })
+  })
 })
+

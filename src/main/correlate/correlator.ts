@@ -37,6 +37,8 @@ export interface ProgramDataLayout {
   variables: ProgramVariables
   /** Addresses are relative to the load base (PIE). */
   relocatable: boolean
+  /** The program's own shared libraries (not the system's): their globals, relative to their load base. */
+  libraries?: Array<{ path: string; globals: Array<{ name: string; start: number; size: number }> }>
 }
 
 export class Correlator {
@@ -48,6 +50,7 @@ export class Correlator {
   private readonly histograms = new Map<number, Map<number, number>>()
   private lastStore = -1
   private loaded = false
+  private readonly placedLibraries = new Set<string>()
   /** An allocation whose backtrace lines are still arriving. */
   private pending: { event: Extract<AllocEvent, { kind: 'alloc' }>; frames: number[] } | null = null
   allocEvents = 0
@@ -90,7 +93,7 @@ export class Correlator {
       this.variables.push(v)
       return { start: v.start, end: v.start + g.size, variable: v.id }
     })
-    this.map.setGlobals(ranges)
+    this.map.addGlobals(ranges)
     for (const f of this.layout.functions) {
       const locals: FrameLocalInfo[] = this.layout.variables.frames[f.name] ?? []
       if (locals.length === 0) continue
@@ -101,6 +104,30 @@ export class Correlator {
       })
       this.entries.set(f.start + offset, frame)
     }
+  }
+
+  /**
+   * A shared object is mapped at `base`: place its globals, if it is one of the program's own
+   * libraries. Named as in the library's symbol table; `LIB:name` where the program has a
+   * global of that name too.
+   */
+  libraryLoaded(path: string, base: number): void {
+    const lib = this.layout?.libraries?.find((l) => l.path === path)
+    if (!lib || this.placedLibraries.has(path)) return
+    this.placedLibraries.add(path)
+    const own = new Set(this.layout!.globals.map((g) => g.name))
+    const file = path.slice(path.lastIndexOf('/') + 1)
+    const ranges = lib.globals
+      .filter((g) => g.size > 0)
+      .map((g) => {
+        const name = own.has(g.name) ? `${file}:${g.name}` : g.name
+        const v = this.record(name, 'global', { type: '', size: g.size, elementSize: g.size, dims: null }, null)
+        v.start = g.start + base
+        v.size = g.size
+        this.variables.push(v)
+        return { start: v.start, end: v.start + g.size, variable: v.id }
+      })
+    this.map.addGlobals(ranges)
   }
 
   /** Every executed instruction (only called when wantsInstructions). */

@@ -120,9 +120,11 @@ describe('outside programs: every allocator, named after the program\'s own fram
     expect(byVariable(db).find((r) => r.name === 'h')).toMatchObject({ kind: 'heap', accesses: 8192 })
     expectSumsMatch(db)
     // The library's own function, traced by Stride's Valgrind tool: it reads the program's
-    // block h (named) and its own table (a library's globals are not named: unknown).
+    // block h and the library's own global table, both named.
     const inLib = trace(program, 'libfix.so:lib_sum')
     expect(byVariable(inLib).find((r) => r.name === 'h')).toMatchObject({ kind: 'heap', accesses: 8192 })
+    expect(byVariable(inLib).find((r) => r.name === 'lib_table')).toMatchObject({ kind: 'global', accesses: 8192 })
+    expect(namedShare(inLib)).toBeGreaterThanOrEqual(0.95)
     const fns = inLib.prepare('SELECT DISTINCT function, file FROM points WHERE accesses > 0').all() as Array<{ function: string; file: string }>
     expect(fns.map((f) => f.function)).toEqual(['lib_sum'])
     expect(fns[0]!.file).toMatch(/libfix\.c$/)

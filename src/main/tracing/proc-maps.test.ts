@@ -31,4 +31,13 @@ describe('proc maps', () => {
     expect(mm.find(0x58000100)).toBeNull()
     expect(mm.find(0x7ffca97a1000)).toBeNull()
   })
+
+  it('hands out each shared object once, never the program itself', () => {
+    const mm = new ModuleMap()
+    mm.add(parseMaps(MAPS))
+    expect(mm.takeNew('/tmp/ex/reuse').map((m) => m.path)).toEqual(['/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2'])
+    expect(mm.takeNew('/tmp/ex/reuse')).toEqual([])
+    mm.add(parseMaps('05000000-05001000 r--p 00000000 fe:00 9 /opt/app/libfix.so'))
+    expect(mm.takeNew('/tmp/ex/reuse')).toMatchObject([{ path: '/opt/app/libfix.so', base: 0x5000000 }])
+  })
 })

@@ -37,6 +37,8 @@ export class ModuleMap {
   private readonly modules = new Map<string, LoadedModule>()
   /** Sorted by start for lookups; rebuilt when modules change. */
   private sorted: LoadedModule[] = []
+  /** Modules already handed out by takeNew. */
+  private readonly taken = new Set<string>()
 
   /** Merges one snapshot; returns true when something new appeared. */
   add(mappings: Mapping[]): boolean {
@@ -72,6 +74,13 @@ export class ModuleMap {
 
   all(): LoadedModule[] {
     return [...this.sorted]
+  }
+
+  /** Modules no earlier call returned (each shared object once), the program itself left out. */
+  takeNew(program: string): LoadedModule[] {
+    const fresh = this.sorted.filter((m) => m.path !== program && !this.taken.has(m.path))
+    for (const m of fresh) this.taken.add(m.path)
+    return fresh
   }
 
   /** Reads /proc/PID/maps; returns false when the process is gone. */

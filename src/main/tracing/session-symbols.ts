@@ -15,6 +15,9 @@ import { computeFunctionStreams } from '../store/stream-store'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from './proc-maps'
+import { realpathSync } from 'node:fs'
+import { parseLdd } from '../symbols/library-spec'
+import { runTool } from '../symbols/run-tool'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
@@ -23,7 +26,25 @@ export async function programDataLayout(program: string): Promise<ProgramDataLay
   const variables = elf.hasDebugInfo
     ? await readProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
     : { globals: {}, frames: {} }
-  return { globals: elf.data, functions, variables, relocatable: elf.relocatable }
+  return { globals: elf.data, functions, variables, relocatable: elf.relocatable, libraries: await ownLibraries(program) }
+}
+
+/** System libraries (libc, libstdc++, ld.so ...) keep their globals unnamed: thousands, rarely the data studied. */
+const SYSTEM_LIBRARY = /^\/(usr\/)?lib(32|64|x32)?\//
+
+/** The program's own shared libraries (those ldd finds outside the system's folders), with their data symbols. */
+async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLayout['libraries']>> {
+  const listed = parseLdd(await runTool('ldd', [program]).catch(() => ''))
+  const real = (p: string) => {
+    try {
+      return realpathSync(p)
+    } catch {
+      return null // "not found" in ldd's list: the program will not start anyway
+    }
+  }
+  const paths = [...new Set([...listed.values()].map(real))].filter((p): p is string => p !== null && !SYSTEM_LIBRARY.test(p))
+  const libraries = await Promise.all(paths.map((path) => readElf(path).then((elf) => ({ path, globals: elf.data }), () => null)))
+  return libraries.filter((l) => l !== null)
 }
 
 async function writeSymbols(writer: SessionWriter, correlator: Correlator, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {

@@ -138,6 +138,7 @@ export class FridaTrace {
     if (!exe) throw new StrideError(`Cannot find ${program} in process ${pid}'s memory map; is it still starting?`, 'target-failed')
     const functions = await resolveInProcess(elf, exe, modules.all(), this.options.functions)
     this.observer?.programLoaded(exe.base)
+    for (const m of modules.takeNew(program)) this.observer?.libraryLoaded?.(m.path, m.base)
 
     const convergence = this.options.sampling.kind === 'convergence' ? new ConvergenceTracker(this.options.sampling.threshold, this.options.sampling.minSamples) : null
     const assembler = new TraceAssembler(functions, this.sink, this.observer, this.options.maxEvents, convergence, (_d, fn) => {

@@ -24,6 +24,8 @@ export interface ToolObserver {
   /** Whether function entries and returns are wanted (frames of stack locals). */
   readonly wantsInstructions: boolean
   programLoaded(base: number): void
+  /** A shared object appeared in the process at `base` (its globals may be placed). */
+  libraryLoaded(path: string, base: number): void
   enterFunction(entry: number, sp: number, thread: number): void
   leaveFunction(sp: number, thread: number): void
   allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
@@ -238,7 +240,7 @@ export class ToolTrace implements ToolStreamSink {
   }
 
   maps(text: string): void {
-    this.modules.add(parseMaps(text))
+    if (!this.modules.add(parseMaps(text))) return
     if (this.programBase === null) {
       const exe = this.modules.byPath(this.programPath)
       if (exe) {
@@ -246,6 +248,7 @@ export class ToolTrace implements ToolStreamSink {
         this.observer?.programLoaded(exe.base)
       }
     }
+    for (const m of this.modules.takeNew(this.programPath)) this.observer?.libraryLoaded(m.path, m.base)
   }
 
   access(toolPoint: number, address: number, size: number, thread: number): void {

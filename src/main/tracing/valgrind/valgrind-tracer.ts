@@ -45,6 +45,8 @@ export interface TraceOptions {
 export interface TraceObserver {
   readonly wantsInstructions: boolean
   programLoaded(base: number): void
+  /** A shared object appeared in the process at `base` (its globals may be placed). */
+  libraryLoaded?(path: string, base: number): void
   /** An instruction right after a store (where every function entry is). */
   instruction(pc: number): void
   observe(kind: number, address: number, size: number): void
@@ -237,6 +239,7 @@ export class ValgrindTrace {
           this.observer?.programLoaded(exe.base)
         }
       }
+      for (const m of this.modules.takeNew(programPath)) this.observer?.libraryLoaded?.(m.path, m.base)
     }
     // The interposer's own accesses are Stride's, not the program's.
     if (this.interposer && this.modules.find(pc)?.path === this.interposer) return -1
