@@ -70,6 +70,32 @@ describe('outside programs: every allocator, named after the program\'s own fram
     expectSumsMatch(db)
   })
 
+  it('PolyBench/C 4.2.1 style: arrays declared by a macro through polybench_alloc_data, several declarators allocated on one line', () => {
+    const db = trace(compile('cc', 'polybench-macros', ['-fPIE', '-pie', fixture('polybench-macros.c')]), 'kernel_gemm,kernel_transpose')
+    expect(namedShare(db)).toBeGreaterThanOrEqual(0.95)
+    const heap = Object.fromEntries(byVariable(db).filter((r) => r.kind === 'heap').map((r) => [r.name, r.accesses]))
+    const [ni, nj, nk] = [48, 56, 64]
+    expect(heap).toEqual({ C: 2 * ni * nj + 2 * ni * nk * nj, A: ni * nk * nj, B: ni * nk * nj, In: nk * nk, Out: nk * nk })
+    const sites = db.prepare("SELECT name, alloc_site FROM variables WHERE kind = 'heap' AND reads + writes > 0 ORDER BY name").all() as Array<{ name: string; alloc_site: string }>
+    expect(Object.fromEntries(sites.map((s) => [s.name, s.alloc_site.replace(/^.*\//, '')]))).toEqual({
+      A: 'polybench-macros.c:58',
+      B: 'polybench-macros.c:59',
+      C: 'polybench-macros.c:57',
+      In: 'polybench-macros.c:62',
+      Out: 'polybench-macros.c:62'
+    })
+    // Each reference shows its own expression; the compiler's own accesses are labelled as such.
+    const refs = db.prepare('SELECT variable, source_expr AS expr, disasm FROM points WHERE accesses > 0').all() as Array<{ variable: string | null; expr: string; disasm: string }>
+    const exprsOf = (v: string) => [...new Set(refs.filter((r) => r.variable === v).map((r) => r.expr))].sort()
+    expect(exprsOf('A')).toEqual(['A[i][k]'])
+    expect(exprsOf('B')).toEqual(['B[k][j]'])
+    expect(exprsOf('C')).toEqual(['C[i][j]'])
+    expect(exprsOf('In')).toEqual(['src[i][j]'])
+    expect(exprsOf('Out')).toEqual(['dst[j][i]'])
+    for (const r of refs.filter((r) => /^(ret|push|pop)\b/.test(r.disasm))) expect(r.expr, r.disasm).toMatch(/^\((return address|saved register)\)$/)
+    expectSumsMatch(db)
+  })
+
   it('C++: vector, unordered_map and new are named after main\'s lines, not libstdc++', () => {
     const db = trace(compile('g++', 'cxx-containers', ['-fPIE', '-pie', fixture('cxx-containers.cpp')]), 'crunch') // demangled name
     expect(namedShare(db)).toBeGreaterThanOrEqual(0.95)

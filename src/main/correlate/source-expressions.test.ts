@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assignedName, cppOwnerName, collectAccesses, matchExpressions, parseLine, type LinePoint } from './source-expressions'
+import { assignedTargets, cppOwnerName, collectAccesses, matchExpressions, parseLine, type LinePoint } from './source-expressions'
 
 async function exprs(line: string) {
   const root = await parseLine(line)
@@ -54,12 +54,16 @@ describe('source expressions (METRIC SourceRef)', () => {
     ).toEqual({ 0: 'S1[i]', 1: 'S2[i]', 2: 'S3[i]' })
   })
 
-  it('names what an allocation is assigned to', async () => {
-    const name = async (line: string) => assignedName((await parseLine(line))!)
-    expect(await name('    struct particle *particles = calloc(PARTICLES, sizeof *particles);')).toBe('particles')
-    expect(await name('        struct node *node = malloc(sizeof *node);')).toBe('node')
-    expect(await name('    p->next = (struct node *)malloc(sizeof(struct node));')).toBe('p->next')
-    expect(await name('    use(malloc(16));')).toBeNull()
+  it('names what each call on a line hands its result to, in call order', async () => {
+    const targets = async (line: string) => assignedTargets((await parseLine(line))!)
+    expect(await targets('    struct particle *particles = calloc(PARTICLES, sizeof *particles);')).toEqual(['particles'])
+    expect(await targets('        struct node *node = malloc(sizeof *node);')).toEqual(['node'])
+    expect(await targets('    p->next = (struct node *)malloc(sizeof(struct node));')).toEqual(['p->next'])
+    expect(await targets('    use(malloc(16));')).toEqual([])
+    expect(await targets('  int ret = posix_memalign(&new, 4096, alloc_sz);')).toEqual(['new'])
+    expect(await targets('  double (*A)[N] = malloc(sizeof(double[N][N])), (*B)[N] = malloc(sizeof(double[N][N]));')).toEqual(['A', 'B'])
+    expect(await targets('  double (*A)[N][M] = (double (*)[N][M])polybench_alloc_data((N) * (M), sizeof(double));')).toEqual(['A'])
+    expect(await targets('  rows[i] = xmalloc(size(n)); cols[i] = xmalloc(n);')).toEqual(['rows[i]', 'cols[i]'])
   })
 
   it('names the object a C++ line allocates for', () => {

@@ -113,28 +113,39 @@ export function matchExpressions(points: LinePoint[], exprs: AccessExpr[]): Map<
   return out
 }
 
-/** What an allocation's result is assigned to on its line: `items` in `struct s *items = calloc(...)`. */
-export function assignedName(root: SyntaxNode): string | null {
-  let found: string | null = null
+/** The identifier a declarator declares, through `*p`, `(*A)[N]`, `a[10]` and `f(...)` wrappers. */
+function declaredIdentifier(node: SyntaxNode | null): string | null {
+  let d = node
+  while (d && d.type !== 'identifier') d = d.childForFieldName('declarator') ?? d.namedChildren.find((c) => c?.type.endsWith('declarator') || c?.type === 'identifier') ?? null
+  return d?.text ?? null
+}
+
+/**
+ * What each call on a line hands its result to, in the order the calls run: the declared name
+ * (`double (*A)[N] = malloc(...), (*B)[N] = malloc(...)` gives A then B), the assigned
+ * variable (`p->buf = xmalloc(n)` gives `p->buf`), or posix_memalign's `&p`. Calls whose result
+ * nobody keeps (arguments of other calls, `use(malloc(8))`) are left out.
+ */
+export function assignedTargets(root: SyntaxNode): string[] {
+  const out: string[] = []
   const visit = (node: SyntaxNode): void => {
-    if (found) return
-    if (node.type === 'call_expression') {
-      const fn = node.childForFieldName('function')?.text ?? ''
-      if (/^(malloc|calloc|realloc|aligned_alloc|strdup)$/.test(fn)) {
-        let p = node.parent
-        while (p && (p.type === 'cast_expression' || p.type === 'parenthesized_expression')) p = p.parent
-        if (p?.type === 'init_declarator') {
-          let d = p.childForFieldName('declarator')
-          while (d && d.type !== 'identifier') d = d.childForFieldName('declarator')
-          found = d?.text ?? null
-        } else if (p?.type === 'assignment_expression') found = p.childForFieldName('left')?.text ?? null
-        if (found) return
-      }
-    }
+    // Arguments run before their call: visit children first.
     for (const child of node.namedChildren) if (child) visit(child)
+    if (node.type !== 'call_expression') return
+    const fn = node.childForFieldName('function')?.text ?? ''
+    if (fn === 'posix_memalign') {
+      const first = node.childForFieldName('arguments')?.namedChild(0)
+      const target = first?.type === 'pointer_expression' && first.childForFieldName('operator')?.text === '&' ? first.childForFieldName('argument')?.text : null
+      if (target) out.push(target)
+      return
+    }
+    let p = node.parent
+    while (p && (p.type === 'cast_expression' || p.type === 'parenthesized_expression')) p = p.parent
+    const target = p?.type === 'init_declarator' ? declaredIdentifier(p.childForFieldName('declarator')) : p?.type === 'assignment_expression' ? (p.childForFieldName('left')?.text ?? null) : null
+    if (target) out.push(target)
   }
   visit(root)
-  return found
+  return out
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { collectAccesses, matchExpressions, parseLine, type LinePoint } from '../correlate/source-expressions'
+import { compilerAccess } from './compiler-accesses'
 import type { PointNames, PointRecord } from '../store/session-writer'
 import type { LoadedModule } from '../tracing/proc-maps'
 import { sourceLocations } from './addr2line'
@@ -127,10 +128,13 @@ async function addSourceExpressions(points: PointRecord[], names: PointNames[]):
     const text = files.get(file)?.[Number(lineText) - 1]
     if (text === undefined) continue
     const root = await parseLine(text)
-    const linePoints: LinePoint[] = [...list]
+    // The compiler's own accesses (return addresses, spills, constants) take no expression.
+    const generated = new Map(list.map((p) => [p.idx, compilerAccess(names[p.idx]!.disasm, names[p.idx]!.variable)]))
+    const linePoints: LinePoint[] = list
+      .filter((p) => generated.get(p.idx) === null)
       .sort((a, b) => a.pc - b.pc)
       .map((p) => ({ key: p.idx, kind: ACCESS_KINDS[p.kind] ?? 'read', variable: names[p.idx]!.variable }))
     const matched = root ? matchExpressions(linePoints, collectAccesses(root)) : new Map<number, string>()
-    for (const p of list) names[p.idx]!.sourceExpr = matched.get(p.idx) ?? text.trim()
+    for (const p of list) names[p.idx]!.sourceExpr = generated.get(p.idx) ?? matched.get(p.idx) ?? text.trim()
   }
 }

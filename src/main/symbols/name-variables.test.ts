@@ -8,12 +8,23 @@ describe('naming heap blocks after the program', () => {
     for (const p of ['/home/u/prog', '/home/u/libtable.so', '/home/u/build/libcore.so.1']) expect(isSystemObject(p), p).toBe(false)
   })
 
-  it('takes posix_memalign\'s out-parameter, else the assigned name', () => {
-    expect(allocationTarget('  int ret = posix_memalign(&new, 4096, alloc_sz);', 'ret')).toBe('new')
-    expect(allocationTarget('  A = alloc2d(n);', 'A')).toBe('A')
-    expect(allocationTarget('  double *A = polybench_alloc_data(N * N, sizeof(double));', null)).toBe('A')
-    expect(allocationTarget('  void *ret = xmalloc(n * elt);', null)).toBe('ret')
-    expect(allocationTarget('  use(malloc(8));', null)).toBeNull()
+  it('takes posix_memalign\'s out-parameter, else the assigned or declared name, else a declaration macro\'s variable', () => {
+    expect(allocationTarget('  int ret = posix_memalign(&new, 4096, alloc_sz);', ['new'])).toBe('new')
+    expect(allocationTarget('  A = alloc2d(n);', ['A'])).toBe('A')
+    expect(allocationTarget('  double *A = polybench_alloc_data(N * N, sizeof(double));', [])).toBe('A')
+    expect(allocationTarget('  void *ret = xmalloc(n * elt);', [])).toBe('ret')
+    expect(allocationTarget('  use(malloc(8));', [])).toBeNull()
+    expect(allocationTarget('  POLYBENCH_2D_ARRAY_DECL(A,DATA_TYPE,NI,NK,ni,nk);', [])).toBe('A')
+    expect(allocationTarget('  CHECK(status);', [])).toBeNull()
+  })
+
+  it('tells several allocating calls on one line apart by the rank of the call site', () => {
+    const line = '  double (*A)[N] = malloc(s), (*B)[N] = malloc(s), (*C)[N] = malloc(s);'
+    expect(allocationTarget(line, ['A', 'B', 'C'], { index: 1, of: 3 })).toBe('B')
+    expect(allocationTarget(line, ['A', 'B', 'C'], { index: 2, of: 3 })).toBe('C')
+    // Only two of the three calls were seen allocating: which is which cannot be told.
+    expect(allocationTarget(line, ['A', 'B', 'C'], { index: 1, of: 2 })).toBeNull()
+    expect(allocationTarget(line, ['A', 'B', 'C'])).toBeNull()
   })
 
   it('sees a helper that returns what it allocated', () => {

@@ -11,7 +11,7 @@ import { inlineChains } from './inline-chain'
 import { readElf } from './elf-reader'
 import type { LoadedModule } from '../tracing/proc-maps'
 import type { VariableRecord } from '../correlate/correlator'
-import { assignedName, cppOwnerName, parseLine } from '../correlate/source-expressions'
+import { assignedTargets, cppOwnerName, parseLine } from '../correlate/source-expressions'
 
 export interface NamedVariable extends VariableRecord {
   /** Heap: the allocating line (file:line) or module+offset; stack: the function. */
@@ -41,14 +41,23 @@ export function isSystemObject(path: string): boolean {
   return SYSTEM_OBJECT.test(path)
 }
 
-/** What an allocating line names: `A = alloc(...)`'s A, or posix_memalign(&p, ...)'s p. */
-export function allocationTarget(text: string, assigned: string | null): string | null {
-  const out = /posix_memalign\s*\(\s*&\s*([A-Za-z_]\w*)/.exec(text)
+/**
+ * What an allocating line names: the call's target among the line's (`assigned`, in call
+ * order, with the rank of this call among the line's calls seen allocating), posix_memalign's
+ * `&p`, a declaration's name (`double *A = alloc(...)`), or the variable a declaration macro
+ * declares (PolyBench's `POLYBENCH_2D_ARRAY_DECL(A, ...)`). Null when the line names nothing, or
+ * holds several allocating calls and which one this is cannot be told.
+ */
+export function allocationTarget(text: string, assigned: string[], rank: { index: number; of: number } | null = null): string | null {
+  if (assigned.length > 1) return rank && rank.of === assigned.length ? (assigned[rank.index] ?? null) : null
+  if (assigned.length === 1) return assigned[0]!
+  const code = text.replace(/\/\/.*$/, '')
+  const out = /posix_memalign\s*\(\s*&\s*([A-Za-z_]\w*)/.exec(code)
   if (out) return out[1]!
-  if (assigned) return assigned
-  // A declaration with an initializer (`double *A = alloc(...)`): the declared name.
-  const declared = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*=(?!=)/.exec(text.replace(/\/\/.*$/, ''))
-  return declared ? declared[1]! : null
+  const declared = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*=(?!=)/.exec(code)
+  if (declared) return declared[1]!
+  const macro = /^\s*[A-Z][A-Z0-9_]*(?:DECL|ALLOC|ARRAY|NEW)[A-Z0-9_]*\s*\(\s*([A-Za-z_]\w*)\s*[,)]/.exec(code)
+  return macro ? macro[1]! : null
 }
 
 /**
@@ -97,6 +106,11 @@ async function locate(pc: number, modules: LoadedModule[]): Promise<FrameLocatio
 export async function nameVariables(variables: VariableRecord[], modules: LoadedModule[]): Promise<NamedVariable[]> {
   const files = new Map<string, string[] | null>()
   const named: NamedVariable[] = variables.map((v) => ({ ...v, allocSite: v.kind === 'stack' ? v.function : null, module: null }))
+  // Every heap context's frames first: a line with several allocating calls
+  // (`double (*A)[N] = malloc(...), (*B)[N] = malloc(...)`) tells its blocks apart by the rank
+  // of each call site among the line's sites (calls run in order: declarators are sequenced).
+  const framesOf = new Map<NamedVariable, FrameLocation[]>()
+  const sitesAt = new Map<string, Set<number>>()
   for (const v of named) {
     if (v.kind !== 'heap' || !v.context?.length) continue
     // Return addresses point after the call: the call's line is at pc - 1.
@@ -108,6 +122,14 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
         // an unreadable object: skip the frame
       }
     }
+    framesOf.set(v, frames)
+    for (const f of frames) if (f.file && f.line) sitesAt.set(`${f.file}:${f.line}`, (sitesAt.get(`${f.file}:${f.line}`) ?? new Set()).add(f.link))
+  }
+  const rankAt = (f: FrameLocation) => {
+    const sites = [...(sitesAt.get(`${f.file}:${f.line}`) ?? [])].sort((a, b) => a - b)
+    return { index: sites.indexOf(f.link), of: sites.length }
+  }
+  for (const [v, frames] of framesOf) {
     // Library code compiled into the program (std:: templates from system headers) is not
     // the program's own line either.
     const own = frames.filter((f) => !isSystemObject(f.module.path) && !(f.file && SYSTEM_SOURCE.test(f.file)))
@@ -128,7 +150,7 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
       // C++: the object the line allocates for (std::vector<T> v(n), m[k] = x, p = new T)
       // comes first; the C rules would take a loop counter's `k = 0`.
       const cxx = text && CXX_SOURCE.test(f.file) ? cppOwnerName(text) : null
-      const target = text ? cxx ?? allocationTarget(text, root ? assignedName(root) : null) : null
+      const target = text ? cxx ?? allocationTarget(text, root ? assignedTargets(root) : [], rankAt(f)) : null
       if (!target) break
       name = target
       // The site is the line that keeps the block (the caller of a helper), not the helper's.
