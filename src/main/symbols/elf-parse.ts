@@ -105,3 +105,13 @@ export function parseElfType(text: string): 'exec' | 'dyn' | null {
 export function hasDebugLines(sectionsText: string): boolean {
   return /\s\.debug_line\s/.test(sectionsText) || /\s\.zdebug_line\s/.test(sectionsText)
 }
+
+/**
+ * Where a distribution keeps an object's detached debug information (Debian's libc6-dbg and
+ * -dbgsym packages), from `readelf -n`'s build ID: /usr/lib/debug/.build-id/ab/cdef….debug.
+ * gdb, llvm-symbolizer and Valgrind all look there.
+ */
+export function buildIdDebugPath(notesText: string, root = '/usr/lib/debug'): string | null {
+  const id = /Build ID:\s*([0-9a-f]{4,})/.exec(notesText)?.[1]
+  return id ? `${root}/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug` : null
+}

@@ -1,13 +1,14 @@
 /** Reads what Stride needs from one ELF file, once per path (cached for the process). */
-import { accessSync, constants, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { StrideError } from '../../shared/errors'
-import { hasDebugLines, parseElfType, parseNm, type ElfSymbols } from './elf-parse'
+import { buildIdDebugPath, hasDebugLines, parseElfType, parseNm, type ElfSymbols } from './elf-parse'
 import { runTool } from './run-tool'
 
 export interface ElfInfo extends ElfSymbols {
   path: string
   /** Addresses in the file are relative to where it is loaded (PIE or shared object). */
   relocatable: boolean
+  /** Line tables in the file itself or in its detached debug file (libc6-dbg, -dbgsym packages). */
   hasDebugInfo: boolean
 }
 
@@ -50,5 +51,10 @@ async function load(path: string): Promise<ElfInfo> {
   ])
   // A stripped object still has its dynamic symbols: use them so functions keep names.
   const symbols = parseNm(nm.trim() ? nm : dyn)
-  return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections), ...symbols }
+  return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections) || (await hasDetachedDebugInfo(path)), ...symbols }
+}
+
+async function hasDetachedDebugInfo(path: string): Promise<boolean> {
+  const debug = buildIdDebugPath(await runTool('readelf', ['-n', path]).catch(() => ''))
+  return debug !== null && existsSync(debug)
 }
