@@ -12,6 +12,7 @@ import type { RunReport } from '../../shared/domain'
 import { parseCachegrindOut } from '../simulate/oracle/cachegrind-out'
 import { fixedEnv, run, stride, strideOk, tempDir } from '../testing/cli-runner'
 import { buildIdDebugPath } from '../symbols/elf-parse'
+import { createStrideService } from '../services/stride-service'
 
 const dir = tempDir('outside')
 const env = fixedEnv(dir)
@@ -183,7 +184,7 @@ describe('outside programs: lines as Valgrind maps them', () => {
 
   // Debian's valgrind depends on libc6-dbg, so the detached debug information is normally there.
   const libcDebug = buildIdDebugPath(run('readelf', ['-n', '/usr/lib/x86_64-linux-gnu/libc.so.6'], env).stdout)
-  it.skipIf(!libcDebug || !existsSync(libcDebug))('libc and ld.so lines (detached debug information) equal Cachegrind per line', () => {
+  it.skipIf(!libcDebug || !existsSync(libcDebug))('libc and ld.so lines (detached debug information) equal Cachegrind per line', async () => {
     const program = compile('cc', 'libc-calls', ['-fPIE', '-pie', fixture('libc-calls.c')])
     const session = join(dir, 'libc-calls.stride')
     strideOk(['trace', '--launch', program, '--no-heap', '--out', session], env)
@@ -212,6 +213,17 @@ describe('outside programs: lines as Valgrind maps them', () => {
     const lineOf = (k: string) => k.slice(k.lastIndexOf(':'))
     for (const k of differing) expect(differing.some((o) => o !== k && lineOf(o) === lineOf(k)), k).toBe(true)
     expect(differing.length).toBeLessThanOrEqual(8)
+    // The heatmap's source text: the program's file is read; glibc's relative paths are refused
+    // in one line, never resolved against Stride's own working directory.
+    const service = createStrideService()
+    try {
+      const own = report.lines.find((l) => l.file.endsWith('libc-calls.c'))!.file
+      await expect(service.call('getSource', { session, file: own })).resolves.toMatchObject({ path: own })
+      const msort = [...theirs.keys()].find((k) => k.includes('msort.c'))!.replace(/:\d+$/, '')
+      await expect(service.call('getSource', { session, file: msort })).rejects.toThrow(/is relative to the build directory of the library it comes from/)
+    } finally {
+      await service.dispose()
+    }
   })
 })
 

@@ -4,7 +4,7 @@
  * everything here is short reads of session files and metadata.
  */
 import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { basename, isAbsolute, join, resolve } from 'node:path'
 import { parseApiInput, StrideError, type ApiMethod, type ApiParsedInput, type ApiResults } from '../../shared/api'
 import { sessionsDir } from '../paths'
 import { openSessionDb, readSessionInfo } from '../store/session-reader'
@@ -172,6 +172,9 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
         db.close()
       }
       if (!known) throw new StrideError(`"${file}" is not a source file of this session.`, 'not-found')
+      // A library's line table can name its sources relative to a build tree elsewhere
+      // (glibc's ./string/...): never resolve that against Stride's own working directory.
+      if (!isAbsolute(file)) throw new StrideError(`Source file "${file}" is relative to the build directory of the library it comes from, not on this machine; its lines are still listed in the table.`, 'not-found')
       let size: number
       try {
         size = statSync(file).size

@@ -6,6 +6,7 @@
  * `Var_Kind_N` (section 10.1.1), N numbering points in address order so ids are stable.
  */
 import { readFileSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
 import { collectAccesses, matchExpressions, parseLine, type LinePoint } from '../correlate/source-expressions'
 import { compilerAccess } from './compiler-accesses'
 import type { PointNames, PointRecord } from '../store/session-writer'
@@ -118,6 +119,8 @@ async function addSourceExpressions(points: PointRecord[], names: PointNames[]):
   const files = new Map<string, string[] | null>()
   for (const [key, list] of byLine) {
     const [file, lineText] = key.split('\0') as [string, string]
+    // A path relative to a library's build tree elsewhere (glibc's ./string/...) is not read.
+    if (!files.has(file) && !isAbsolute(file)) files.set(file, null)
     if (!files.has(file)) {
       try {
         files.set(file, readFileSync(file, 'utf8').split('\n'))

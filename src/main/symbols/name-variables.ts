@@ -5,7 +5,7 @@
  * functions share a name).
  */
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, isAbsolute } from 'node:path'
 import { sourceLocations } from './addr2line'
 import { inlineChains } from './inline-chain'
 import { readElf } from './elf-reader'
@@ -20,6 +20,7 @@ export interface NamedVariable extends VariableRecord {
 }
 
 function sourceLine(file: string, line: number, cache: Map<string, string[] | null>): string | null {
+  if (!isAbsolute(file)) return null // relative to a library's build tree elsewhere (glibc's ./stdlib/...)
   if (!cache.has(file)) {
     try {
       cache.set(file, readFileSync(file, 'utf8').split('\n'))
