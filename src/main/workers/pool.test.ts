@@ -30,9 +30,11 @@ parentPort.on('message', (m) => {
 })`
 
 const pools: WorkerPool[] = []
-function pool(max = 2, options: { keepWarm?: number; idleMs?: number } = {}): { pool: WorkerPool; slots: WorkerSlots } {
+// A stopped stand-in winds down within milliseconds, but on a loaded machine its thread may
+// take far longer to run at all: a short grace would terminate it and fail the wrong way.
+function pool(max = 2, options: { keepWarm?: number; idleMs?: number; stopGraceMs?: number } = {}): { pool: WorkerPool; slots: WorkerSlots } {
   const slots = new WorkerSlots(max)
-  const p = new WorkerPool({ spawn: () => new Worker(STAND_IN, { eval: true }), slots, stopGraceMs: 100, ...options })
+  const p = new WorkerPool({ spawn: () => new Worker(STAND_IN, { eval: true }), slots, stopGraceMs: 5_000, ...options })
   pools.push(p)
   return { pool: p, slots }
 }
@@ -89,7 +91,7 @@ describe('warm worker pool', () => {
   })
 
   it('terminates a worker that ignores stop, fails its task as cancelled, and starts afresh', async () => {
-    const { pool: p, slots } = pool()
+    const { pool: p, slots } = pool(2, { stopGraceMs: 100 })
     const before = await report(p, 1)
     const stuck = p.run('query', { session: 's', run: null, query: 'q', reduction: 'sum' })
     await new Promise((r) => setTimeout(r, 30))
