@@ -45,7 +45,7 @@ export type HostMessage =
       type: 'start'
       functions: AgentFunction[]
       sampling: SamplingMode
-      /** Record malloc/calloc/realloc/free with a short backtrace. */
+      /** Record every allocator (malloc family, aligned allocators; C++ new reaches malloc) and free with a short backtrace. */
       trackHeap: boolean
       /** Ring slots (a power of two). */
       ringCapacity: number

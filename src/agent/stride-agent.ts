@@ -7,7 +7,8 @@
  *  - the Stalker transform and the per-instruction callout are C (CModule, cmodule/): they
  *    compute each memory operand's effective address and append fixed-size records to a
  *    ring that this script drains every DRAIN_MS into send(header, buffer) batches;
- *  - malloc/calloc/realloc/free are recorded in the same ring with a short backtrace;
+ *  - malloc/calloc/realloc (reallocarray and C++ new end there), the aligned allocators (posix_memalign, aligned_alloc,
+ *    memalign, valloc, pvalloc) and free are recorded in the same ring with a short backtrace;
  *  - sampling (Mohan section 4) removes or pauses the hooks; 'stop' removes everything,
  *    drains what is left and says 'stopped', after which the target runs untouched.
  * Backpressure: at most maxInFlight batches are unacknowledged; past that the ring fills
@@ -137,26 +138,50 @@ class Tracer {
         .slice(0, BACKTRACE_FRAMES)
         .forEach((pc, i) => tracer.record(RecordType.frame, i + 1, pc, NULL, NULL))
     }
-    const alloc = (name: string, kind: number, size: (args: InvocationArguments) => NativePointer, old: (args: InvocationArguments) => NativePointer) => {
+    // One hook per address: glibc exports some allocators as aliases of one function, and an
+    // Interceptor hook fires for every name at its address. An allocator that calls another
+    // hooked one inside libc is not hooked itself (reallocarray ends in realloc's code, C++'s
+    // operator new in malloc's), so each allocation is recorded once; the aligned allocators
+    // share only glibc's internal _mid_memalign.
+    const hooked = new Set<string>()
+    const alloc = (
+      name: string,
+      kind: number,
+      size: (args: InvocationArguments) => NativePointer,
+      old: (args: InvocationArguments) => NativePointer,
+      block: (retval: InvocationReturnValue, saved: NativePointer) => NativePointer = (retval) => retval,
+      saved: (args: InvocationArguments) => NativePointer = () => NULL
+    ) => {
       const target = Module.findGlobalExportByName(name)
-      if (!target) return
+      if (!target || hooked.has(target.toString())) return
+      hooked.add(target.toString())
       this.heapHooks.push(
         Interceptor.attach(target, {
           onEnter(args) {
             this.size = size(args)
             this.old = old(args)
+            this.saved = saved(args)
           },
           onLeave(retval) {
-            if (retval.isNull()) return
-            tracer.record(RecordType.alloc, kind, retval, this.size as NativePointer, this.old as NativePointer)
+            const result = block(retval, this.saved as NativePointer)
+            if (result.isNull()) return
+            tracer.record(RecordType.alloc, kind, result, this.size as NativePointer, this.old as NativePointer)
             frames(this.context, this.returnAddress)
           }
         })
       )
     }
+    const product = (a: NativePointer, b: NativePointer) => ptr((BigInt(a.toString()) * BigInt(b.toString())).toString())
     alloc('malloc', AllocKind.malloc, (a) => a[0]!, () => NULL)
-    alloc('calloc', AllocKind.calloc, (a) => ptr((BigInt(a[0]!.toString()) * BigInt(a[1]!.toString())).toString()), () => NULL)
+    alloc('calloc', AllocKind.calloc, (a) => product(a[0]!, a[1]!), () => NULL)
     alloc('realloc', AllocKind.realloc, (a) => a[1]!, (a) => a[0]!)
+    // The aligned allocators: PolyBench's arrays come from posix_memalign, which returns the
+    // block through its first argument (0 on success).
+    alloc('posix_memalign', AllocKind.malloc, (a) => a[2]!, () => NULL, (retval, out) => (retval.toInt32() === 0 ? out.readPointer() : NULL), (a) => a[0]!)
+    alloc('aligned_alloc', AllocKind.malloc, (a) => a[1]!, () => NULL)
+    alloc('memalign', AllocKind.malloc, (a) => a[1]!, () => NULL)
+    alloc('valloc', AllocKind.malloc, (a) => a[0]!, () => NULL)
+    alloc('pvalloc', AllocKind.malloc, (a) => a[0]!, () => NULL)
     const free = Module.findGlobalExportByName('free')
     if (free)
       this.heapHooks.push(

@@ -226,6 +226,26 @@ describe('stride trace --attach (Frida backend)', () => {
     expect(frida).toEqual(rows([]))
   })
 
+  it('the aligned allocators under Frida: PolyBench/C-style arrays (posix_memalign through helpers) are named A, B, C as under Valgrind', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const env = fixedEnv(home)
+    const program = join(home, 'polybench-macros')
+    execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-o', program, join(__dirname, '..', '..', 'correlate', 'fixtures', 'outside', 'polybench-macros.c')])
+    const heap = (backend: string[]) => {
+      const session = join(home, `${backend.length ? 'frida' : 'valgrind'}-pb.stride`)
+      const t = stride(['trace', '--launch', program, ...backend, '--functions', 'kernel_gemm', '--out', session], env)
+      expect(t.status, t.stderr).toBe(0)
+      const db = new Database(session, { readonly: true })
+      const rows = db.prepare("SELECT v.name AS name, SUM(pv.accesses) AS n FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'heap' GROUP BY v.id ORDER BY v.name").all() as Array<{ name: string; n: number }>
+      db.close()
+      return Object.fromEntries(rows.map((r) => [r.name, r.n]))
+    }
+    const frida = heap(['--backend', 'frida'])
+    expect(Object.keys(frida).sort()).toEqual(['A', 'B', 'C'])
+    expect(frida).toEqual(heap([]))
+  })
+
   it("a function in a shared object (libc's usleep, called by spin): its accesses are recorded at its runtime addresses", async (ctx) => {
     if (!FRIDA) ctx.skip(FRIDA_SKIP)
     const { home, env, session } = await attachToSpin('usleep', 500)
