@@ -44,17 +44,21 @@ async function load(path: string): Promise<ElfInfo> {
   const header = await runTool('readelf', ['-h', path]).catch(() => '')
   const type = parseElfType(header)
   if (!type) throw new StrideError(`"${path}" is not an ELF executable; Stride traces native Linux programs.`, 'invalid-input')
-  const [sections, nm, dyn] = await Promise.all([
+  const [sections, nm, dyn, debug] = await Promise.all([
     runTool('readelf', ['-S', '-W', path]),
     runTool('nm', ['-S', '--defined-only', path]).catch(() => ''),
-    runTool('nm', ['-S', '-D', '--defined-only', path]).catch(() => '')
+    runTool('nm', ['-S', '-D', '--defined-only', path]).catch(() => ''),
+    detachedDebugFile(path)
   ])
-  // A stripped object still has its dynamic symbols: use them so functions keep names.
-  const symbols = parseNm(nm.trim() ? nm : dyn)
-  return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections) || (await hasDetachedDebugInfo(path)), ...symbols }
+  // A stripped object: the symbol table of its detached debug file (libc6-dbg names
+  // __memmove_avx_unaligned_erms as Valgrind does), else its dynamic symbols.
+  const detached = !nm.trim() && debug ? await runTool('nm', ['-S', '--defined-only', debug]).catch(() => '') : ''
+  const symbols = parseNm(nm.trim() ? nm : detached.trim() ? detached : dyn)
+  return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections) || debug !== null, ...symbols }
 }
 
-async function hasDetachedDebugInfo(path: string): Promise<boolean> {
+/** The object's detached debug file (/usr/lib/debug/.build-id/...), when installed. */
+async function detachedDebugFile(path: string): Promise<string | null> {
   const debug = buildIdDebugPath(await runTool('readelf', ['-n', path]).catch(() => ''))
-  return debug !== null && existsSync(debug)
+  return debug !== null && existsSync(debug) ? debug : null
 }
