@@ -14,9 +14,9 @@ async function match(line: string, points: LinePoint[]) {
 describe('source expressions (METRIC SourceRef)', () => {
   it('finds accesses with their roles, skipping address arithmetic', async () => {
     expect(await exprs('A[i][j] = A[i][j] * B[j][i];')).toEqual([
-      { text: 'A[i][j]', base: 'A', role: 'write' },
-      { text: 'A[i][j]', base: 'A', role: 'read' },
-      { text: 'B[j][i]', base: 'B', role: 'read' }
+      { text: 'A[i][j]', base: 'A', container: 'A', role: 'write' },
+      { text: 'A[i][j]', base: 'A', container: 'A', role: 'read' },
+      { text: 'B[j][i]', base: 'B', container: 'B', role: 'read' }
     ])
     expect((await exprs('C[ind[j]] *= D[ind[j]];')).map((e) => `${e.text}:${e.role}`)).toEqual(['C[ind[j]]:update', 'ind[j]:read', 'D[ind[j]]:read', 'ind[j]:read'])
     expect((await exprs('for (struct node *p = head; p; p = p->next)')).map((e) => e.text)).toEqual(['p->next'])
@@ -31,6 +31,18 @@ describe('source expressions (METRIC SourceRef)', () => {
         { key: 7, kind: 'write', variable: 'A' }
       ])
     ).toEqual({ 2: 'A[i][j]', 3: 'B[j][i]', 7: 'A[i][j]' })
+  })
+
+  it('gives a field read to the structure and the element read to the block the field points at', async () => {
+    // A hash table: `t` (the struct) and the bucket array it points at, named `t->buckets`
+    // after the line that allocated it.
+    expect(
+      await match('    for (struct entry *e = t->buckets[h]; e; e = e->next)', [
+        { key: 7, kind: 'read', variable: 't' },
+        { key: 13, kind: 'read', variable: 't->buckets' },
+        { key: 14, kind: 'read', variable: 'e' }
+      ])
+    ).toEqual({ 7: 't->buckets', 13: 't->buckets[h]', 14: 'e->next' })
   })
 
   it('matches METRIC 10.1 (C[ind[j]] *= D[ind[j]])', async () => {

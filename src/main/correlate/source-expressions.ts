@@ -14,7 +14,16 @@ export interface AccessExpr {
   text: string
   /** Leftmost identifier (the array, pointer or struct the access goes through). */
   base: string | null
+  /** What the access indexes or dereferences: `t->buckets` in `t->buckets[h]`, `A` in `A[i][j]`, `p` in `p->next`. */
+  container?: string
   role: ExprRole
+}
+
+/** The expression an access reads into: a subscript's array (all dimensions), a field's or a dereference's pointer. */
+function containerOf(node: SyntaxNode): string | undefined {
+  let n: SyntaxNode | null = node.childForFieldName('argument')
+  while (n && n.type === 'subscript_expression') n = n.childForFieldName('argument')
+  return n?.text
 }
 
 /** The leftmost identifier an access goes through (`A` in `A[i][j]`, `p` in `p->next`). */
@@ -52,7 +61,7 @@ export function collectAccesses(root: SyntaxNode): AccessExpr[] {
     // `&A[i]` computes an address and touches no memory; a[i][j]'s inner a[i] is address arithmetic.
     const addressOf = node.type === 'pointer_expression' && node.childForFieldName('operator')?.text === '&'
     const innerOfMultiDim = node.type === 'subscript_expression' && node.parent?.type === 'subscript_expression' && node.parent.childForFieldName('argument')?.id === node.id
-    if (isAccess && !insideAddressOf && !innerOfMultiDim) out.push({ text: node.text, base: baseIdentifier(node), role: roleOf(node) })
+    if (isAccess && !insideAddressOf && !innerOfMultiDim) out.push({ text: node.text, base: baseIdentifier(node), container: containerOf(node), role: roleOf(node) })
     for (const child of node.namedChildren) {
       if (!child) continue
       // Under &, indexes are still read: &A[ind[i]] reads ind[i], not A.
@@ -92,8 +101,19 @@ export function matchExpressions(points: LinePoint[], exprs: AccessExpr[]): Map<
     const fresh = candidates.find(([, i]) => !used[p.kind].has(i))
     return (fresh ?? candidates[0])?.[1] ?? -1
   }
+  // Pass 0: the expression that indexes or dereferences the variable itself (variable `t`:
+  // `t->buckets`, not `t->buckets[h]`, which belongs to the block named `t->buckets`).
+  for (const p of points) {
+    if (!p.variable) continue
+    const i = pick(p, (e) => e.container === p.variable)
+    if (i >= 0) {
+      used[p.kind].add(i)
+      out.set(p.key, exprs[i]!.text)
+    }
+  }
   // Pass 1: expressions whose base is the variable itself.
   for (const p of points) {
+    if (out.has(p.key)) continue
     if (!p.variable) continue
     const i = pick(p, (e) => e.base === p.variable)
     if (i >= 0) {
