@@ -32,4 +32,36 @@ describe('loop nests from back edges', () => {
     expect(innermostLoop(loops, 0x1174)).toBe(0)
     expect(innermostLoop(loops, 0x1194)).toBe(-1) // calls and forward jumps are not loops
   })
+
+  it('a backward jump to a shared epilogue is not a loop (cc -O1 sumfunc)', () => {
+    const sumfunc = `0000000000001139 <sumfunc>:
+    1139:	test   %ecx,%ecx
+    113b:	jle    116e <sumfunc+0x35>
+    113d:	movslq %ecx,%rcx
+    1149:	pxor   %xmm1,%xmm1
+    114d:	movsd  (%rdi,%rax,1),%xmm0
+    1152:	addsd  (%rsi,%rax,1),%xmm0
+    1160:	add    $0x8,%rax
+    1164:	cmp    %rcx,%rax
+    1167:	jne    114d <sumfunc+0x14>
+    1169:	movapd %xmm1,%xmm0
+    116d:	ret
+    116e:	pxor   %xmm1,%xmm1
+    1172:	jmp    1169 <sumfunc+0x30>
+`
+    expect(parseLoops(sumfunc)).toEqual([{ start: 0x114d, end: 0x1167, function: 'sumfunc', depth: 0, parent: -1 }])
+  })
+
+  it('a rotated loop entered at its condition is still a loop', () => {
+    const rotated = `0000000000001200 <walk>:
+    1200:	jmp    1210 <walk+0x10>
+    1202:	mov    (%rdi),%rdi
+    1205:	add    $0x1,%eax
+    1210:	test   %rdi,%rdi
+    1213:	jne    1202 <walk+0x2>
+    1215:	ret
+`
+    expect(parseLoops(rotated)).toEqual([{ start: 0x1202, end: 0x1213, function: 'walk', depth: 0, parent: -1 }])
+  })
 })
+

@@ -1,6 +1,6 @@
 /**
  * Loop nests from the binary's control flow: a jump to an earlier address of the same
- * function is a back edge, and [target, jump] is a loop (several back edges to one header
+ * function that the flow from that address reaches again is a back edge, and [target, jump] is a loop (several back edges to one header
  * make one loop, up to the last of them). Nesting is containment. Read from objdump's
  * disassembly (binutils), mapped to source lines afterwards.
  */
@@ -17,9 +17,60 @@ export interface Loop {
   parent: number
 }
 
+interface Instruction {
+  at: number
+  /** Where it may go besides the next instruction (a jump's target), or null. */
+  target: number | null
+  /** Control never falls through to the next instruction (jmp, ret, ud2, hlt). */
+  stops: boolean
+}
+
+/**
+ * Whether the backward jump at `at` closes a loop headed at `target`: the jump is reached
+ * from the header by flow that stays in [target, at]. A backward jump to a shared epilogue
+ * (`jmp` to a `ret` placed earlier) is not a loop: from the epilogue control leaves.
+ */
+function closesLoop(code: Instruction[], target: number, at: number): boolean {
+  // The function's instructions are in address order: [lo, hi] by binary search.
+  const lowerBound = (x: number, from = 0, to = code.length) => {
+    let a = from
+    let b = to
+    while (a < b) {
+      const mid = (a + b) >>> 1
+      if (code[mid]!.at < x) a = mid + 1
+      else b = mid
+    }
+    return a
+  }
+  const lo = lowerBound(target)
+  const hi = lowerBound(at + 1) - 1
+  // Most loop bodies fall through from header to latch: no search needed.
+  let k = lo
+  while (k < hi && !code[k]!.stops) k++
+  if (k === hi) return true
+  // Otherwise a search over the range, allocation-light (gdb has ~30,000 backward jumps).
+  const seen = new Uint8Array(hi - lo + 1)
+  const todo = [lo]
+  while (todo.length > 0) {
+    const i = todo.pop()!
+    if (i > hi || seen[i - lo]) continue
+    seen[i - lo] = 1
+    if (i === hi) return true
+    const insn = code[i]!
+    if (!insn.stops) todo.push(i + 1)
+    if (insn.target !== null && insn.target >= target && insn.target <= at) {
+      const j = lowerBound(insn.target, lo, hi + 1)
+      if (j <= hi && code[j]!.at === insn.target) todo.push(j)
+    }
+  }
+  return false
+}
+
 /** Pure: loops of `objdump -d --no-show-raw-insn` output, outermost first. */
 export function parseLoops(disassembly: string): Loop[] {
   const headers = new Map<string, { start: number; end: number; function: string }>()
+  const code = new Map<string, Instruction[]>()
+  const backEdges: Array<{ fn: string; at: number; target: number }> = []
   let fn = ''
   let fnStart = 0
   for (const line of disassembly.split('\n')) {
@@ -29,29 +80,39 @@ export function parseLoops(disassembly: string): Loop[] {
       fn = f[2]!
       continue
     }
-    const j = /^\s*([0-9a-f]+):\s+(j[a-z]+|loop[a-z]*)\s+([0-9a-f]+) <([^>+]+)(?:\+0x[0-9a-f]+)?>/.exec(line)
-    if (!j || j[4] !== fn) continue
-    const at = parseInt(j[1]!, 16)
-    const target = parseInt(j[3]!, 16)
-    if (target > at || target < fnStart) continue
-    const key = `${fn}@${target}`
+    const insn = /^\s*([0-9a-f]+):\s+([a-z][\w.]*)/.exec(line)
+    if (!insn) continue
+    const at = parseInt(insn[1]!, 16)
+    const mnemonic = insn[2]!
+    const j = /^\s*[0-9a-f]+:\s+(j[a-z]+|loop[a-z]*)\s+([0-9a-f]+) <([^>+]+)(?:\+0x[0-9a-f]+)?>/.exec(line)
+    const target = j && j[3] === fn ? parseInt(j[2]!, 16) : null
+    const list = code.get(fn) ?? []
+    list.push({ at, target, stops: /^(jmp|ret|ud2|hlt)/.test(mnemonic) })
+    code.set(fn, list)
+    if (target !== null && target <= at && target >= fnStart) backEdges.push({ fn, at, target })
+  }
+  for (const { fn: name, at, target } of backEdges) {
+    if (!closesLoop(code.get(name)!, target, at)) continue
+    const key = `${name}@${target}`
     const known = headers.get(key)
     if (known) known.end = Math.max(known.end, at)
-    else headers.set(key, { start: target, end: at, function: fn })
+    else headers.set(key, { start: target, end: at, function: name })
   }
   const loops = [...headers.values()].sort((a, b) => a.start - b.start || b.end - a.end)
   const out: Loop[] = []
+  // Sorted by start (the larger first on ties), the loops that can still contain the next one
+  // form a stack: its top is the innermost earlier loop containing it (linear, not quadratic:
+  // a program like gdb has tens of thousands of loops).
+  const open: number[] = []
   for (const l of loops) {
-    // The innermost earlier loop that contains this one is its parent.
-    let parent = -1
-    for (let i = out.length - 1; i >= 0; i--) {
-      const o = out[i]!
-      if (o.function === l.function && o.start <= l.start && l.end <= o.end) {
-        parent = i
-        break
-      }
+    while (open.length > 0) {
+      const o = out[open[open.length - 1]!]!
+      if (o.function === l.function && o.start <= l.start && l.end <= o.end) break
+      open.pop()
     }
+    const parent = open.length > 0 ? open[open.length - 1]! : -1
     out.push({ ...l, parent, depth: parent < 0 ? 0 : out[parent]!.depth + 1 })
+    open.push(out.length - 1)
   }
   return out
 }
