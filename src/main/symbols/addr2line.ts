@@ -19,8 +19,10 @@ export async function sourceLocations(path: string, linkAddresses: number[]): Pr
   const pendingRows = lineTableRows(path, linkAddresses)
   if (!gdbMissing) {
     try {
-      const [rows, located] = await Promise.all([pendingRows, gdbSourceLocations(path, linkAddresses)])
-      return rows ? located.map((l, i) => (rows[i] ? { ...l, file: rows[i]!.file, line: rows[i]!.line } : l)) : located
+      // gdb gives the instruction text only, unless llvm-symbolizer cannot give the lines.
+      const [rows, texts] = await Promise.all([pendingRows, gdbSourceLocations(path, linkAddresses, false)])
+      if (!rows) return await gdbSourceLocations(path, linkAddresses, true)
+      return texts.map((t, i) => ({ ...t, file: rows[i]?.file ?? null, line: rows[i]?.line ?? null }))
     } catch (e) {
       if ((e as { code?: string }).code !== 'tool-missing') throw e
       gdbMissing = true

@@ -33,8 +33,12 @@ def disasm(pc):
         return rest.strip().replace("\\t", " ")
     except Exception:
         return ""
+lines_too = os.environ.get("STRIDE_LINES_TOO") == "1"
 for a in open(os.environ["STRIDE_ADDRS"]).read().split():
     pc = int(a, 16)
+    if not lines_too:
+        out.append("?\\t0\\t" + disasm(pc))
+        continue
     sal = gdb.find_pc_line(pc)
     if sal.symtab is None or sal.line == 0:
         out.append("?\\t0\\t" + disasm(pc))
@@ -58,7 +62,12 @@ export function parseGdbLines(text: string, count: number): SourceLocation[] {
   return out
 }
 
-export async function gdbSourceLocations(path: string, linkAddresses: number[]): Promise<SourceLocation[]> {
+/**
+ * Lines and instruction text per address; with `linesToo` false only the instruction text
+ * (llvm-symbolizer gives the lines): gdb then skips the debug information entirely, detached
+ * files included, which for libc's 4 MB of DWARF was most of a whole-program trace's naming.
+ */
+export async function gdbSourceLocations(path: string, linkAddresses: number[], linesToo = true): Promise<SourceLocation[]> {
   const dir = mkdtempSync(join(tmpdir(), 'stride-gdb-'))
   try {
     const addrs = join(dir, 'addrs')
@@ -66,7 +75,10 @@ export async function gdbSourceLocations(path: string, linkAddresses: number[]):
     const script = join(dir, 'lines.py')
     writeFileSync(addrs, linkAddresses.map((a) => a.toString(16)).join('\n'))
     writeFileSync(script, SCRIPT)
-    await runTool('gdb', ['-batch', '-nx', '-ex', `file ${path}`, '-x', script], undefined, { STRIDE_ADDRS: addrs, STRIDE_LINES: lines })
+    // Without lines, no debug information is read: not the detached files (a directory that
+    // does not exist), and symbols only (no psymtab/DWARF reading: -readnever).
+    const quick = linesToo ? [] : ['-readnever', '-ex', 'set debug-file-directory /nonexistent']
+    await runTool('gdb', ['-batch', '-nx', ...quick, '-ex', `file ${path}`, '-x', script], undefined, { STRIDE_ADDRS: addrs, STRIDE_LINES: lines, STRIDE_LINES_TOO: linesToo ? '1' : '0' })
     const { readFileSync } = await import('node:fs')
     return parseGdbLines(readFileSync(lines, 'utf8'), linkAddresses.length)
   } finally {

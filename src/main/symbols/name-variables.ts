@@ -83,19 +83,48 @@ interface FrameLocation {
 }
 
 /**
- * The source levels of one stack frame, innermost first: an inlined helper's line, then its
- * caller's (inlined callers are levels of one frame, not frames of their own).
+ * The source levels of each stack frame (return address - 1), innermost first: an inlined
+ * helper's line, then its caller's (inlined callers are levels of one frame, not frames of
+ * their own). One symbolizer run per object for all its frames; frames in system libraries
+ * get no lines (blocks are never named after libc's or libstdc++'s code, and with detached
+ * debug information installed their lookups cost a second and more).
  */
-async function locate(pc: number, modules: LoadedModule[]): Promise<FrameLocation[]> {
-  const module = modules.find((m) => pc >= m.start && pc < m.end)
-  if (!module) return []
-  const elf = await readElf(module.path)
-  const link = pc - (elf.relocatable ? module.base : 0)
-  if (!elf.hasDebugInfo) return [{ module, link, file: null, line: null }]
-  const [chain] = await inlineChains(module.path, [link]).catch(() => [[]])
-  if (chain && chain.length > 0) return chain.map((l) => ({ module, link, file: l.file, line: l.line }))
-  const [loc] = await sourceLocations(module.path, [link])
-  return [{ module, link, file: loc?.file ?? null, line: loc?.line ?? null }]
+async function locateAll(pcs: number[], modules: LoadedModule[]): Promise<Map<number, FrameLocation[]>> {
+  const out = new Map<number, FrameLocation[]>()
+  const byModule = new Map<LoadedModule, number[]>()
+  for (const pc of new Set(pcs)) {
+    const module = modules.find((m) => pc >= m.start && pc < m.end)
+    if (!module) out.set(pc, [])
+    else byModule.set(module, [...(byModule.get(module) ?? []), pc])
+  }
+  await Promise.all(
+    [...byModule].map(async ([module, list]) => {
+      let elf
+      try {
+        elf = await readElf(module.path)
+      } catch {
+        return // an unreadable object: its frames are skipped
+      }
+      const links = list.map((pc) => pc - (elf.relocatable ? module.base : 0))
+      const bare = (k: number): FrameLocation[] => [{ module, link: links[k]!, file: null, line: null }]
+      if (!elf.hasDebugInfo || isSystemObject(module.path)) {
+        list.forEach((pc, k) => out.set(pc, bare(k)))
+        return
+      }
+      const chains = await inlineChains(module.path, links).catch(() => [] as Awaited<ReturnType<typeof inlineChains>>)
+      const missing = list.map((_, k) => k).filter((k) => !(chains[k]?.length ?? 0))
+      const located = missing.length > 0 ? await sourceLocations(module.path, missing.map((k) => links[k]!)).catch(() => []) : []
+      list.forEach((pc, k) => {
+        const chain = chains[k]
+        if (chain && chain.length > 0) out.set(pc, chain.map((l) => ({ module, link: links[k]!, file: l.file, line: l.line })))
+        else {
+          const loc = located[missing.indexOf(k)]
+          out.set(pc, [{ module, link: links[k]!, file: loc?.file ?? null, line: loc?.line ?? null }])
+        }
+      })
+    })
+  )
+  return out
 }
 
 /**
@@ -112,17 +141,11 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
   // of each call site among the line's sites (calls run in order: declarators are sequenced).
   const framesOf = new Map<NamedVariable, FrameLocation[]>()
   const sitesAt = new Map<string, Set<number>>()
-  for (const v of named) {
-    if (v.kind !== 'heap' || !v.context?.length) continue
-    // Return addresses point after the call: the call's line is at pc - 1.
-    const frames: FrameLocation[] = []
-    for (const pc of v.context) {
-      try {
-        frames.push(...(await locate(pc - 1, modules)))
-      } catch {
-        // an unreadable object: skip the frame
-      }
-    }
+  const heapContexts = named.filter((v) => v.kind === 'heap' && v.context?.length)
+  // Return addresses point after the call: the call's line is at pc - 1.
+  const located = await locateAll(heapContexts.flatMap((v) => v.context!.map((pc) => pc - 1)), modules)
+  for (const v of heapContexts) {
+    const frames = v.context!.flatMap((pc) => located.get(pc - 1) ?? [])
     framesOf.set(v, frames)
     for (const f of frames) if (f.file && f.line) sitesAt.set(`${f.file}:${f.line}`, (sitesAt.get(`${f.file}:${f.line}`) ?? new Set()).add(f.link))
   }
