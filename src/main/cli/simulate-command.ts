@@ -13,7 +13,8 @@ import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
 import { foldLog, type Db } from '../store/open-db'
-import { openSessionDb, readPoints } from '../store/session-reader'
+import { openSessionDb } from '../store/session-reader'
+import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
@@ -218,14 +219,15 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     // The point table does not change with the runs: read it while the workers simulate
     // (after one turn of the event loop, in which the pool starts its workers).
     await new Promise((r) => setImmediate(r))
-    const points = withSession(path, true, readPoints)
+    const statics = new SessionStatics()
+    withSession(path, true, (db) => statics.points(db))
     const done = await handle.result
     io.progress(null)
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
     // still held older pages then: fold again now that none does.
     withSession(path, false, foldLog)
     if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
-    const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, points)))
+    const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, statics)))
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1
     const outputs: Array<{ report: RunReport; base: RunReport | null }> = []

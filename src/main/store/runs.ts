@@ -33,11 +33,11 @@ import {
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import { groupLines, levelNames, lineSizes, spatialReuse } from '../../shared/report-model'
 import type { Db } from './open-db'
-import { parseRunConfig, readPoints } from './session-reader'
-import { readLoopNests } from './loops'
-import { readVariables } from './variables'
-import { rollUpRun } from './rollup'
-import { readTouches } from './touches'
+import { parseRunConfig } from './session-reader'
+import { rollUpFacts } from './rollup'
+import { BatchInsert } from './batch-insert'
+import { eachRowFact, type RunRowFigures } from './slice-facts'
+import { SessionStatics } from './session-statics'
 import { allRows, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
@@ -56,10 +56,16 @@ export interface SimulationResult {
   timelineInterval: number | null
 }
 
-/** Stores totals, the per point x level counts and the simulator's metrics, in one transaction. */
-export function storeRun(db: Db, r: SimulationResult): RunId {
+/**
+ * Stores totals, the per point x level counts and the simulator's metrics, in one
+ * transaction, with the run's roll-up built from the same rows in memory. `statics` gives
+ * the point columns and touches the roll-up needs (a warm worker's are already read).
+ */
+export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = new SessionStatics()): RunId {
   const nLevels = r.totals.length
   const nCaches = r.config.levels.length
+  const columns = statics.factColumns(db)
+  const touches = statics.touches(db)
   return db.transaction(() => {
     const run = Number(
       db
@@ -75,8 +81,9 @@ export function storeRun(db: Db, r: SimulationResult): RunId {
       const e = l * EXTRA_FIELDS
       levelMetrics.run(run, l, l < nCaches ? 'cache' : 'tlb', r.extras[e + EXTRA_WRITEBACKS]!, r.extras[e + EXTRA_PREFETCHES]!, r.extras[e + EXTRA_USEFUL_PREFETCHES]!, r.extras[e + EXTRA_BACK_INVALIDATIONS]!, r.extras[e + EXTRA_EVICTIONS]!)
     })
-    const point = db.prepare('INSERT INTO run_points (run, point, level, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
-    const metrics = db.prepare('INSERT INTO run_point_metrics (run, point, level, temporal_hits, spatial_hits, used_bytes, line_ends, evictions) VALUES (?,?,?,?,?,?,?,?)')
+    const point = new BatchInsert(db, 'run_points', ['run', 'point', 'level', 'reads', 'writes', 'read_misses', 'write_misses'])
+    const metrics = new BatchInsert(db, 'run_point_metrics', ['run', 'point', 'level', 'temporal_hits', 'spatial_hits', 'used_bytes', 'line_ends', 'evictions'])
+    const rows: RunRowFigures[] = []
     const s = r.pointStats
     for (let p = 0; p < r.pointCount; p++) {
       for (let l = 0; l < nLevels; l++) {
@@ -85,17 +92,36 @@ export function storeRun(db: Db, r: SimulationResult): RunId {
         const writes = s[at + STAT_WRITES]!
         // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
         if (reads === 0 && writes === 0 && s[at + STAT_LINE_ENDS] === 0) continue
-        point.run(run, p, l, reads, writes, s[at + STAT_READ_MISSES]!, s[at + STAT_WRITE_MISSES]!)
-        metrics.run(run, p, l, s[at + STAT_TEMPORAL_HITS]!, s[at + STAT_SPATIAL_HITS]!, s[at + STAT_USED_BYTES]!, s[at + STAT_LINE_ENDS]!, s[at + STAT_EVICTIONS]!)
+        const row: RunRowFigures = {
+          point: p,
+          level: l,
+          reads,
+          writes,
+          readMisses: s[at + STAT_READ_MISSES]!,
+          writeMisses: s[at + STAT_WRITE_MISSES]!,
+          temporalHits: s[at + STAT_TEMPORAL_HITS]!,
+          spatialHits: s[at + STAT_SPATIAL_HITS]!,
+          evictions: s[at + STAT_EVICTIONS]!
+        }
+        rows.push(row)
+        point.add(run, p, l, reads, writes, row.readMisses, row.writeMisses)
+        metrics.add(run, p, l, row.temporalHits, row.spatialHits, s[at + STAT_USED_BYTES]!, s[at + STAT_LINE_ENDS]!, row.evictions)
       }
     }
-    const evictor = db.prepare('INSERT INTO run_evictors (run, level, evictee, evictor, count) VALUES (?,?,?,?,?)')
+    point.finish()
+    metrics.finish()
+    const evictor = new BatchInsert(db, 'run_evictors', ['run', 'level', 'evictee', 'evictor', 'count'])
     r.evictors.forEach((entries, l) => {
-      for (const e of entries) evictor.run(run, l, e.evictee, e.evictor, e.count)
+      for (const e of entries) evictor.add(run, l, e.evictee, e.evictor, e.count)
     })
-    const cell = db.prepare('INSERT INTO run_timeline (run, level, variable, interval, misses) VALUES (?,?,?,?,?)')
-    for (const c of r.timeline) cell.run(run, c.level, c.variable, c.interval, c.misses)
-    rollUpRun(db, run)
+    evictor.finish()
+    const cell = new BatchInsert(db, 'run_timeline', ['run', 'level', 'variable', 'interval', 'misses'])
+    for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
+    cell.finish()
+    // The rows just stored, in the order eachSliceFact reads them back (point, then level).
+    rollUpFacts(db, run, (add) => {
+      for (const row of rows) eachRowFact(columns, touches, row, add)
+    })
     return run
   })()
 }
@@ -122,11 +148,12 @@ const ownerName = (points: AccessPoint[], owner: number): string =>
   owner === OWNER_PREFETCH ? 'prefetch' : owner === OWNER_WRITEBACK ? 'write-back' : (points[owner]?.id ?? `point_${owner}`)
 
 /**
- * A stored run as the API's RunReport. `points` may be passed when the caller already read
- * the session's point table (a sweep reports several runs; the CLI reads it while the
- * simulation runs): it does not change with the run.
+ * A stored run as the API's RunReport. The session's parts that no run changes (points,
+ * touches, data structures, loops) come from `statics`, so a caller that already holds them
+ * (a sweep reports several runs; the CLI reads them while the simulation runs; a warm worker
+ * keeps them between tasks) does not read them again.
  */
-export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] = readPoints(db)): RunReport {
+export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatics = new SessionStatics()): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
   const runRow = getRow(db.prepare('SELECT config FROM runs WHERE run = ?'), { config: 'text' }, run)
@@ -153,6 +180,7 @@ export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] 
     return t
   })
 
+  const points = statics.points(db)
   const rows = allRows(
     db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
@@ -200,16 +228,16 @@ export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] 
     if (!ref) continue
     ;(ref.evictors ??= []).push({ level: names[e.level] ?? `L${e.level + 1}`, by: ownerName(points, e.evictor), count: e.count, fraction: e.count / evictedTotal.get(`${e.level}:${e.evictee}`)! })
   }
-  for (const [point, touches] of readTouches(db)) {
+  for (const [point, touches] of statics.touches(db)) {
     const ref = refs.get(point)
     if (ref && touches.length > 1) ref.touches = touches
   }
   const references = [...refs.values()]
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
   if (extras.size > 0) report.timelines = readTimelines(db, run, names)
-  const variables = readVariables(db)
+  const variables = statics.variables(db)
   if (variables.length > 0) report.variables = variables
-  const loops = readLoopNests(db)
+  const loops = statics.loops(db)
   if (loops.length > 0) report.loops = loops
   return report
 }
