@@ -4,6 +4,7 @@
  */
 import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
+import type { SessionCache } from './session-cache'
 
 export interface TraceWorkerInput {
   program: string
@@ -80,10 +81,12 @@ export interface PoolTasks {
 }
 export type PoolTaskKind = keyof PoolTasks
 
-/** What a running task may do besides returning: report progress, and notice a stop. */
+/** What a running task may do besides returning: report progress, notice a stop, and use the worker's kept sessions. */
 export interface TaskContext {
   progress(phase: ProgressPhase, events: number, total: number | null): void
   shouldStop(): boolean
+  /** The worker's sessions, kept between its tasks while their files are unchanged. */
+  sessions: SessionCache
 }
 
 /** Parent -> pool worker: one task at a time, and stop for the one running. */

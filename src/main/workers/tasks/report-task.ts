@@ -3,22 +3,24 @@ import type { RunAdvice, RunReport } from '../../../shared/domain'
 import { adviseStoredRun } from '../../session-analysis/session-advice'
 import { buildReport } from '../../store/runs'
 import { openSessionDb } from '../../store/session-reader'
-import type { AdviceTaskInput, ReportTaskInput } from '../protocol'
+import type { AdviceTaskInput, ReportTaskInput, TaskContext } from '../protocol'
 
-export async function reportTask(input: ReportTaskInput): Promise<RunReport> {
+export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<RunReport> {
+  const statics = ctx.sessions.get(input.session)
   const db = openSessionDb(input.session, { readonly: true })
   try {
-    return buildReport(db, input.run)
+    return buildReport(db, input.run, statics)
   } finally {
     db.close()
   }
 }
 
 /** The report plus a replay of the trace for the miss classes: seconds on a large session. */
-export async function adviceTask(input: AdviceTaskInput): Promise<RunAdvice> {
+export async function adviceTask(input: AdviceTaskInput, ctx: TaskContext): Promise<RunAdvice> {
+  const statics = ctx.sessions.get(input.session)
   const db = openSessionDb(input.session, { readonly: true })
   try {
-    return await adviseStoredRun(db, input.run, input.level)
+    return await adviseStoredRun(db, input.run, input.level, statics)
   } finally {
     db.close()
   }

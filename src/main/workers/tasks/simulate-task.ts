@@ -5,12 +5,13 @@
  * then one run stored per hierarchy. A sweep splits its hierarchies over a few pool workers.
  */
 import { StrideError } from '../../../shared/errors'
-import type { HierarchyConfig } from '../../../shared/domain'
+import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
 import { foldLog, type Db } from '../../store/open-db'
-import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPointVariables } from '../../store/session-reader'
+import { countEvents, iterateChunksAhead, openSessionDb } from '../../store/session-reader'
+import type { SessionStatics } from '../../store/session-statics'
 import { readPlacedVariables } from '../../session-analysis/placed-variables'
 import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
 
@@ -38,11 +39,12 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
+  const statics = ctx.sessions.get(input.session)
   // A pool worker outlives its tasks: every handle is closed whatever happens.
   const reader = openSessionDb(input.session, { readonly: true })
   let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
   try {
-    simulated = await simulateAll(reader, input, ctx)
+    simulated = await simulateAll(reader, statics, input, ctx)
   } finally {
     reader.close()
   }
@@ -50,8 +52,9 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   if (ctx.shouldStop()) return { runs: [], accesses: done, cancelled: true }
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
+  let runs: RunId[]
   try {
-    const runs = sims.map(({ config, hierarchy, interval }) => {
+    runs = sims.map(({ config, hierarchy, interval }) => {
       hierarchy.finish()
       return storeRun(writer, {
         config,
@@ -63,23 +66,25 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
         evictors: hierarchy.evictorEntries(),
         timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
         timelineInterval: interval
-      })
+      }, statics)
     })
     foldLog(writer)
-    return { runs, accesses: done, cancelled: false }
   } finally {
     writer.close()
   }
+  // Only runs were added: the report of one reuses the statics.
+  ctx.sessions.wrote(input.session, statics)
+  return { runs, accesses: done, cancelled: false }
 }
 
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
-async function simulateAll(reader: Db, input: SimulateTaskInput, ctx: TaskContext) {
-  const kinds = readPointKinds(reader)
+async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
+  const kinds = statics.kinds(reader)
   const total = countEvents(reader)
   // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
   const variables: string[] = []
   const varIndex = new Map<string, number>()
-  const pointVariables = Int32Array.from(readPointVariables(reader).map((variable) => {
+  const pointVariables = Int32Array.from(statics.pointVariables(reader).map((variable) => {
     const name = variable ?? 'unknown'
     let v = varIndex.get(name)
     if (v === undefined) {
