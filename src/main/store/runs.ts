@@ -38,7 +38,7 @@ import { rollUpFacts } from './rollup'
 import { BatchInsert } from './batch-insert'
 import { eachRowFact, type RunRowFigures } from './slice-facts'
 import { SessionStatics } from './session-statics'
-import { allRows, getRow, oneRow } from './rows'
+import { allRows, allTuples, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
 export interface SimulationResult {
@@ -130,18 +130,25 @@ export function latestRun(db: Db): RunId | null {
   return oneRow(db.prepare('SELECT MAX(run) AS run FROM runs'), { run: 'int?' }).run
 }
 
-const RUN_POINT_ROW = {
-  point: 'int',
-  level: 'int',
-  reads: 'number',
-  writes: 'number',
-  read_misses: 'number',
-  write_misses: 'number',
-  temporal_hits: 'number?',
-  spatial_hits: 'number?',
-  used_bytes: 'number?',
-  line_ends: 'number?'
-} as const
+/** A run's per-point rows, read as arrays (thousands of them: objects per row cost 3x). */
+const RUN_POINT_COLUMNS = [
+  ['point', 'int'],
+  ['level', 'int'],
+  ['reads', 'number'],
+  ['writes', 'number'],
+  ['read_misses', 'number'],
+  ['write_misses', 'number'],
+  ['temporal_hits', 'number?'],
+  ['spatial_hits', 'number?'],
+  ['used_bytes', 'number?'],
+  ['line_ends', 'number?']
+] as const
+const EVICTOR_COLUMNS = [
+  ['level', 'number'],
+  ['evictee', 'number'],
+  ['evictor', 'number'],
+  ['count', 'number']
+] as const
 
 /** Names of a run's levels in stats order: caches, then TLB levels. */
 const ownerName = (points: AccessPoint[], owner: number): string =>
@@ -181,52 +188,52 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
   })
 
   const points = statics.points(db)
-  const rows = allRows(
+  const rows = allTuples(
     db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
               m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
          FROM run_points p LEFT JOIN run_point_metrics m ON m.run = p.run AND m.point = p.point AND m.level = p.level
         WHERE p.run = ? ORDER BY p.point, p.level`
     ),
-    RUN_POINT_ROW,
+    RUN_POINT_COLUMNS,
     run
   )
   const refs = new Map<number, ReferenceStats>()
-  for (const r of rows) {
-    const p = points[r.point]
+  for (const [point, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds] of rows) {
+    const p = points[point]
     if (!p) continue
-    let ref = refs.get(r.point)
+    let ref = refs.get(point)
     if (!ref) {
       ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {}, ...(p.streams ? { streams: p.streams } : {}) }
-      refs.set(r.point, ref)
+      refs.set(point, ref)
     }
-    if (r.level === 0) {
-      ref.reads = r.reads
-      ref.writes = r.writes
+    if (level === 0) {
+      ref.reads = reads
+      ref.writes = writes
     }
-    const name = names[r.level] ?? `L${r.level + 1}`
-    const accesses = r.reads + r.writes
-    const misses = r.read_misses + r.write_misses
-    const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses: r.read_misses, writeMisses: r.write_misses }
-    if (r.temporal_hits !== null && r.level < nCaches) {
-      stats.temporalHits = r.temporal_hits
-      stats.spatialHits = r.spatial_hits!
-      stats.usedBytes = r.used_bytes!
-      stats.lineEnds = r.line_ends!
-      stats.spatialReuse = spatialReuse(r.used_bytes!, r.line_ends!, lines[r.level] ?? 1)
+    const name = names[level] ?? `L${level + 1}`
+    const accesses = reads + writes
+    const misses = readMisses + writeMisses
+    const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses, writeMisses }
+    if (temporalHits !== null && level < nCaches) {
+      stats.temporalHits = temporalHits
+      stats.spatialHits = spatialHits!
+      stats.usedBytes = usedBytes!
+      stats.lineEnds = lineEnds!
+      stats.spatialReuse = spatialReuse(usedBytes!, lineEnds!, lines[level] ?? 1)
     }
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
-  const evRows = allRows(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), { level: 'number', evictee: 'number', evictor: 'number', count: 'number' }, run)
+  const evRows = allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run)
   const evictedTotal = new Map<string, number>()
-  for (const e of evRows) evictedTotal.set(`${e.level}:${e.evictee}`, (evictedTotal.get(`${e.level}:${e.evictee}`) ?? 0) + e.count)
+  for (const [level, evictee, , count] of evRows) evictedTotal.set(`${level}:${evictee}`, (evictedTotal.get(`${level}:${evictee}`) ?? 0) + count)
   const withEvictors = rows.length > 0 && extras.size > 0
   if (withEvictors) for (const ref of refs.values()) ref.evictors = []
-  for (const e of evRows) {
-    const ref = refs.get(e.evictee)
+  for (const [level, evictee, evictor, count] of evRows) {
+    const ref = refs.get(evictee)
     if (!ref) continue
-    ;(ref.evictors ??= []).push({ level: names[e.level] ?? `L${e.level + 1}`, by: ownerName(points, e.evictor), count: e.count, fraction: e.count / evictedTotal.get(`${e.level}:${e.evictee}`)! })
+    ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, evictor), count, fraction: count / evictedTotal.get(`${level}:${evictee}`)! })
   }
   for (const [point, touches] of statics.touches(db)) {
     const ref = refs.get(point)

@@ -16,6 +16,8 @@ import { readPointKinds, readPointVariables, readPoints } from './session-reader
 import { readPointFactColumns, type PointFactColumns } from './slice-facts'
 import { readTouches, type Touches } from './touches'
 import { readVariables } from './variables'
+import { UNFINISHED_MESSAGE } from './recording-state'
+import { allRows } from './rows'
 
 export class SessionStatics {
   private pointTable: AccessPoint[] | null = null
@@ -56,4 +58,23 @@ export class SessionStatics {
   factColumns(db: Db): PointFactColumns {
     return (this.factColumnTable ??= readPointFactColumns(db))
   }
+}
+
+/** The tables SessionStatics reads from (runs never write them). */
+const STATIC_TABLES = ['points', 'point_streams', 'function_streams', 'variables', 'point_variables', 'loops', 'point_loops'] as const
+
+/**
+ * What identifies a finished recording's run-independent tables. Only the session writer
+ * writes them, while it records (store/session-writer.ts); once the recording is finished
+ * they stay as they are until the file is replaced by another recording (another creation
+ * time) or upgraded (another schema version), whatever runs are stored meanwhile. Null while
+ * the session is unfinished (still recording, or cut short): nothing then vouches for them.
+ * A few COUNT(*)s over indexes: about a millisecond.
+ */
+export function staticsIdentity(db: Db): string | null {
+  const meta = new Map(allRows(db.prepare("SELECT key, value FROM meta WHERE key IN ('createdAt', 'events', 'stopReason', 'stopMessage', 'partial')"), { key: 'text', value: 'text' }).map((r) => [r.key, r.value]))
+  if (!meta.has('events') || !meta.has('createdAt') || meta.get('stopMessage') === JSON.stringify(UNFINISHED_MESSAGE)) return null
+  const present = new Set(allRows(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"), { name: 'text' }).map((r) => r.name))
+  const counts = STATIC_TABLES.map((t) => (present.has(t) ? (db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number) : -1))
+  return JSON.stringify([db.pragma('user_version', { simple: true }), [...meta].sort(), counts])
 }

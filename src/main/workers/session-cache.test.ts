@@ -1,15 +1,17 @@
 /**
  * The warm worker's session cache, through the tasks that use it (run in-process): a what-if
- * and its report share one session's statics, and the report is the one read afresh; a
- * session changed on disk, or replaced, is read again; two sessions never mix; at most
- * `capacity` sessions are kept.
+ * and its report share one session's statics, and the report is the one read afresh; runs
+ * stored by another process keep them; a session replaced by another recording (renamed or
+ * copied over it) or an unfinished one that changed is read again; two sessions never mix;
+ * at most `capacity` sessions are kept.
  */
-import { mkdtempSync, renameSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { HierarchyConfig } from '../../shared/domain'
 import { openDb } from '../store/open-db'
+import { UNFINISHED_MESSAGE } from '../store/recording-state'
 import { buildReport } from '../store/runs'
 import { SessionWriter, type PointRecord } from '../store/session-writer'
 import { SessionCache } from './session-cache'
@@ -20,10 +22,10 @@ import { simulateTask } from './tasks/simulate-task'
 const dir = mkdtempSync(join(tmpdir(), 'stride-session-cache-'))
 const CONFIG: HierarchyConfig = { levels: [{ name: 'L1', size: 1024, assoc: 2, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false }
 
-/** A finished session of 4 points in function `fn`, 20,000 strided accesses. */
+/** A finished recording of 4 points in function `fn`, 20,000 strided accesses. */
 function session(name: string, fn: string): string {
   const path = join(dir, `${name}.stride`)
-  const w = new SessionWriter(path, { program: `/bin/${name}`, args: [], backend: 'valgrind', functions: [fn], createdAt: 'x' })
+  const w = new SessionWriter(path, { program: `/bin/${name}`, args: [], backend: 'valgrind', functions: [fn], createdAt: `2026-11-24T12:00:00.000Z ${name}` })
   const n = 20_000
   const table: PointRecord[] = Array.from({ length: 4 }, (_, idx) => ({ idx, pc: 0x401000 + idx * 4, kind: idx % 2, accesses: 0, firstAddress: 0 }))
   const points = new Uint32Array(n)
@@ -35,21 +37,27 @@ function session(name: string, fn: string): string {
   }
   w.appendChunk(n, points, addresses, new Uint16Array(n).fill(8), table)
   w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: true, debugInfoHint: null })
-  rename(path, fn)
+  edit(path, (db) => db.prepare("UPDATE points SET function = ?, ref_id = ? || '_' || idx").run(fn, fn))
   return path
 }
 
-/** Names every point of the session after `fn` (what another process changing the file does). */
-function rename(path: string, fn: string): void {
+function edit(path: string, change: (db: ReturnType<typeof openDb>) => void): void {
   const db = openDb(path)
   try {
-    db.prepare("UPDATE points SET function = ?, ref_id = ? || '_' || idx").run(fn, fn)
+    change(db)
   } finally {
     db.close()
   }
 }
 
 const context = (sessions: SessionCache): TaskContext => ({ progress: () => {}, shouldStop: () => false, sessions })
+
+/** The statics the cache hands out for `path` now. */
+function staticsOf(cache: SessionCache, path: string) {
+  const { db, statics } = cache.open(path)
+  db.close()
+  return statics
+}
 
 async function whatIf(path: string, ctx: TaskContext) {
   const { runs } = await simulateTask({ session: path, configs: [CONFIG] }, ctx)
@@ -65,10 +73,9 @@ describe('session cache', () => {
   it('a what-if and its report share the session statics, and the report is the one read afresh', async () => {
     const path = session('shared', 'kernel')
     const cache = new SessionCache()
-    const statics = cache.get(path)
+    const statics = staticsOf(cache, path)
     const report = await whatIf(path, context(cache))
-    // The run this worker stored did not make the statics stale.
-    expect(cache.get(path)).toBe(statics)
+    expect(staticsOf(cache, path)).toBe(statics)
     expect(report.references).toHaveLength(4)
     const db = openDb(path, { readonly: true })
     try {
@@ -78,29 +85,40 @@ describe('session cache', () => {
     }
   })
 
-  it('re-reads a session changed on disk between two requests', async () => {
-    const path = session('changed', 'before')
+  it('keeps them when another process stores runs in the session', async () => {
+    const path = session('others', 'kernel')
     const cache = new SessionCache()
-    const ctx = context(cache)
-    expect(functions(await whatIf(path, ctx))).toEqual(['before'])
-    const statics = cache.get(path)
+    const statics = staticsOf(cache, path)
     await later()
-    rename(path, 'after')
-    const report = await reportTask({ session: path, run: null }, ctx)
-    expect(functions(report)).toEqual(['after'])
-    expect(report.references[0]!.id).toBe('after_0')
-    expect(cache.get(path)).not.toBe(statics)
+    await whatIf(path, context(new SessionCache())) // another worker or the CLI
+    expect(staticsOf(cache, path)).toBe(statics)
   })
 
-  it('re-reads a session replaced by another file, even after storing a run in the old one', async () => {
-    const path = session('replaced', 'old')
-    const other = session('replacement', 'new')
+  it('re-reads a session replaced by another recording, copied or renamed over it', async () => {
+    const path = session('replaced', 'first')
     const cache = new SessionCache()
-    const statics = cache.get(path)
-    renameSync(other, path)
-    cache.wrote(path, statics)
-    expect(cache.get(path)).not.toBe(statics)
-    expect(functions(await whatIf(path, context(cache)))).toEqual(['new'])
+    const ctx = context(cache)
+    expect(functions(await whatIf(path, ctx))).toEqual(['first'])
+    await later()
+    copyFileSync(session('copied', 'second'), path) // same file, new content
+    expect(functions(await whatIf(path, ctx))).toEqual(['second'])
+    await later()
+    renameSync(session('renamed', 'third'), path)
+    expect(functions(await whatIf(path, ctx))).toEqual(['third'])
+  })
+
+  it('re-reads an unfinished session that changed on disk, and keeps it while it does not', async () => {
+    const path = session('unfinished', 'before')
+    edit(path, (db) => db.prepare("UPDATE meta SET value = ? WHERE key = 'stopMessage'").run(JSON.stringify(UNFINISHED_MESSAGE)))
+    const cache = new SessionCache()
+    const ctx = context(cache)
+    expect(functions(await reportTask({ session: path, run: (await simulateTask({ session: path, configs: [CONFIG] }, ctx)).runs[0]! }, ctx))).toEqual(['before'])
+    const statics = staticsOf(cache, path)
+    expect(staticsOf(cache, path)).toBe(statics)
+    await later()
+    edit(path, (db) => db.prepare("UPDATE points SET function = 'after'").run())
+    expect(functions(await reportTask({ session: path, run: null }, ctx))).toEqual(['after'])
+    expect(staticsOf(cache, path)).not.toBe(statics)
   })
 
   it('keeps two sessions apart', async () => {
@@ -116,11 +134,11 @@ describe('session cache', () => {
   it('keeps at most its capacity, dropping the least recently used', () => {
     const [a, b, c] = ['lru-a', 'lru-b', 'lru-c'].map((name) => session(name, name.replace('-', '_')))
     const cache = new SessionCache(2)
-    const sa = cache.get(a!)
-    const sb = cache.get(b!)
-    expect(cache.get(a!)).toBe(sa)
-    cache.get(c!) // b is the least recently used
-    expect(cache.get(a!)).toBe(sa)
-    expect(cache.get(b!)).not.toBe(sb)
+    const sa = staticsOf(cache, a!)
+    const sb = staticsOf(cache, b!)
+    expect(staticsOf(cache, a!)).toBe(sa)
+    staticsOf(cache, c!) // b is the least recently used
+    expect(staticsOf(cache, a!)).toBe(sa)
+    expect(staticsOf(cache, b!)).not.toBe(sb)
   })
 })

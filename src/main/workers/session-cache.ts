@@ -1,34 +1,38 @@
 /**
  * A warm worker's sessions: per session file, its SessionStatics (the point table, touches,
  * data structures, loops: what no run changes), kept between tasks so that a what-if and
- * the report of its run do not each read and rebuild them (about 0.15 s on a 5,000-point
- * session). An entry holds while the file is the one it was read from: same device and
- * inode, size and modification time, for the file and its write-ahead log. A file changed
- * by anyone else is read afresh; a run this worker stored itself only added rows the
- * statics do not hold, so `wrote` takes the file's new stamp as the entry's.
+ * the report of its run, or the next what-if, do not each read and rebuild them (about
+ * 0.1 s of CPU on a 5,000-point session).
+ *
+ * Kept statics are used while either
+ * - the file is unchanged: same stamp (device, inode, size, times; its write-ahead log's
+ *   too unless empty), taken before the file is opened and again after; or
+ * - the file changed but its run-independent tables provably did not: a finished recording
+ *   with the same identity (store/session-statics.ts `staticsIdentity`: creation time,
+ *   schema version, table sizes). Storing runs, by this worker or any other process, changes
+ *   the stamp and nothing else; a session replaced by another recording (renamed or copied
+ *   over it) has another identity; an unfinished one has none and is read afresh.
+ * Stride writes a session's point tables only while recording it: a finished session edited
+ * in place by hand keeping its row counts is the one change this does not see.
  *
  * Bounded: the most recently used few sessions (each a few MB of objects for ~5,000 points).
  */
 import { statSync, type BigIntStats } from 'node:fs'
 import { resolve } from 'node:path'
-import { SessionStatics } from '../store/session-statics'
+import type { Db } from '../store/open-db'
+import { openSessionDb } from '../store/session-reader'
+import { SessionStatics, staticsIdentity } from '../store/session-statics'
 
 /** Sessions kept per worker; a user compares a handful at most. */
 export const SESSION_CACHE_SIZE = 4
 
 interface Entry {
   stamp: string
-  /** Device and inode of the file when read: a file renamed over it (a new trace) is another. */
-  identity: string
+  identity: string | null
   statics: SessionStatics
 }
 
 const statOf = (path: string): BigIntStats | null => statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null
-
-function identityOf(path: string): string {
-  const s = statOf(path)
-  return s ? `${s.dev}:${s.ino}` : 'missing'
-}
 
 /**
  * What changes whenever the file's content may have: the file's identity, size and times, and
@@ -47,35 +51,34 @@ export class SessionCache {
 
   constructor(private readonly capacity = SESSION_CACHE_SIZE) {}
 
-  /**
-   * The statics of the session at `path`: the kept ones while the file is unchanged, else a
-   * fresh (empty, lazily filled) set. Stamped before anything is read, so a change made while
-   * they are being read shows as a change next time (read again, never kept stale).
-   */
-  get(path: string): SessionStatics {
+  /** The session opened read-only, with its statics (kept ones when still valid). The caller closes `db`. */
+  open(path: string): { db: Db; statics: SessionStatics } {
     const key = resolve(path)
-    const stamp = stampOf(key)
+    // Stamped before and after opening: a file replaced meanwhile is never taken for the kept one.
+    const before = stampOf(key)
+    const db = openSessionDb(path, { readonly: true })
+    try {
+      const steady = stampOf(key) === before
+      return { db, statics: this.lookup(key, steady ? before : null, db) }
+    } catch (e) {
+      db.close()
+      throw e
+    }
+  }
+
+  /** `stamp` null: the file changed while being opened. */
+  private lookup(key: string, stamp: string | null, db: Db): SessionStatics {
     const kept = this.entries.get(key)
     this.entries.delete(key)
-    const entry = kept && kept.stamp === stamp ? kept : { stamp, identity: identityOf(key), statics: new SessionStatics() }
+    let entry: Entry
+    if (kept && stamp !== null && kept.stamp === stamp) entry = kept
+    else {
+      const identity = staticsIdentity(db)
+      const same = kept !== undefined && identity !== null && kept.identity === identity
+      entry = { stamp: stamp ?? 'changing', identity, statics: same ? kept.statics : new SessionStatics() }
+    }
     this.entries.set(key, entry) // most recently used last
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
     return entry.statics
-  }
-
-  /**
-   * This worker stored runs in the session, which changed its stamp but nothing the statics
-   * hold: keep them under the new stamp, unless the file is no longer the one they were read
-   * from (replaced meanwhile) or they were dropped or replaced since.
-   */
-  wrote(path: string, statics: SessionStatics): void {
-    const key = resolve(path)
-    const entry = this.entries.get(key)
-    if (!entry || entry.statics !== statics) return
-    if (identityOf(key) !== entry.identity) {
-      this.entries.delete(key)
-      return
-    }
-    entry.stamp = stampOf(key)
   }
 }

@@ -2,12 +2,10 @@
 import type { RunAdvice, RunReport } from '../../../shared/domain'
 import { adviseStoredRun } from '../../session-analysis/session-advice'
 import { buildReport } from '../../store/runs'
-import { openSessionDb } from '../../store/session-reader'
 import type { AdviceTaskInput, ReportTaskInput, TaskContext } from '../protocol'
 
 export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<RunReport> {
-  const statics = ctx.sessions.get(input.session)
-  const db = openSessionDb(input.session, { readonly: true })
+  const { db, statics } = ctx.sessions.open(input.session)
   try {
     return buildReport(db, input.run, statics)
   } finally {
@@ -17,8 +15,7 @@ export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Prom
 
 /** The report plus a replay of the trace for the miss classes: seconds on a large session. */
 export async function adviceTask(input: AdviceTaskInput, ctx: TaskContext): Promise<RunAdvice> {
-  const statics = ctx.sessions.get(input.session)
-  const db = openSessionDb(input.session, { readonly: true })
+  const { db, statics } = ctx.sessions.open(input.session)
   try {
     return await adviseStoredRun(db, input.run, input.level, statics)
   } finally {

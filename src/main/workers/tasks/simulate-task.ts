@@ -39,9 +39,8 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
-  const statics = ctx.sessions.get(input.session)
   // A pool worker outlives its tasks: every handle is closed whatever happens.
-  const reader = openSessionDb(input.session, { readonly: true })
+  const { db: reader, statics } = ctx.sessions.open(input.session)
   let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
   try {
     simulated = await simulateAll(reader, statics, input, ctx)
@@ -72,8 +71,6 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   } finally {
     writer.close()
   }
-  // Only runs were added: the report of one reuses the statics.
-  ctx.sessions.wrote(input.session, statics)
   return { runs, accesses: done, cancelled: false }
 }
 
