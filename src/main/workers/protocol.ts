@@ -1,6 +1,8 @@
 /**
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
- * transferred (the payloads are small: counts, paths and reports, never trace data).
+ * transferred (the payloads are small: counts, paths and reports, never trace data). A run's
+ * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
+ * a large object graph cloned and then serialized on the main thread.
  */
 import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
@@ -74,7 +76,8 @@ export interface ObjectsTaskInput {
 /** Every task the pool runs: its input and its result. */
 export interface PoolTasks {
   simulate: { input: SimulateTaskInput; result: SimulateResult }
-  report: { input: ReportTaskInput; result: RunReport }
+  /** The RunReport as JSON text. */
+  report: { input: ReportTaskInput; result: string }
   advice: { input: AdviceTaskInput; result: RunAdvice }
   query: { input: QueryTaskInput; result: QuerySlice }
   objects: { input: ObjectsTaskInput; result: ObjectsReport }

@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { HierarchyConfig } from '../../shared/domain'
+import type { HierarchyConfig, RunReport } from '../../shared/domain'
 import { openDb } from '../store/open-db'
 import { UNFINISHED_MESSAGE } from '../store/recording-state'
 import { buildReport } from '../store/runs'
@@ -59,9 +59,14 @@ function staticsOf(cache: SessionCache, path: string) {
   return statics
 }
 
+/** A report as the client receives it (the task's JSON text). */
+async function report(path: string, run: number | null, ctx: TaskContext): Promise<RunReport> {
+  return JSON.parse(await reportTask({ session: path, run }, ctx)) as RunReport
+}
+
 async function whatIf(path: string, ctx: TaskContext) {
   const { runs } = await simulateTask({ session: path, configs: [CONFIG] }, ctx)
-  return reportTask({ session: path, run: runs[0]! }, ctx)
+  return report(path, runs[0]!, ctx)
 }
 
 const functions = (report: { references: Array<{ function: string | null }> }) => [...new Set(report.references.map((r) => r.function))]
@@ -74,12 +79,14 @@ describe('session cache', () => {
     const path = session('shared', 'kernel')
     const cache = new SessionCache()
     const statics = staticsOf(cache, path)
-    const report = await whatIf(path, context(cache))
+    const ctx = context(cache)
+    const { runs } = await simulateTask({ session: path, configs: [CONFIG] }, ctx)
+    const text = await reportTask({ session: path, run: runs[0]! }, ctx)
     expect(staticsOf(cache, path)).toBe(statics)
-    expect(report.references).toHaveLength(4)
+    expect((JSON.parse(text) as RunReport).references).toHaveLength(4)
     const db = openDb(path, { readonly: true })
     try {
-      expect(report).toEqual(buildReport(db, report.run))
+      expect(text).toBe(JSON.stringify(buildReport(db, runs[0]!)))
     } finally {
       db.close()
     }
@@ -112,12 +119,12 @@ describe('session cache', () => {
     edit(path, (db) => db.prepare("UPDATE meta SET value = ? WHERE key = 'stopMessage'").run(JSON.stringify(UNFINISHED_MESSAGE)))
     const cache = new SessionCache()
     const ctx = context(cache)
-    expect(functions(await reportTask({ session: path, run: (await simulateTask({ session: path, configs: [CONFIG] }, ctx)).runs[0]! }, ctx))).toEqual(['before'])
+    expect(functions(await whatIf(path, ctx))).toEqual(['before'])
     const statics = staticsOf(cache, path)
     expect(staticsOf(cache, path)).toBe(statics)
     await later()
     edit(path, (db) => db.prepare("UPDATE points SET function = 'after'").run())
-    expect(functions(await reportTask({ session: path, run: null }, ctx))).toEqual(['after'])
+    expect(functions(await report(path, null, ctx))).toEqual(['after'])
     expect(staticsOf(cache, path)).not.toBe(statics)
   })
 
@@ -127,8 +134,8 @@ describe('session cache', () => {
     const ctx = context(new SessionCache())
     expect(functions(await whatIf(a, ctx))).toEqual(['in_a'])
     expect(functions(await whatIf(b, ctx))).toEqual(['in_b'])
-    expect(functions(await reportTask({ session: a, run: null }, ctx))).toEqual(['in_a'])
-    expect(functions(await reportTask({ session: b, run: null }, ctx))).toEqual(['in_b'])
+    expect(functions(await report(a, null, ctx))).toEqual(['in_a'])
+    expect(functions(await report(b, null, ctx))).toEqual(['in_b'])
   })
 
   it('keeps at most its capacity, dropping the least recently used', () => {

@@ -1,13 +1,14 @@
 /** A stored run read back as the API's RunReport, or the advisor's diagnosis of it. */
-import type { RunAdvice, RunReport } from '../../../shared/domain'
+import type { RunAdvice } from '../../../shared/domain'
 import { adviseStoredRun } from '../../session-analysis/session-advice'
 import { buildReport } from '../../store/runs'
 import type { AdviceTaskInput, ReportTaskInput, TaskContext } from '../protocol'
 
-export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<RunReport> {
+/** The report as JSON text: serialized here, on the worker, and sent to the client as it is. */
+export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<string> {
   const { db, statics } = ctx.sessions.open(input.session)
   try {
-    return buildReport(db, input.run, statics)
+    return JSON.stringify(buildReport(db, input.run, statics))
   } finally {
     db.close()
   }
