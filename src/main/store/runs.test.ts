@@ -102,4 +102,16 @@ describe('storeRun', () => {
     const second = storeRun(db, result(), statics)
     expect(buildReport(db, second, statics)).toEqual(buildReport(db, second))
   })
+
+  it('builds a report from kept rows only for the run stored under that id', () => {
+    const db = session()
+    const statics = new SessionStatics()
+    const run = storeRun(db, result(), statics)
+    // Another run under the same id (a restored copy of the file): the kept rows are not it.
+    db.prepare("UPDATE runs SET created_at = '2000-01-01T00:00:00.000Z' WHERE run = ?").run(run)
+    db.prepare('UPDATE run_points SET reads = reads + 1 WHERE run = ?').run(run)
+    const report = buildReport(db, run, statics)
+    expect(report).toEqual(buildReport(db, run))
+    expect(report.references.find((r) => r.id === 'ref_1')!.reads).toBe(102)
+  })
 })

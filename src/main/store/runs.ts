@@ -38,6 +38,7 @@ import { rollUpFacts } from './rollup'
 import { BatchInsert } from './batch-insert'
 import { eachRowFact, type RunRowFigures } from './slice-facts'
 import { SessionStatics } from './session-statics'
+import { EVICTOR_COLUMNS, RUN_POINT_COLUMNS, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
@@ -66,11 +67,10 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
   const nCaches = r.config.levels.length
   const columns = statics.factColumns(db)
   const touches = statics.touches(db)
-  return db.transaction(() => {
+  const kept: KeptRun = { createdAt: new Date().toISOString(), config: JSON.stringify(r.config), points: [], evictors: [] }
+  const run = db.transaction(() => {
     const run = Number(
-      db
-        .prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)')
-        .run(new Date().toISOString(), JSON.stringify(r.config), r.accesses, r.timelineInterval).lastInsertRowid
+      db.prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)').run(kept.createdAt, kept.config, r.accesses, r.timelineInterval).lastInsertRowid
     )
     const level = db.prepare('INSERT INTO run_levels (run, level, name, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
     const levelMetrics = db.prepare(
@@ -104,17 +104,25 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
           evictions: s[at + STAT_EVICTIONS]!
         }
         rows.push(row)
+        const usedBytes = s[at + STAT_USED_BYTES]!
+        const lineEnds = s[at + STAT_LINE_ENDS]!
+        kept.points.push([p, l, reads, writes, row.readMisses, row.writeMisses, row.temporalHits, row.spatialHits, usedBytes, lineEnds])
         point.add(run, p, l, reads, writes, row.readMisses, row.writeMisses)
-        metrics.add(run, p, l, row.temporalHits, row.spatialHits, s[at + STAT_USED_BYTES]!, s[at + STAT_LINE_ENDS]!, row.evictions)
+        metrics.add(run, p, l, row.temporalHits, row.spatialHits, usedBytes, lineEnds, row.evictions)
       }
     }
     point.finish()
     metrics.finish()
     const evictor = new BatchInsert(db, 'run_evictors', ['run', 'level', 'evictee', 'evictor', 'count'])
     r.evictors.forEach((entries, l) => {
-      for (const e of entries) evictor.add(run, l, e.evictee, e.evictor, e.count)
+      for (const e of entries) {
+        evictor.add(run, l, e.evictee, e.evictor, e.count)
+        kept.evictors.push([l, e.evictee, e.evictor, e.count])
+      }
     })
     evictor.finish()
+    // The report statement's order; ties (same level, count and evictor) are other evictees' rows, whose order no report shows.
+    kept.evictors.sort((a, b) => a[0] - b[0] || b[3] - a[3] || a[2] - b[2] || a[1] - b[1])
     const cell = new BatchInsert(db, 'run_timeline', ['run', 'level', 'variable', 'interval', 'misses'])
     for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
     cell.finish()
@@ -124,31 +132,15 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     })
     return run
   })()
+  // Committed: the report of this run, asked next, needs not read back what was just written.
+  statics.keepRun(run, kept)
+  return run
 }
 
 export function latestRun(db: Db): RunId | null {
   return oneRow(db.prepare('SELECT MAX(run) AS run FROM runs'), { run: 'int?' }).run
 }
 
-/** A run's per-point rows, read as arrays (thousands of them: objects per row cost 3x). */
-const RUN_POINT_COLUMNS = [
-  ['point', 'int'],
-  ['level', 'int'],
-  ['reads', 'number'],
-  ['writes', 'number'],
-  ['read_misses', 'number'],
-  ['write_misses', 'number'],
-  ['temporal_hits', 'number?'],
-  ['spatial_hits', 'number?'],
-  ['used_bytes', 'number?'],
-  ['line_ends', 'number?']
-] as const
-const EVICTOR_COLUMNS = [
-  ['level', 'number'],
-  ['evictee', 'number'],
-  ['evictor', 'number'],
-  ['count', 'number']
-] as const
 
 /** Names of a run's levels in stats order: caches, then TLB levels. */
 const ownerName = (points: AccessPoint[], owner: number): string =>
@@ -163,7 +155,7 @@ const ownerName = (points: AccessPoint[], owner: number): string =>
 export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatics = new SessionStatics()): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
-  const runRow = getRow(db.prepare('SELECT config FROM runs WHERE run = ?'), { config: 'text' }, run)
+  const runRow = getRow(db.prepare('SELECT config, created_at FROM runs WHERE run = ?'), { config: 'text', created_at: 'text' }, run)
   if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const config = parseRunConfig(run, runRow.config)
   const names = levelNames(config)
@@ -188,7 +180,8 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
   })
 
   const points = statics.points(db)
-  const rows = allTuples(
+  const kept = statics.keptRun(run, runRow.created_at, runRow.config)
+  const rows = kept?.points ?? allTuples(
     db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
               m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
@@ -225,7 +218,7 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
-  const evRows = allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run)
+  const evRows = kept?.evictors ?? allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run)
   const evictedTotal = new Map<string, number>()
   for (const [level, evictee, , count] of evRows) evictedTotal.set(`${level}:${evictee}`, (evictedTotal.get(`${level}:${evictee}`) ?? 0) + count)
   const withEvictors = rows.length > 0 && extras.size > 0

@@ -7,9 +7,13 @@
  * while the file is unchanged (workers/session-cache.ts), so a what-if and its report do not
  * read and rebuild ~5,000 points each time.
  *
+ * It also keeps the rows of the last few runs stored through it (store/run-rows.ts), so
+ * the report of a what-if need not read back what the same worker just wrote; a kept run is
+ * used only for the run stored under its id (same creation time and configuration).
+ *
  * The parts are shared by every report built from them: callers must not mutate them.
  */
-import type { AccessPoint, LoopInfo, VariableInfo } from '../../shared/domain'
+import type { AccessPoint, LoopInfo, RunId, VariableInfo } from '../../shared/domain'
 import type { Db } from './open-db'
 import { readLoopNests } from './loops'
 import { readPointKinds, readPointVariables, readPoints } from './session-reader'
@@ -18,6 +22,10 @@ import { readTouches, type Touches } from './touches'
 import { readVariables } from './variables'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { allRows } from './rows'
+import type { KeptRun } from './run-rows'
+
+/** Runs whose rows are kept: the what-if just stored (a sweep's few at most) is the one reported next. */
+const KEPT_RUNS = 4
 
 export class SessionStatics {
   private pointTable: AccessPoint[] | null = null
@@ -27,6 +35,7 @@ export class SessionStatics {
   private variableTable: VariableInfo[] | null = null
   private loopNests: LoopInfo[] | null = null
   private factColumnTable: PointFactColumns | null = null
+  private readonly keptRuns = new Map<RunId, KeptRun>()
 
   points(db: Db): AccessPoint[] {
     return (this.pointTable ??= readPoints(db))
@@ -52,6 +61,19 @@ export class SessionStatics {
 
   loops(db: Db): LoopInfo[] {
     return (this.loopNests ??= readLoopNests(db))
+  }
+
+  /** The rows of a run this holder's worker stored, for its report (the last KEPT_RUNS only). */
+  keepRun(run: RunId, rows: KeptRun): void {
+    this.keptRuns.delete(run)
+    this.keptRuns.set(run, rows)
+    while (this.keptRuns.size > KEPT_RUNS) this.keptRuns.delete(this.keptRuns.keys().next().value!)
+  }
+
+  /** A kept run's rows, if that run is the one stored under this id (same creation time and configuration). */
+  keptRun(run: RunId, createdAt: string, config: string): KeptRun | null {
+    const kept = this.keptRuns.get(run)
+    return kept && kept.createdAt === createdAt && kept.config === config ? kept : null
   }
 
   /** Per point, the columns a slice fact takes from the point (variable, function, file, line, loop). */
