@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
-import { hierarchySchema } from '../../shared/schemas'
+import { StrideError } from '../../shared/errors'
+import type { hierarchySchema as HierarchySchema } from '../../shared/schemas'
 import type { HierarchyConfig, LayoutFilter, RunReport } from '../../shared/domain'
 import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { buildLayoutMap } from '../simulate/layout-filter'
@@ -16,7 +16,7 @@ import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
-import { runSimulatePool } from '../workers/run-worker'
+import { runSimulatePool, taskPool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
@@ -91,8 +91,8 @@ function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): La
   return filters
 }
 
-function checkConfig(raw: unknown, what: string): HierarchyConfig {
-  const checked = hierarchySchema.safeParse(raw)
+function checkConfig(schema: typeof HierarchySchema, raw: unknown, what: string): HierarchyConfig {
+  const checked = schema.safeParse(raw)
   if (!checked.success) {
     const issue = checked.error.issues[0]!
     usage(`${what}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}.`)
@@ -136,6 +136,10 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     io.out(SIMULATE_HELP)
     return 0
   }
+  // The worker starts now (a thread loading its modules, ~0.1 s), on the other core while this
+  // one parses, checks, and loads the API's schemas (zod, ~60 ms) for the configurations.
+  taskPool.warm()
+  const { hierarchySchema } = await import('../../shared/schemas')
   const args = parseArgs(
     argv,
     {
@@ -182,7 +186,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (raws.length === 0) usage('give at least one cache level, e.g. --cache L1:32K:8:64 (innermost first), or a sweep with --config.')
   const configs = raws.map(({ raw, what }) =>
-    checkConfig({ ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
+    checkConfig(hierarchySchema, { ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
   )
   if (compatible)
     for (const c of configs)
