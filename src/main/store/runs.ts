@@ -36,7 +36,7 @@ import type { Db } from './open-db'
 import { parseRunConfig } from './session-reader'
 import { rollUpFacts } from './rollup'
 import { BatchInsert } from './batch-insert'
-import { eachRowFact, type RunRowFigures } from './slice-facts'
+import { eachRowFact } from './slice-facts'
 import { SessionStatics } from './session-statics'
 import { EVICTOR_COLUMNS, RUN_POINT_COLUMNS, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
@@ -83,32 +83,27 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     })
     const point = new BatchInsert(db, 'run_points', ['run', 'point', 'level', 'reads', 'writes', 'read_misses', 'write_misses'])
     const metrics = new BatchInsert(db, 'run_point_metrics', ['run', 'point', 'level', 'temporal_hits', 'spatial_hits', 'used_bytes', 'line_ends', 'evictions'])
-    const rows: RunRowFigures[] = []
+    // Each stored row once, as the report reads it back, and its evictions for the roll-up.
+    const evictions: number[] = []
     const s = r.pointStats
     for (let p = 0; p < r.pointCount; p++) {
       for (let l = 0; l < nLevels; l++) {
         const at = (p * nLevels + l) * STAT_FIELDS
         const reads = s[at + STAT_READS]!
         const writes = s[at + STAT_WRITES]!
-        // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
-        if (reads === 0 && writes === 0 && s[at + STAT_LINE_ENDS] === 0) continue
-        const row: RunRowFigures = {
-          point: p,
-          level: l,
-          reads,
-          writes,
-          readMisses: s[at + STAT_READ_MISSES]!,
-          writeMisses: s[at + STAT_WRITE_MISSES]!,
-          temporalHits: s[at + STAT_TEMPORAL_HITS]!,
-          spatialHits: s[at + STAT_SPATIAL_HITS]!,
-          evictions: s[at + STAT_EVICTIONS]!
-        }
-        rows.push(row)
-        const usedBytes = s[at + STAT_USED_BYTES]!
         const lineEnds = s[at + STAT_LINE_ENDS]!
-        kept.points.push([p, l, reads, writes, row.readMisses, row.writeMisses, row.temporalHits, row.spatialHits, usedBytes, lineEnds])
-        point.add(run, p, l, reads, writes, row.readMisses, row.writeMisses)
-        metrics.add(run, p, l, row.temporalHits, row.spatialHits, usedBytes, lineEnds, row.evictions)
+        // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
+        if (reads === 0 && writes === 0 && lineEnds === 0) continue
+        const readMisses = s[at + STAT_READ_MISSES]!
+        const writeMisses = s[at + STAT_WRITE_MISSES]!
+        const temporalHits = s[at + STAT_TEMPORAL_HITS]!
+        const spatialHits = s[at + STAT_SPATIAL_HITS]!
+        const usedBytes = s[at + STAT_USED_BYTES]!
+        const evicted = s[at + STAT_EVICTIONS]!
+        kept.points.push([p, l, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds])
+        evictions.push(evicted)
+        point.add(run, p, l, reads, writes, readMisses, writeMisses)
+        metrics.add(run, p, l, temporalHits, spatialHits, usedBytes, lineEnds, evicted)
       }
     }
     point.finish()
@@ -128,7 +123,7 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     cell.finish()
     // The rows just stored, in the order eachSliceFact reads them back (point, then level).
     rollUpFacts(db, run, (add) => {
-      for (const row of rows) eachRowFact(columns, touches, row, add)
+      kept.points.forEach((row, i) => eachRowFact(columns, touches, row, evictions[i]!, add))
     })
     return run
   })()

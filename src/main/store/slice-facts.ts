@@ -19,6 +19,7 @@ import type { Db } from './open-db'
 import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
 import { allRows } from './rows'
+import type { RunPointRow } from './run-rows'
 
 export interface FactFilter {
   /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */
@@ -210,44 +211,27 @@ export function readPointFactColumns(db: Db): PointFactColumns {
   return columns
 }
 
-/** One stored run row's figures (run_points with its run_point_metrics). */
-export interface RunRowFigures {
-  point: number
-  level: number
-  reads: number
-  writes: number
-  readMisses: number
-  writeMisses: number
-  temporalHits: number
-  spatialHits: number
-  evictions: number
-}
-
 /**
- * One stored run row (point x level, metrics included) as the facts eachSliceFact reads back
- * for it: the roll-up of a run is built from the rows in memory as it is stored, not re-read.
+ * One stored run row (the report's tuple, and the row's evictions) as the facts eachSliceFact
+ * reads back for it: the roll-up of a run is built from the rows in memory as it is stored,
+ * not re-read.
  */
-export function eachRowFact(
-  columns: PointFactColumns,
-  touches: Touches,
-  row: RunRowFigures,
-  out: (fact: SliceFact) => void
-): void {
-  const p = row.point
+export function eachRowFact(columns: PointFactColumns, touches: Touches, row: RunPointRow, evictions: number, out: (fact: SliceFact) => void): void {
+  const [p, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits] = row
   const r: FactRow = [
     columns.variable[p] ?? null,
     columns.function[p] ?? null,
     columns.file[p] ?? null,
     columns.line[p] ?? null,
     columns.loop[p] ?? null,
-    row.level,
-    row.reads,
-    row.writes,
-    row.readMisses,
-    row.writeMisses,
-    row.temporalHits,
-    row.spatialHits,
-    row.evictions,
+    level,
+    reads,
+    writes,
+    readMisses,
+    writeMisses,
+    temporalHits,
+    spatialHits,
+    evictions,
     p
   ]
   factsOfRow(r, touches, out)

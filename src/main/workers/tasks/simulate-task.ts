@@ -5,7 +5,7 @@
  * then one run stored per hierarchy. A sweep splits its hierarchies over a few pool workers.
  */
 import { StrideError } from '../../../shared/errors'
-import type { HierarchyConfig, RunId } from '../../../shared/domain'
+import type { HierarchyConfig } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
@@ -51,9 +51,8 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   if (ctx.shouldStop()) return { runs: [], accesses: done, cancelled: true }
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
-  let runs: RunId[]
   try {
-    runs = sims.map(({ config, hierarchy, interval }) => {
+    const runs = sims.map(({ config, hierarchy, interval }) => {
       hierarchy.finish()
       return storeRun(writer, {
         config,
@@ -68,10 +67,10 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
       }, statics)
     })
     foldLog(writer)
+    return { runs, accesses: done, cancelled: false }
   } finally {
     writer.close()
   }
-  return { runs, accesses: done, cancelled: false }
 }
 
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
