@@ -4,8 +4,9 @@
  * simulator's and the roll-up's per-point inputs. Each part is read the first time it is
  * asked for and then kept. How long that stays true is the holder's business: a command or a
  * task makes one per call; the warm pool's workers keep one per session file between tasks
- * while the file is unchanged (workers/session-cache.ts), so a what-if and its report do not
- * read and rebuild ~5,000 points each time.
+ * while the file, or at least the finished recording in it (`staticsIdentity`), is unchanged
+ * (workers/session-cache.ts), so a what-if and its report do not read and rebuild ~5,000
+ * points each time.
  *
  * It also keeps the rows of the last few runs stored through it (store/run-rows.ts), so
  * the report of a what-if need not read back what the same worker just wrote; a kept run is
