@@ -6,16 +6,17 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/api'
-import { hierarchySchema } from '../../shared/schemas'
+import { StrideError } from '../../shared/errors'
+import type { hierarchySchema as HierarchySchema } from '../../shared/schemas'
 import type { HierarchyConfig, LayoutFilter, RunReport } from '../../shared/domain'
 import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
 import { foldLog, type Db } from '../store/open-db'
-import { openSessionDb, readPoints } from '../store/session-reader'
+import { openSessionDb } from '../store/session-reader'
+import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
-import { runSimulatePool } from '../workers/run-worker'
+import { runSimulatePool, taskPool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
@@ -90,8 +91,8 @@ function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): La
   return filters
 }
 
-function checkConfig(raw: unknown, what: string): HierarchyConfig {
-  const checked = hierarchySchema.safeParse(raw)
+function checkConfig(schema: typeof HierarchySchema, raw: unknown, what: string): HierarchyConfig {
+  const checked = schema.safeParse(raw)
   if (!checked.success) {
     const issue = checked.error.issues[0]!
     usage(`${what}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}.`)
@@ -135,6 +136,10 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     io.out(SIMULATE_HELP)
     return 0
   }
+  // The worker starts now (a thread loading its modules, ~0.1 s), on the other core while this
+  // one parses, checks, and loads the API's schemas (zod, ~60 ms) for the configurations.
+  taskPool.warm()
+  const { hierarchySchema } = await import('../../shared/schemas')
   const args = parseArgs(
     argv,
     {
@@ -181,7 +186,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (raws.length === 0) usage('give at least one cache level, e.g. --cache L1:32K:8:64 (innermost first), or a sweep with --config.')
   const configs = raws.map(({ raw, what }) =>
-    checkConfig({ ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
+    checkConfig(hierarchySchema, { ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
   )
   if (compatible)
     for (const c of configs)
@@ -218,14 +223,15 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     // The point table does not change with the runs: read it while the workers simulate
     // (after one turn of the event loop, in which the pool starts its workers).
     await new Promise((r) => setImmediate(r))
-    const points = withSession(path, true, readPoints)
+    const statics = new SessionStatics()
+    withSession(path, true, (db) => statics.points(db))
     const done = await handle.result
     io.progress(null)
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
     // still held older pages then: fold again now that none does.
     withSession(path, false, foldLog)
     if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
-    const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, points)))
+    const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, statics)))
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1
     const outputs: Array<{ report: RunReport; base: RunReport | null }> = []

@@ -9,6 +9,7 @@
 import type { WireEvent, WireProgress, WireResponse, WireServerMessage } from '../../shared/api'
 import type { StrideBackend } from '../services/backend'
 import { callBackend, type CallEnvelope } from './envelope'
+import { JsonText } from '../services/json-text'
 
 /** Requests are method names with paths and small configs; 1 MiB is generous. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024
@@ -52,6 +53,8 @@ function parse(text: string): Parsed {
 
 function serialise(message: WireServerMessage): string | null {
   try {
+    // A result a worker serialized already goes out as its text (the same JSON, not made twice).
+    if ('ok' in message && message.ok && message.result instanceof JsonText) return `{"id":${JSON.stringify(message.id)},"ok":true,"result":${message.result.text}}`
     return JSON.stringify(message)
   } catch (err) {
     // A result that does not serialise is a backend bug; answer the request regardless.

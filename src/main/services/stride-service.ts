@@ -30,10 +30,13 @@ import { inspectProcess } from '../tracing/frida/process-inspect'
 import { processExecutable, resolveInProcess } from '../tracing/frida/frida-tracer'
 import { ModuleMap } from '../tracing/proc-maps'
 import { detachedContext, type CallContext } from './backend'
+import { JsonText } from './json-text'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
-type Handlers = { [M in ApiMethod]: (input: ApiParsedInput<M>, context: CallContext) => Promise<ApiResults[M]> | ApiResults[M] }
+/** A method's result, or the same already serialized by the worker that made it. */
+type Answer<M extends ApiMethod> = ApiResults[M] | JsonText<ApiResults[M]>
+type Handlers = { [M in ApiMethod]: (input: ApiParsedInput<M>, context: CallContext) => Promise<Answer<M>> | Answer<M> }
 
 /** A pool task that answers one call: the call's abort stops it, its progress goes to the caller. */
 function forCall<T>(handle: WorkerHandle<T>, context: CallContext): Promise<T> {
@@ -161,7 +164,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
       }
     },
     // Off the main thread: the Electron main process (or the web server) stays responsive.
-    getReport: ({ session, run }, context) => forCall(taskPool.run('report', { session, run }), context),
+    getReport: async ({ session, run }, context) => new JsonText(await forCall(taskPool.run('report', { session, run }), context)),
     getSource: ({ session, file }) => {
       const db = openSessionDb(session, { readonly: true })
       let known: unknown

@@ -9,18 +9,19 @@ import type { MissClasses, RunAdvice, RunReport } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import type { Db } from '../store/open-db'
 import { buildReport } from '../store/runs'
-import { iterateChunks, readPointKinds, readPoints } from '../store/session-reader'
+import { iterateChunks } from '../store/session-reader'
+import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from './placed-variables'
 import { MissStream } from '../analysis/objects/miss-stream'
 import { diagnoseRun, levelConfig } from '../analysis/advice/diagnose'
 import { MAX_REMEMBERED_LINES, MissClassifier } from '../analysis/advice/miss-classes'
 
-export async function adviseStoredRun(db: Db, run: number | null, level: string | null): Promise<RunAdvice> {
-  const report = buildReport(db, run)
+export async function adviseStoredRun(db: Db, run: number | null, level: string | null, statics: SessionStatics = new SessionStatics()): Promise<RunAdvice> {
+  const report = buildReport(db, run, statics)
   const name = level ?? report.config.levels[0]!.name
   levelConfig(report, name) // a wrong level is the user's error, not a replay failure
   try {
-    return diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name) })
+    return diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name, statics) })
   } catch (e) {
     // A damaged trace still has a stored run to diagnose; only the set-mapping check is lost.
     if (!(e instanceof StrideError) || e.code !== 'malformed-session') throw e
@@ -29,11 +30,11 @@ export async function adviseStoredRun(db: Db, run: number | null, level: string 
 }
 
 /** Replays the trace into a fully associative shadow of `level`; per reference, its misses' three Cs. */
-export async function classifyMisses(db: Db, report: RunReport, level: string): Promise<MissClasses> {
+export async function classifyMisses(db: Db, report: RunReport, level: string, statics: SessionStatics = new SessionStatics()): Promise<MissClasses> {
   const cache = levelConfig(report, level)
   const index = report.config.levels.indexOf(cache)
-  const kinds = readPointKinds(db)
-  const points = readPoints(db)
+  const kinds = statics.kinds(db)
+  const points = statics.points(db)
   const layout = report.config.layout && report.config.layout.length > 0 ? buildLayoutMap(await readPlacedVariables(db), report.config.layout) : null
   const classifier = new MissClassifier(cache, kinds.length)
   if (index === 0) {

@@ -24,11 +24,16 @@ interface Group {
 
 const plus = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b)
 
-/** One run, right after its per-point rows are stored. */
+/** One run, right after its per-point rows are stored, read back from them. */
 export function rollUpRun(db: Db, run: number, minShrink = MIN_SHRINK): void {
+  rollUpFacts(db, run, (add) => eachSliceFact(db, run, { variables: null, functions: null, files: null, withMetrics: true, withLoops: true, rollup: false }, add), minShrink)
+}
+
+/** One run's roll-up from its facts, however they come (read back, or from the rows as they are stored). */
+export function rollUpFacts(db: Db, run: number, eachFact: (add: (f: SliceFact) => void) => void, minShrink = MIN_SHRINK): void {
   const groups = new Map<string, Group>()
   let perPoint = 0
-  const add = (f: SliceFact) => {
+  eachFact((f) => {
     perPoint++
     const key = `${f.variable}\0${f.function}\0${f.loop}\0${f.level}`
     let g = groups.get(key)
@@ -38,8 +43,7 @@ export function rollUpRun(db: Db, run: number, minShrink = MIN_SHRINK): void {
     g.sums[2] += f.readMisses
     g.sums[3] += f.writeMisses
     g.metrics = [plus(g.metrics[0], f.temporalHits), plus(g.metrics[1], f.spatialHits), plus(g.metrics[2], f.evictions)]
-  }
-  eachSliceFact(db, run, { variables: null, functions: null, files: null, withMetrics: true, withLoops: true, rollup: false }, add)
+  })
   // Programs whose every point touches its own data structure in its own function gain nothing.
   if (groups.size * minShrink > perPoint) return
   const insert = db.prepare(

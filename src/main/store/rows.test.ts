@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { allRows, getRow, oneRow } from './rows'
+import { allRows, allTuples, getRow, oneRow } from './rows'
 
 function db() {
   const d = new Database(':memory:')
@@ -39,5 +39,17 @@ describe('checked rows', () => {
     expect(getRow(d.prepare('SELECT run FROM runs WHERE run = ?'), { run: 'int' }, 2)).toEqual({ run: 2 })
     expect(oneRow(d.prepare('SELECT MAX(run) AS run FROM runs'), { run: 'int?' })).toEqual({ run: 2 })
     expect(() => oneRow(d.prepare('SELECT run FROM runs WHERE run = 9'), { run: 'int' })).toThrow(/answered no row from runs/)
+  })
+
+  it('allTuples: rows as arrays in the columns\' order, each cell checked, the columns matched to the statement', () => {
+    const d = db()
+    const columns = [['run', 'int'], ['note', 'text?']] as const
+    const rows = allTuples(d.prepare('SELECT run, note FROM runs ORDER BY run'), columns)
+    expect(rows).toEqual([[1, null], [2, 'x']])
+    const [run, note] = rows[1]!
+    expect(run + 1).toBe(3)
+    expect(note?.length).toBe(1)
+    expect(() => allTuples(d.prepare('SELECT run, config FROM runs'), [['run', 'int'], ['config', 'number']])).toThrow(/runs\.config \(expected a number, found text "\{\}"\)/)
+    expect(() => allTuples(d.prepare('SELECT note, run FROM runs'), columns)).toThrow(/do not match the statement's \[note, run\]/)
   })
 })

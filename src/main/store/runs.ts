@@ -33,12 +33,13 @@ import {
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import { groupLines, levelNames, lineSizes, spatialReuse } from '../../shared/report-model'
 import type { Db } from './open-db'
-import { parseRunConfig, readPoints } from './session-reader'
-import { readLoopNests } from './loops'
-import { readVariables } from './variables'
-import { rollUpRun } from './rollup'
-import { readTouches } from './touches'
-import { allRows, getRow, oneRow } from './rows'
+import { parseRunConfig } from './session-reader'
+import { rollUpFacts } from './rollup'
+import { BatchInsert } from './batch-insert'
+import { eachRowFact } from './slice-facts'
+import { SessionStatics } from './session-statics'
+import { EVICTOR_COLUMNS, RUN_POINT_COLUMNS, type KeptRun } from './run-rows'
+import { allRows, allTuples, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
 export interface SimulationResult {
@@ -56,15 +57,20 @@ export interface SimulationResult {
   timelineInterval: number | null
 }
 
-/** Stores totals, the per point x level counts and the simulator's metrics, in one transaction. */
-export function storeRun(db: Db, r: SimulationResult): RunId {
+/**
+ * Stores totals, the per point x level counts and the simulator's metrics, in one
+ * transaction, with the run's roll-up built from the same rows in memory. `statics` gives
+ * the point columns and touches the roll-up needs (a warm worker's are already read).
+ */
+export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = new SessionStatics()): RunId {
   const nLevels = r.totals.length
   const nCaches = r.config.levels.length
-  return db.transaction(() => {
+  const columns = statics.factColumns(db)
+  const touches = statics.touches(db)
+  const kept: KeptRun = { createdAt: new Date().toISOString(), config: JSON.stringify(r.config), points: [], evictors: [] }
+  const run = db.transaction(() => {
     const run = Number(
-      db
-        .prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)')
-        .run(new Date().toISOString(), JSON.stringify(r.config), r.accesses, r.timelineInterval).lastInsertRowid
+      db.prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)').run(kept.createdAt, kept.config, r.accesses, r.timelineInterval).lastInsertRowid
     )
     const level = db.prepare('INSERT INTO run_levels (run, level, name, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
     const levelMetrics = db.prepare(
@@ -75,61 +81,76 @@ export function storeRun(db: Db, r: SimulationResult): RunId {
       const e = l * EXTRA_FIELDS
       levelMetrics.run(run, l, l < nCaches ? 'cache' : 'tlb', r.extras[e + EXTRA_WRITEBACKS]!, r.extras[e + EXTRA_PREFETCHES]!, r.extras[e + EXTRA_USEFUL_PREFETCHES]!, r.extras[e + EXTRA_BACK_INVALIDATIONS]!, r.extras[e + EXTRA_EVICTIONS]!)
     })
-    const point = db.prepare('INSERT INTO run_points (run, point, level, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
-    const metrics = db.prepare('INSERT INTO run_point_metrics (run, point, level, temporal_hits, spatial_hits, used_bytes, line_ends, evictions) VALUES (?,?,?,?,?,?,?,?)')
+    const point = new BatchInsert(db, 'run_points', ['run', 'point', 'level', 'reads', 'writes', 'read_misses', 'write_misses'])
+    const metrics = new BatchInsert(db, 'run_point_metrics', ['run', 'point', 'level', 'temporal_hits', 'spatial_hits', 'used_bytes', 'line_ends', 'evictions'])
+    // Each stored row once, as the report reads it back, and its evictions for the roll-up.
+    const evictions: number[] = []
     const s = r.pointStats
     for (let p = 0; p < r.pointCount; p++) {
       for (let l = 0; l < nLevels; l++) {
         const at = (p * nLevels + l) * STAT_FIELDS
         const reads = s[at + STAT_READS]!
         const writes = s[at + STAT_WRITES]!
+        const lineEnds = s[at + STAT_LINE_ENDS]!
         // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
-        if (reads === 0 && writes === 0 && s[at + STAT_LINE_ENDS] === 0) continue
-        point.run(run, p, l, reads, writes, s[at + STAT_READ_MISSES]!, s[at + STAT_WRITE_MISSES]!)
-        metrics.run(run, p, l, s[at + STAT_TEMPORAL_HITS]!, s[at + STAT_SPATIAL_HITS]!, s[at + STAT_USED_BYTES]!, s[at + STAT_LINE_ENDS]!, s[at + STAT_EVICTIONS]!)
+        if (reads === 0 && writes === 0 && lineEnds === 0) continue
+        const readMisses = s[at + STAT_READ_MISSES]!
+        const writeMisses = s[at + STAT_WRITE_MISSES]!
+        const temporalHits = s[at + STAT_TEMPORAL_HITS]!
+        const spatialHits = s[at + STAT_SPATIAL_HITS]!
+        const usedBytes = s[at + STAT_USED_BYTES]!
+        const evicted = s[at + STAT_EVICTIONS]!
+        kept.points.push([p, l, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds])
+        evictions.push(evicted)
+        point.add(run, p, l, reads, writes, readMisses, writeMisses)
+        metrics.add(run, p, l, temporalHits, spatialHits, usedBytes, lineEnds, evicted)
       }
     }
-    const evictor = db.prepare('INSERT INTO run_evictors (run, level, evictee, evictor, count) VALUES (?,?,?,?,?)')
+    point.finish()
+    metrics.finish()
+    const evictor = new BatchInsert(db, 'run_evictors', ['run', 'level', 'evictee', 'evictor', 'count'])
     r.evictors.forEach((entries, l) => {
-      for (const e of entries) evictor.run(run, l, e.evictee, e.evictor, e.count)
+      for (const e of entries) {
+        evictor.add(run, l, e.evictee, e.evictor, e.count)
+        kept.evictors.push([l, e.evictee, e.evictor, e.count])
+      }
     })
-    const cell = db.prepare('INSERT INTO run_timeline (run, level, variable, interval, misses) VALUES (?,?,?,?,?)')
-    for (const c of r.timeline) cell.run(run, c.level, c.variable, c.interval, c.misses)
-    rollUpRun(db, run)
+    evictor.finish()
+    // The report statement's order; ties (same level, count and evictor) are other evictees' rows, whose order no report shows.
+    kept.evictors.sort((a, b) => a[0] - b[0] || b[3] - a[3] || a[2] - b[2] || a[1] - b[1])
+    const cell = new BatchInsert(db, 'run_timeline', ['run', 'level', 'variable', 'interval', 'misses'])
+    for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
+    cell.finish()
+    // The rows just stored, in the order eachSliceFact reads them back (point, then level).
+    rollUpFacts(db, run, (add) => {
+      kept.points.forEach((row, i) => eachRowFact(columns, touches, row, evictions[i]!, add))
+    })
     return run
   })()
+  // Committed: the report of this run, asked next, needs not read back what was just written.
+  statics.keepRun(run, kept)
+  return run
 }
 
 export function latestRun(db: Db): RunId | null {
   return oneRow(db.prepare('SELECT MAX(run) AS run FROM runs'), { run: 'int?' }).run
 }
 
-const RUN_POINT_ROW = {
-  point: 'int',
-  level: 'int',
-  reads: 'number',
-  writes: 'number',
-  read_misses: 'number',
-  write_misses: 'number',
-  temporal_hits: 'number?',
-  spatial_hits: 'number?',
-  used_bytes: 'number?',
-  line_ends: 'number?'
-} as const
 
 /** Names of a run's levels in stats order: caches, then TLB levels. */
 const ownerName = (points: AccessPoint[], owner: number): string =>
   owner === OWNER_PREFETCH ? 'prefetch' : owner === OWNER_WRITEBACK ? 'write-back' : (points[owner]?.id ?? `point_${owner}`)
 
 /**
- * A stored run as the API's RunReport. `points` may be passed when the caller already read
- * the session's point table (a sweep reports several runs; the CLI reads it while the
- * simulation runs): it does not change with the run.
+ * A stored run as the API's RunReport. The session's parts that no run changes (points,
+ * touches, data structures, loops) come from `statics`, so a caller that already holds them
+ * (a sweep reports several runs; the CLI reads them while the simulation runs; a warm worker
+ * keeps them between tasks) does not read them again.
  */
-export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] = readPoints(db)): RunReport {
+export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatics = new SessionStatics()): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
-  const runRow = getRow(db.prepare('SELECT config FROM runs WHERE run = ?'), { config: 'text' }, run)
+  const runRow = getRow(db.prepare('SELECT config, created_at FROM runs WHERE run = ?'), { config: 'text', created_at: 'text' }, run)
   if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const config = parseRunConfig(run, runRow.config)
   const names = levelNames(config)
@@ -153,63 +174,65 @@ export function buildReport(db: Db, runArg: RunId | null, points: AccessPoint[] 
     return t
   })
 
-  const rows = allRows(
+  const points = statics.points(db)
+  const kept = statics.keptRun(run, runRow.created_at, runRow.config)
+  const rows = kept?.points ?? allTuples(
     db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
               m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
          FROM run_points p LEFT JOIN run_point_metrics m ON m.run = p.run AND m.point = p.point AND m.level = p.level
         WHERE p.run = ? ORDER BY p.point, p.level`
     ),
-    RUN_POINT_ROW,
+    RUN_POINT_COLUMNS,
     run
   )
   const refs = new Map<number, ReferenceStats>()
-  for (const r of rows) {
-    const p = points[r.point]
+  for (const [point, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds] of rows) {
+    const p = points[point]
     if (!p) continue
-    let ref = refs.get(r.point)
+    let ref = refs.get(point)
     if (!ref) {
       ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {}, ...(p.streams ? { streams: p.streams } : {}) }
-      refs.set(r.point, ref)
+      refs.set(point, ref)
     }
-    if (r.level === 0) {
-      ref.reads = r.reads
-      ref.writes = r.writes
+    if (level === 0) {
+      ref.reads = reads
+      ref.writes = writes
     }
-    const name = names[r.level] ?? `L${r.level + 1}`
-    const accesses = r.reads + r.writes
-    const misses = r.read_misses + r.write_misses
-    const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses: r.read_misses, writeMisses: r.write_misses }
-    if (r.temporal_hits !== null && r.level < nCaches) {
-      stats.temporalHits = r.temporal_hits
-      stats.spatialHits = r.spatial_hits!
-      stats.usedBytes = r.used_bytes!
-      stats.lineEnds = r.line_ends!
-      stats.spatialReuse = spatialReuse(r.used_bytes!, r.line_ends!, lines[r.level] ?? 1)
+    const name = names[level] ?? `L${level + 1}`
+    const accesses = reads + writes
+    const misses = readMisses + writeMisses
+    const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses, writeMisses }
+    if (temporalHits !== null && level < nCaches) {
+      stats.temporalHits = temporalHits
+      stats.spatialHits = spatialHits!
+      stats.usedBytes = usedBytes!
+      stats.lineEnds = lineEnds!
+      stats.spatialReuse = spatialReuse(usedBytes!, lineEnds!, lines[level] ?? 1)
     }
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
-  const evRows = allRows(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), { level: 'number', evictee: 'number', evictor: 'number', count: 'number' }, run)
+  const evRows = kept?.evictors ?? allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run)
   const evictedTotal = new Map<string, number>()
-  for (const e of evRows) evictedTotal.set(`${e.level}:${e.evictee}`, (evictedTotal.get(`${e.level}:${e.evictee}`) ?? 0) + e.count)
+  for (const [level, evictee, , count] of evRows) evictedTotal.set(`${level}:${evictee}`, (evictedTotal.get(`${level}:${evictee}`) ?? 0) + count)
   const withEvictors = rows.length > 0 && extras.size > 0
   if (withEvictors) for (const ref of refs.values()) ref.evictors = []
-  for (const e of evRows) {
-    const ref = refs.get(e.evictee)
+  for (const [level, evictee, evictor, count] of evRows) {
+    const ref = refs.get(evictee)
     if (!ref) continue
-    ;(ref.evictors ??= []).push({ level: names[e.level] ?? `L${e.level + 1}`, by: ownerName(points, e.evictor), count: e.count, fraction: e.count / evictedTotal.get(`${e.level}:${e.evictee}`)! })
+    ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, evictor), count, fraction: count / evictedTotal.get(`${level}:${evictee}`)! })
   }
-  for (const [point, touches] of readTouches(db)) {
+  for (const [point, touches] of statics.touches(db)) {
     const ref = refs.get(point)
     if (ref && touches.length > 1) ref.touches = touches
   }
   const references = [...refs.values()]
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
   if (extras.size > 0) report.timelines = readTimelines(db, run, names)
-  const variables = readVariables(db)
+  const variables = statics.variables(db)
   if (variables.length > 0) report.variables = variables
-  const loops = readLoopNests(db)
+  const loops = statics.loops(db)
   if (loops.length > 0) report.loops = loops
   return report
 }

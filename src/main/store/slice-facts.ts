@@ -18,6 +18,8 @@ import { apportion } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
+import { allRows } from './rows'
+import type { RunPointRow } from './run-rows'
 
 export interface FactFilter {
   /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */
@@ -181,6 +183,58 @@ export function eachSliceFact(db: Db, run: number, filter: FactFilter, out: (fac
   const touches: Touches = fromRollup ? new Map() : readTouches(db)
   const rows = db.prepare(sql).raw(true).all(params) as FactRow[]
   for (const r of rows) factsOfRow(r, touches, out)
+}
+
+/** Per point (by index), the columns the statement joins from points and point_loops. */
+export interface PointFactColumns {
+  variable: Array<string | null>
+  function: Array<string | null>
+  file: Array<string | null>
+  line: Array<number | null>
+  loop: Array<number | null>
+}
+
+export function readPointFactColumns(db: Db): PointFactColumns {
+  const loops = hasTable(db, 'point_loops')
+  const rows = allRows(
+    db.prepare(`SELECT p.idx, p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop' : 'NULL'} AS loop FROM points p ${loops ? 'LEFT JOIN point_loops pl ON pl.point = p.idx' : ''} ORDER BY p.idx`),
+    { idx: 'int', variable: 'text?', function: 'text?', file: 'text?', line: 'int?', loop: 'int?' }
+  )
+  const columns: PointFactColumns = { variable: [], function: [], file: [], line: [], loop: [] }
+  for (const r of rows) {
+    columns.variable[r.idx] = r.variable
+    columns.function[r.idx] = r.function
+    columns.file[r.idx] = r.file
+    columns.line[r.idx] = r.line
+    columns.loop[r.idx] = r.loop
+  }
+  return columns
+}
+
+/**
+ * One stored run row (the report's tuple, and the row's evictions) as the facts eachSliceFact
+ * reads back for it: the roll-up of a run is built from the rows in memory as it is stored,
+ * not re-read.
+ */
+export function eachRowFact(columns: PointFactColumns, touches: Touches, row: RunPointRow, evictions: number, out: (fact: SliceFact) => void): void {
+  const [p, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits] = row
+  const r: FactRow = [
+    columns.variable[p] ?? null,
+    columns.function[p] ?? null,
+    columns.file[p] ?? null,
+    columns.line[p] ?? null,
+    columns.loop[p] ?? null,
+    level,
+    reads,
+    writes,
+    readMisses,
+    writeMisses,
+    temporalHits,
+    spatialHits,
+    evictions,
+    p
+  ]
+  factsOfRow(r, touches, out)
 }
 
 export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {

@@ -1,9 +1,12 @@
 /**
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
- * transferred (the payloads are small: counts, paths and reports, never trace data).
+ * transferred (the payloads are small: counts, paths and reports, never trace data). A run's
+ * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
+ * a large object graph cloned and then serialized on the main thread.
  */
 import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
+import type { SessionCache } from './session-cache'
 
 export interface TraceWorkerInput {
   program: string
@@ -73,17 +76,20 @@ export interface ObjectsTaskInput {
 /** Every task the pool runs: its input and its result. */
 export interface PoolTasks {
   simulate: { input: SimulateTaskInput; result: SimulateResult }
-  report: { input: ReportTaskInput; result: RunReport }
+  /** The RunReport as JSON text. */
+  report: { input: ReportTaskInput; result: string }
   advice: { input: AdviceTaskInput; result: RunAdvice }
   query: { input: QueryTaskInput; result: QuerySlice }
   objects: { input: ObjectsTaskInput; result: ObjectsReport }
 }
 export type PoolTaskKind = keyof PoolTasks
 
-/** What a running task may do besides returning: report progress, and notice a stop. */
+/** What a running task may do besides returning: report progress, notice a stop, and use the worker's kept sessions. */
 export interface TaskContext {
   progress(phase: ProgressPhase, events: number, total: number | null): void
   shouldStop(): boolean
+  /** The worker's sessions, kept between its tasks while their files are unchanged. */
+  sessions: SessionCache
 }
 
 /** Parent -> pool worker: one task at a time, and stop for the one running. */

@@ -10,12 +10,15 @@ import { objectsTask } from './tasks/objects-task'
 import { queryTask } from './tasks/query-task'
 import { adviceTask, reportTask } from './tasks/report-task'
 import { simulateTask } from './tasks/simulate-task'
+import { SessionCache } from './session-cache'
 
 type Runners = { [K in PoolTaskKind]: (input: PoolTasks[K]['input'], ctx: TaskContext) => Promise<PoolTasks[K]['result']> }
 const RUNNERS: Runners = { simulate: simulateTask, report: reportTask, advice: adviceTask, query: queryTask, objects: objectsTask }
 
 const post = (m: PoolMessage) => parentPort!.postMessage(m)
 let running: { id: number; stop: boolean } | null = null
+// Kept for the worker's life: a what-if and then its report reuse one session's point table.
+const sessions = new SessionCache()
 
 parentPort!.on('message', (m: PoolCommand) => {
   if (m.type === 'stop') {
@@ -26,7 +29,8 @@ parentPort!.on('message', (m: PoolCommand) => {
   running = task
   const ctx: TaskContext = {
     progress: (phase, events, total) => post({ type: 'progress', id: task.id, phase, events, total }),
-    shouldStop: () => task.stop
+    shouldStop: () => task.stop,
+    sessions
   }
   const run = RUNNERS[m.kind] as (input: unknown, ctx: TaskContext) => Promise<unknown>
   Promise.resolve()

@@ -1,24 +1,24 @@
 /** A stored run read back as the API's RunReport, or the advisor's diagnosis of it. */
-import type { RunAdvice, RunReport } from '../../../shared/domain'
+import type { RunAdvice } from '../../../shared/domain'
 import { adviseStoredRun } from '../../session-analysis/session-advice'
 import { buildReport } from '../../store/runs'
-import { openSessionDb } from '../../store/session-reader'
-import type { AdviceTaskInput, ReportTaskInput } from '../protocol'
+import type { AdviceTaskInput, ReportTaskInput, TaskContext } from '../protocol'
 
-export async function reportTask(input: ReportTaskInput): Promise<RunReport> {
-  const db = openSessionDb(input.session, { readonly: true })
+/** The report as JSON text: serialized here, on the worker, and sent to the client as it is. */
+export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<string> {
+  const { db, statics } = ctx.sessions.open(input.session)
   try {
-    return buildReport(db, input.run)
+    return JSON.stringify(buildReport(db, input.run, statics))
   } finally {
     db.close()
   }
 }
 
 /** The report plus a replay of the trace for the miss classes: seconds on a large session. */
-export async function adviceTask(input: AdviceTaskInput): Promise<RunAdvice> {
-  const db = openSessionDb(input.session, { readonly: true })
+export async function adviceTask(input: AdviceTaskInput, ctx: TaskContext): Promise<RunAdvice> {
+  const { db, statics } = ctx.sessions.open(input.session)
   try {
-    return await adviseStoredRun(db, input.run, input.level)
+    return await adviseStoredRun(db, input.run, input.level, statics)
   } finally {
     db.close()
   }

@@ -10,7 +10,8 @@ import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
 import { foldLog, type Db } from '../../store/open-db'
-import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPointVariables } from '../../store/session-reader'
+import { countEvents, iterateChunksAhead, openSessionDb } from '../../store/session-reader'
+import type { SessionStatics } from '../../store/session-statics'
 import { readPlacedVariables } from '../../session-analysis/placed-variables'
 import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
 
@@ -39,10 +40,10 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
   // A pool worker outlives its tasks: every handle is closed whatever happens.
-  const reader = openSessionDb(input.session, { readonly: true })
+  const { db: reader, statics } = ctx.sessions.open(input.session)
   let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
   try {
-    simulated = await simulateAll(reader, input, ctx)
+    simulated = await simulateAll(reader, statics, input, ctx)
   } finally {
     reader.close()
   }
@@ -63,7 +64,7 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
         evictors: hierarchy.evictorEntries(),
         timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
         timelineInterval: interval
-      })
+      }, statics)
     })
     foldLog(writer)
     return { runs, accesses: done, cancelled: false }
@@ -73,13 +74,13 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
 }
 
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
-async function simulateAll(reader: Db, input: SimulateTaskInput, ctx: TaskContext) {
-  const kinds = readPointKinds(reader)
+async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
+  const kinds = statics.kinds(reader)
   const total = countEvents(reader)
   // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
   const variables: string[] = []
   const varIndex = new Map<string, number>()
-  const pointVariables = Int32Array.from(readPointVariables(reader).map((variable) => {
+  const pointVariables = Int32Array.from(statics.pointVariables(reader).map((variable) => {
     const name = variable ?? 'unknown'
     let v = varIndex.get(name)
     if (v === undefined) {

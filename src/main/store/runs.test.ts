@@ -1,0 +1,117 @@
+/**
+ * storeRun writes a run's rows with multi-row statements and its roll-up from the rows in
+ * memory: the rows must be exactly the simulator's, and the roll-up exactly what rolling up
+ * the stored rows again gives (a point on two data structures split 3:1, points in a loop).
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { EXTRA_FIELDS, STAT_FIELDS, STAT_LINE_ENDS, STAT_READS, STAT_WRITES } from '../simulate/hierarchy'
+import { openDb, type Db } from './open-db'
+import { rollUpRun } from './rollup'
+import { buildReport, storeRun, type SimulationResult } from './runs'
+import { migrate } from './schema'
+import { SessionStatics } from './session-statics'
+
+const POINTS = 300
+const LEVELS = 2
+
+function session(): Db {
+  const db = openDb(join(mkdtempSync(join(tmpdir(), 'stride-runs-')), 's.stride'), { create: true })
+  migrate(db)
+  const point = db.prepare('INSERT INTO points (idx, pc, kind, ref_id, file, line, function, variable) VALUES (?,?,?,?,?,?,?,?)')
+  for (let p = 0; p < POINTS; p++) point.run(p, 0x401000 + p * 4, p % 3, `ref_${p}`, '/src/k.c', 10 + (p % 7), p < 200 ? 'foo' : 'bar', p % 3 === 0 ? 'B' : 'A')
+  const loop = db.prepare('INSERT INTO point_loops (point, loop) VALUES (?, 7)')
+  for (let p = 0; p < 100; p++) loop.run(p)
+  db.prepare("INSERT INTO variables (id, name, kind) VALUES (1, 'A', 'global'), (2, 'B', 'heap')").run()
+  // Point 5 touched A three times as often as B; point 6 only A.
+  db.prepare('INSERT INTO point_variables (point, variable, accesses) VALUES (5, 1, 300), (5, 2, 100), (6, 1, 40)').run()
+  return db
+}
+
+/** Figures that differ per point and level; every 11th point never accessed (no row stored). */
+function result(): SimulationResult {
+  const pointStats = new Float64Array(POINTS * LEVELS * STAT_FIELDS)
+  for (let p = 0; p < POINTS; p++)
+    for (let l = 0; l < LEVELS; l++) {
+      if (p % 11 === 0) continue
+      const at = (p * LEVELS + l) * STAT_FIELDS
+      for (let f = 0; f < STAT_FIELDS; f++) pointStats[at + f] = (p * 7 + l * 13 + f * 3) % 50
+      pointStats[at + STAT_READS] = 100 + p
+      pointStats[at + STAT_WRITES] = l === 0 ? p % 5 : 0
+      pointStats[at + STAT_LINE_ENDS] = 1
+    }
+  return {
+    config: { levels: [{ name: 'L1', size: 1024, assoc: 2, lineSize: 64, policy: 'lru' }, { name: 'L2', size: 8192, assoc: 4, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
+    accesses: 1000,
+    totals: [
+      { name: 'L1', reads: 900, writes: 100, readMisses: 90, writeMisses: 10 },
+      { name: 'L2', reads: 90, writes: 10, readMisses: 9, writeMisses: 1 }
+    ],
+    pointStats,
+    pointCount: POINTS,
+    extras: new Float64Array(LEVELS * EXTRA_FIELDS).fill(2),
+    evictors: [Array.from({ length: 150 }, (_, i) => ({ evictee: i, evictor: (i * 7) % POINTS, count: 1 + (i % 9) })), [{ evictee: 3, evictor: -3, count: 4 }]],
+    timeline: Array.from({ length: 70 }, (_, i) => ({ level: 0, variable: i % 2 ? 'A' : 'B', interval: i >> 1, misses: i })),
+    timelineInterval: 10
+  }
+}
+
+const rollupRows = (db: Db, run: number) =>
+  db.prepare('SELECT level, variable, function, loop, reads, writes, read_misses, write_misses, temporal_hits, spatial_hits, evictions FROM run_rollup WHERE run = ? ORDER BY rowid').raw(true).all(run)
+
+describe('storeRun', () => {
+  it('stores every non-empty point row, evictor and timeline cell exactly, past one multi-row statement', () => {
+    const db = session()
+    const r = result()
+    const run = storeRun(db, r)
+    const expected: number[][] = []
+    for (let p = 0; p < POINTS; p++)
+      for (let l = 0; l < LEVELS; l++) {
+        const at = (p * LEVELS + l) * STAT_FIELDS
+        if (p % 11 !== 0) expected.push([p, l, ...Array.from(r.pointStats.subarray(at, at + 4))])
+      }
+    expect(db.prepare('SELECT point, level, reads, writes, read_misses, write_misses FROM run_points WHERE run = ? ORDER BY point, level').raw(true).all(run)).toEqual(expected)
+    expect(db.prepare('SELECT COUNT(*) FROM run_point_metrics WHERE run = ?').pluck().get(run)).toBe(expected.length)
+    expect(db.prepare('SELECT evictee, evictor, count FROM run_evictors WHERE run = ? AND level = 0 ORDER BY evictee').raw(true).all(run)).toEqual(r.evictors[0]!.map((e) => [e.evictee, e.evictor, e.count]))
+    expect(db.prepare('SELECT COUNT(*) FROM run_timeline WHERE run = ?').pluck().get(run)).toBe(70)
+  })
+
+  it('rolls the run up from memory exactly as rolling up the stored rows does, a point on two structures split 3:1', () => {
+    const db = session()
+    const run = storeRun(db, result())
+    const stored = rollupRows(db, run)
+    expect(stored.length).toBeGreaterThan(0)
+    db.prepare('DELETE FROM run_rollup WHERE run = ?').run(run)
+    rollUpRun(db, run)
+    expect(rollupRows(db, run)).toEqual(stored)
+    // B's group in foo's loop: the points B dominates, but not point 6 (it touched only A),
+    // and B's quarter of point 5 (reads 105 at L1, split 3:1 between A and B).
+    const bInLoop = db.prepare("SELECT reads FROM run_rollup WHERE run = ? AND level = 0 AND variable = 'B' AND function = 'foo' AND loop = 7").pluck().get(run) as number
+    let onlyB = 0
+    for (let p = 0; p < 100; p++) if (p % 11 !== 0 && p % 3 === 0 && p !== 6) onlyB += 100 + p
+    expect(bInLoop).toBe(onlyB + Math.round(105 / 4))
+  })
+
+  it('reports the same run whether the session statics are fresh or kept from an earlier report', () => {
+    const db = session()
+    const statics = new SessionStatics()
+    const first = storeRun(db, result(), statics)
+    buildReport(db, first, statics)
+    const second = storeRun(db, result(), statics)
+    expect(buildReport(db, second, statics)).toEqual(buildReport(db, second))
+  })
+
+  it('builds a report from kept rows only for the run stored under that id', () => {
+    const db = session()
+    const statics = new SessionStatics()
+    const run = storeRun(db, result(), statics)
+    // Another run under the same id (a restored copy of the file): the kept rows are not it.
+    db.prepare("UPDATE runs SET created_at = '2000-01-01T00:00:00.000Z' WHERE run = ?").run(run)
+    db.prepare('UPDATE run_points SET reads = reads + 1 WHERE run = ?').run(run)
+    const report = buildReport(db, run, statics)
+    expect(report).toEqual(buildReport(db, run))
+    expect(report.references.find((r) => r.id === 'ref_1')!.reads).toBe(102)
+  })
+})

@@ -1,0 +1,103 @@
+/**
+ * The parts of a session that no simulation run changes: the point table (with its stream
+ * metrics), what each point touched, the data structures, the loop nests, and the
+ * simulator's and the roll-up's per-point inputs. Each part is read the first time it is
+ * asked for and then kept. How long that stays true is the holder's business: a command or a
+ * task makes one per call; the warm pool's workers keep one per session file between tasks
+ * while the file, or at least the finished recording in it (`staticsIdentity`), is unchanged
+ * (workers/session-cache.ts), so a what-if and its report do not read and rebuild ~5,000
+ * points each time.
+ *
+ * It also keeps the rows of the last few runs stored through it (store/run-rows.ts), so
+ * the report of a what-if need not read back what the same worker just wrote; a kept run is
+ * used only for the run stored under its id (same creation time and configuration).
+ *
+ * The parts are shared by every report built from them: callers must not mutate them.
+ */
+import type { AccessPoint, LoopInfo, RunId, VariableInfo } from '../../shared/domain'
+import type { Db } from './open-db'
+import { readLoopNests } from './loops'
+import { readPointKinds, readPointVariables, readPoints } from './session-reader'
+import { readPointFactColumns, type PointFactColumns } from './slice-facts'
+import { readTouches, type Touches } from './touches'
+import { readVariables } from './variables'
+import { UNFINISHED_MESSAGE } from './recording-state'
+import { allRows } from './rows'
+import type { KeptRun } from './run-rows'
+
+/** Runs whose rows are kept: the what-if just stored (a sweep's few at most) is the one reported next. */
+const KEPT_RUNS = 4
+
+export class SessionStatics {
+  private pointTable: AccessPoint[] | null = null
+  private pointKinds: Uint8Array | null = null
+  private pointVariableNames: Array<string | null> | null = null
+  private touchTable: Touches | null = null
+  private variableTable: VariableInfo[] | null = null
+  private loopNests: LoopInfo[] | null = null
+  private factColumnTable: PointFactColumns | null = null
+  private readonly keptRuns = new Map<RunId, KeptRun>()
+
+  points(db: Db): AccessPoint[] {
+    return (this.pointTable ??= readPoints(db))
+  }
+
+  /** Kind code per point, the simulator's input. */
+  kinds(db: Db): Uint8Array {
+    return (this.pointKinds ??= readPointKinds(db))
+  }
+
+  /** The variable each point's accesses fall in (null: none), for the simulator's timeline. */
+  pointVariables(db: Db): Array<string | null> {
+    return (this.pointVariableNames ??= readPointVariables(db))
+  }
+
+  touches(db: Db): Touches {
+    return (this.touchTable ??= readTouches(db))
+  }
+
+  variables(db: Db): VariableInfo[] {
+    return (this.variableTable ??= readVariables(db))
+  }
+
+  loops(db: Db): LoopInfo[] {
+    return (this.loopNests ??= readLoopNests(db))
+  }
+
+  /** The rows of a run this holder's worker stored, for its report (the last KEPT_RUNS only). */
+  keepRun(run: RunId, rows: KeptRun): void {
+    this.keptRuns.delete(run)
+    this.keptRuns.set(run, rows)
+    while (this.keptRuns.size > KEPT_RUNS) this.keptRuns.delete(this.keptRuns.keys().next().value!)
+  }
+
+  /** A kept run's rows, if that run is the one stored under this id (same creation time and configuration). */
+  keptRun(run: RunId, createdAt: string, config: string): KeptRun | null {
+    const kept = this.keptRuns.get(run)
+    return kept && kept.createdAt === createdAt && kept.config === config ? kept : null
+  }
+
+  /** Per point, the columns a slice fact takes from the point (variable, function, file, line, loop). */
+  factColumns(db: Db): PointFactColumns {
+    return (this.factColumnTable ??= readPointFactColumns(db))
+  }
+}
+
+/** The tables SessionStatics reads from (runs never write them). */
+const STATIC_TABLES = ['points', 'point_streams', 'function_streams', 'variables', 'point_variables', 'loops', 'point_loops'] as const
+
+/**
+ * What identifies a finished recording's run-independent tables. Only the session writer
+ * writes them, while it records (store/session-writer.ts); once the recording is finished
+ * they stay as they are until the file is replaced by another recording (another creation
+ * time) or upgraded (another schema version), whatever runs are stored meanwhile. Null while
+ * the session is unfinished (still recording, or cut short): nothing then vouches for them.
+ * A few COUNT(*)s over indexes: about a millisecond.
+ */
+export function staticsIdentity(db: Db): string | null {
+  const meta = new Map(allRows(db.prepare("SELECT key, value FROM meta WHERE key IN ('createdAt', 'events', 'stopReason', 'stopMessage', 'partial')"), { key: 'text', value: 'text' }).map((r) => [r.key, r.value]))
+  if (!meta.has('events') || !meta.has('createdAt') || meta.get('stopMessage') === JSON.stringify(UNFINISHED_MESSAGE)) return null
+  const present = new Set(allRows(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"), { name: 'text' }).map((r) => r.name))
+  const counts = STATIC_TABLES.map((t) => (present.has(t) ? (db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number) : -1))
+  return JSON.stringify([db.pragma('user_version', { simple: true }), [...meta].sort(), counts])
+}
