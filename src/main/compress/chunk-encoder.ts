@@ -1,5 +1,5 @@
 /**
- * What the store needs from a `prsd-sequitur-v1` implementation: an encoder that keeps the
+ * What the store needs from a `prsd-sequitur-v1`/`-v2` implementation: an encoder that keeps the
  * stream metrics as it goes, and a decoder. The production one is native
  * (../native/codec.ts); the TypeScript modules here are its readable reference model.
  */
@@ -14,6 +14,8 @@ export interface StreamMetricsSource {
 
 export interface ChunkEncoder {
   readonly maxChunkEvents: number
+  /** The codec name its chunks are stored under. */
+  readonly codec: string
   readonly metrics: StreamMetricsSource
   readonly lastStats: EncodeStats | null
   /** One self-contained chunk of `count` accesses (points < pointCount). */

@@ -5,10 +5,11 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { traceArb, type Trace } from '../testing/trace-arbitrary'
+import { loopTraceArb, traceArb, type Trace } from '../testing/trace-arbitrary'
 import { ByteWriter } from './bytes'
+import { FOLD_MAX_BODY } from './fold'
 import { decodePrsdSequiturChunkNative, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
-import { decodePrsdSequiturChunk, frameChunk, PrsdSequiturEncoder } from './prsd-codec'
+import { decodePrsdSequiturChunk, frameChunk, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
 import { RsdMetrics } from './rsd-metrics'
 
 const arrays = (t: Trace) => ({ points: Uint32Array.from(t.points), addresses: Float64Array.from(t.addresses), sizes: Uint16Array.from(t.sizes) })
@@ -70,19 +71,21 @@ const extremeArb = fc
   }))
 
 /** Both encoders over the same chunks (one encoder each, metrics across chunks). */
-function expectSameEncoding(chunks: Trace[], maxChunk = 4096): void {
-  const ts = new PrsdSequiturEncoder(maxChunk)
-  const native = new NativePrsdSequiturEncoder(maxChunk)
+function expectSameEncoding(chunks: Trace[], maxChunk: number, version: PrsdVersion): void {
+  const ts = new PrsdSequiturEncoder(maxChunk, { version })
+  const native = new NativePrsdSequiturEncoder(maxChunk, { version })
+  expect(native.codec).toBe(ts.codec)
   const tsMetrics = new RsdMetrics()
   const nativeMetrics = new NativeRsdMetrics()
   for (const t of chunks) {
     const { points, addresses, sizes } = arrays(t)
     const a = ts.encode(points.length, points, addresses, sizes, t.pointCount)
     const b = native.encode(points.length, points, addresses, sizes, t.pointCount)
+    expect(b[0]).toBe(version)
     expect(b.equals(a)).toBe(true)
     expect(native.lastStats).toEqual(ts.lastStats)
-    const want = decodePrsdSequiturChunk(a, t.pointCount)
-    const got = decodePrsdSequiturChunkNative(b, t.pointCount, points.length)
+    const want = decodePrsdSequiturChunk(a, t.pointCount, points.length, version)
+    const got = decodePrsdSequiturChunkNative(b, t.pointCount, points.length, version)
     expect(got.count).toBe(want.count)
     expect(Buffer.from(got.points.buffer).equals(Buffer.from(want.points.buffer))).toBe(true)
     expect(Array.from(got.addresses)).toEqual(t.addresses)
@@ -98,17 +101,29 @@ function expectSameEncoding(chunks: Trace[], maxChunk = 4096): void {
   expect(tsMetrics.finish()).toEqual(want)
 }
 
-describe('native prsd-sequitur-v1 equals the TypeScript reference', () => {
+describe.each([1, 2] as const)('native prsd-sequitur-v%i equals the TypeScript reference', (version) => {
   it('on random mixes of strided, nested, random and interleaved points', () => {
-    fc.assert(fc.property(fc.array(traceArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks)), { numRuns: 150 })
+    fc.assert(fc.property(fc.array(traceArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks, 4096, version)), { numRuns: 100 })
   })
 
   it('on loop nests deep enough to overflow every PRSD level, with a glitch', () => {
-    fc.assert(fc.property(fc.array(nestArb, { minLength: 1, maxLength: 3 }), (nests) => expectSameEncoding([nestTrace(nests)], 1 << 16)), { numRuns: 150 })
+    fc.assert(fc.property(fc.array(nestArb, { minLength: 1, maxLength: 3 }), (nests) => expectSameEncoding([nestTrace(nests)], 1 << 16, version)), { numRuns: 100 })
   })
 
   it('on small alphabets, runs of one point and extreme addresses and sizes', () => {
-    fc.assert(fc.property(fc.array(extremeArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks)), { numRuns: 200 })
+    fc.assert(fc.property(fc.array(extremeArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks, 4096, version)), { numRuns: 150 })
+  })
+
+  it('on loop programs: nests four deep, loops left early, bodies past FOLD_MAX_BODY, chunks cut mid-loop', () => {
+    fc.assert(
+      fc.property(loopTraceArb, fc.integer({ min: 1, max: 3 * FOLD_MAX_BODY }), (t, cut) => {
+        // Two chunks cut at an arbitrary point, so a run spans the boundary.
+        const at = Math.min(cut * 7, t.points.length)
+        const part = (from: number, to: number): Trace => ({ pointCount: t.pointCount, points: t.points.slice(from, to), addresses: t.addresses.slice(from, to), sizes: t.sizes.slice(from, to) })
+        expectSameEncoding([part(0, at), part(at, t.points.length)], 8192, version)
+      }),
+      { numRuns: 150 }
+    )
   })
 
   it('when the point table grows between chunks and chunks are full', () => {
@@ -122,7 +137,7 @@ describe('native prsd-sequitur-v1 equals the TypeScript reference', () => {
       }
       return t
     }
-    expectSameEncoding([chunk(3, 4096, 1), chunk(50, 4096, 3), chunk(51, 100, 5), chunk(1000, 4096, 11)])
+    expectSameEncoding([chunk(3, 4096, 1), chunk(50, 4096, 3), chunk(51, 100, 5), chunk(1000, 4096, 11)], 4096, version)
   })
 
   it('rejects what the format cannot hold, naming it', () => {
@@ -136,11 +151,11 @@ describe('native prsd-sequitur-v1 equals the TypeScript reference', () => {
   })
 })
 
-/** A chunk from a hand-written structure: count, grammar, points, exceptions. */
-function chunk(structure: number[], planes: number[] = []): Buffer {
+/** A chunk from a hand-written structure: count, (v2: markers,) grammar, points, exceptions. */
+function chunk(structure: number[], planes: number[] = [], version: PrsdVersion = 1): Buffer {
   const w = new ByteWriter()
   for (const v of structure) w.uint(v)
-  return frameChunk(w.view(), planes.length ? Uint8Array.from(planes) : null).data
+  return frameChunk(w.view(), planes.length ? Uint8Array.from(planes) : null, {}, version).data
 }
 const zigzag = (v: number) => (v < 0 ? -2 * v - 1 : 2 * v)
 
@@ -191,15 +206,15 @@ describe('the native decoder rejects damaged chunks', () => {
     expect(performance.now() - t).toBeLessThan(1000)
   })
 
-  it('random corruption of real chunks: the original back, or a damaged-chunk error (fast-check)', () => {
+  it.each([1, 2] as const)('random corruption of real v%i chunks: the original back, or a damaged-chunk error (fast-check)', (version) => {
     fc.assert(
-      fc.property(traceArb, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), (t, flips, cut) => {
+      fc.property(fc.oneof(traceArb, loopTraceArb), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), (t, flips, cut) => {
         const { points, addresses, sizes } = arrays(t)
-        const data = Buffer.from(new NativePrsdSequiturEncoder(4096).encode(points.length, points, addresses, sizes, t.pointCount))
+        const data = Buffer.from(new NativePrsdSequiturEncoder(8192, { version }).encode(points.length, points, addresses, sizes, t.pointCount))
         const bad = Buffer.from(data.subarray(0, cut % 3 === 0 ? cut % (data.length + 1) : data.length))
         for (const [at, v] of flips) if (bad.length) bad[at % bad.length] = v
         try {
-          const d = decodePrsdSequiturChunkNative(bad, t.pointCount)
+          const d = decodePrsdSequiturChunkNative(bad, t.pointCount, undefined, version)
           expect(d.count).toBeLessThanOrEqual(2 ** 20)
           for (const a of d.addresses) expect(a >= 0 && a < 2 ** 53).toBe(true)
         } catch (e) {
@@ -208,5 +223,49 @@ describe('the native decoder rejects damaged chunks', () => {
       }),
       { numRuns: 300 }
     )
+  })
+})
+
+describe('the native decoder rejects damaged v2 chunks', () => {
+  const damaged = /trace chunk is damaged/
+  // 4 accesses of point 0, folded: markers start at 1, marker 0 = level 0, k 1, r 4; the grammar
+  // S = [point 0, marker 0]; one RSD <start 64, length 4, stride 8>.
+  const rsd = [1, 0, 8, 0, 1, 0, 0, zigzag(64), 4, zigzag(8), 0]
+  const v2 = (markers: number[], grammar: number[], count = 4) => chunk([count, ...markers, ...grammar, ...rsd], [], 2)
+  const good = v2([1, 1, 0, 2], [1, 2, 0, 2])
+
+  it('decodes the hand-written chunk it is checked against, natively and in the reference', () => {
+    expect(Array.from(decodePrsdSequiturChunkNative(good, 1, 4, 2).addresses)).toEqual([64, 72, 80, 88])
+    expect(Array.from(decodePrsdSequiturChunk(good, 1, 4, 2).points)).toEqual([0, 0, 0, 0])
+    const encoded = new PrsdSequiturEncoder(16).encode(4, new Uint32Array(4), Float64Array.of(64, 72, 80, 88), new Uint16Array(4).fill(8), 1)
+    expect(encoded.equals(good)).toBe(true)
+  })
+
+  it.each([
+    ['a marker before any body', [1, 1, 0, 2], [1, 2, 2, 0], /no body before it/],
+    ['repeats past the declared count', [1, 1, 0, 3], [1, 2, 0, 2], /more accesses than it declares/],
+    ['repeats short of the declared count', [1, 1, 0, 1], [1, 2, 0, 2], /expands to 3 accesses, expected 4/],
+    ['a marker the table does not hold', [1, 1, 0, 2], [1, 2, 0, 4], /repeat marker 1 of 1/],
+    ['a marker body longer than FOLD_MAX_BODY', [1, 1, 3 * FOLD_MAX_BODY, 2], [1, 2, 0, 2], /out of range/],
+    ['more markers than bytes', [1, 1000, 0, 2], [1, 2, 0, 2], /more repeat markers/],
+    ['markers starting past 2^30', [2 ** 31, 1, 0, 2], [1, 2, 0, 2], /beyond 2\^30/],
+    ['a point past the table below the markers', [2, 1, 0, 2], [1, 2, 2, 4], /access point 1 of 1/]
+  ])('%s', (_, markers, grammar, reason) => {
+    expect(() => decodePrsdSequiturChunkNative(v2(markers, grammar), 1)).toThrow(damaged)
+    expect(() => decodePrsdSequiturChunkNative(v2(markers, grammar), 1)).toThrow(reason)
+  })
+
+  it('nested repeats that multiply past the count fail fast', () => {
+    // Each level repeats 2^10 times, each alone within the 2^20 declared: 2^30 in all.
+    const r = 2 ** 10 - 2
+    const markers = [1, 3, 0, r, 3 * 1 + 1, r, 3 * 2 + 2, r]
+    const t = performance.now()
+    expect(() => decodePrsdSequiturChunkNative(v2(markers, [1, 4, 0, 2, 4, 6], 2 ** 20), 1)).toThrow(/more accesses than it declares/)
+    expect(performance.now() - t).toBeLessThan(1000)
+  })
+
+  it('a chunk whose format is not the codec the store names', () => {
+    expect(() => decodePrsdSequiturChunkNative(good, 1, 4, 1)).toThrow(/format 2, stored as prsd-sequitur-v1/)
+    expect(() => decodePrsdSequiturChunkNative(chunk([4, 1, 4, 0, 0, 0, 0, ...rsd]), 1, 4, 2)).toThrow(/format 1, stored as prsd-sequitur-v2/)
   })
 })

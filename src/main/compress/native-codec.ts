@@ -1,6 +1,6 @@
 /**
- * The production `prsd-sequitur-v1` codec: the first stage (PRSD detector, SEQUITUR, the
- * structure and residue bytes, the stream metrics) and its decoder run in Stride's native
+ * The production `prsd-sequitur-v1`/`-v2` codec: the first stage (PRSD detector, loop folding
+ * and SEQUITUR, the structure and residue bytes, the stream metrics) and its decoder run in Stride's native
  * core (resources/native/core/src/codec); the second stage stays Node's brotli, called once
  * per stream, so the bytes are the ones the TypeScript reference (prsd-codec.ts) writes.
  * Batches cross as typed arrays; the encoder's memory is fixed by its chunk size.
@@ -8,9 +8,9 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
-import { frameChunk, frameChunkAsync, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions } from './prsd-codec'
+import { frameChunk, frameChunkAsync, prsdCodecName, PRSD_VERSION, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions, type PrsdVersion } from './prsd-codec'
 
-export { PRSD_CODEC } from './prsd-codec'
+export { PRSD_CODEC, PRSD_CODEC_V2 } from './prsd-codec'
 import type { PointStreamMetrics } from './rsd-metrics'
 
 /** Opaque handles to C memory (freed when collected). */
@@ -26,7 +26,7 @@ interface FirstStage {
 }
 
 interface CodecExports {
-  codecEncoderCreate(maxChunkEvents: number): Handle
+  codecEncoderCreate(maxChunkEvents: number, version: PrsdVersion): Handle
   codecEncode(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): FirstStage
   codecEncodeAsync(e: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<FirstStage>
   codecEncoderMetrics(e: Handle): MetricsRows
@@ -34,8 +34,8 @@ interface CodecExports {
   codecMetricsAdd(m: Handle, count: number, points: Uint32Array, addresses: Float64Array, pointCount: number): void
   codecMetricsFinish(m: Handle): MetricsRows
   codecDeclaredCount(structure: Uint8Array): number
-  codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number): DecodedAccesses
-  codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number): Promise<DecodedAccesses>
+  codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): DecodedAccesses
+  codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): Promise<DecodedAccesses>
 }
 
 /** Per point 9 numbers (see register.c) and the [value, count] pairs they index. */
@@ -84,15 +84,20 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
   private readonly handle: Handle
   lastStats: EncodeStats | null = null
   readonly metrics: StreamMetricsSource
+  readonly version: PrsdVersion
+  /** The codec name its chunks are stored under. */
+  readonly codec: string
 
   constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
-    this.handle = core().codecEncoderCreate(maxChunkEvents)
+    this.version = options.version ?? PRSD_VERSION
+    this.codec = prsdCodecName(this.version)
+    this.handle = core().codecEncoderCreate(maxChunkEvents, this.version)
     this.metrics = { finish: () => toMetrics(core().codecEncoderMetrics(this.handle)) }
   }
 
   encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
     const first = core().codecEncode(this.handle, count, points, addresses, sizes, pointCount)
-    return this.keep(count, first, frameChunk(first.structure, first.residue, this.options))
+    return this.keep(count, first, frameChunk(first.structure, first.residue, this.options, this.version))
   }
 
   /**
@@ -102,7 +107,7 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
    */
   async encodeAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<Buffer> {
     const first = await core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
-    return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, this.options))
+    return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, this.options, this.version))
   }
 
   private keep(count: number, first: FirstStage, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {
@@ -137,36 +142,38 @@ function damaged(e: unknown): Error {
 }
 
 /**
- * Decodes one `prsd-sequitur-v1` chunk. Damage (a bad header or brotli stream, counts that do
- * not add up, points outside the table, addresses not below 2^53, a declared count above
- * MAX_DECODED_CHUNK_EVENTS) throws an Error saying the chunk is damaged; work and memory stay
- * bounded by the declared count. `events`, when the store knows it, must match.
+ * Decodes one `prsd-sequitur-v1` or `-v2` chunk (its format byte says which; `version`, when
+ * the store says which codec wrote it, must match). Damage (a bad header or brotli stream,
+ * counts that do not add up, points outside the table, addresses not below 2^53, a declared
+ * count above MAX_DECODED_CHUNK_EVENTS, repeats that expand past it) throws an Error saying the
+ * chunk is damaged; work and memory stay bounded by the declared count. `events`, when the
+ * store knows it, must match.
  */
-export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: number, events?: number): DecodedAccesses {
-  const { structure, residue, count } = secondStage(data, events)
-  return core().codecDecode(structure, residue, pointCount, count)
+export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: number, events?: number, version?: PrsdVersion): DecodedAccesses {
+  const { format, structure, residue, count } = secondStage(data, events, version)
+  return core().codecDecode(structure, residue, pointCount, count, format)
 }
 
 /**
  * decodePrsdSequiturChunkNative with the first stage on Node's thread pool: the caller works
  * on the previous chunk meanwhile (the brotli stage, a small part, runs here first).
  */
-export async function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number): Promise<DecodedAccesses> {
-  const { structure, residue, count } = secondStage(data, events)
-  return core().codecDecodeAsync(structure, residue, pointCount, count)
+export async function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number, version?: PrsdVersion): Promise<DecodedAccesses> {
+  const { format, structure, residue, count } = secondStage(data, events, version)
+  return core().codecDecodeAsync(structure, residue, pointCount, count, format)
 }
 
 /** Undoes the second stage (brotli) and checks the declared count: the first stage's input. */
-function secondStage(data: Uint8Array, events?: number): { structure: Uint8Array; residue: Uint8Array; count: number } {
+function secondStage(data: Uint8Array, events?: number, version?: PrsdVersion): { format: PrsdVersion; structure: Uint8Array; residue: Uint8Array; count: number } {
   try {
-    const parts = splitChunk(data)
+    const parts = splitChunk(data, version)
     const most = (events ?? MAX_DECODED_CHUNK_EVENTS) * STRUCTURE_BYTES_PER_EVENT + 1024
     const structure = brotliDecompressSync(parts.structure, { maxOutputLength: most })
     const count = core().codecDeclaredCount(structure)
     if (count < 0 || count > MAX_DECODED_CHUNK_EVENTS) throw new Error(`it declares ${count < 0 ? 'an unreadable number of' : count} events`)
     if (events !== undefined && count !== events) throw new Error(`it declares ${count} events, the session ${events}`)
     const residue = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: Math.max(8, 8 * count) }) : new Uint8Array(0)
-    return { structure, residue, count }
+    return { format: parts.format, structure, residue, count }
   } catch (e) {
     throw damaged(e)
   }

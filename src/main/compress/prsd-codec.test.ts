@@ -1,15 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { traceArb, type Trace } from '../testing/trace-arbitrary'
+import { loopTraceArb, traceArb, type Trace } from '../testing/trace-arbitrary'
 import type { ChunkDecoder, ChunkEncoder } from './chunk-encoder'
 import { decodePrsdSequiturChunkNative, NativePrsdSequiturEncoder } from './native-codec'
 import { decodePrsdSequiturChunk, PrsdSequiturEncoder } from './prsd-codec'
 
-/** Both implementations: the native production codec and the TypeScript reference. */
-const codecs: Array<[string, (max?: number) => ChunkEncoder, ChunkDecoder]> = [
-  ['native', (max) => new NativePrsdSequiturEncoder(max), decodePrsdSequiturChunkNative],
-  ['typescript', (max) => new PrsdSequiturEncoder(max), decodePrsdSequiturChunk]
-]
+/** Both implementations (the native production codec and the TypeScript reference), both versions. */
+const codecs: Array<[string, (max?: number) => ChunkEncoder, ChunkDecoder]> = ([1, 2] as const).flatMap((version): Array<[string, (max?: number) => ChunkEncoder, ChunkDecoder]> => [
+  [`v${version}, native`, (max) => new NativePrsdSequiturEncoder(max, { version }), decodePrsdSequiturChunkNative],
+  [`v${version}, typescript`, (max) => new PrsdSequiturEncoder(max, { version }), decodePrsdSequiturChunk]
+])
 
 function roundTrip(t: Trace, encoder: ChunkEncoder, decode: ChunkDecoder): void {
   const points = Uint32Array.from(t.points)
@@ -23,10 +23,10 @@ function roundTrip(t: Trace, encoder: ChunkEncoder, decode: ChunkDecoder): void 
   expect(Array.from(back.sizes)).toEqual(t.sizes)
 }
 
-describe.each(codecs)('prsd-sequitur-v1 chunks are lossless (%s)', (_, makeEncoder, decode) => {
-  it('round trips mixes of strided, nested, random and interleaved points (fast-check)', () => {
-    const encoder = makeEncoder(4096)
-    fc.assert(fc.property(traceArb, (t) => roundTrip(t, encoder, decode)), { numRuns: 300 })
+describe.each(codecs)('prsd-sequitur chunks are lossless (%s)', (_, makeEncoder, decode) => {
+  it('round trips mixes of strided, nested, random and interleaved points, and loop programs (fast-check)', () => {
+    const encoder = makeEncoder(8192)
+    fc.assert(fc.property(fc.oneof(traceArb, loopTraceArb), (t) => roundTrip(t, encoder, decode)), { numRuns: 200 })
   })
 
   it('round trips an empty chunk, one access, and addresses near 2^48', () => {

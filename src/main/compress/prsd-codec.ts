@@ -1,6 +1,6 @@
 /**
- * Chunk codec `prsd-sequitur-v1` (METRIC section 3): a chunk of accesses in execution order
- * is split into
+ * Chunk codecs `prsd-sequitur-v1` and `-v2` (METRIC section 3): a chunk of accesses in
+ * execution order is split into
  *   - the order of access points, as a SEQUITUR grammar;
  *   - per point, the PRSDs/RSDs its addresses form (section 4) and its irregular addresses;
  *   - per point, its access size, plus the rare accesses whose size differs.
@@ -8,12 +8,19 @@
  * through a second-stage compressor (brotli) each on its own, as METRIC runs two instances
  * of its second stage.
  *
+ * v2 folds loops in the order of access points before SEQUITUR (fold.ts: a body repeated r
+ * times becomes the body and a repeat marker), so SEQUITUR sees a few symbols per loop, not
+ * one per access; everything else is as in v1.
+ *
  * Layout (all integers LEB128 varints unless said otherwise):
- *   byte   format (1)
+ *   byte   format (1 or 2: the codec's version)
  *   uint   structure bytes (compressed), uint residue bytes (compressed; 0 = none)
  *   brotli(structure) brotli(residue)
  * structure:
  *   uint count
+ *   v2 only: uint base (the encoder's point count), uint markers, per marker
+ *     uint level + FOLD_LEVELS * (k - 1), uint r - 2 (fold.ts); the grammar's terminal t is
+ *     point t below base, marker t - base from base on
  *   grammar (see Sequitur.writeGrammar)
  *   uint points used; per point, ascending: uint point delta, uint size, uint irregular
  *     addresses, uint descriptors, and per descriptor: uint irregular addresses before it,
@@ -33,10 +40,16 @@ import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, ty
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
+import { FOLD_LEVELS, FOLD_MAX_BODY, LoopFolder, unfold, type FoldMarkers } from './fold'
 import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
 
 export const PRSD_CODEC = 'prsd-sequitur-v1'
-const FORMAT = 1
+export const PRSD_CODEC_V2 = 'prsd-sequitur-v2'
+/** The codec's version: its name's suffix and the chunk's format byte. */
+export type PrsdVersion = 1 | 2
+/** What new chunks are written with. */
+export const PRSD_VERSION: PrsdVersion = 2
+export const prsdCodecName = (version: PrsdVersion): string => (version === 1 ? PRSD_CODEC : PRSD_CODEC_V2)
 
 export interface EncodeStats {
   events: number
@@ -95,6 +108,8 @@ class PointOutput implements PrsdSink {
 }
 
 export interface EncoderOptions {
+  /** The format written: 2 (default, loops folded before SEQUITUR) or 1 (as older Strides wrote). */
+  version?: PrsdVersion
   /** brotli quality for the structure stream (small), default 11. */
   structureQuality?: number
   /** brotli quality for the irregular residue, default 9 below 256 KiB, else 5. */
@@ -107,6 +122,8 @@ export interface EncoderOptions {
  */
 export class PrsdSequiturEncoder {
   private readonly sequitur: Sequitur
+  private readonly folder: LoopFolder
+  readonly version: PrsdVersion
   private readonly output = new PointOutput()
   private readonly detector: PrsdDetector
   readonly metrics = new RsdMetrics()
@@ -117,15 +134,25 @@ export class PrsdSequiturEncoder {
 
   constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
     this.sequitur = new Sequitur(maxChunkEvents)
+    this.folder = new LoopFolder((symbol) => this.sequitur.append(symbol))
+    this.version = options.version ?? PRSD_VERSION
     this.detector = new PrsdDetector(0, this.output)
+  }
+
+  /** The codec name its chunks are stored under. */
+  get codec(): string {
+    return prsdCodecName(this.version)
   }
 
   encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
     if (count > this.maxChunkEvents) throw new Error(`chunk of ${count} events exceeds ${this.maxChunkEvents}`)
     const seq = this.sequitur
+    const folder = this.folder
+    const fold = this.version === 2
     const det = this.detector
     const metrics = this.metrics
     seq.reset()
+    folder.reset(pointCount)
     det.grow(pointCount)
     metrics.grow(pointCount)
     this.output.reset(pointCount)
@@ -137,7 +164,8 @@ export class PrsdSequiturEncoder {
       const p = points[i]!
       if (p >= pointCount) throw new Error(`access point ${p} is outside the point table (${pointCount})`)
       const a = addresses[i]!
-      seq.append(p)
+      if (fold) folder.add(p)
+      else seq.append(p)
       det.add(p, a)
       metrics.add(p, a)
       const s = sizes[i]!
@@ -153,6 +181,10 @@ export class PrsdSequiturEncoder {
     const w = this.structure
     w.reset()
     w.uint(count)
+    if (fold) {
+      folder.flush()
+      writeMarkers(w, pointCount, folder.markers)
+    }
     seq.writeGrammar(w)
     const used = out.touched.slice().sort((a, b) => a - b)
     w.uint(used.length)
@@ -202,7 +234,7 @@ export class PrsdSequiturEncoder {
         }
       }
     }
-    const framed = frameChunk(w.view(), planes, this.options)
+    const framed = frameChunk(w.view(), planes, this.options, this.version)
     this.lastStats = {
       events: count,
       descriptors: out.descriptors,
@@ -215,47 +247,77 @@ export class PrsdSequiturEncoder {
   }
 }
 
+/** v2's repeat markers: the base their symbols start from, then each marker's shape. */
+function writeMarkers(w: ByteWriter, base: number, markers: FoldMarkers): void {
+  w.uint(base)
+  w.uint(markers.level.length)
+  for (let m = 0; m < markers.level.length; m++) {
+    w.uint(markers.level[m]! + FOLD_LEVELS * (markers.k[m]! - 1))
+    w.uint(markers.r[m]! - 2)
+  }
+}
+
+function readMarkers(r: ByteReader, count: number): { base: number; markers: FoldMarkers } {
+  const base = r.uint()
+  const n = r.uint()
+  if (base > 2 ** 30) throw new Error(`its markers start at ${base}`)
+  if (n > count) throw new Error(`it has ${n} repeat markers for ${count} accesses`)
+  const markers: FoldMarkers = { level: [], k: [], r: [] }
+  for (let m = 0; m < n; m++) {
+    const shape = r.uint()
+    if (shape >= FOLD_LEVELS * FOLD_MAX_BODY) throw new Error('a repeat marker is out of range')
+    markers.level.push(shape % FOLD_LEVELS)
+    markers.k.push(Math.floor(shape / FOLD_LEVELS) + 1)
+    markers.r.push(r.uint() + 2)
+  }
+  return { base, markers }
+}
+
 /**
  * The second stage and the header: brotli of the structure and of the residue planes (none
  * when nothing is irregular). Shared by every encoder of this format.
  */
-export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}): { data: Buffer; structureBytes: number; residueBytes: number } {
+export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}, version: PrsdVersion = 1): { data: Buffer; structureBytes: number; residueBytes: number } {
   const residue = planes ? brotliCompressSync(planes, residueBrotli(planes, options)) : null
-  return framed(brotliCompressSync(structure, structureBrotli(structure, options)), residue)
+  return framed(brotliCompressSync(structure, structureBrotli(structure, options)), residue, version)
 }
 
 /** frameChunk with brotli on Node's thread pool: the same bytes. */
-export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}): Promise<{ data: Buffer; structureBytes: number; residueBytes: number }> {
+export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}, version: PrsdVersion = 1): Promise<{ data: Buffer; structureBytes: number; residueBytes: number }> {
   const [compressed, residue] = await Promise.all([
     brotliAsync(structure, structureBrotli(structure, options)),
     planes ? brotliAsync(planes, residueBrotli(planes, options)) : Promise.resolve(null)
   ])
-  return framed(compressed, residue)
+  return framed(compressed, residue, version)
 }
 
 const brotliAsync = promisify(brotliCompress)
 const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? 11)
 const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5))
 
-function framed(compressed: Buffer, residue: Buffer | null): { data: Buffer; structureBytes: number; residueBytes: number } {
+function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
   const head = new ByteWriter(16)
-  head.byte(FORMAT)
+  head.byte(version)
   head.uint(compressed.length)
   head.uint(residue ? residue.length : 0)
   const data = Buffer.concat(residue ? [head.view(), compressed, residue] : [head.view(), compressed])
   return { data, structureBytes: compressed.length, residueBytes: residue ? residue.length : 0 }
 }
 
-/** A chunk's two compressed streams, after checking its header (residue empty when none). */
-export function splitChunk(data: Uint8Array): { structure: Uint8Array; residue: Uint8Array } {
+/**
+ * A chunk's format and two compressed streams, after checking its header (residue empty when
+ * none). `version`, when the store says which codec wrote the chunk, must match its format.
+ */
+export function splitChunk(data: Uint8Array, version?: PrsdVersion): { format: PrsdVersion; structure: Uint8Array; residue: Uint8Array } {
   const head = new ByteReader(data)
   const format = head.byte()
-  if (format !== FORMAT) throw new Error(`unknown prsd-sequitur format ${format}`)
+  if (format !== 1 && format !== 2) throw new Error(`unknown prsd-sequitur format ${format}`)
+  if (version !== undefined && format !== version) throw new Error(`it is in format ${format}, stored as ${prsdCodecName(version)}`)
   const structureBytes = head.uint()
   const residueBytes = head.uint()
   const at = head.pos
   if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
-  return { structure: data.subarray(at, at + structureBytes), residue: data.subarray(at + structureBytes) }
+  return { format, structure: data.subarray(at, at + structureBytes), residue: data.subarray(at + structureBytes) }
 }
 
 function brotliParams(data: Uint8Array, quality: number): BrotliOptions {
@@ -279,13 +341,14 @@ export interface DecodedAccesses {
 const MAX_DECODED_ACCESSES = 1 << 20
 
 /**
- * Decodes one `prsd-sequitur-v1` chunk straight from its stored bytes (the readable reference;
- * production decodes natively, native-codec.ts). Every loop and every allocation is bounded by
- * the chunk's event count (`expectedCount`, as the store declares it, when given): a damaged
- * or crafted chunk throws, it never hangs or expands past what it declares.
+ * Decodes one `prsd-sequitur-v1` or `-v2` chunk (its format byte says which) straight from its
+ * stored bytes (the readable reference; production decodes natively, native-codec.ts). Every
+ * loop and every allocation is bounded by the chunk's event count (`expectedCount`, as the
+ * store declares it, when given): a damaged or crafted chunk throws, it never hangs or expands
+ * past what it declares.
  */
-export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, expectedCount?: number): DecodedAccesses {
-  const parts = splitChunk(data)
+export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, expectedCount?: number, version?: PrsdVersion): DecodedAccesses {
+  const parts = splitChunk(data, version)
   // Bounded: a few crafted bytes must not expand to gigabytes (grammar and descriptors of the
   // largest chunk fit in 64 MiB; its residue is 8 bytes per access at most).
   const structure = brotliDecompressSync(parts.structure, { maxOutputLength: 64 << 20 })
@@ -294,10 +357,17 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, ex
   const count = r.uint()
   if (expectedCount !== undefined && count !== expectedCount) throw new Error(`it holds ${count} accesses, not the ${expectedCount} it declares`)
   if (count > MAX_DECODED_ACCESSES) throw new Error(`it claims ${count} accesses`)
+  const folding = parts.format === 2 ? readMarkers(r, count) : null
   const grammar = readGrammar(r)
-  const points = new Uint32Array(count)
-  const got = new GrammarCursor(grammar).fill(points, 0, count)
-  if (got !== count) throw new Error(`grammar expands to ${got} accesses, expected ${count}`)
+  let points: Uint32Array = new Uint32Array(count)
+  const expansion = new GrammarCursor(grammar)
+  const got = expansion.fill(points, 0, count)
+  if (folding) {
+    if (expansion.fill(new Uint32Array(1), 0, 1) !== 0) throw new Error('its grammar expands to more symbols than it declares accesses')
+    const { base, markers } = folding
+    for (let i = 0; i < got; i++) if (points[i]! >= base + markers.level.length) throw new Error(`its grammar names symbol ${points[i]} of ${base} + ${markers.level.length}`)
+    points = unfold(points, got, base, markers, count)
+  } else if (got !== count) throw new Error(`grammar expands to ${got} accesses, expected ${count}`)
 
   // Per point: where its addresses go in a scratch array laid out point by point.
   const perPoint = new Uint32Array(pointCount + 1)

@@ -4,19 +4,19 @@
  * The address is stored as the difference from the previous address of the same point within
  * the chunk (the first one from 0), so strided loops become runs of one repeated value that
  * deflate squeezes well. Chunks decode independently.
- * New sessions use `prsd-sequitur-v1` (decoded natively, ../compress/native-codec.ts); this one
- * stays readable.
+ * New sessions use `prsd-sequitur-v2` (decoded natively, ../compress/native-codec.ts); this one
+ * and `prsd-sequitur-v1` stay readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC } from '../compress/native-codec'
+import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC, PRSD_CODEC_V2 } from '../compress/native-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
 
-/** The codec new sessions are written with. */
-export const DEFAULT_CHUNK_CODEC = PRSD_CODEC
-
 /** Codecs this build reads. */
-export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, PRSD_CODEC]
+export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, PRSD_CODEC, PRSD_CODEC_V2]
+
+/** The prsd-sequitur version a codec name stands for (undefined: another codec). */
+const prsdVersion = (codec: string): 1 | 2 | undefined => (codec === PRSD_CODEC ? 1 : codec === PRSD_CODEC_V2 ? 2 : undefined)
 
 export interface DecodedChunk {
   count: number
@@ -82,13 +82,15 @@ export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?
 
 /** decodeStoredChunk off this thread where the codec allows it (the native one): a promise. */
 export async function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): Promise<DecodedChunk> {
-  if (codec === PRSD_CODEC) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount)
+  const version = prsdVersion(codec)
+  if (version) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount, version)
   return decodeStoredChunk(codec, data, pointCount, expectedCount)
 }
 
-/** Decodes a stored chunk of either codec. */
+/** Decodes a stored chunk of any readable codec. */
 export function decodeStoredChunk(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): DecodedChunk {
-  if (codec === PRSD_CODEC) return decodePrsdSequiturChunkNative(data, pointCount, expectedCount)
+  const version = prsdVersion(codec)
+  if (version) return decodePrsdSequiturChunkNative(data, pointCount, expectedCount, version)
   if (codec === CHUNK_CODEC) return decodeChunk(data, pointCount, expectedCount)
   throw new Error(`unknown trace chunk codec "${codec}"`)
 }

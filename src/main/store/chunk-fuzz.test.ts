@@ -6,8 +6,10 @@
 import { copyFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { crc32 } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { StrideError } from '../../shared/errors'
+import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2 } from '../compress/native-codec'
 import { openDb } from './open-db'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
@@ -28,9 +30,12 @@ function rng(seed: number): () => number {
   }
 }
 
-/** One chunk mixing regular strides, a nest and irregular addresses, like a real kernel. */
-function baseSession(): string {
-  const path = join(dir, 'base.stride')
+/**
+ * One chunk mixing regular strides, a nest and irregular addresses, like a real kernel, as
+ * the writer stores it (v2), or as older Strides stored it (codec v1: re-encoded in place).
+ */
+function baseSession(codec: string, name = `base-${codec}`): string {
+  const path = join(dir, `${name}.stride`)
   const w = new SessionWriter(path, { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
   const random = rng(7)
   const n = 6000
@@ -47,6 +52,13 @@ function baseSession(): string {
   }
   w.appendChunk(n, points, addresses, sizes, table)
   w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+  const db = openDb(path)
+  expect((db.prepare('SELECT codec FROM trace_chunks').get() as { codec: string }).codec).toBe(PRSD_CODEC_V2)
+  if (codec === PRSD_CODEC) {
+    const data = new NativePrsdSequiturEncoder(n, { version: 1 }).encode(n, points, addresses, sizes, table.length)
+    db.prepare('UPDATE trace_chunks SET data = ?, codec = ?, crc32 = ? WHERE seq = 0').run(data, codec, crc32(data))
+  }
+  db.close()
   return path
 }
 
@@ -97,16 +109,22 @@ function mutate(data: Buffer, random: () => number): Buffer {
   }
 }
 
-describe('fuzzing stored chunks and metadata (fixed seed)', () => {
-  const base = baseSession()
+describe.each([PRSD_CODEC_V2, PRSD_CODEC])('fuzzing stored %s chunks (fixed seed)', (codec) => {
+  const base = baseSession(codec)
   const original = trace(base)
+
+  it('the intact session reads back its trace, as stored', async () => {
+    expect(original.length).toBeGreaterThan(6000)
+    expect(trace(base)).toBe(trace(baseSession(codec === PRSD_CODEC ? PRSD_CODEC_V2 : PRSD_CODEC, `other-${codec}`)))
+    expect(await traceAhead(base)).toBe(original)
+  })
 
   it(`${CASES} damaged chunks: a clean error or the same trace; never a hang or a different trace (both chunk readers, same outcome)`, async () => {
     const random = rng(2026)
     const outcomes = { error: 0, same: 0, differentWithoutChecksum: 0 }
     const started = Date.now()
     for (let k = 0; k < CASES; k++) {
-      const path = join(dir, `chunk-${k}.stride`)
+      const path = join(dir, `chunk-${codec}-${k}.stride`)
       copyFileSync(base, path)
       const db = openDb(path)
       const row = db.prepare('SELECT data FROM trace_chunks WHERE seq = 0').get() as { data: Buffer }
@@ -135,6 +153,10 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
     expect(outcomes.error).toBeGreaterThan(CASES / 2)
     expect(Date.now() - started).toBeLessThan(60_000)
   }, 120_000)
+})
+
+describe('fuzzing stored chunks and metadata (fixed seed)', () => {
+  const base = baseSession(PRSD_CODEC_V2)
 
   it('a damaged or missing chunk in the middle: both readers fail alike, naming it; an intact session reads the same', async () => {
     const path = join(dir, 'three.stride')

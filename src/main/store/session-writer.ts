@@ -11,7 +11,6 @@ import { dirname } from 'node:path'
 import { crc32 } from 'node:zlib'
 import type { TraceStopReason } from '../../shared/domain'
 import { NativePrsdSequiturEncoder } from '../compress/native-codec'
-import { DEFAULT_CHUNK_CODEC } from './chunk-codec'
 import type { Statement } from 'better-sqlite3'
 import { foldLog, openDb, type Db } from './open-db'
 import { UNFINISHED_MESSAGE } from './recording-state'
@@ -93,7 +92,7 @@ export class SessionWriter {
   private committed = 0
   private storedBytes = 0
   private readonly insertChunk
-  /** Compresses chunks as they come (METRIC PRSDs + SEQUITUR) and keeps per-point stream metrics. */
+  /** Compresses chunks as they come (METRIC PRSDs, loops folded + SEQUITUR; its `codec` names the format) and keeps per-point stream metrics. */
   private readonly encoder = new NativePrsdSequiturEncoder(MAX_STORED_CHUNK)
   // Accesses gathered for the next stored chunk.
   private gPoints: Uint32Array = new Uint32Array(MAX_STORED_CHUNK)
@@ -261,7 +260,7 @@ export class SessionWriter {
   private commitChunk(count: number, data: Buffer, table: readonly PointRecord[]): void {
     this.db.transaction(() => {
       this.storePoints(table)
-      this.insertChunk.run(this.seq, this.committed, count, DEFAULT_CHUNK_CODEC, data, crc32(data), table.length)
+      this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, crc32(data), table.length)
       this.setMeta.run('events', JSON.stringify(this.committed + count))
       this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
     })()

@@ -1,6 +1,7 @@
 /* See decoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
 #include "decoder.h"
 #include "bytes.h"
+#include "fold.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,10 @@ int64_t decoder_count(const uint8_t *structure, size_t length) {
 typedef struct {
   ByteIn in;
   uint32_t count, point_count;
+  /* v2: the grammar's terminals from `base` on are repeat markers (level, k, r). */
+  bool folded;
+  uint32_t base, markers;
+  uint32_t *marker_level, *marker_k, *marker_r, *spare;
   /* The grammar: rule r's symbols are symbols[starts[r] .. starts[r + 1]). */
   uint32_t rules;
   uint32_t *starts, *symbols, *stack_rule, *stack_pos;
@@ -33,6 +38,31 @@ typedef struct {
 static void free_decoder(Decoder *d) {
   free(d->starts), free(d->symbols), free(d->stack_rule), free(d->stack_pos);
   free(d->per_point), free(d->by_point), free(d->size_of);
+  free(d->marker_level), free(d->marker_k), free(d->marker_r), free(d->spare);
+}
+
+/* v2's repeat markers: base, count, then per marker level + FOLD_LEVELS * (k - 1), r - 2. */
+static const char *read_markers(Decoder *d) {
+  ByteIn *r = &d->in;
+  uint64_t base = in_uint(r), markers = in_uint(r);
+  if (r->error) return r->error;
+  if (base > (1u << 30)) return "its repeat markers start beyond 2^30";
+  /* Each marker takes two bytes at least, and folds three accesses at least. */
+  if (markers > d->count || markers > (r->end - r->pos) / 2) return "it declares more repeat markers than it can hold";
+  d->base = (uint32_t)base;
+  d->markers = (uint32_t)markers;
+  size_t n = (size_t)markers + 1;
+  d->marker_level = malloc(n * 4), d->marker_k = malloc(n * 4), d->marker_r = malloc(n * 4);
+  if (!d->marker_level || !d->marker_k || !d->marker_r) return "out of memory";
+  for (uint32_t m = 0; m < d->markers; m++) {
+    uint64_t shape = in_uint(r), repeats = in_uint(r);
+    if (r->error) return r->error;
+    if (shape >= FOLD_LEVELS * FOLD_MAX_BODY || repeats > d->count) return "a repeat marker is out of range";
+    d->marker_level[m] = (uint32_t)(shape % FOLD_LEVELS);
+    d->marker_k[m] = (uint32_t)(shape / FOLD_LEVELS) + 1;
+    d->marker_r[m] = (uint32_t)repeats + 2;
+  }
+  return NULL;
 }
 
 /* Reads the grammar: rule count, then per rule its length and symbols (2t terminal, 2k+1
@@ -60,9 +90,14 @@ static const char *read_grammar(Decoder *d) {
     for (uint64_t i = 0; i < len; i++) {
       uint64_t s = in_uint(r);
       if (r->error) return r->error;
-      if (s & 1 ? (s >> 1) >= rules : (s >> 1) >= d->point_count) {
-        snprintf(d->message, sizeof d->message, "its grammar names %s %llu of %llu", s & 1 ? "rule" : "access point",
-                 (unsigned long long)(s >> 1), (unsigned long long)(s & 1 ? rules : d->point_count));
+      /* v2: a terminal below base is a point, one from base on a marker. */
+      uint64_t t = s >> 1;
+      bool marker = d->folded && t >= d->base;
+      if (s & 1 ? t >= rules : marker ? t - d->base >= d->markers : t >= d->point_count) {
+        const char *what = s & 1 ? "rule" : marker ? "repeat marker" : "access point";
+        uint64_t of = s & 1 ? rules : marker ? d->markers : d->point_count;
+        snprintf(d->message, sizeof d->message, "its grammar names %s %llu of %llu", what,
+                 (unsigned long long)(marker && !(s & 1) ? t - d->base : t), (unsigned long long)of);
         return d->message;
       }
       d->symbols[n++] = (uint32_t)s;
@@ -72,8 +107,8 @@ static const char *read_grammar(Decoder *d) {
   return NULL;
 }
 
-/* Expands the grammar into exactly `count` access points. */
-static const char *expand_grammar(Decoder *d, uint32_t *points) {
+/* Expands the grammar into at most `count` symbols (v1: exactly `count` access points). */
+static const char *expand_grammar(Decoder *d, uint32_t *points, uint32_t *expanded) {
   uint32_t depth = 1, n = 0;
   d->stack_rule[0] = 0;
   d->stack_pos[0] = d->starts[0];
@@ -95,8 +130,41 @@ static const char *expand_grammar(Decoder *d, uint32_t *points) {
       depth++;
     }
   }
-  if (n != d->count) {
+  *expanded = n;
+  if (!d->folded && n != d->count) {
     snprintf(d->message, sizeof d->message, "its grammar expands to %u accesses, expected %u", n, d->count);
+    return d->message;
+  }
+  return NULL;
+}
+
+/* v2: undoes the folding, highest level first, each pass bounded by `count`: a marker of the
+ * level being undone repeats the k symbols before it r - 1 more times. The last pass writes
+ * `points`. */
+static const char *unfold(Decoder *d, uint32_t *folded, uint32_t n, uint32_t *points) {
+  uint32_t *src = folded, *other = d->spare;
+  for (int level = FOLD_LEVELS - 1; level >= 0; level--) {
+    uint32_t *dst = level == 0 ? points : other;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t s = src[i];
+      if (s >= d->base && d->marker_level[s - d->base] == (uint32_t)level) {
+        uint32_t id = s - d->base, k = d->marker_k[id];
+        uint64_t copies = d->marker_r[id] - 1;
+        if (k > m) return "a repeat marker has no body before it";
+        if (m + copies * k > d->count) return "its repeats expand to more accesses than it declares";
+        for (uint64_t c = 0; c < copies; c++, m += k) memcpy(dst + m, dst + m - k, (size_t)k * 4);
+      } else {
+        if (m == d->count) return "its repeats expand to more accesses than it declares";
+        dst[m++] = s;
+      }
+    }
+    other = src;
+    src = dst;
+    n = (uint32_t)m;
+  }
+  if (n != d->count) {
+    snprintf(d->message, sizeof d->message, "its folded order expands to %u accesses, expected %u", n, d->count);
     return d->message;
   }
   return NULL;
@@ -209,8 +277,8 @@ static const char *read_points(Decoder *d) {
   return NULL;
 }
 
-const char *decoder_decode(const uint8_t *structure, size_t structure_length, const uint8_t *planes, size_t planes_length,
-                           uint32_t point_count, DecodedChunk *out) {
+const char *decoder_decode(int format, const uint8_t *structure, size_t structure_length, const uint8_t *planes,
+                           size_t planes_length, uint32_t point_count, DecodedChunk *out) {
   static _Thread_local char message[200];
   Decoder d;
   memset(&d, 0, sizeof d);
@@ -223,8 +291,22 @@ const char *decoder_decode(const uint8_t *structure, size_t structure_length, co
   if (d.in.error || count != out->count) damage = "its event count is unreadable";
   else if (planes_length % 8 != 0) damage = "its irregular addresses are not whole";
   d.count = out->count;
+  d.folded = format == 2;
+  if (!damage && format != 1 && format != 2) damage = "its format is unknown";
+  if (!damage && d.folded) damage = read_markers(&d);
   if (!damage) damage = read_grammar(&d);
-  if (!damage) damage = expand_grammar(&d, out->points);
+  if (!damage && !d.folded) {
+    uint32_t n;
+    damage = expand_grammar(&d, out->points, &n);
+  } else if (!damage) {
+    /* Two scratch arrays of `count` (the folded order, then each pass): bounded like the output. */
+    uint32_t *folded = malloc(((size_t)d.count + 1) * 4), n = 0;
+    d.spare = malloc(((size_t)d.count + 1) * 4);
+    if (!folded || !d.spare) damage = "out of memory";
+    if (!damage) damage = expand_grammar(&d, folded, &n);
+    if (!damage) damage = unfold(&d, folded, n, out->points);
+    free(folded);
+  }
   if (!damage) {
     d.per_point = calloc((size_t)point_count + 1, 4);
     d.by_point = malloc(((size_t)d.count + 1) * 8);

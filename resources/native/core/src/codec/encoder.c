@@ -67,10 +67,15 @@ void prsd_sink_irregular(PrsdSink *s, uint32_t p, double address) {
   s->point_irr[p]++;
 }
 
-bool encoder_init(ChunkEncoder *e, uint32_t max_events) {
+bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version) {
   memset(e, 0, sizeof *e);
   e->max_events = max_events;
+  e->version = version;
   if (!sequitur_init(&e->sequitur, (int32_t)max_events)) return false;
+  if (!fold_init(&e->folder, &e->sequitur)) {
+    sequitur_free(&e->sequitur);
+    return false;
+  }
   prsd_init(&e->detector, &e->out);
   metrics_init(&e->metrics);
   bytes_init(&e->structure, 1 << 16);
@@ -85,6 +90,7 @@ bool encoder_init(ChunkEncoder *e, uint32_t max_events) {
 
 void encoder_free(ChunkEncoder *e) {
   sequitur_free(&e->sequitur);
+  fold_free(&e->folder);
   prsd_free(&e->detector);
   metrics_free(&e->metrics);
   PrsdSink *s = &e->out;
@@ -180,7 +186,10 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
   PrsdDetector *det = &e->detector;
   RsdMetrics *metrics = &e->metrics;
   PrsdSink *out = &e->out;
+  Folder *folder = &e->folder;
+  bool fold = e->version == 2;
   sequitur_reset(seq);
+  if (fold && !fold_reset(folder, point_count)) return out_of_memory;
   sink_reset(out);
   if (!prsd_grow(det, point_count) || !metrics_grow(metrics, point_count) || !sink_grow_points(out, point_count))
     return out_of_memory;
@@ -206,7 +215,10 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
       snprintf(message, sizeof message, "address %.17g of event %u is not an integer in [0, 2^53)", a, i);
       return message;
     }
-    sequitur_append(seq, (int32_t)p);
+    if (fold)
+      fold_add(folder, p);
+    else
+      sequitur_append(seq, (int32_t)p);
     prsd_add(det, p, a);
     metrics_add(metrics, p, a);
     int32_t s = sizes[i], known = size_of[p];
@@ -221,11 +233,20 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
     }
   }
   prsd_flush(det);
-  if (det->failed || out->failed || metrics->failed) return out_of_memory;
+  if (fold) fold_flush(folder);
+  if (det->failed || out->failed || metrics->failed || (fold && folder->failed)) return out_of_memory;
 
   ByteBuf *w = &e->structure;
   w->length = 0;
   bytes_uint(w, count);
+  if (fold) {
+    bytes_uint(w, point_count);
+    bytes_uint(w, folder->markers);
+    for (uint32_t m = 0; m < folder->markers; m++) {
+      bytes_uint(w, folder->marker_level[m] + FOLD_LEVELS * (folder->marker_k[m] - 1));
+      bytes_uint(w, folder->marker_r[m] - 2);
+    }
+  }
   sequitur_write(seq, w);
   const char *failed = write_points(e);
   if (failed) return failed;

@@ -1,9 +1,11 @@
-/* The first stage of chunk codec prsd-sequitur-v1 (see src/main/compress/prsd-codec.ts):
- * SEQUITUR over the point order, PRSDs per point, and the structure and residue bytes the
- * second stage (brotli, in JavaScript) compresses. Also keeps the stream metrics. */
+/* The first stage of chunk codecs prsd-sequitur-v1 and -v2 (see src/main/compress/prsd-codec.ts):
+ * SEQUITUR over the point order (v2: after loop folding, fold.h), PRSDs per point, and the
+ * structure and residue bytes the second stage (brotli, in JavaScript) compresses. Also keeps
+ * the stream metrics. */
 #ifndef STRIDE_CODEC_ENCODER_H
 #define STRIDE_CODEC_ENCODER_H
 #include "bytes.h"
+#include "fold.h"
 #include "metrics.h"
 #include "prsd.h"
 #include "sequitur.h"
@@ -26,7 +28,9 @@ struct PrsdSink {
 
 typedef struct {
   uint32_t max_events;
+  int version; /* 1 or 2: the format written */
   Sequitur sequitur;
+  Folder folder;
   PrsdDetector detector;
   RsdMetrics metrics;
   PrsdSink out;
@@ -43,7 +47,7 @@ typedef struct {
   bool busy;
 } ChunkEncoder;
 
-bool encoder_init(ChunkEncoder *e, uint32_t max_events);
+bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version);
 void encoder_free(ChunkEncoder *e);
 /* Encodes one chunk into e->structure and e->residue (empty when nothing is irregular).
  * Returns NULL, or a message naming what is wrong with the input. */

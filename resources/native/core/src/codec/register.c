@@ -1,6 +1,6 @@
 /* The trace codec's exports. Batches cross as typed arrays; the encoder and the metrics
  * live in C memory owned by a JavaScript external (freed when it is collected).
- *   codecEncoderCreate(maxChunkEvents) -> encoder
+ *   codecEncoderCreate(maxChunkEvents, version) -> encoder (version 1 or 2: the format it writes)
  *   codecEncode(encoder, count, points u32, addresses f64, sizes u16, pointCount)
  *     -> { structure: Buffer, residue: Buffer | null, descriptors, irregular, rules }
  *   codecEncodeAsync(same) -> a promise of the same, encoded on the thread pool (one at a time)
@@ -8,7 +8,7 @@
  *   codecMetricsCreate() -> metrics;  codecMetricsAdd(metrics, count, points, addresses)
  *   codecMetricsFinish(metrics) -> metrics rows
  *   codecDeclaredCount(structure) -> the chunk's declared event count, or -1
- *   codecDecode(structure, residue, pointCount, count) -> { points, addresses, sizes }
+ *   codecDecode(structure, residue, pointCount, count, format) -> { points, addresses, sizes }
  *   codecDecodeAsync(same) -> a promise of the same, decoded on the thread pool */
 #include "../addon.h"
 #include "decoder.h"
@@ -63,12 +63,14 @@ static void encoder_finalize(napi_env env, void *data, void *hint) {
 }
 
 static napi_value encoder_create(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  uint32_t max_events;
-  if (!stride_args(env, info, 1, argv) || !stride_u32(env, argv[0], &max_events, "maxChunkEvents")) return NULL;
+  napi_value argv[2];
+  uint32_t max_events, version;
+  if (!stride_args(env, info, 2, argv) || !stride_u32(env, argv[0], &max_events, "maxChunkEvents") || !stride_u32(env, argv[1], &version, "version"))
+    return NULL;
   if (max_events == 0 || max_events > (1u << 26)) return stride_throw(env, "maxChunkEvents must be in [1, 2^26]");
+  if (version != 1 && version != 2) return stride_throw(env, "the codec version must be 1 or 2");
   ChunkEncoder *e = malloc(sizeof *e);
-  if (!e || !encoder_init(e, max_events)) {
+  if (!e || !encoder_init(e, max_events, (int)version)) {
     free(e);
     return stride_throw(env, "out of memory creating a trace chunk encoder");
   }
@@ -269,7 +271,7 @@ typedef struct {
   napi_ref refs[5]; /* structure, residue, points, addresses, sizes */
   const uint8_t *structure, *residue;
   size_t ns, nr;
-  uint32_t point_count;
+  uint32_t point_count, format;
   DecodedChunk out;
   const char *damage;
   char message[200];
@@ -277,11 +279,13 @@ typedef struct {
 
 /* Reads decode's arguments and makes its output arrays: out[0..2] = points, addresses, sizes. */
 static bool decode_args(napi_env env, napi_callback_info info, napi_value *argv, AsyncDecode *d, napi_value *out) {
-  if (!stride_args(env, info, 4, argv)) return false;
+  if (!stride_args(env, info, 5, argv)) return false;
   uint32_t count;
   d->structure = stride_typed_array(env, argv[0], napi_uint8_array, &d->ns, "structure");
   d->residue = d->structure ? stride_typed_array(env, argv[1], napi_uint8_array, &d->nr, "residue") : NULL;
-  if (!d->residue || !stride_u32(env, argv[2], &d->point_count, "pointCount") || !stride_u32(env, argv[3], &count, "count")) return false;
+  if (!d->residue || !stride_u32(env, argv[2], &d->point_count, "pointCount") || !stride_u32(env, argv[3], &count, "count") ||
+      !stride_u32(env, argv[4], &d->format, "format"))
+    return false;
   d->out.count = count;
   out[0] = stride_new_typed(env, napi_uint32_array, 4, count, (void **)&d->out.points);
   out[1] = out[0] ? stride_new_typed(env, napi_float64_array, 8, count, (void **)&d->out.addresses) : NULL;
@@ -299,17 +303,17 @@ static napi_value decoded(napi_env env, uint32_t count, napi_value *arrays) {
 }
 
 static napi_value decode(napi_env env, napi_callback_info info) {
-  napi_value argv[4], arrays[3];
+  napi_value argv[5], arrays[3];
   AsyncDecode d = {0};
   if (!decode_args(env, info, argv, &d, arrays)) return NULL;
-  const char *damage = decoder_decode(d.structure, d.ns, d.residue, d.nr, d.point_count, &d.out);
+  const char *damage = decoder_decode((int)d.format, d.structure, d.ns, d.residue, d.nr, d.point_count, &d.out);
   if (damage) return throw_damaged(env, damage);
   return decoded(env, d.out.count, arrays);
 }
 
 static void decode_execute(napi_env env, void *data) {
   AsyncDecode *d = data;
-  d->damage = decoder_decode(d->structure, d->ns, d->residue, d->nr, d->point_count, &d->out);
+  d->damage = decoder_decode((int)d->format, d->structure, d->ns, d->residue, d->nr, d->point_count, &d->out);
   /* The decoder may report in a buffer of its own: keep the words before it is gone. */
   if (d->damage) {
     snprintf(d->message, sizeof d->message, "trace chunk is damaged: %s", d->damage);
@@ -329,7 +333,7 @@ static void decode_complete(napi_env env, napi_status status, void *data) {
 /* codecDecodeAsync: decode's work on Node's thread pool, so the next chunk decodes while the
  * caller simulates this one. Resolves to decode's result; rejects when the chunk is damaged. */
 static napi_value decode_async(napi_env env, napi_callback_info info) {
-  napi_value argv[4], arrays[3];
+  napi_value argv[5], arrays[3];
   AsyncDecode *d = calloc(1, sizeof *d);
   if (!d) return stride_throw(env, "out of memory decoding a trace chunk");
   napi_value promise = NULL;
