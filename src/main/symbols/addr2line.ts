@@ -10,6 +10,8 @@ import { parseAddr2line, type SourceLocation } from './elf-parse'
 import { gdbSourceLocations } from './gdb-lines'
 import { inlineChains } from './inline-chain'
 import { runTool } from './run-tool'
+import { objdumpInstructions, objdumpIsCheaper } from './objdump-text'
+import { isSystemObject } from './system-objects'
 
 let gdbMissing = false
 
@@ -19,8 +21,10 @@ export async function sourceLocations(path: string, linkAddresses: number[]): Pr
   const pendingRows = lineTableRows(path, linkAddresses)
   if (!gdbMissing) {
     try {
-      // gdb gives the instruction text only, unless llvm-symbolizer cannot give the lines.
-      const [rows, texts] = await Promise.all([pendingRows, gdbSourceLocations(path, linkAddresses, false)])
+      // gdb gives the instruction text only, unless llvm-symbolizer cannot give the lines; for
+      // a system library's dense addresses (ld.so's start-up) one objdump over their span does.
+      const dense = isSystemObject(path) && objdumpIsCheaper(linkAddresses)
+      const [rows, texts] = await Promise.all([pendingRows, dense ? objdumpInstructions(path, linkAddresses) : gdbSourceLocations(path, linkAddresses, false)])
       if (!rows) return await gdbSourceLocations(path, linkAddresses, true)
       return texts.map((t, i) => ({ ...t, file: rows[i]?.file ?? null, line: rows[i]?.line ?? null }))
     } catch (e) {

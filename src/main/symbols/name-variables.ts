@@ -9,6 +9,9 @@ import { basename, isAbsolute } from 'node:path'
 import { sourceLocations } from './addr2line'
 import { inlineChains } from './inline-chain'
 import { readElf } from './elf-reader'
+import { isSystemObject } from './system-objects'
+
+export { isSystemObject }
 import type { LoadedModule } from '../tracing/proc-maps'
 import type { VariableRecord } from '../correlate/correlator'
 import { assignedTargets, cppOwnerName, parseLine } from '../correlate/source-expressions'
@@ -31,16 +34,10 @@ function sourceLine(file: string, line: number, cache: Map<string, string[] | nu
   return cache.get(file)?.[line - 1] ?? null
 }
 
-/** Libraries whose frames are never "the program's own": allocators, runtimes, Stride's interposer. */
-const SYSTEM_OBJECT = /(^|\/)(libc|libstdc\+\+|libgcc_s|libm|libpthread|ld-linux[^/]*|ld|libdl|stride-allocs|vgpreload_[^/]*)([.-][^/]*)?\.so[^/]*$/
-
 /** Library code instantiated into the program: templates and inline functions of system headers. */
 const SYSTEM_SOURCE = /^\/usr\/(?:local\/)?include\/|^\/usr\/lib\/gcc\//
 const CXX_SOURCE = /\.(?:cc|cpp|cxx|c\+\+|C|hpp|hh|hxx)$/
 
-export function isSystemObject(path: string): boolean {
-  return SYSTEM_OBJECT.test(path)
-}
 
 /**
  * What an allocating line names: the call's target among the line's (`assigned`, in call

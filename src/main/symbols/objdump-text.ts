@@ -1,0 +1,41 @@
+/**
+ * Instruction text for many addresses of one object from a single objdump over their span,
+ * in gdb's `x/i` form (`call 0x1139 <f>`, `# 0x4010 <A>`). Cheaper than gdb's per-address
+ * `x/i` where the addresses are dense (ld.so's 3,900 traced instructions: 0.09 s against ~1 s).
+ */
+import type { SourceLocation } from './elf-parse'
+import { runTool } from './run-tool'
+
+/** Whether one objdump over the span beats gdb's x/i per address (~0.4 us a byte vs ~250 us an address). */
+export function objdumpIsCheaper(linkAddresses: number[]): boolean {
+  if (linkAddresses.length === 0) return false
+  const span = Math.max(...linkAddresses) - Math.min(...linkAddresses)
+  return span < linkAddresses.length * 600
+}
+
+/** Pure: address -> instruction text of `objdump -d --no-show-raw-insn -M att` output, as gdb writes it. */
+export function parseObjdumpText(text: string): Map<number, string> {
+  const out = new Map<number, string>()
+  for (const line of text.split('\n')) {
+    const m = /^\s*([0-9a-f]+):\t(.+)$/.exec(line)
+    if (!m) continue
+    const insn = m[2]!
+      .replace(/\t/g, ' ')
+      .replace(/^(\S+\s+)([0-9a-f]+) </, '$10x$2 <') // a branch target
+      .replace(/# ([0-9a-f]+)( <|$)/, '# 0x$1$2') // a rip-relative comment
+      .trimEnd()
+    out.set(parseInt(m[1]!, 16), insn)
+  }
+  return out
+}
+
+export async function objdumpInstructions(path: string, linkAddresses: number[]): Promise<SourceLocation[]> {
+  const lo = Math.min(...linkAddresses)
+  const hi = Math.max(...linkAddresses) + 16
+  const text = await runTool('objdump', ['-d', '--no-show-raw-insn', '-M', 'att', `--start-address=0x${lo.toString(16)}`, `--stop-address=0x${hi.toString(16)}`, path])
+  const byAddress = parseObjdumpText(text)
+  return linkAddresses.map((a) => {
+    const disasm = byAddress.get(a)
+    return disasm ? { file: null, line: null, disasm } : { file: null, line: null }
+  })
+}

@@ -1,0 +1,8 @@
+/** Which loaded objects are the system's (allocators, runtimes, the loader, Stride's own preloads), not the program's. */
+
+/** Libraries whose frames are never "the program's own": allocators, runtimes, Stride's interposer. */
+const SYSTEM_OBJECT = /(^|\/)(libc|libstdc\+\+|libgcc_s|libm|libpthread|ld-linux[^/]*|ld|libdl|stride-allocs|vgpreload_[^/]*)([.-][^/]*)?\.so[^/]*$/
+
+export function isSystemObject(path: string): boolean {
+  return SYSTEM_OBJECT.test(path)
+}
