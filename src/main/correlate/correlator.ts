@@ -86,14 +86,7 @@ export class Correlator {
     if (this.loaded || !this.layout) return
     this.loaded = true
     const offset = this.layout.relocatable ? base : 0
-    const ranges = this.layout.globals.map((g) => {
-      const v = this.record(g.name, 'global', this.layout!.variables.globals[g.name] ?? { type: '', size: g.size, elementSize: g.size, dims: null }, null)
-      v.start = g.start + offset
-      v.size = g.size
-      this.variables.push(v)
-      return { start: v.start, end: v.start + g.size, variable: v.id }
-    })
-    this.map.addGlobals(ranges)
+    this.placeGlobals(this.layout.globals.map((g) => ({ name: g.name, start: g.start + offset, size: g.size, info: this.layout!.variables.globals[g.name] })))
     for (const f of this.layout.functions) {
       const locals: FrameLocalInfo[] = this.layout.variables.frames[f.name] ?? []
       if (locals.length === 0) continue
@@ -117,16 +110,18 @@ export class Correlator {
     this.placedLibraries.add(path)
     const own = new Set(this.layout!.globals.map((g) => g.name))
     const file = path.slice(path.lastIndexOf('/') + 1)
-    const ranges = lib.globals
-      .filter((g) => g.size > 0)
-      .map((g) => {
-        const name = own.has(g.name) ? `${file}:${g.name}` : g.name
-        const v = this.record(name, 'global', { type: '', size: g.size, elementSize: g.size, dims: null }, null)
-        v.start = g.start + base
-        v.size = g.size
-        this.variables.push(v)
-        return { start: v.start, end: v.start + g.size, variable: v.id }
-      })
+    this.placeGlobals(lib.globals.filter((g) => g.size > 0).map((g) => ({ name: own.has(g.name) ? `${file}:${g.name}` : g.name, start: g.start + base, size: g.size, info: undefined })))
+  }
+
+  /** Globals at their runtime addresses: recorded as variables and placed in the address map. */
+  private placeGlobals(globals: Array<{ name: string; start: number; size: number; info: TypeShape | undefined }>): void {
+    const ranges = globals.map((g) => {
+      const v = this.record(g.name, 'global', g.info ?? { type: '', size: g.size, elementSize: g.size, dims: null }, null)
+      v.start = g.start
+      v.size = g.size
+      this.variables.push(v)
+      return { start: v.start, end: v.start + g.size, variable: v.id }
+    })
     this.map.addGlobals(ranges)
   }
 

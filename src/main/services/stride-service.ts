@@ -11,8 +11,8 @@ import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import { buildNameTable, demangle, resolveNames } from '../symbols/function-names'
-import { parseLdd, parseLibrarySpec } from '../symbols/library-spec'
-import { runTool } from '../symbols/run-tool'
+import { parseLibrarySpec } from '../symbols/library-spec'
+import { linkedLibraries } from '../symbols/linked-libraries'
 import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
 import { ensureExampleBuilt, listExamples } from './examples'
@@ -74,7 +74,7 @@ export async function checkFunctions(program: string, functions: string[]): Prom
 /** Each LIBRARY:function as `FILE:symbol`, FILE the library's real file name (what Valgrind maps). */
 async function checkLibraryFunctions(program: string, specs: string[]): Promise<string[]> {
   if (specs.length === 0) return []
-  const listed = parseLdd(await runTool('ldd', [program]).catch(() => ''))
+  const listed = await linkedLibraries(program)
   const out: string[] = []
   for (const spec of specs) {
     const { library, name } = parseLibrarySpec(spec)!

@@ -92,7 +92,8 @@ async function locateAll(pcs: number[], modules: LoadedModule[]): Promise<Map<nu
   for (const pc of new Set(pcs)) {
     const module = modules.find((m) => pc >= m.start && pc < m.end)
     if (!module) out.set(pc, [])
-    else byModule.set(module, [...(byModule.get(module) ?? []), pc])
+    else if (byModule.has(module)) byModule.get(module)!.push(pc)
+    else byModule.set(module, [pc])
   }
   await Promise.all(
     [...byModule].map(async ([module, list]) => {
@@ -111,11 +112,12 @@ async function locateAll(pcs: number[], modules: LoadedModule[]): Promise<Map<nu
       const chains = await inlineChains(module.path, links).catch(() => [] as Awaited<ReturnType<typeof inlineChains>>)
       const missing = list.map((_, k) => k).filter((k) => !(chains[k]?.length ?? 0))
       const located = missing.length > 0 ? await sourceLocations(module.path, missing.map((k) => links[k]!)).catch(() => []) : []
+      const locatedAt = new Map(missing.map((k, i) => [k, located[i]]))
       list.forEach((pc, k) => {
         const chain = chains[k]
         if (chain && chain.length > 0) out.set(pc, chain.map((l) => ({ module, link: links[k]!, file: l.file, line: l.line })))
         else {
-          const loc = located[missing.indexOf(k)]
+          const loc = locatedAt.get(k)
           out.set(pc, [{ module, link: links[k]!, file: loc?.file ?? null, line: loc?.line ?? null }])
         }
       })

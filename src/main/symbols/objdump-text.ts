@@ -9,8 +9,19 @@ import { runTool } from './run-tool'
 /** Whether one objdump over the span beats gdb's x/i per address (~0.4 us a byte vs ~250 us an address). */
 export function objdumpIsCheaper(linkAddresses: number[]): boolean {
   if (linkAddresses.length === 0) return false
-  const span = Math.max(...linkAddresses) - Math.min(...linkAddresses)
-  return span < linkAddresses.length * 600
+  const [lo, hi] = bounds(linkAddresses)
+  return hi - lo < linkAddresses.length * 600
+}
+
+/** Lowest and highest address (a loop: spreading a large list into Math.min overflows the stack). */
+function bounds(addresses: number[]): [number, number] {
+  let lo = Infinity
+  let hi = -Infinity
+  for (const a of addresses) {
+    if (a < lo) lo = a
+    if (a > hi) hi = a
+  }
+  return [lo, hi]
 }
 
 /** Pure: address -> instruction text of `objdump -d --no-show-raw-insn -M att` output, as gdb writes it. */
@@ -30,8 +41,8 @@ export function parseObjdumpText(text: string): Map<number, string> {
 }
 
 export async function objdumpInstructions(path: string, linkAddresses: number[]): Promise<SourceLocation[]> {
-  const lo = Math.min(...linkAddresses)
-  const hi = Math.max(...linkAddresses) + 16
+  const [lo, last] = bounds(linkAddresses)
+  const hi = last + 16
   const text = await runTool('objdump', ['-d', '--no-show-raw-insn', '-M', 'att', `--start-address=0x${lo.toString(16)}`, `--stop-address=0x${hi.toString(16)}`, path])
   const byAddress = parseObjdumpText(text)
   return linkAddresses.map((a) => {

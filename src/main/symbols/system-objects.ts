@@ -6,3 +6,8 @@ const SYSTEM_OBJECT = /(^|\/)(libc|libstdc\+\+|libgcc_s|libm|libpthread|ld-linux
 export function isSystemObject(path: string): boolean {
   return SYSTEM_OBJECT.test(path)
 }
+
+/** Installed by the system (/lib, /usr/lib and their 32/64-bit twins), not built with the program. */
+export function inSystemFolder(path: string): boolean {
+  return /^\/(usr\/)?lib(32|64|x32)?\//.test(path)
+}

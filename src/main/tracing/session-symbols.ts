@@ -16,8 +16,8 @@ import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from './proc-maps'
 import { realpathSync } from 'node:fs'
-import { parseLdd } from '../symbols/library-spec'
-import { runTool } from '../symbols/run-tool'
+import { linkedLibraries } from '../symbols/linked-libraries'
+import { inSystemFolder } from '../symbols/system-objects'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
@@ -29,12 +29,12 @@ export async function programDataLayout(program: string): Promise<ProgramDataLay
   return { globals: elf.data, functions, variables, relocatable: elf.relocatable, libraries: await ownLibraries(program) }
 }
 
-/** System libraries (libc, libstdc++, ld.so ...) keep their globals unnamed: thousands, rarely the data studied. */
-const SYSTEM_LIBRARY = /^\/(usr\/)?lib(32|64|x32)?\//
-
-/** The program's own shared libraries (those ldd finds outside the system's folders), with their data symbols. */
+/**
+ * The program's own shared libraries (those ldd finds outside the system's folders), with their
+ * data symbols. System libraries keep their globals unnamed: thousands, rarely the data studied.
+ */
 async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLayout['libraries']>> {
-  const listed = parseLdd(await runTool('ldd', [program]).catch(() => ''))
+  const listed = await linkedLibraries(program)
   const real = (p: string) => {
     try {
       return realpathSync(p)
@@ -42,7 +42,7 @@ async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLay
       return null // "not found" in ldd's list: the program will not start anyway
     }
   }
-  const paths = [...new Set([...listed.values()].map(real))].filter((p): p is string => p !== null && !SYSTEM_LIBRARY.test(p))
+  const paths = [...new Set([...listed.values()].map(real))].filter((p): p is string => p !== null && !inSystemFolder(p))
   const libraries = await Promise.all(paths.map((path) => readElf(path).then((elf) => ({ path, globals: elf.data }), () => null)))
   return libraries.filter((l) => l !== null)
 }
