@@ -77,20 +77,20 @@ describe('what-if and compare', () => {
     await screenshot(page, 'whatif-2-form')
     // The banner says what runs (a simulation of the recorded trace, not the program). A what-if
     // on the warm pool can end within a frame or two, so its texts are collected as they appear.
-    await page.evaluate(() => {
-      const seen: string[] = []
-      ;(window as unknown as { bannerTexts: string[] }).bannerTexts = seen
+    // (A script string: this file is type-checked without the DOM's types.)
+    await page.evaluate(`{
+      const seen = (window.bannerTexts = [])
       const look = () => {
         const text = document.querySelector('[data-testid="job-running"]')?.textContent
         if (text) seen.push(text)
       }
       new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true })
-    })
+    }`)
     await page.getByTestId('run-whatif').click()
     // The new run opens in Compare by itself: run 2 against run 1.
     await expect.poll(() => page.getByTestId('run-totals').textContent(), { timeout: 120_000 }).toMatch(/^Run 2/)
     await expect.poll(() => page.getByTestId('tab-compare').getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true')
-    const banners = await page.evaluate(() => (window as unknown as { bannerTexts: string[] }).bannerTexts)
+    const banners = (await page.evaluate('window.bannerTexts')) as string[]
     expect(banners.length).toBeGreaterThan(0)
     for (const text of banners) expect(text).not.toMatch(/launching the program/)
     const total = page.getByTestId('diff-total').first()
