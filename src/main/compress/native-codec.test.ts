@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { loopTraceArb, traceArb, type Trace } from '../testing/trace-arbitrary'
 import { ByteWriter } from './bytes'
 import { FOLD_MAX_BODY } from './fold'
-import { decodePrsdSequiturChunkNative, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
+import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
 import { decodePrsdSequiturChunk, frameChunk, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
 import { RsdMetrics } from './rsd-metrics'
 
@@ -267,5 +267,32 @@ describe('the native decoder rejects damaged v2 chunks', () => {
   it('a chunk whose format is not the codec the store names', () => {
     expect(() => decodePrsdSequiturChunkNative(good, 1, 4, 1)).toThrow(/format 2, stored as prsd-sequitur-v1/)
     expect(() => decodePrsdSequiturChunkNative(chunk([4, 1, 4, 0, 0, 0, 0, ...rsd]), 1, 4, 2)).toThrow(/format 1, stored as prsd-sequitur-v2/)
+  })
+})
+
+describe('the native decoder writes into lent arrays', () => {
+  const t = nestTrace([
+    { trips: [4, 3, 2], strides: [8, 4096, 65536, 0, 0, 0, 0], base: 2 ** 32, repeat: 3, glitch: 5 },
+    { trips: [2, 2], strides: [-16, 512, 0, 0, 0, 0, 0], base: 2 ** 34, repeat: 2, glitch: 50 }
+  ])
+  const { points, addresses, sizes } = arrays(t)
+  const n = points.length
+  const chunk = new NativePrsdSequiturEncoder(n, { version: 2 }).encode(n, points, addresses, sizes, t.pointCount)
+
+  it('the same accesses as a fresh decode, in views of the chunk length over arrays left longer and dirty', async () => {
+    const into = { points: new Uint32Array(n + 9).fill(7), addresses: new Float64Array(n + 9).fill(3), sizes: new Uint16Array(n + 9).fill(5) }
+    const got = await decodePrsdSequiturChunkNativeAsync(chunk, t.pointCount, n, 2, into)
+    expect(got.count).toBe(n)
+    expect(got.points.buffer).toBe(into.points.buffer)
+    expect(Array.from(got.points)).toEqual(t.points)
+    expect(Array.from(got.addresses)).toEqual(t.addresses)
+    expect(Array.from(got.sizes)).toEqual(t.sizes)
+    expect(into.points[n]).toBe(7)
+  })
+
+  it('refuses arrays shorter than the chunk, writing nothing', async () => {
+    const into = { points: new Uint32Array(n - 1), addresses: new Float64Array(n), sizes: new Uint16Array(n) }
+    await expect(decodePrsdSequiturChunkNativeAsync(chunk, t.pointCount, n, 2, into)).rejects.toThrow(/shorter than the chunk/)
+    expect(into.addresses.every((a) => a === 0)).toBe(true)
   })
 })

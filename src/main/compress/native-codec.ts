@@ -36,6 +36,14 @@ interface CodecExports {
   codecDeclaredCount(structure: Uint8Array): number
   codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): DecodedAccesses
   codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): Promise<DecodedAccesses>
+  codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<DecodedAccesses>
+}
+
+/** Arrays a caller lends the decoder to write into, each at least the chunk's count long. */
+export interface DecodeInto {
+  points: Uint32Array
+  addresses: Float64Array
+  sizes: Uint16Array
 }
 
 /** Per point 9 numbers (see register.c) and the [value, count] pairs they index. */
@@ -158,9 +166,12 @@ export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: numb
  * decodePrsdSequiturChunkNative with the first stage on Node's thread pool: the caller works
  * on the previous chunk meanwhile (the brotli stage, a small part, runs here first).
  */
-export async function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number, version?: PrsdVersion): Promise<DecodedAccesses> {
+export async function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number, version?: PrsdVersion, into?: DecodeInto): Promise<DecodedAccesses> {
   const { format, structure, residue, count } = secondStage(data, events, version)
-  return core().codecDecodeAsync(structure, residue, pointCount, count, format)
+  if (!into) return core().codecDecodeAsync(structure, residue, pointCount, count, format)
+  // Lent arrays: a streaming reader reuses them instead of a zero-filled allocation per chunk.
+  await core().codecDecodeAsync(structure, residue, pointCount, count, format, into.points, into.addresses, into.sizes)
+  return { count, points: into.points.subarray(0, count), addresses: into.addresses.subarray(0, count), sizes: into.sizes.subarray(0, count) }
 }
 
 /** Undoes the second stage (brotli) and checks the declared count: the first stage's input. */

@@ -8,7 +8,7 @@
  * and `prsd-sequitur-v1` stay readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC, PRSD_CODEC_V2 } from '../compress/native-codec'
+import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC, PRSD_CODEC_V2, type DecodeInto } from '../compress/native-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
 
@@ -81,9 +81,9 @@ export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?
 }
 
 /** decodeStoredChunk off this thread where the codec allows it (the native one): a promise. */
-export async function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): Promise<DecodedChunk> {
+export async function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number, into?: DecodeInto): Promise<DecodedChunk> {
   const version = prsdVersion(codec)
-  if (version) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount, version)
+  if (version) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount, version, into)
   return decodeStoredChunk(codec, data, pointCount, expectedCount)
 }
 

@@ -76,13 +76,17 @@ function trace(path: string): string {
   }
 }
 
-/** The same, through the read-ahead iterator (the simulator's): the trace, or the error's message. */
-async function traceAhead(path: string): Promise<string> {
+/**
+ * The same, through the read-ahead iterator (the simulator's): the trace, or the error's
+ * message. `reuse`: chunks decoded into two sets of arrays taken in turn, each copied out
+ * before the next chunk is asked for, as its callers do.
+ */
+async function traceAhead(path: string, reuse = false): Promise<string> {
   const db = openSessionDb(path, { readonly: true })
   try {
     const points = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
     const parts: string[] = []
-    for await (const c of iterateChunksAhead(db, points)) parts.push(Buffer.from(c.points.buffer, c.points.byteOffset, c.count * 4).toString('base64'), Buffer.from(c.addresses.buffer, c.addresses.byteOffset, c.count * 8).toString('base64'), Buffer.from(c.sizes.buffer, c.sizes.byteOffset, c.count * 2).toString('base64'))
+    for await (const c of iterateChunksAhead(db, points, { reuse })) parts.push(Buffer.from(c.points.buffer, c.points.byteOffset, c.count * 4).toString('base64'), Buffer.from(c.addresses.buffer, c.addresses.byteOffset, c.count * 8).toString('base64'), Buffer.from(c.sizes.buffer, c.sizes.byteOffset, c.count * 2).toString('base64'))
     return parts.join('|')
   } catch (e) {
     if (!(e instanceof StrideError)) throw e
@@ -117,6 +121,7 @@ describe.each([PRSD_CODEC_V2, PRSD_CODEC])('fuzzing stored %s chunks (fixed seed
     expect(original.length).toBeGreaterThan(6000)
     expect(trace(base)).toBe(trace(baseSession(codec === PRSD_CODEC ? PRSD_CODEC_V2 : PRSD_CODEC, `other-${codec}`)))
     expect(await traceAhead(base)).toBe(original)
+    expect(await traceAhead(base, true)).toBe(original)
   })
 
   it(`${CASES} damaged chunks: a clean error or the same trace; never a hang or a different trace (both chunk readers, same outcome)`, async () => {
@@ -143,6 +148,7 @@ describe.each([PRSD_CODEC_V2, PRSD_CODEC])('fuzzing stored %s chunks (fixed seed
         outcomes.error++
       }
       expect(await traceAhead(path), `case ${k}: the read-ahead reader differs`).toBe(result ?? failure)
+      expect(await traceAhead(path, true), `case ${k}: the read-ahead reader into reused arrays differs`).toBe(result ?? failure)
       expect(Date.now() - caseStarted, `case ${k} took too long`).toBeLessThan(5000)
       if (result !== null) {
         if (result === original) outcomes.same++
@@ -173,6 +179,8 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
     expect((check.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n).toBe(3)
     check.close()
     expect(await traceAhead(path)).toBe(intact)
+    // Into reused arrays: chunk 2 is decoded into chunk 0's, after chunk 0 was read.
+    expect(await traceAhead(path, true)).toBe(intact)
     // A reader stopped part-way (a cancelled simulation) leaves the connection usable and closable.
     const partial = openSessionDb(path, { readonly: true })
     let seen = 0
@@ -199,6 +207,7 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
       })()
       expect(sync).toMatch(/chunk 1|chunk 2/)
       expect(await traceAhead(copy)).toBe(sync)
+      expect(await traceAhead(copy, true)).toBe(sync)
     }
   })
 

@@ -50,7 +50,7 @@ export async function computeFunctionStreams(db: Db, pointFunction: Array<string
   const names = [...new Set(pointFunction.map((f) => f ?? '(unknown)'))]
   const index = new Map(names.map((n, i) => [n, i]))
   const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? '(unknown)')!), names.length, window)
-  for await (const chunk of iterateChunksAhead(db, pointFunction.length)) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
+  for await (const chunk of iterateChunksAhead(db, pointFunction.length, { reuse: true })) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
   return detectors
     .finish()
     .map((stats, i) => ({ function: names[i]!, ...stats, advice: adviseFromStreams(stats) }))
@@ -95,7 +95,7 @@ export async function sessionStreams(db: Db, pointFunction: Array<string | null>
   const points = readPointStreams(db)
   if (points.size > 0 || pointFunction.length === 0) return { points, functions: readFunctionStreams(db) }
   const metrics = new NativeRsdMetrics()
-  for await (const chunk of iterateChunksAhead(db, pointFunction.length)) metrics.add(chunk.count, chunk.points, chunk.addresses, pointFunction.length)
+  for await (const chunk of iterateChunksAhead(db, pointFunction.length, { reuse: true })) metrics.add(chunk.count, chunk.points, chunk.addresses, pointFunction.length)
   return {
     points: new Map(metrics.finish().map((m) => [m.point, toPointStreams(m)])),
     functions: await computeFunctionStreams(db, pointFunction)

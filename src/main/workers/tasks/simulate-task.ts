@@ -96,7 +96,7 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
   let done = 0
   let lastPost = 0
-  for await (const chunk of iterateChunksAhead(reader, kinds.length)) {
+  for await (const chunk of iterateChunksAhead(reader, kinds.length, { reuse: true })) {
     for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
     done += chunk.count
     const now = Date.now()

@@ -277,9 +277,31 @@ typedef struct {
   char message[200];
 } AsyncDecode;
 
-/* Reads decode's arguments and makes its output arrays: out[0..2] = points, addresses, sizes. */
+/* An output array the caller lends (at least `count` long), or a new one. */
+static napi_value output_array(napi_env env, napi_value lent, napi_typedarray_type type, size_t elem, uint32_t count, void **data, const char *what) {
+  if (!lent) return stride_new_typed(env, type, elem, count, data);
+  size_t length;
+  *data = stride_typed_array(env, lent, type, &length, what);
+  if (!*data) return NULL;
+  if (length < count) {
+    napi_throw_range_error(env, NULL, "decode: a lent output array is shorter than the chunk");
+    return NULL;
+  }
+  return lent;
+}
+
+/* Reads decode's arguments and makes its output arrays: out[0..2] = points, addresses, sizes.
+ * Three more arguments, when given, are arrays to decode into instead (reused by a caller that
+ * streams chunks: new arrays cost a zero-filled allocation per chunk). */
 static bool decode_args(napi_env env, napi_callback_info info, napi_value *argv, AsyncDecode *d, napi_value *out) {
-  if (!stride_args(env, info, 5, argv)) return false;
+  size_t argc = 8;
+  napi_value all[8] = {NULL};
+  if (napi_get_cb_info(env, info, &argc, all, NULL, NULL) != napi_ok || argc < 5) {
+    napi_throw_type_error(env, NULL, "stride core: too few arguments");
+    return false;
+  }
+  memcpy(argv, all, 5 * sizeof *argv);
+  bool lent = argc >= 8;
   uint32_t count;
   d->structure = stride_typed_array(env, argv[0], napi_uint8_array, &d->ns, "structure");
   d->residue = d->structure ? stride_typed_array(env, argv[1], napi_uint8_array, &d->nr, "residue") : NULL;
@@ -287,9 +309,10 @@ static bool decode_args(napi_env env, napi_callback_info info, napi_value *argv,
       !stride_u32(env, argv[4], &d->format, "format"))
     return false;
   d->out.count = count;
-  out[0] = stride_new_typed(env, napi_uint32_array, 4, count, (void **)&d->out.points);
-  out[1] = out[0] ? stride_new_typed(env, napi_float64_array, 8, count, (void **)&d->out.addresses) : NULL;
-  out[2] = out[1] ? stride_new_typed(env, napi_uint16_array, 2, count, (void **)&d->out.sizes) : NULL;
+  out[0] = output_array(env, lent ? all[5] : NULL, napi_uint32_array, 4, count, (void **)&d->out.points, "points");
+  out[1] = out[0] ? output_array(env, lent ? all[6] : NULL, napi_float64_array, 8, count, (void **)&d->out.addresses, "addresses") : NULL;
+  out[2] = out[1] ? output_array(env, lent ? all[7] : NULL, napi_uint16_array, 2, count, (void **)&d->out.sizes, "sizes") : NULL;
+  if (lent) return out[2] != NULL;
   if (!out[2]) stride_throw(env, "out of memory decoding a trace chunk");
   return out[2] != NULL;
 }
