@@ -33,6 +33,9 @@ export interface ToolObserver {
   attribute(point: number, kind: number, address: number, thread: number): void
 }
 
+/** A shared object's file name (not a data file the loader maps, e.g. /etc/ld.so.cache). */
+const SHARED_OBJECT = /\.so(\.\d+)*$/
+
 export class ToolTrace implements ToolStreamSink {
   private child: ChildProcess | null = null
   private stopReason: TraceStopReason | null = null
@@ -248,7 +251,12 @@ export class ToolTrace implements ToolStreamSink {
         this.observer?.programLoaded(exe.base)
       }
     }
-    for (const m of this.modules.takeNew(this.programPath)) this.observer?.libraryLoaded(m.path, m.base)
+    for (const m of this.modules.takeNew(this.programPath)) {
+      this.observer?.libraryLoaded(m.path, m.base)
+      // The naming after the trace reads each shared object's symbols: read them while the
+      // program runs (cached per path; a failure is met again, and handled, by the naming).
+      if (SHARED_OBJECT.test(m.path)) readElf(m.path).catch(() => {})
+    }
   }
 
   access(toolPoint: number, address: number, size: number, thread: number): void {
