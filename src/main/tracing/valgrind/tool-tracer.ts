@@ -36,15 +36,14 @@ export interface ToolObserver {
   attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void
 }
 
-/** A shared object's file name (not a data file the loader maps, e.g. /etc/ld.so.cache). */
-const SHARED_OBJECT = /\.so(\.\d+)*$/
-
 export class ToolTrace implements ToolStreamSink {
   private child: ChildProcess | null = null
   private stopReason: TraceStopReason | null = null
   private stopMessage: string | null = null
   private readonly modules = new ModuleMap()
   private readonly points: PointRecord[] = []
+  /** Objects whose symbols were asked for while the program runs. */
+  private readonly symbolsRead = new Set<string>()
   /** Tool point id -> session point (-1 until its first access: points never executed are not kept). */
   private toolPoints = new Int32Array(1024).fill(-1)
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
@@ -253,6 +252,14 @@ export class ToolTrace implements ToolStreamSink {
 
   point(pc: number, kind: number): void {
     this.toolPointDefs.push({ pc, kind })
+    // The naming after the trace reads the symbols of each object holding points: read them
+    // while the program runs, once the object's first point is instrumented (cached per path;
+    // a failure is met again, and handled, by the naming). Objects without points are not read.
+    const m = this.modules.find(pc)
+    if (m && m.path !== this.programPath && !this.symbolsRead.has(m.path)) {
+      this.symbolsRead.add(m.path)
+      readElf(m.path).catch(() => {})
+    }
   }
 
   maps(text: string): void {
@@ -264,12 +271,7 @@ export class ToolTrace implements ToolStreamSink {
         this.observer?.programLoaded(exe.base)
       }
     }
-    for (const m of this.modules.takeNew(this.programPath)) {
-      this.observer?.libraryLoaded(m.path, m.base)
-      // The naming after the trace reads each shared object's symbols: read them while the
-      // program runs (cached per path; a failure is met again, and handled, by the naming).
-      if (SHARED_OBJECT.test(m.path)) readElf(m.path).catch(() => {})
-    }
+    for (const m of this.modules.takeNew(this.programPath)) this.observer?.libraryLoaded(m.path, m.base)
   }
 
   access(toolPoint: number, address: number, size: number, thread: number): void {
