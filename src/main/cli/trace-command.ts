@@ -3,13 +3,12 @@ import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { assertRunnableProgram } from '../symbols/elf-reader'
-import { checkFunctions } from '../services/stride-service'
+import { checkFunctions } from '../services/function-check'
 import { splitFunctionList } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { flag, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
-import { fridaTraceCommand } from './attach-command'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
 
@@ -23,7 +22,8 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
   if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
-  if (has(args, 'attach') || backend === 'frida') return fridaTraceCommand(args, io)
+  // Frida's modules load only for a Frida trace (start-up time of every Valgrind trace).
+  if (has(args, 'attach') || backend === 'frida') return (await import('./attach-command')).fridaTraceCommand(args, io)
   if (has(args, 'sampling')) throw new StrideError('stride trace: --sampling applies to the Frida backend (--attach PID, or --launch PROGRAM --backend frida).')
   const launch = flag(args, 'launch')
   if (!launch) throw new StrideError('stride trace: give the program to run with --launch PROGRAM (or --attach PID).')

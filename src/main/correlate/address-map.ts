@@ -53,6 +53,9 @@ function insertionPoint(ranges: Range[], start: number): number {
 
 export class AddressMap {
   private globals: Range[] = []
+  /** Every global lies in [globalsLow, globalsHigh): an address outside needs no search. */
+  private globalsLow = Infinity
+  private globalsHigh = -Infinity
   private readonly heap: Range[] = []
   /** Frame stacks per thread; `frames` is the current thread's. */
   private readonly stacks = new Map<number, Frame[]>()
@@ -76,6 +79,9 @@ export class AddressMap {
 
   setGlobals(ranges: Range[]): void {
     this.globals = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start)
+    this.globalsLow = this.globals.length > 0 ? this.globals[0]!.start : Infinity
+    this.globalsHigh = -Infinity
+    for (const r of this.globals) if (r.end > this.globalsHigh) this.globalsHigh = r.end
     this.last = null
   }
 
@@ -147,9 +153,10 @@ export class AddressMap {
       const hit = findIn(this.frames[f]!.ranges, address)
       if (hit) return (this.last = hit).variable
     }
-    const heap = findIn(this.heap, address)
+    const heap = this.heap.length > 0 ? findIn(this.heap, address) : null
     if (heap) return (this.last = heap).variable
-    const global = findIn(this.globals, address)
+    // Most accesses outside every global (heap data, untracked stacks) skip the search.
+    const global = address >= this.globalsLow && address < this.globalsHigh ? findIn(this.globals, address) : null
     if (global) return (this.last = global).variable
     // Another thread's local, reached through a pointer.
     if (this.stacks.size > 1)

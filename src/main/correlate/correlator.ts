@@ -48,6 +48,15 @@ export class Correlator {
   /** Runtime entry pc -> the frame's locals with their variable ids. */
   private readonly entries = new Map<number, FrameLocal[]>()
   private readonly histograms = new Map<number, Map<number, number>>()
+  /**
+   * Per point, its current run of accesses of one kind to one variable, not yet added to its
+   * histogram and the variable's counts (a point mostly touches one variable access after
+   * access): runVar -1 when none. Runs are closed in order, so each histogram gets its
+   * variables in the order they were first touched, as if counted one by one.
+   */
+  private runVar = new Int32Array(0)
+  private runKind = new Uint8Array(0)
+  private runCount = new Float64Array(0)
   private lastStore = -1
   private loaded = false
   private readonly placedLibraries = new Set<string>()
@@ -144,17 +153,65 @@ export class Correlator {
   attribute(point: number, kind: number, address: number, thread = 0): number {
     this.map.setThread(thread)
     const v = this.map.resolve(address)
-    let h = this.histograms.get(point)
-    if (!h) this.histograms.set(point, (h = new Map()))
-    h.set(v, (h.get(v) ?? 0) + 1)
-    const rec = this.variables[v]!
-    if (kind === KIND_READ) rec.reads++
-    else if (kind === KIND_WRITE) rec.writes++
-    else {
-      rec.reads++
-      rec.writes++
-    }
+    this.count(point, kind, v)
     return v
+  }
+
+  /**
+   * attribute() for accesses from..to-1 of a tracer's batch, in order (the same counts); a
+   * point's kind is `kindOf[point]`.
+   */
+  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void {
+    const map = this.map
+    for (let i = from; i < to; i++) {
+      map.setThread(threads[i]!)
+      const point = points[i]!
+      this.count(point, kindOf[point]!, map.resolve(addresses[i]!))
+    }
+  }
+
+  private count(point: number, kind: number, v: number): void {
+    if (point >= this.runVar.length) this.growRuns(point)
+    if (this.runVar[point] === v && this.runKind[point] === kind) {
+      this.runCount[point]++
+      return
+    }
+    this.closeRun(point)
+    // A point's first access gives it its place among the histograms.
+    if (!this.histograms.has(point)) this.histograms.set(point, new Map())
+    this.runVar[point] = v
+    this.runKind[point] = kind
+    this.runCount[point] = 1
+  }
+
+  private closeRun(point: number): void {
+    const v = this.runVar[point]!
+    if (v < 0) return
+    const n = this.runCount[point]!
+    const h = this.histograms.get(point)!
+    h.set(v, (h.get(v) ?? 0) + n)
+    const rec = this.variables[v]!
+    const kind = this.runKind[point]!
+    if (kind === KIND_READ) rec.reads += n
+    else if (kind === KIND_WRITE) rec.writes += n
+    else {
+      rec.reads += n
+      rec.writes += n
+    }
+    this.runVar[point] = -1
+  }
+
+  private growRuns(point: number): void {
+    const n = Math.max(point + 1, this.runVar.length * 2, 1024)
+    const runVar = new Int32Array(n).fill(-1)
+    runVar.set(this.runVar)
+    const runKind = new Uint8Array(n)
+    runKind.set(this.runKind)
+    const runCount = new Float64Array(n)
+    runCount.set(this.runCount)
+    this.runVar = runVar
+    this.runKind = runKind
+    this.runCount = runCount
   }
 
   /**
@@ -236,6 +293,7 @@ export class Correlator {
   /** All variables (id order; 0 is unknown) and, per point, accesses per variable. */
   finish(): { variables: VariableRecord[]; histograms: Map<number, Map<number, number>> } {
     if (this.pending) this.applyPending()
+    for (let point = 0; point < this.runVar.length; point++) this.closeRun(point)
     return { variables: this.variables, histograms: this.histograms }
   }
 }

@@ -300,6 +300,16 @@ export class SessionWriter {
   }
 
   /**
+   * commitAll with the last chunk compressed on Node's thread pool (the same bytes), so the
+   * tracer reads symbols meanwhile; resolves once it is committed, rejects if it failed.
+   */
+  async commitAllInBackground(): Promise<void> {
+    this.background = true
+    this.sealGathered()
+    await this.drain()
+  }
+
+  /**
    * Stores the point table and module list (called once the trace has ended and `commitAll`
    * made it whole), with the per-point stream metrics the encoder kept and the functions'
    * stream statistics (`computeFunctionStreams` over the stored trace).

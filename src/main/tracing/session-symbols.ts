@@ -52,10 +52,13 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, point
   const loops = programLoops(elf)
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited below)
   const { variables, histograms } = correlator.finish()
+  // The last chunk compresses on the thread pool while the objects' symbols are read.
+  const committed = writer.commitAllInBackground()
+  committed.catch(() => {}) // awaited below
+  const groups = await pointModules(points, modules, elf)
+  await committed
   // The functions' stream statistics read the whole stored trace: they run (native, a chunk
   // at a time) while the points and variables are named by gdb and the symbolizer.
-  writer.commitAll()
-  const groups = await pointModules(points, modules, elf)
   const streams = computeFunctionStreams(writer.db, pointFunctions(groups, points.length))
   streams.catch(() => {}) // awaited below, after the naming
   const named = await nameVariables(variables, modules)

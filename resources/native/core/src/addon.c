@@ -136,6 +136,7 @@ static napi_value init(napi_env env, napi_value exports) {
   STRIDE_CALL(env, stride_register_sim(env, exports));
   STRIDE_CALL(env, stride_register_codec(env, exports));
   STRIDE_CALL(env, stride_register_streams(env, exports));
+  STRIDE_CALL(env, stride_register_trace(env, exports));
   return exports;
 }
 

@@ -48,6 +48,12 @@ export interface ToolStreamSink {
   /** Defines the next access point id (0, 1, 2, ... in stream order). */
   point(pc: number, kind: number): void
   access(point: number, address: number, size: number, thread: number): void
+  /**
+   * Optional fast path: takes as many access records as it can from `stage` at byte offset
+   * `at` (whole records up to `end`; tool points below `defined` are defined) and returns the
+   * offset it stopped at; the record there, if any, then goes through the other methods.
+   */
+  accessRun?(stage: Uint8Array, at: number, end: number, defined: number): number
   enter(entry: number, sp: number, thread: number): void
   leave(sp: number, thread: number): void
   alloc(a: ToolAllocation): void
@@ -116,6 +122,13 @@ export class ToolStreamReader {
       const tag = u32[w + 2]!
       if (tag < CONTROL) {
         if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
+        if (sink.accessRun) {
+          const next = sink.accessRun(this.bytes, at, end, this.points)
+          if (next > at) {
+            at = next
+            continue
+          }
+        }
         if (tag >= this.points) throw new ToolStreamError(`access of undefined point ${tag}`)
         sink.access(tag, u32[w + 1]! * 4294967296 + u32[w]!, u16[(at >>> 1) + 6]!, u16[(at >>> 1) + 7]!)
         at += RECORD

@@ -16,6 +16,7 @@ import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import { RecentOutput } from './recent-output'
 import { toolCommand, type StrideTool } from './tool-build'
+import { scanAccesses, type AccessBatch } from './native-scan'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
@@ -31,6 +32,8 @@ export interface ToolObserver {
   allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
   freed(ptr: number): void
   attribute(point: number, kind: number, address: number, thread: number): void
+  /** attribute() for accesses from..to-1 of the batch, in order; a point's kind is kindOf[point]. */
+  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void
 }
 
 export class ToolTrace implements ToolStreamSink {
@@ -39,6 +42,8 @@ export class ToolTrace implements ToolStreamSink {
   private stopMessage: string | null = null
   private readonly modules = new ModuleMap()
   private readonly points: PointRecord[] = []
+  /** Objects whose symbols were asked for while the program runs. */
+  private readonly symbolsRead = new Set<string>()
   /** Tool point id -> session point (-1 until its first access: points never executed are not kept). */
   private toolPoints = new Int32Array(1024).fill(-1)
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
@@ -55,7 +60,16 @@ export class ToolTrace implements ToolStreamSink {
   private bPoints = new Uint32Array(CHUNK_EVENTS)
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
+  private bThreads = new Uint16Array(CHUNK_EVENTS)
+  private readonly batch: AccessBatch = { points: this.bPoints, addresses: this.bAddresses, sizes: this.bSizes, threads: this.bThreads }
   private bCount = 0
+  /**
+   * Accesses per session point, counted by the native scan (and the per-record path); copied
+   * into the point records' `accesses` before each batch goes to the writer and at the end.
+   */
+  private counts = new Float64Array(1024)
+  /** Each session point's access kind, for the correlator's batches. */
+  private kinds = new Uint8Array(1024)
 
   constructor(
     private readonly options: TraceOptions,
@@ -168,6 +182,7 @@ export class ToolTrace implements ToolStreamSink {
       clearInterval(progress)
     })
     this.flush()
+    this.syncCounts()
     // Every full chunk committed before the session is named and finished.
     await this.writer.drain().catch((e: unknown) => {
       encodeError ??= e instanceof Error ? e.message : String(e)
@@ -237,6 +252,14 @@ export class ToolTrace implements ToolStreamSink {
 
   point(pc: number, kind: number): void {
     this.toolPointDefs.push({ pc, kind })
+    // The naming after the trace reads the symbols of each object holding points: read them
+    // while the program runs, once the object's first point is instrumented (cached per path;
+    // a failure is met again, and handled, by the naming). Objects without points are not read.
+    const m = this.modules.find(pc)
+    if (m && m.path !== this.programPath && !this.symbolsRead.has(m.path)) {
+      this.symbolsRead.add(m.path)
+      readElf(m.path).catch(() => {})
+    }
   }
 
   maps(text: string): void {
@@ -254,14 +277,28 @@ export class ToolTrace implements ToolStreamSink {
   access(toolPoint: number, address: number, size: number, thread: number): void {
     let point = toolPoint < this.toolPoints.length ? this.toolPoints[toolPoint]! : -1
     if (point < 0) point = this.firstAccess(toolPoint, address)
-    const p = this.points[point]!
-    p.accesses++
-    this.observer?.attribute(point, p.kind, address, thread)
+    this.counts[point]!++
+    this.observer?.attribute(point, this.kinds[point]!, address, thread)
     const i = this.bCount++
     this.bPoints[i] = point
     this.bAddresses[i] = address
     this.bSizes[i] = size
+    this.bThreads[i] = thread
     if (this.bCount === CHUNK_EVENTS) this.flush()
+  }
+
+  /** The stream's runs of accesses, copied natively; each run is attributed in order. */
+  accessRun(stage: Uint8Array, at: number, end: number, defined: number): number {
+    for (;;) {
+      const from = this.bCount
+      const next = scanAccesses(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts)
+      const to = from + (next - at) / 16
+      this.observer?.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds)
+      this.bCount = to
+      at = next
+      if (this.bCount < CHUNK_EVENTS) return at
+      this.flush()
+    }
   }
 
   enter(entry: number, sp: number, thread: number): void {
@@ -306,12 +343,27 @@ export class ToolTrace implements ToolStreamSink {
     }
     const idx = this.points.length
     this.points.push({ idx, pc: def.pc, kind: def.kind, accesses: 0, firstAddress: address })
+    if (idx >= this.counts.length) {
+      const counts = new Float64Array(this.counts.length * 2)
+      counts.set(this.counts)
+      this.counts = counts
+      const kinds = new Uint8Array(this.kinds.length * 2)
+      kinds.set(this.kinds)
+      this.kinds = kinds
+    }
+    this.kinds[idx] = def.kind
     this.toolPoints[toolPoint] = idx
     return idx
   }
 
+  /** The points' access counts into their records (the writer stores them with each chunk). */
+  private syncCounts(): void {
+    for (const p of this.points) p.accesses = this.counts[p.idx]!
+  }
+
   private flush(): void {
     if (this.bCount === 0) return
+    this.syncCounts()
     this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points)
     this.kept += this.bCount
     this.bCount = 0

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { scanAccesses, type AccessBatch } from './native-scan'
+
+/** Tool records: accesses {address, point, size, thread}, or a control record (tag >= 0xffff0000). */
+function stage(records: Array<{ address: number; tag: number; size?: number; thread?: number }>): Uint8Array {
+  const bytes = new Uint8Array(records.length * 16)
+  const view = new DataView(bytes.buffer)
+  records.forEach((r, i) => {
+    view.setUint32(i * 16, r.address % 2 ** 32, true)
+    view.setUint32(i * 16 + 4, Math.floor(r.address / 2 ** 32), true)
+    view.setUint32(i * 16 + 8, r.tag, true)
+    view.setUint16(i * 16 + 12, r.size ?? 8, true)
+    view.setUint16(i * 16 + 14, r.thread ?? 0, true)
+  })
+  return bytes
+}
+
+const batch = (n: number): AccessBatch => ({ points: new Uint32Array(n), addresses: new Float64Array(n), sizes: new Uint16Array(n), threads: new Uint16Array(n) })
+
+describe('scanAccesses', () => {
+  it('copies accesses with their session points, sizes and threads, and counts them per point', () => {
+    const s = stage([
+      { address: 0x7ffd_1234_5678, tag: 1, size: 4, thread: 2 },
+      { address: 0x1000, tag: 0 },
+      { address: 0x1008, tag: 1, size: 2 }
+    ])
+    const b = batch(8)
+    const counts = new Float64Array(4)
+    const toolPoints = Int32Array.of(3, 0)
+    expect(scanAccesses(s, 0, s.length, toolPoints, 2, b, 1, 8, counts)).toBe(48)
+    expect([...b.points.subarray(1, 4)]).toEqual([0, 3, 0])
+    // As the JavaScript reader reads it: hi * 2^32 + lo.
+    expect([...b.addresses.subarray(1, 4)]).toEqual([0x7ffd_1234_5678, 0x1000, 0x1008])
+    expect([...b.sizes.subarray(1, 4)]).toEqual([4, 8, 2])
+    expect([...b.threads.subarray(1, 4)]).toEqual([2, 0, 0])
+    expect([...counts]).toEqual([2, 0, 0, 1])
+  })
+
+  it('stops before a control record, an undefined point, a point without a session point, and at outCap', () => {
+    const toolPoints = Int32Array.of(0, -1)
+    const counts = new Float64Array(1)
+    const control = stage([{ address: 0, tag: 0 }, { address: 5, tag: 0xffff0200 }])
+    expect(scanAccesses(control, 0, control.length, toolPoints, 2, batch(4), 0, 4, counts)).toBe(16)
+    const undefinedPoint = stage([{ address: 0, tag: 0 }, { address: 0, tag: 2 }])
+    expect(scanAccesses(undefinedPoint, 0, undefinedPoint.length, Int32Array.of(0, -1, 0), 2, batch(4), 0, 4, counts)).toBe(16)
+    const firstAccess = stage([{ address: 0, tag: 1 }])
+    expect(scanAccesses(firstAccess, 0, firstAccess.length, toolPoints, 2, batch(4), 0, 4, counts)).toBe(0)
+    const full = stage([{ address: 0, tag: 0 }, { address: 8, tag: 0 }, { address: 16, tag: 0 }])
+    expect(scanAccesses(full, 0, full.length, toolPoints, 2, batch(4), 2, 4, counts)).toBe(32)
+    expect(counts[0]).toBe(4)
+  })
+
+  it('refuses offsets that are not whole records of the stage, and batches shorter than outCap', () => {
+    const s = stage([{ address: 0, tag: 0 }])
+    expect(() => scanAccesses(s, 8, 16, Int32Array.of(0), 1, batch(4), 0, 4, new Float64Array(1))).toThrow(/record offsets/)
+    expect(() => scanAccesses(s, 0, 32, Int32Array.of(0), 1, batch(4), 0, 4, new Float64Array(1))).toThrow(/record offsets/)
+    expect(() => scanAccesses(s, 0, 16, Int32Array.of(0), 1, batch(4), 0, 5, new Float64Array(1))).toThrow(/shorter/)
+  })
+})
