@@ -11,25 +11,28 @@
 
 /* ---- the key -> value table ---- */
 
+#define FREE_KEY INT64_MIN
+
+static NumSlot *free_slots(uint32_t n) {
+  NumSlot *slots = malloc(n * sizeof *slots);
+  if (slots)
+    for (uint32_t i = 0; i < n; i++) slots[i].key = FREE_KEY;
+  return slots;
+}
+
 static bool table_init(NumTable *h, uint32_t expected) {
   uint32_t bits = 4;
   while ((1u << bits) < expected * 4u) bits++;
-  uint32_t n = 1u << bits;
   h->bits = bits;
-  h->mask = n - 1;
+  h->mask = (1u << bits) - 1;
   h->size = 0;
-  h->keys = malloc(n * sizeof *h->keys);
-  h->values = malloc(n * sizeof *h->values);
-  h->used = calloc(n, 1);
-  return h->keys && h->values && h->used;
+  h->slots = free_slots(1u << bits);
+  return h->slots != NULL;
 }
 
 static void table_free(NumTable *h) {
-  free(h->keys);
-  free(h->values);
-  free(h->used);
-  h->keys = h->values = NULL;
-  h->used = NULL;
+  free(h->slots);
+  h->slots = NULL;
 }
 
 static inline uint32_t slot_of(const NumTable *h, int64_t key) {
@@ -38,8 +41,8 @@ static inline uint32_t slot_of(const NumTable *h, int64_t key) {
 }
 
 static inline int64_t table_get(const NumTable *h, int64_t key) {
-  for (uint32_t i = slot_of(h, key); h->used[i]; i = (i + 1) & h->mask)
-    if (h->keys[i] == key) return h->values[i];
+  for (uint32_t i = slot_of(h, key); h->slots[i].key != FREE_KEY; i = (i + 1) & h->mask)
+    if (h->slots[i].key == key) return h->slots[i].value;
   return NONE;
 }
 
@@ -51,48 +54,41 @@ static bool table_grow(NumTable *h) {
   h->bits++;
   h->mask = n - 1;
   h->size = 0;
-  h->keys = malloc(n * sizeof *h->keys);
-  h->values = malloc(n * sizeof *h->values);
-  h->used = calloc(n, 1);
-  if (!h->keys || !h->values || !h->used) {
-    table_free(h);
+  h->slots = free_slots(n);
+  if (!h->slots) {
     *h = old;
     return false;
   }
   for (uint32_t i = 0; i <= old.mask; i++)
-    if (old.used[i]) table_set(h, old.keys[i], old.values[i]);
+    if (old.slots[i].key != FREE_KEY) table_set(h, old.slots[i].key, old.slots[i].value);
   table_free(&old);
   return true;
 }
 
 static bool table_set(NumTable *h, int64_t key, int64_t value) {
   uint32_t i = slot_of(h, key);
-  for (; h->used[i]; i = (i + 1) & h->mask)
-    if (h->keys[i] == key) {
-      h->values[i] = value;
+  for (; h->slots[i].key != FREE_KEY; i = (i + 1) & h->mask)
+    if (h->slots[i].key == key) {
+      h->slots[i].value = value;
       return true;
     }
-  h->used[i] = 1;
-  h->keys[i] = key;
-  h->values[i] = value;
+  h->slots[i] = (NumSlot){key, value};
   if (++h->size * 2 > h->mask) return table_grow(h);
   return true;
 }
 
 static void table_delete(NumTable *h, int64_t key) {
   uint32_t i = slot_of(h, key);
-  while (h->used[i] && h->keys[i] != key) i = (i + 1) & h->mask;
-  if (!h->used[i]) return;
-  h->used[i] = 0;
+  while (h->slots[i].key != FREE_KEY && h->slots[i].key != key) i = (i + 1) & h->mask;
+  if (h->slots[i].key == FREE_KEY) return;
+  h->slots[i].key = FREE_KEY;
   h->size--;
   /* Backward shift: later entries of the probe run move into the hole when their home allows. */
-  for (uint32_t j = (i + 1) & h->mask; h->used[j]; j = (j + 1) & h->mask) {
-    uint32_t home = slot_of(h, h->keys[j]);
+  for (uint32_t j = (i + 1) & h->mask; h->slots[j].key != FREE_KEY; j = (j + 1) & h->mask) {
+    uint32_t home = slot_of(h, h->slots[j].key);
     if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
-      h->keys[i] = h->keys[j];
-      h->values[i] = h->values[j];
-      h->used[i] = 1;
-      h->used[j] = 0;
+      h->slots[i] = h->slots[j];
+      h->slots[j].key = FREE_KEY;
       i = j;
     }
   }
@@ -257,7 +253,10 @@ static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint
 
 void detector_add(StreamDetector *d, int64_t address, uint32_t size) {
   int64_t t = d->t++;
-  uint32_t w = d->window, col = (uint32_t)(t % w);
+  /* Pool positions by a running column, not t % w: a 64-bit division per access and per
+   * candidate was a third of the detector's time. */
+  uint32_t w = d->window, col = d->col;
+  d->col = col + 1 == w ? 0 : col + 1;
   /* The reference leaving the pool. */
   if (d->time[col] >= 0) {
     int64_t old = d->addr[col];
@@ -285,12 +284,13 @@ void detector_add(StreamDetector *d, int64_t address, uint32_t size) {
   for (uint32_t i = 1; i < w; i++) {
     int64_t tc = t - i;
     if (tc <= lo || tc < 0) break;
-    uint32_t cc = (uint32_t)(tc % w);
+    uint32_t cc = col >= i ? col - i : col + w - i; /* tc % w, as tc = t - i */
     if (d->marked[cc]) continue;
     int64_t c = d->addr[cc];
     int64_t want = 2 * c - address;
     for (int64_t te = table_get(&d->latest, want); te >= 0 && te > lo;) {
-      uint32_t ce = (uint32_t)(te % w);
+      uint32_t back = (uint32_t)(t - te); /* in [1, w): te is in the pool */
+      uint32_t ce = col >= back ? col - back : col + w - back;
       if (te < tc && !d->marked[ce]) {
         d->marked[ce] = d->marked[cc] = d->marked[col] = 1;
         int32_t n = new_stream(d, want, address - c, size, t);

@@ -8,10 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Key -> value, linear probing with backward-shift deletion. */
+/* Key -> value, linear probing with backward-shift deletion; a slot's key and value side by
+ * side (one cache line per probe), INT64_MIN marking a free slot (keys are addresses and
+ * stream successors, far inside +-2^62). */
 typedef struct {
-  int64_t *keys, *values;
-  uint8_t *used;
+  int64_t key, value;
+} NumSlot;
+
+typedef struct {
+  NumSlot *slots;
   uint32_t mask, bits, size;
 } NumTable;
 
@@ -36,6 +41,7 @@ typedef struct {
   uint32_t n_free, allocated, cap;
   int32_t newest, oldest;
   int64_t t;
+  uint32_t col; /* t % window */
   StreamTally tally;
   bool failed;
 } StreamDetector;
