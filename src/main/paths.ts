@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { delimiter, dirname, join, resolve } from 'node:path'
 
 let root: string | null = null
 
@@ -40,4 +40,18 @@ export function strideHome(): string {
 
 export function sessionsDir(): string {
   return join(strideHome(), 'sessions')
+}
+
+/** Rebuildable per-user data (the built Valgrind tool, system objects' symbols). STRIDE_CACHE overrides. */
+export function cacheDir(): string {
+  return process.env.STRIDE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'stride')
+}
+
+/** The first PATH entry holding `name`, as the shell would run it, or null. */
+export function which(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const p = join(dir, name)
+    if (dir && existsSync(p)) return p
+  }
+  return null
 }

@@ -57,8 +57,19 @@ async function load(path: string): Promise<ElfInfo> {
   return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections) || debug !== null, ...symbols }
 }
 
+const debugFiles = new Map<string, Promise<string | null>>()
+
 /** The object's detached debug file (/usr/lib/debug/.build-id/...), when installed. */
-async function detachedDebugFile(path: string): Promise<string | null> {
-  const debug = buildIdDebugPath(await runTool('readelf', ['-n', path]).catch(() => ''))
-  return debug !== null && existsSync(debug) ? debug : null
+export function detachedDebugFile(path: string): Promise<string | null> {
+  let found = debugFiles.get(path)
+  if (!found) {
+    found = runTool('readelf', ['-n', path])
+      .catch(() => '')
+      .then((notes) => {
+        const debug = buildIdDebugPath(notes)
+        return debug !== null && existsSync(debug) ? debug : null
+      })
+    debugFiles.set(path, found)
+  }
+  return found
 }

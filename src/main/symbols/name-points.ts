@@ -12,6 +12,8 @@ import { compilerAccess } from './compiler-accesses'
 import type { PointNames, PointRecord } from '../store/session-writer'
 import type { LoadedModule } from '../tracing/proc-maps'
 import { sourceLocations } from './addr2line'
+import { cachedSourceLocations } from './symbol-cache'
+import { inSystemFolder } from './system-objects'
 import { findSymbol } from './elf-parse'
 import { readElf, type ElfInfo } from './elf-reader'
 import { ACCESS_KINDS } from '../../shared/domain'
@@ -77,7 +79,9 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
   // Each object's lines and instructions (gdb on it), all objects at once.
   await Promise.all(
     groups.map(async ({ module, elf, points: list, links, functions }) => {
-      const locations = elf.hasDebugInfo ? await sourceLocations(module.path, links).catch(() => []) : []
+      // System libraries' names are kept across traces (they change only with an upgrade).
+      const locate = inSystemFolder(module.path) ? cachedSourceLocations : sourceLocations
+      const locations = elf.hasDebugInfo ? await locate(module.path, links).catch(() => []) : []
       list.forEach((p, i) => {
         const n = names[p.idx]!
         n.function = functions[i]!

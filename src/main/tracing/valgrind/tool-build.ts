@@ -12,9 +12,9 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs'
-import { arch, homedir, platform } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
-import { projectRoot } from '../../paths'
+import { arch, platform } from 'node:os'
+import { dirname, join } from 'node:path'
+import { cacheDir, projectRoot, which } from '../../paths'
 
 export interface StrideTool {
   /** The tool executable (Valgrind's core linked with st_main.c). */
@@ -50,17 +50,6 @@ export function toolSourceDir(): string {
   return join(projectRoot(), 'resources', 'native', 'valgrind-tool')
 }
 
-function cacheRoot(): string {
-  return process.env.STRIDE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'stride')
-}
-
-function which(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const p = join(dir, name)
-    if (dir && existsSync(p)) return p
-  }
-  return null
-}
 
 /**
  * The launcher binary and the variables its distribution's wrapper sets. Debian's
@@ -101,7 +90,7 @@ function build(): ToolBuild {
   // A Valgrind upgrade changes the core the tool links: rebuild.
   const core = statSync(join(lib, 'libcoregrind-amd64-linux.a'))
   hash.update(`layout 2:${core.size}:${core.mtimeMs}:${launcher.launcher}`)
-  const dir = join(cacheRoot(), 'valgrind-tool', hash.digest('hex').slice(0, 16))
+  const dir = join(cacheDir(), 'valgrind-tool', hash.digest('hex').slice(0, 16))
   const tool: StrideTool = {
     tool: join(dir, 'stride-amd64-linux'),
     preload: join(dir, 'vgpreload_stride-amd64-linux.so'),
@@ -110,8 +99,8 @@ function build(): ToolBuild {
   }
   if (existsSync(tool.tool) && existsSync(tool.preload)) return { ok: true, tool }
 
-  mkdirSync(join(cacheRoot(), 'valgrind-tool'), { recursive: true })
-  const work = mkdtempSync(join(cacheRoot(), 'valgrind-tool', 'building-'))
+  mkdirSync(join(cacheDir(), 'valgrind-tool'), { recursive: true })
+  const work = mkdtempSync(join(cacheDir(), 'valgrind-tool', 'building-'))
   try {
     const cc = process.env.CC || 'cc'
     const defines = ['-DVGA_amd64=1', '-DVGO_linux=1', '-DVGP_amd64_linux=1', '-DVGPV_amd64_linux_vanilla=1']
