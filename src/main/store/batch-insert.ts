@@ -17,10 +17,12 @@ export class BatchInsert {
   private readonly values: Value[]
   private filled = 0
 
+  /** `upsertKey`: rows whose key column is already stored update that row instead. */
   constructor(
     private readonly db: Db,
     private readonly table: string,
-    private readonly columns: readonly string[]
+    private readonly columns: readonly string[],
+    private readonly upsertKey: string | null = null
   ) {
     this.full = db.prepare(this.sql(ROWS_PER_STATEMENT))
     this.values = new Array<Value>(ROWS_PER_STATEMENT * columns.length)
@@ -45,6 +47,9 @@ export class BatchInsert {
 
   private sql(rows: number): string {
     const row = `(${this.columns.map(() => '?').join(',')})`
-    return `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${new Array<string>(rows).fill(row).join(',')}`
+    const insert = `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${new Array<string>(rows).fill(row).join(',')}`
+    if (this.upsertKey === null) return insert
+    const set = this.columns.filter((c) => c !== this.upsertKey).map((c) => `${c} = excluded.${c}`)
+    return `${insert} ON CONFLICT(${this.upsertKey}) DO UPDATE SET ${set.join(', ')}`
   }
 }
