@@ -1,8 +1,10 @@
 /** Reads what Stride needs from one ELF file, once per path (cached for the process). */
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { StrideError } from '../../shared/errors'
-import { buildIdDebugPath, hasDebugLines, parseElfType, parseNm, type ElfSymbols } from './elf-parse'
+import { buildIdDebugPath, hasDebugLines, parseElfType, parseNm, type ElfSymbol, type ElfSymbols } from './elf-parse'
+import { keptFile, objectIdentity, readKept, writeKept } from './kept-files'
 import { runTool } from './run-tool'
+import { inSystemFolder } from './system-objects'
 
 export interface ElfInfo extends ElfSymbols {
   path: string
@@ -13,6 +15,13 @@ export interface ElfInfo extends ElfSymbols {
 }
 
 const cache = new Map<string, Promise<ElfInfo>>()
+const debugFiles = new Map<string, Promise<string | null>>()
+
+/** Forgets what this process read (the kept files stay): objects are read or looked up again. */
+export function forgetElfReads(): void {
+  cache.clear()
+  debugFiles.clear()
+}
 
 export function readElf(path: string): Promise<ElfInfo> {
   let hit = cache.get(path)
@@ -40,7 +49,34 @@ export function assertRunnableProgram(path: string): void {
   }
 }
 
+/** Bumped when ElfInfo changes form: older kept files are then ignored. */
+const KEPT_FORMAT = 1
+
+/**
+ * A system library's symbols are kept across traces (kept-files.ts: libc's with its debug
+ * file's symbol table are five tool runs and 10,000 lines to parse per trace); others are read.
+ */
 async function load(path: string): Promise<ElfInfo> {
+  if (!inSystemFolder(path)) return readObject(path)
+  const identity = objectIdentity(path, await detachedDebugFile(path), ['readelf', 'nm'])
+  if (identity === null) return readObject(path)
+  const key = `elf ${KEPT_FORMAT}|${identity}`
+  const file = keptFile('elf', key)
+  const kept = readKept(file, key)
+  if (isElfInfo(kept, path)) return kept
+  const info = await readObject(path)
+  writeKept(file, key, info)
+  return info
+}
+
+function isElfInfo(v: unknown, path: string): v is ElfInfo {
+  if (typeof v !== 'object' || v === null) return false
+  const e = v as Partial<ElfInfo>
+  const symbols = (list: unknown) => Array.isArray(list) && list.every((x: Partial<ElfSymbol>) => typeof x?.name === 'string' && Number.isFinite(x.start) && Number.isFinite(x.size))
+  return e.path === path && typeof e.relocatable === 'boolean' && typeof e.hasDebugInfo === 'boolean' && symbols(e.functions) && symbols(e.data)
+}
+
+async function readObject(path: string): Promise<ElfInfo> {
   const header = await runTool('readelf', ['-h', path]).catch(() => '')
   const type = parseElfType(header)
   if (!type) throw new StrideError(`"${path}" is not an ELF executable; Stride traces native Linux programs.`, 'invalid-input')
@@ -56,8 +92,6 @@ async function load(path: string): Promise<ElfInfo> {
   const symbols = parseNm(nm.trim() ? nm : detached.trim() ? detached : dyn)
   return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections) || debug !== null, ...symbols }
 }
-
-const debugFiles = new Map<string, Promise<string | null>>()
 
 /** The object's detached debug file (/usr/lib/debug/.build-id/...), when installed. */
 export function detachedDebugFile(path: string): Promise<string | null> {
