@@ -110,9 +110,9 @@ class PointOutput implements PrsdSink {
 export interface EncoderOptions {
   /** The format written: 2 (default, loops folded before SEQUITUR) or 1 (as older Strides wrote). */
   version?: PrsdVersion
-  /** brotli quality for the structure stream (small), default 11. */
+  /** brotli quality for the structure stream, default by its size (structureQuality). */
   structureQuality?: number
-  /** brotli quality for the irregular residue, default 9 below 256 KiB, else 5. */
+  /** brotli quality for the irregular residue, default by its size (residueQuality). */
   residueQuality?: number
 }
 
@@ -292,8 +292,22 @@ export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array 
 }
 
 const brotliAsync = promisify(brotliCompress)
-const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? 11)
-const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5))
+const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? structureQuality(structure.length))
+const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? residueQuality(planes.length))
+
+/**
+ * Qualities by size, measured on the examples' streams (docs/BENCHMARKS.md, "Codec v2:
+ * brotli parameters by stream size"). Quality 10-11 costs about 0.4 ms per call however small
+ * the input, and up to 512 bytes quality 9 is as small (often smaller: less header).
+ */
+const structureQuality = (bytes: number): number => (bytes <= 512 ? 9 : 11)
+/**
+ * Qualities 7-9 with a window above 2^16 set up a 8-32 MiB match table per call (10 ms on a
+ * 250 KB residue, 5 ms on 8 KB); quality 6's is 4 MiB, within 0.3% of 9's size.
+ */
+const residueQuality = (bytes: number): number => (bytes <= 1 << 18 ? 6 : 5)
+/** Streams that fit the window lose no match in 2^16 (brotli's cheapest to set up, and its shortest header); larger ones keep 2^22. */
+const lgwin = (bytes: number): number => (bytes <= (1 << 16) - 16 ? 16 : 22)
 
 function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
   const head = new ByteWriter(16)
@@ -325,7 +339,7 @@ function brotliParams(data: Uint8Array, quality: number): BrotliOptions {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-      [constants.BROTLI_PARAM_LGWIN]: 22
+      [constants.BROTLI_PARAM_LGWIN]: lgwin(data.length)
     }
   }
 }
