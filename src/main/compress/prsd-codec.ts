@@ -36,7 +36,8 @@
  * short keeps every chunk it committed, and any chunk decodes alone.
  */
 import { promisify } from 'node:util'
-import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib'
+import { brotliCompress, brotliCompressSync, brotliDecompressSync } from 'node:zlib'
+import { brotliParams, residueQuality, structureQuality } from './brotli-params'
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
@@ -110,9 +111,9 @@ class PointOutput implements PrsdSink {
 export interface EncoderOptions {
   /** The format written: 2 (default, loops folded before SEQUITUR) or 1 (as older Strides wrote). */
   version?: PrsdVersion
-  /** brotli quality for the structure stream, default by its size (structureQuality). */
+  /** brotli quality for the structure stream, default by its size (brotli-params.ts). */
   structureQuality?: number
-  /** brotli quality for the irregular residue, default by its size (residueQuality). */
+  /** brotli quality for the irregular residue, default by its size and content (brotli-params.ts). */
   residueQuality?: number
 }
 
@@ -293,21 +294,7 @@ export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array 
 
 const brotliAsync = promisify(brotliCompress)
 const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? structureQuality(structure.length))
-const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? residueQuality(planes.length))
-
-/**
- * Qualities by size, measured on the examples' streams (docs/BENCHMARKS.md, "Codec v2:
- * brotli parameters by stream size"). Quality 10-11 costs about 0.4 ms per call however small
- * the input, and up to 512 bytes quality 9 is as small (often smaller: less header).
- */
-const structureQuality = (bytes: number): number => (bytes <= 512 ? 9 : 11)
-/**
- * Qualities 7-9 with a window above 2^16 set up a 8-32 MiB match table per call (10 ms on a
- * 250 KB residue, 5 ms on 8 KB); quality 6's is 4 MiB, within 0.3% of 9's size.
- */
-const residueQuality = (bytes: number): number => (bytes <= 1 << 18 ? 6 : 5)
-/** Streams that fit the window lose no match in 2^16 (brotli's cheapest to set up, and its shortest header); larger ones keep 2^22. */
-const lgwin = (bytes: number): number => (bytes <= (1 << 16) - 16 ? 16 : 22)
+const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? residueQuality(planes))
 
 function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
   const head = new ByteWriter(16)
@@ -332,16 +319,6 @@ export function splitChunk(data: Uint8Array, version?: PrsdVersion): { format: P
   const at = head.pos
   if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
   return { format, structure: data.subarray(at, at + structureBytes), residue: data.subarray(at + structureBytes) }
-}
-
-function brotliParams(data: Uint8Array, quality: number): BrotliOptions {
-  return {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: quality,
-      [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-      [constants.BROTLI_PARAM_LGWIN]: lgwin(data.length)
-    }
-  }
 }
 
 export interface DecodedAccesses {
