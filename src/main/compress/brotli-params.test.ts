@@ -33,7 +33,7 @@ describe('brotli parameters', () => {
 
   it('chooses quality by size, and 4 only for large residues that do not repeat', () => {
     expect(structureQuality(512)).toBe(9)
-    expect(structureQuality(513)).toBe(11)
+    expect(structureQuality(513)).toBe(10)
     expect(residueQuality(planes(random(30_000, 3)))).toBe(6)
     expect(residueQuality(planes(random(40_000, 4)))).toBe(4)
     const gather = random(1_500, 5)
