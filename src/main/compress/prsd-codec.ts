@@ -36,7 +36,8 @@
  * short keeps every chunk it committed, and any chunk decodes alone.
  */
 import { promisify } from 'node:util'
-import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, type BrotliOptions } from 'node:zlib'
+import { brotliCompress, brotliCompressSync, brotliDecompressSync } from 'node:zlib'
+import { brotliParams, residueQuality, structureQuality } from './brotli-params'
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
@@ -110,9 +111,9 @@ class PointOutput implements PrsdSink {
 export interface EncoderOptions {
   /** The format written: 2 (default, loops folded before SEQUITUR) or 1 (as older Strides wrote). */
   version?: PrsdVersion
-  /** brotli quality for the structure stream (small), default 11. */
+  /** brotli quality for the structure stream, default by its size (brotli-params.ts). */
   structureQuality?: number
-  /** brotli quality for the irregular residue, default 9 below 256 KiB, else 5. */
+  /** brotli quality for the irregular residue, default by its size and content (brotli-params.ts). */
   residueQuality?: number
 }
 
@@ -292,8 +293,8 @@ export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array 
 }
 
 const brotliAsync = promisify(brotliCompress)
-const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? 11)
-const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? (planes.length <= 1 << 18 ? 9 : 5))
+const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? structureQuality(structure.length))
+const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? residueQuality(planes))
 
 function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
   const head = new ByteWriter(16)
@@ -318,16 +319,6 @@ export function splitChunk(data: Uint8Array, version?: PrsdVersion): { format: P
   const at = head.pos
   if (at + structureBytes + residueBytes !== data.length) throw new Error('chunk length does not match its header')
   return { format, structure: data.subarray(at, at + structureBytes), residue: data.subarray(at + structureBytes) }
-}
-
-function brotliParams(data: Uint8Array, quality: number): BrotliOptions {
-  return {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: quality,
-      [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-      [constants.BROTLI_PARAM_LGWIN]: 22
-    }
-  }
 }
 
 export interface DecodedAccesses {

@@ -1,0 +1,49 @@
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { brotliParams, lgwin, repeatShare, residueQuality, structureQuality } from './brotli-params'
+
+/** n addresses as the codec lays them out: eight byte planes. */
+function planes(addresses: number[]): Uint8Array {
+  const n = addresses.length
+  const out = new Uint8Array(n * 8)
+  addresses.forEach((a, i) => {
+    for (let b = 0; b < 8; b++, a = Math.floor(a / 256)) out[b * n + i] = a % 256
+  })
+  return out
+}
+
+/** A deterministic generator (the test must not depend on Math.random). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0
+  return () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32
+}
+
+const base = 0x7f00_0000_0000
+const random = (n: number, seed: number): number[] => {
+  const r = lcg(seed)
+  return Array.from({ length: n }, () => base + 8 * Math.floor(r() * (1 << 20)))
+}
+
+describe('brotli parameters', () => {
+  it('tells random indexing from repeated gathers', () => {
+    expect(repeatShare(planes(random(90_000, 1)))).toBeLessThan(0.02)
+    const gather = random(1_500, 2)
+    expect(repeatShare(planes(Array.from({ length: 90_000 }, (_, i) => gather[i % gather.length]!)))).toBeGreaterThan(0.8)
+  })
+
+  it('chooses quality by size, and 4 only for large residues that do not repeat', () => {
+    expect(structureQuality(512)).toBe(9)
+    expect(structureQuality(513)).toBe(10)
+    expect(residueQuality(planes(random(30_000, 3)))).toBe(6)
+    expect(residueQuality(planes(random(40_000, 4)))).toBe(4)
+    const gather = random(1_500, 5)
+    expect(residueQuality(planes(Array.from({ length: 40_000 }, (_, i) => gather[i % gather.length]!)))).toBe(5)
+  })
+
+  it('keeps a window that holds the whole stream up to 2^16, else 2^22', () => {
+    expect(lgwin(65_520)).toBe(16)
+    expect(lgwin(65_521)).toBe(22)
+    const data = planes(random(10_000, 6))
+    for (const q of [4, 6, 9, 11]) expect(brotliDecompressSync(brotliCompressSync(data, brotliParams(data, q))).equals(data)).toBe(true)
+  })
+})

@@ -1,0 +1,67 @@
+/**
+ * The second stage's brotli parameters per stream, chosen by the stream's size (and, for a
+ * large residue, by whether its addresses repeat), as measured on the examples' streams
+ * (docs/BENCHMARKS.md, "Codec v2: brotli parameters by stream"). Brotli streams describe
+ * themselves (window in their header, the rest needs no parameter to decode), so these choices
+ * change the stored bytes, never the format.
+ */
+import { constants, type BrotliOptions } from 'node:zlib'
+
+/**
+ * Quality 10-11 costs about 0.4 ms per call however small the input; up to 512 bytes quality 9
+ * is as small (often smaller: a lighter header) in a tenth of the time. Above, 10: less than
+ * half of 11's time (micro's 7 KB structure: 6 against 14 ms) for 0.4% more there (-1.5% to
+ * +3.8% on its prefixes).
+ */
+export const structureQuality = (bytes: number): number => (bytes <= 512 ? 9 : 10)
+
+/**
+ * Up to 256 KiB quality 6: 7-9 with a window above 2^16 set up an 8-32 MiB match table per
+ * call (10 ms on a 250 KB residue, 5 ms on 8 KB), and 6 is within 0.3% of 9's size. Larger
+ * residues: 5, or 4 where addresses do not repeat (random indexing), where 5's deeper match
+ * search finds nothing and 4 is as small in three quarters of the time.
+ */
+export function residueQuality(planes: Uint8Array): number {
+  if (planes.length <= 1 << 18) return 6
+  return repeatShare(planes) < 1 / 8 ? 4 : 5
+}
+
+/** Streams that fit 2^16 lose no match in that window (brotli's cheapest to set up, and a one-bit header field); larger ones keep 2^22. */
+export const lgwin = (bytes: number): number => (bytes <= (1 << 16) - 16 ? 16 : 22)
+
+export function brotliParams(data: Uint8Array, quality: number): BrotliOptions {
+  const params: Record<number, number> = {
+    [constants.BROTLI_PARAM_QUALITY]: quality,
+    [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+    [constants.BROTLI_PARAM_LGWIN]: lgwin(data.length)
+  }
+  // Quality 4 on a large (random) residue: 1 MiB input blocks instead of 64 KiB, 12% faster, within 5 bytes.
+  if (quality === 4 && data.length > 1 << 18) params[constants.BROTLI_PARAM_LGBLOCK] = 20
+  return { params }
+}
+
+/**
+ * The share of sampled places in a residue (eight byte planes of n addresses, prsd-codec.ts)
+ * where the low 16 bits of four consecutive addresses repeat an earlier sampled place's:
+ * about 0 for random indexing, 0.85-0.9 for reuse's repeated gathers. Places are sampled by
+ * content (1 in 16 values), so a repeat is seen at any distance, and the table holds the last
+ * place per hash (4096 slots: one pass, no allocation beyond 16 KiB).
+ */
+export function repeatShare(planes: Uint8Array): number {
+  const n = planes.length >>> 3
+  const table = new Int32Array(1 << 12).fill(-1)
+  let anchors = 0
+  let hits = 0
+  for (let i = 0; i + 4 <= n; i++) {
+    const v = planes[i]! | (planes[n + i]! << 8)
+    if (Math.imul(v, 0x9e3779b1) >>> 28 !== 0) continue
+    anchors++
+    const w = planes[i + 1]! | (planes[n + i + 1]! << 8) | (planes[i + 2]! << 16) | (planes[n + i + 2]! << 24)
+    const slot = Math.imul(w ^ v, 0x85ebca77) >>> 20
+    const j = table[slot]!
+    if (j >= 0 && (planes[j]! | (planes[n + j]! << 8)) === v && (planes[j + 1]! | (planes[n + j + 1]! << 8) | (planes[j + 2]! << 16) | (planes[n + j + 2]! << 24)) === w && planes[j + 3] === planes[i + 3] && planes[n + j + 3] === planes[n + i + 3])
+      hits++
+    table[slot] = i
+  }
+  return anchors > 0 ? hits / anchors : 1
+}
