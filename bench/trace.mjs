@@ -6,13 +6,15 @@
 //   lackey      valgrind --tool=lackey --trace-mem=yes into /dev/null (the old backend's floor;
 //               one run; skipped above 20 M accesses, it takes minutes)
 //   stride      `stride trace --launch` on Stride's Valgrind tool: whole program, to a session
+//               (system libraries' symbols kept from the runs before, as on a user's machine)
+//   cold        the same once with none kept (the first trace on a machine, or after an upgrade)
 // and, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
 // (records a million accesses, then detaches) against the Null tool. Peak RSS of `stride trace`
 // is printed for each program (flat memory: it must not grow with the trace).
 // Usage: npm run build && npm run examples && node bench/trace.mjs [R]
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, openSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
 
@@ -74,15 +76,25 @@ function measure(cmd, args, times = R, options = {}) {
   return { s: median(runs.map((r) => r.s)), kb: Math.max(...runs.map((r) => r.kb)), out: runs[0].out }
 }
 
+/** An empty cache folder sharing the built Valgrind tool: no system library's symbols kept (src/main/paths.ts cacheDir()). */
+function coldEnv() {
+  const cache = join(dir, `cache-${Math.random().toString(36).slice(2)}`)
+  mkdirSync(cache)
+  symlinkSync(join(process.env.STRIDE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'stride'), 'valgrind-tool'), join(cache, 'valgrind-tool'))
+  return { ...env, STRIDE_CACHE: cache }
+}
+
 const valgrind = (tool, extra, p, times = R) => measure('sh', ['-c', `valgrind --tool=${tool} ${extra} ${p.program} ${p.args.join(' ')} >/dev/null 2>&1 9>/dev/null`], times)
 
 console.log(`R = ${R} runs each, medians; peak RSS is the largest of the runs`)
-console.log('program          accesses  native s  null s  cachegrind s  lackey s  tool s  stride s  tool/cachegrind  stride/cachegrind  stride peak MB')
+console.log('program          accesses  native s  null s  cachegrind s  lackey s  tool s  stride s  cold s  tool/cachegrind  stride/cachegrind  cold/cachegrind  stride peak MB')
 for (const p of programs) {
   const native = measure(p.program, p.args)
   const none = valgrind('none', '', p)
   const cg = valgrind('cachegrind', '--cachegrind-out-file=/dev/null', p)
-  const stride = measure(process.execPath, [cli, 'trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args])
+  const traceArgs = [cli, 'trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args]
+  const cold = once(process.execPath, traceArgs, { env: coldEnv() })
+  const stride = measure(process.execPath, traceArgs)
   const accesses = Number(/^(\d+) events/m.exec(stride.out)?.[1] ?? 0)
   const tool = toolAlone(p, ['--frames=no'])
   // Lackey once: it is the old backend's floor, and slow.
@@ -97,8 +109,10 @@ for (const p of programs) {
       lackey.padStart(9),
       (tool ? tool.s.toFixed(2) : '-').padStart(7),
       stride.s.toFixed(2).padStart(9),
+      cold.s.toFixed(2).padStart(7),
       (tool ? (tool.s / cg.s).toFixed(2) : '-').padStart(16),
       (stride.s / cg.s).toFixed(2).padStart(18),
+      (cold.s / cg.s).toFixed(2).padStart(16),
       (stride.kb / 1024).toFixed(0).padStart(15)
     ].join(' ')
   )
