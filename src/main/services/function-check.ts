@@ -11,8 +11,9 @@ import { parseLibrarySpec } from '../symbols/library-spec'
 import { linkedLibraries } from '../symbols/linked-libraries'
 
 /**
- * Fails fast, before any worker starts, when a chosen function is not in the program: the program's symbols for the functions the user named (symbols, or C++ names as written:
- * `ns::f`, `S::method()`); one clear error for a name that matches nothing or several.
+ * The program's symbols for the functions the user named (symbols, or C++ names as written:
+ * `ns::f`, `S::method()`), before any worker starts; one clear error for a name that matches
+ * nothing or several.
  */
 export async function checkFunctions(program: string, functions: string[]): Promise<string[]> {
   if (functions.length === 0) return []

@@ -10,9 +10,6 @@ import { sessionsDir } from '../paths'
 import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
-import { buildNameTable, demangle, resolveNames } from '../symbols/function-names'
-import { parseLibrarySpec } from '../symbols/library-spec'
-import { linkedLibraries } from '../symbols/linked-libraries'
 import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
 import { ensureExampleBuilt, listExamples } from './examples'
@@ -32,8 +29,6 @@ import { ModuleMap } from '../tracing/proc-maps'
 import { detachedContext, type CallContext } from './backend'
 import { JsonText } from './json-text'
 import { checkFunctions } from './function-check'
-
-export { checkFunctions }
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
 

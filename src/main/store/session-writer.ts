@@ -319,8 +319,8 @@ export class SessionWriter {
     this.commitGathered()
     const byIdx = new Map(names.map((n) => [n.idx, n]))
     // The chunks stored the points unnamed: rows are rewritten in place, 64 to a statement (a
-    // REPLACE per row, a delete and an insert through three indexes, took 1.5x as long on 5,400
-    // libc points, and a statement call per row stalls on the trace worker's collector).
+    // REPLACE per row, a delete and an insert through three indexes, took 1.5x as long on a
+    // whole-program trace's 5,400 points).
     const columns = ['idx', 'pc', 'kind', 'accesses', 'first_address', 'ref_id', 'file', 'line', 'function', 'module', 'variable', 'source_expr', 'disasm']
     const insertModule = this.db.prepare('INSERT INTO modules (path, base, start, end) VALUES (?,?,?,?)')
     this.db.transaction(() => {

@@ -2,7 +2,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { StrideError } from '../../shared/errors'
 import { buildIdDebugPath, hasDebugLines, parseElfType, parseNm, type ElfSymbol, type ElfSymbols } from './elf-parse'
-import { keptFile, objectIdentity, readKept, writeKept } from './kept-files'
+import { keptFile, keptFolder, objectIdentity, readKept, writeKept } from './kept-files'
 import { runTool } from './run-tool'
 import { inSystemFolder } from './system-objects'
 
@@ -61,7 +61,7 @@ async function load(path: string): Promise<ElfInfo> {
   const identity = objectIdentity(path, await detachedDebugFile(path), ['readelf', 'nm'])
   if (identity === null) return readObject(path)
   const key = `elf ${KEPT_FORMAT}|${identity}`
-  const file = keptFile('elf', key)
+  const file = keptFile(key, keptFolder('elf'))
   const kept = readKept(file, key)
   if (isElfInfo(kept, path)) return kept
   const info = await readObject(path)

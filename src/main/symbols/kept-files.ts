@@ -30,9 +30,14 @@ export function objectIdentity(path: string, debugFile: string | null, tools: re
   }
 }
 
-/** The file that keeps `key`'s content in `folder` (under the cache folder unless absolute). */
-export function keptFile(folder: string, key: string): string {
-  return join(folder.startsWith('/') ? folder : join(cacheDir(), folder), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`)
+/** The file that keeps `key`'s content in `folder`, a folder of the cache folder by default. */
+export function keptFile(key: string, folder: string): string {
+  return join(folder, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`)
+}
+
+/** A folder of the user's cache folder (src/main/paths.ts cacheDir()). */
+export function keptFolder(name: string): string {
+  return join(cacheDir(), name)
 }
 
 /** The content kept under `key`, when the file exists, parses, and holds that key. */

@@ -8,7 +8,7 @@
 import { sourceLocations } from './addr2line'
 import type { SourceLocation } from './elf-parse'
 import { detachedDebugFile } from './elf-reader'
-import { keptFile, objectIdentity, readKept, writeKept } from './kept-files'
+import { keptFile, keptFolder, objectIdentity, readKept, writeKept } from './kept-files'
 
 /** Bumped when what sourceLocations answers changes form: older files are then ignored. */
 const FORMAT = 1
@@ -26,10 +26,10 @@ export interface SymbolCacheOptions {
 /** sourceLocations(path, linkAddresses), from the kept entries where there are some. */
 export async function cachedSourceLocations(path: string, linkAddresses: number[], options: SymbolCacheOptions = {}): Promise<SourceLocation[]> {
   const compute = options.compute ?? sourceLocations
-  const identity = objectIdentity(path, await detachedDebugFile(path).catch(() => null), TOOLS)
+  const identity = objectIdentity(path, await detachedDebugFile(path), TOOLS)
   if (identity === null) return compute(path, linkAddresses)
   const key = `lines ${FORMAT}|${identity}`
-  const file = keptFile(options.dir ?? 'symbols', key)
+  const file = keptFile(key, options.dir ?? keptFolder('symbols'))
   const entries = validEntries(readKept(file, key))
   const missing = [...new Set(linkAddresses.filter((a) => !(a.toString(16) in entries)))]
   if (missing.length > 0) {
