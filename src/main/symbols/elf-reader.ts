@@ -62,10 +62,10 @@ async function load(path: string): Promise<ElfInfo> {
   if (identity === null) return readObject(path)
   const key = `elf ${KEPT_FORMAT}|${identity}`
   const file = keptFile(key, keptFolder('elf'))
-  const kept = readKept(file, key)
+  const kept = await readKept(file, key)
   if (isElfInfo(kept, path)) return kept
   const info = await readObject(path)
-  writeKept(file, key, info)
+  await writeKept(file, key, info)
   return info
 }
 

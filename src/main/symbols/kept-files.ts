@@ -6,10 +6,12 @@
  * A kept file holds its key: the identity (path, size, mtime, inode) of the object, of its
  * detached debug file and of the tools that read them. Anything that changes the answer
  * changes the key, and a file whose key or form does not match is ignored (and rewritten).
- * Writes go to a side file renamed into place, so a crash never leaves half a file.
+ * Writes go to a side file renamed into place, so a crash never leaves half a file. Reads and
+ * writes are asynchronous: `readElf` also runs on the app's main process (function checks).
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { statSync } from 'node:fs'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cacheDir, which } from '../paths'
 
@@ -41,9 +43,9 @@ export function keptFolder(name: string): string {
 }
 
 /** The content kept under `key`, when the file exists, parses, and holds that key. */
-export function readKept(file: string, key: string): unknown {
+export async function readKept(file: string, key: string): Promise<unknown> {
   try {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; content?: unknown }
+    const kept = JSON.parse(await readFile(file, 'utf8')) as { key?: unknown; content?: unknown }
     return kept.key === key ? kept.content : undefined
   } catch {
     return undefined // none yet, or unreadable: read again
@@ -51,13 +53,13 @@ export function readKept(file: string, key: string): unknown {
 }
 
 /** Best effort: a file that cannot be written only means reading the object again next time. */
-export function writeKept(file: string, key: string, content: unknown): void {
+export async function writeKept(file: string, key: string, content: unknown): Promise<void> {
   const side = `${file}.${process.pid}.${Date.now()}.tmp`
   try {
-    mkdirSync(join(file, '..'), { recursive: true })
-    writeFileSync(side, JSON.stringify({ key, content }))
-    renameSync(side, file)
+    await mkdir(join(file, '..'), { recursive: true })
+    await writeFile(side, JSON.stringify({ key, content }))
+    await rename(side, file)
   } catch {
-    rmSync(side, { force: true })
+    await rm(side, { force: true })
   }
 }

@@ -30,7 +30,7 @@ export async function cachedSourceLocations(path: string, linkAddresses: number[
   if (identity === null) return compute(path, linkAddresses)
   const key = `lines ${FORMAT}|${identity}`
   const file = keptFile(key, options.dir ?? keptFolder('symbols'))
-  const entries = validEntries(readKept(file, key))
+  const entries = validEntries(await readKept(file, key))
   const missing = [...new Set(linkAddresses.filter((a) => !(a.toString(16) in entries)))]
   if (missing.length > 0) {
     const found = await compute(path, missing)
@@ -38,7 +38,7 @@ export async function cachedSourceLocations(path: string, linkAddresses: number[
       const l = found[i]
       entries[a.toString(16)] = [l?.file ?? null, l?.line ?? null, l?.disasm ?? null]
     })
-    writeKept(file, key, entries)
+    await writeKept(file, key, entries)
   }
   return linkAddresses.map((a) => {
     const [file, line, disasm] = entries[a.toString(16)]!
