@@ -54,12 +54,11 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, point
   const { variables, histograms } = correlator.finish()
   // The last chunk compresses on the thread pool while the objects' symbols are read.
   const committed = writer.commitAllInBackground()
-  committed.catch(() => {}) // awaited below
+  committed.catch(() => {}) // awaited below, through the stream statistics
   const groups = await pointModules(points, modules, elf)
-  await committed
-  // The functions' stream statistics read the whole stored trace: they run (native, a chunk
-  // at a time) while the points and variables are named by gdb and the symbolizer.
-  const streams = computeFunctionStreams(writer.db, pointFunctions(groups, points.length))
+  // The functions' stream statistics read the whole stored trace once the last chunk is
+  // committed: the points and variables are named meanwhile (tools in child processes).
+  const streams = committed.then(() => computeFunctionStreams(writer.db, pointFunctions(groups, points.length)))
   streams.catch(() => {}) // awaited below, after the naming
   const named = await nameVariables(variables, modules)
   const pointVariable = (point: number) => {
