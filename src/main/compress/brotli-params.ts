@@ -10,10 +10,13 @@ import { constants, type BrotliOptions } from 'node:zlib'
 /**
  * Quality 10-11 costs about 0.4 ms per call however small the input; up to 512 bytes quality 9
  * is as small (often smaller: a lighter header) in a tenth of the time. Above, 10: less than
- * half of 11's time (micro's 7 KB structure: 6 against 14 ms) for 0.4% more there (-1.5% to
- * +3.8% on its prefixes).
+ * half of 11's time (micro's 7 KB structure for 1.1 M events: 6 against 14 ms) for 0.4% more
+ * there (-1.5% to +3.8% on its prefixes). But 10's time grows with how irregular the structure
+ * is, and an irregular structure is large for its events: a whole-program trace's chunk (libc's
+ * start-up, 89,742 events, 51 KB of structure) took 150 ms at 10 against 4 ms at 9, for 16.0
+ * against 19.3 KB. So 10 only where the structure is at most a byte per 64 events.
  */
-export const structureQuality = (bytes: number): number => (bytes <= 512 ? 9 : 10)
+export const structureQuality = (bytes: number, events: number): number => (bytes <= 512 || bytes > events / 64 ? 9 : 10)
 
 /**
  * Up to 256 KiB quality 6: 7-9 with a window above 2^16 set up an 8-32 MiB match table per

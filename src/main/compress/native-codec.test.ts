@@ -155,7 +155,7 @@ describe.each([1, 2] as const)('native prsd-sequitur-v%i equals the TypeScript r
 function chunk(structure: number[], planes: number[] = [], version: PrsdVersion = 1): Buffer {
   const w = new ByteWriter()
   for (const v of structure) w.uint(v)
-  return frameChunk(w.view(), planes.length ? Uint8Array.from(planes) : null, {}, version).data
+  return frameChunk(w.view(), planes.length ? Uint8Array.from(planes) : null, structure[0] ?? 0, {}, version).data
 }
 const zigzag = (v: number) => (v < 0 ? -2 * v - 1 : 2 * v)
 

@@ -105,7 +105,7 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
 
   encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
     const first = core().codecEncode(this.handle, count, points, addresses, sizes, pointCount)
-    return this.keep(count, first, frameChunk(first.structure, first.residue, this.options, this.version))
+    return this.keep(count, first, frameChunk(first.structure, first.residue, count, this.options, this.version))
   }
 
   /**
@@ -115,7 +115,7 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
    */
   async encodeAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<Buffer> {
     const first = await core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
-    return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, this.options, this.version))
+    return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, count, this.options, this.version))
   }
 
   private keep(count: number, first: FirstStage, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {

@@ -235,7 +235,7 @@ export class PrsdSequiturEncoder {
         }
       }
     }
-    const framed = frameChunk(w.view(), planes, this.options, this.version)
+    const framed = frameChunk(w.view(), planes, count, this.options, this.version)
     this.lastStats = {
       events: count,
       descriptors: out.descriptors,
@@ -278,22 +278,22 @@ function readMarkers(r: ByteReader, count: number): { base: number; markers: Fol
  * The second stage and the header: brotli of the structure and of the residue planes (none
  * when nothing is irregular). Shared by every encoder of this format.
  */
-export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}, version: PrsdVersion = 1): { data: Buffer; structureBytes: number; residueBytes: number } {
+export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}, version: PrsdVersion = 1): { data: Buffer; structureBytes: number; residueBytes: number } {
   const residue = planes ? brotliCompressSync(planes, residueBrotli(planes, options)) : null
-  return framed(brotliCompressSync(structure, structureBrotli(structure, options)), residue, version)
+  return framed(brotliCompressSync(structure, structureBrotli(structure, events, options)), residue, version)
 }
 
 /** frameChunk with brotli on Node's thread pool: the same bytes. */
-export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array | null, options: EncoderOptions = {}, version: PrsdVersion = 1): Promise<{ data: Buffer; structureBytes: number; residueBytes: number }> {
+export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}, version: PrsdVersion = 1): Promise<{ data: Buffer; structureBytes: number; residueBytes: number }> {
   const [compressed, residue] = await Promise.all([
-    brotliAsync(structure, structureBrotli(structure, options)),
+    brotliAsync(structure, structureBrotli(structure, events, options)),
     planes ? brotliAsync(planes, residueBrotli(planes, options)) : Promise.resolve(null)
   ])
   return framed(compressed, residue, version)
 }
 
 const brotliAsync = promisify(brotliCompress)
-const structureBrotli = (structure: Uint8Array, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? structureQuality(structure.length))
+const structureBrotli = (structure: Uint8Array, events: number, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? structureQuality(structure.length, events))
 const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? residueQuality(planes))
 
 function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
