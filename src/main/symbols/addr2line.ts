@@ -11,7 +11,6 @@ import { gdbSourceLocations } from './gdb-lines'
 import { inlineChains } from './inline-chain'
 import { runTool } from './run-tool'
 import { objdumpInstructions, objdumpIsCheaper } from './objdump-text'
-import { isSystemObject } from './system-objects'
 
 let gdbMissing = false
 
@@ -22,8 +21,8 @@ export async function sourceLocations(path: string, linkAddresses: number[]): Pr
   if (!gdbMissing) {
     try {
       // gdb gives the instruction text only, unless llvm-symbolizer cannot give the lines; for
-      // a system library's dense addresses (ld.so's start-up) one objdump over their span does.
-      const dense = isSystemObject(path) && objdumpIsCheaper(linkAddresses)
+      // dense addresses (ld.so's start-up, a small program's text) one objdump over their span does.
+      const dense = objdumpIsCheaper(linkAddresses)
       const [rows, texts] = await Promise.all([pendingRows, dense ? objdumpInstructions(path, linkAddresses) : gdbSourceLocations(path, linkAddresses, false)])
       if (!rows) return await gdbSourceLocations(path, linkAddresses, true)
       return texts.map((t, i) => ({ ...t, file: rows[i]?.file ?? null, line: rows[i]?.line ?? null }))
