@@ -17,6 +17,7 @@ import { UNFINISHED_MESSAGE } from './recording-state'
 import { migrate } from './schema'
 import { storeStreamMetrics, type FunctionStreams } from './stream-store'
 import { BatchInsert } from './batch-insert'
+import { allRows } from './rows'
 
 export interface SessionMeta {
   program: string
@@ -324,12 +325,17 @@ export class SessionWriter {
     const columns = ['idx', 'pc', 'kind', 'accesses', 'first_address', 'ref_id', 'file', 'line', 'function', 'module', 'variable', 'source_expr', 'disasm']
     const insertModule = this.db.prepare('INSERT INTO modules (path, base, start, end) VALUES (?,?,?,?)')
     this.db.transaction(() => {
+      // Every row changes its indexed columns: the indexes are built once afterwards (their
+      // own statements, whatever the schema version) rather than updated row by row.
+      const indexes = allRows(this.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'points' AND sql IS NOT NULL"), { name: 'text', sql: 'text' })
+      for (const i of indexes) this.db.exec(`DROP INDEX "${i.name}"`)
       const rows = new BatchInsert(this.db, 'points', columns, 'idx')
       for (const p of points) {
         const n = byIdx.get(p.idx)
         rows.add(p.idx, p.pc, p.kind, p.accesses, p.firstAddress, n?.refId ?? null, n?.file ?? null, n?.line ?? null, n?.function ?? null, n?.module ?? null, n?.variable ?? null, n?.sourceExpr ?? null, n?.disasm ?? null)
       }
       rows.finish()
+      for (const i of indexes) this.db.exec(i.sql)
       this.db.prepare('DELETE FROM modules').run()
       for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
     })()

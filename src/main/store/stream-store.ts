@@ -13,6 +13,7 @@ import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import type { Db } from './open-db'
 import { iterateChunksAhead } from './session-reader'
 import { allRows } from './rows'
+import { BatchInsert } from './batch-insert'
 
 /** The API's per-point stream metrics, as stored with their point and access count. */
 export interface PointStreams extends ApiPointStreams {
@@ -60,13 +61,16 @@ export async function computeFunctionStreams(db: Db, pointFunction: Array<string
 /** Stores both kinds of stream metrics (replacing any stored before). */
 export function storeStreamMetrics(db: Db, metrics: StreamMetricsSource, functions: FunctionStreams[]): void {
   const points = metrics.finish().map(toPointStreams)
-  const insertPoint = db.prepare('INSERT INTO point_streams (point, metrics) VALUES (?, ?)')
-  const insertFunction = db.prepare('INSERT INTO function_streams (function, stats) VALUES (?, ?)')
   db.transaction(() => {
     db.prepare('DELETE FROM point_streams').run()
     db.prepare('DELETE FROM function_streams').run()
-    for (const p of points) insertPoint.run(p.point, JSON.stringify(p))
-    for (const f of functions) insertFunction.run(f.function, JSON.stringify(f))
+    // A whole-program trace has thousands of points: 64 rows a statement.
+    const pointRows = new BatchInsert(db, 'point_streams', ['point', 'metrics'])
+    for (const p of points) pointRows.add(p.point, JSON.stringify(p))
+    pointRows.finish()
+    const functionRows = new BatchInsert(db, 'function_streams', ['function', 'stats'])
+    for (const f of functions) functionRows.add(f.function, JSON.stringify(f))
+    functionRows.finish()
   })()
 }
 
