@@ -56,6 +56,8 @@ export class AddressMap {
   /** Every global lies in [globalsLow, globalsHigh): an address outside needs no search. */
   private globalsLow = Infinity
   private globalsHigh = -Infinity
+  /** globalsReach[i]: the furthest end among globals[0..i] (they may nest). */
+  private globalsReach: number[] = []
   private readonly heap: Range[] = []
   /** Frame stacks per thread; `frames` is the current thread's. */
   private readonly stacks = new Map<number, Frame[]>()
@@ -63,6 +65,17 @@ export class AddressMap {
   private thread = 0
   /** The last range that answered: consecutive accesses mostly hit the same variable. */
   private last: Range | null = null
+  /**
+   * Per access point, the span around its last address that resolves to one answer (its
+   * variable's range, or a gap between ranges: unknown), valid while `epoch` is unchanged. A
+   * point mostly walks through one array or one untracked region, so most accesses stop here;
+   * any change to the ranges (a frame, a block, globals) starts a new epoch.
+   */
+  private epoch = 1
+  private spanEpoch = new Float64Array(0)
+  private spanLow = new Float64Array(0)
+  private spanHigh = new Float64Array(0)
+  private spanVariable = new Int32Array(0)
 
   constructor() {
     this.stacks.set(0, this.frames)
@@ -81,8 +94,12 @@ export class AddressMap {
     this.globals = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start)
     this.globalsLow = this.globals.length > 0 ? this.globals[0]!.start : Infinity
     this.globalsHigh = -Infinity
-    for (const r of this.globals) if (r.end > this.globalsHigh) this.globalsHigh = r.end
-    this.last = null
+    this.globalsReach = []
+    for (const r of this.globals) {
+      if (r.end > this.globalsHigh) this.globalsHigh = r.end
+      this.globalsReach.push(this.globalsHigh)
+    }
+    this.forget()
   }
 
   /** More globals (a shared library mapped later): merged into the sorted ranges. */
@@ -95,12 +112,13 @@ export class AddressMap {
     const end = start + Math.max(size, 1)
     this.removeOverlapping(start, end)
     this.heap.splice(insertionPoint(this.heap, start), 0, { start, end, variable })
+    this.epoch++ // it may lie in a gap a point remembers
   }
 
   free(start: number): void {
     const i = insertionPoint(this.heap, start)
     if (this.heap[i]?.start === start) {
-      if (this.last === this.heap[i]) this.last = null
+      this.forget()
       this.heap.splice(i, 1)
     }
   }
@@ -110,7 +128,7 @@ export class AddressMap {
     if (i > 0 && this.heap[i - 1]!.end > start) i--
     while (i < this.heap.length && this.heap[i]!.start < end) {
       if (this.heap[i]!.end > start) {
-        if (this.last === this.heap[i]) this.last = null
+        this.forget()
         this.heap.splice(i, 1)
       } else i++
     }
@@ -122,7 +140,7 @@ export class AddressMap {
     while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= cfa) this.frames.pop()
     const ranges = locals.map((l) => ({ start: cfa + l.offset, end: cfa + l.offset + l.size, variable: l.variable })).sort((a, b) => a.start - b.start)
     this.frames.push({ cfa, ranges })
-    this.last = null
+    this.forget()
   }
 
   /** A read of the innermost frame's return-address slot is its `ret`: pop it. */
@@ -130,7 +148,7 @@ export class AddressMap {
     const top = this.frames[this.frames.length - 1]
     if (top && size === 8 && address === top.cfa - 8) {
       this.frames.pop()
-      this.last = null
+      this.forget()
     }
   }
 
@@ -138,7 +156,59 @@ export class AddressMap {
   leaveTo(sp: number): void {
     const before = this.frames.length
     while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= sp) this.frames.pop()
-    if (this.frames.length !== before) this.last = null
+    if (this.frames.length !== before) this.forget()
+  }
+
+  /** Ranges changed: every remembered answer is stale. */
+  private forget(): void {
+    this.last = null
+    this.epoch++
+  }
+
+  /** resolve(address) for an access by `point`: the same answer, mostly from the point's last span. */
+  resolveAt(point: number, address: number): number {
+    if (point < this.spanEpoch.length && this.spanEpoch[point] === this.epoch && address >= this.spanLow[point]! && address < this.spanHigh[point]!) return this.spanVariable[point]!
+    const variable = this.resolve(address)
+    const span = variable === UNKNOWN_VARIABLE ? this.gapAround(address) : this.last
+    if (span) {
+      if (point >= this.spanEpoch.length) this.growSpans(point)
+      this.spanEpoch[point] = this.epoch
+      this.spanLow[point] = span.start
+      this.spanHigh[point] = span.end
+      this.spanVariable[point] = variable
+    }
+    return variable
+  }
+
+  /** The widest span around an unknown address that no range touches (null if unsure). */
+  private gapAround(address: number): { start: number; end: number } | null {
+    const gap = { start: -Infinity, end: Infinity }
+    // Heap blocks never overlap (alloc drops stale ones): the neighbours bound the gap.
+    const h = insertionPoint(this.heap, address + 1)
+    if (h < this.heap.length) gap.end = this.heap[h]!.start
+    if (h > 0) gap.start = this.heap[h - 1]!.end
+    // Globals may nest (a symbol inside another): the furthest end before the address counts.
+    const g = insertionPoint(this.globals, address + 1)
+    if (g < this.globals.length) gap.end = Math.min(gap.end, this.globals[g]!.start)
+    if (g > 0) gap.start = Math.max(gap.start, this.globalsReach[g - 1]!)
+    // Locals of different scopes may share a slot: a frame's few ranges are scanned whole.
+    for (const frames of this.stacks.values())
+      for (const f of frames)
+        for (const r of f.ranges) {
+          if (r.start > address) gap.end = Math.min(gap.end, r.start)
+          else gap.start = Math.max(gap.start, r.end)
+        }
+    // An address inside a range resolve() did not find (overlapping input): no gap.
+    return gap.start <= address && address < gap.end ? gap : null
+  }
+
+  private growSpans(point: number): void {
+    const n = Math.max(point + 1, this.spanEpoch.length * 2, 1024)
+    const grow = <T extends Float64Array | Int32Array>(old: T, fresh: T): T => (fresh.set(old), fresh)
+    this.spanEpoch = grow(this.spanEpoch, new Float64Array(n))
+    this.spanLow = grow(this.spanLow, new Float64Array(n))
+    this.spanHigh = grow(this.spanHigh, new Float64Array(n))
+    this.spanVariable = grow(this.spanVariable, new Int32Array(n))
   }
 
   get depth(): number {

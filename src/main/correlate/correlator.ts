@@ -152,7 +152,7 @@ export class Correlator {
   /** A traced access by access point `point` (in `thread`, when the tracer tells). Returns the variable id. */
   attribute(point: number, kind: number, address: number, thread = 0): number {
     this.map.setThread(thread)
-    const v = this.map.resolve(address)
+    const v = this.map.resolveAt(point, address)
     this.count(point, kind, v)
     return v
   }
@@ -166,7 +166,7 @@ export class Correlator {
     for (let i = from; i < to; i++) {
       map.setThread(threads[i]!)
       const point = points[i]!
-      this.count(point, kindOf[point]!, map.resolve(addresses[i]!))
+      this.count(point, kindOf[point]!, map.resolveAt(point, addresses[i]!))
     }
   }
 
