@@ -5,6 +5,7 @@
  */
 import { StrideError } from '../shared/errors'
 import { processIo, type Io } from './cli/io'
+import { commandUsage, USAGE } from './cli/usage'
 
 type Command = (argv: string[], io: Io) => Promise<number>
 
@@ -22,20 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   advise: () => import('./cli/advise-command').then((m) => m.adviseCommand)
 }
 
-const USAGE = `usage: stride <command> [options]
-  trace    --launch PROGRAM [--functions F1,F2] [--max-events N] [--seconds T] [--no-heap] --out S.stride [-- ARGS...]
-  trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride
-           (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
-            periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
-  simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--json]
-  report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--json]
-  info     S.stride [--json]
-  export   S.stride --format raw --out FILE
-  advise   S.stride [--run N] [--level NAME] [--json]
-  objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid
-           [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
-  query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--json]
-  serve    [--port N]`
+
 
 async function main(argv: string[]): Promise<number> {
   const io = processIo()
@@ -48,6 +36,12 @@ async function main(argv: string[]): Promise<number> {
   if (!load) {
     io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}.`)
     return 2
+  }
+  // Options before `--` only: what follows goes to the traced program.
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
+  if (own.includes('--help') || own.includes('-h')) {
+    io.out(commandUsage(command))
+    return 0
   }
   try {
     const run = await load()

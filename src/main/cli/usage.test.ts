@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { commandUsage, USAGE } from './usage'
+
+describe('usage', () => {
+  it("gives one command's lines, with the lines continuing them", () => {
+    const trace = commandUsage('trace').split('\n')
+    expect(trace[0]).toMatch(/^usage: stride trace +--launch PROGRAM/)
+    expect(trace.some((l) => l.includes('--attach PID|NAME'))).toBe(true)
+    expect(trace.some((l) => l.includes('periodic=PERIOD_MS'))).toBe(true)
+    expect(trace.some((l) => l.includes('simulate'))).toBe(false)
+    expect(commandUsage('serve')).toBe('usage: stride serve    [--port N]')
+  })
+
+  it('has a line for every command', () => {
+    for (const c of ['trace', 'simulate', 'report', 'info', 'export', 'advise', 'objects', 'query', 'serve']) expect(USAGE).toMatch(new RegExp(`\\n  ${c} `))
+  })
+})

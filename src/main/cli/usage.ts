@@ -1,0 +1,27 @@
+/** The CLI's usage text, whole (`stride --help`) and per command (`stride trace --help`). */
+export const USAGE = `usage: stride <command> [options]
+  trace    --launch PROGRAM [--functions F1,F2 [--follow-calls]] [--max-events N [--stop-at-limit]] [--seconds T] [--no-heap] --out S.stride [--force] [-- ARGS...]
+  trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride [--force]
+           (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
+            periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
+  simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--json]
+  report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--json]
+  info     S.stride [--json]
+  export   S.stride --format raw --out FILE
+  advise   S.stride [--run N] [--level NAME] [--json]
+  objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid
+           [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
+  query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--json]
+  serve    [--port N]`
+
+/** One command's lines of USAGE: its own lines and the indented lines continuing them. */
+export function commandUsage(command: string): string {
+  const out: string[] = []
+  let mine = false
+  for (const line of USAGE.split('\n').slice(1)) {
+    const head = /^ {2}(\w+)/.exec(line)
+    if (head) mine = head[1] === command
+    if (mine) out.push(line.slice(2))
+  }
+  return `usage: stride ${out.join('\n              ')}`
+}
