@@ -8,6 +8,7 @@ import { ToolTrace } from '../tracing/valgrind/tool-tracer'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
 import { finishTracedSession, programDataLayout } from '../tracing/session-symbols'
+import { cParser } from '../correlate/source-expressions'
 
 const input = workerData as TraceWorkerInput
 const post = (m: WorkerMessage) => parentPort!.postMessage(m)
@@ -34,7 +35,10 @@ async function main(): Promise<void> {
   })
   let outcome
   try {
-    outcome = await trace.run()
+    const running = trace.run() // Valgrind is spawned before this returns
+    // The C parser the naming ends with (~0.15 s to load) loads while the program runs.
+    void cParser()
+    outcome = await running
   } catch (e) {
     // Keep whatever reached the file, marked partial, and say why.
     const message = e instanceof Error ? e.message : String(e)
