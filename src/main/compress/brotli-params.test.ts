@@ -35,8 +35,9 @@ describe('brotli parameters', () => {
     expect(structureQuality(512, 1 << 18)).toBe(9)
     expect(structureQuality(513, 1 << 18)).toBe(10)
     // Large for its events (an irregular trace): 10 would cost far more than it saves.
-    expect(structureQuality(4096, 4096 * 16)).toBe(10)
-    expect(structureQuality(4097, 4096 * 16)).toBe(9)
+    expect(structureQuality(8192, 1000)).toBe(10)
+    expect(structureQuality(16384, 16384 * 16)).toBe(10)
+    expect(structureQuality(16385, 16384 * 16)).toBe(9)
     expect(residueQuality(planes(random(30_000, 3)))).toBe(6)
     expect(residueQuality(planes(random(40_000, 4)))).toBe(4)
     const gather = random(1_500, 5)

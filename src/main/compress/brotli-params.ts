@@ -14,10 +14,11 @@ import { constants, type BrotliOptions } from 'node:zlib'
  * there (-1.5% to +3.8% on its prefixes). But 10's time grows with how irregular the structure
  * is, and an irregular structure is large for its events: a whole-program trace's chunk (libc's
  * start-up, 89,742 events, 51 KB of structure) took 150 ms at 10 against 4 ms at 9, for 16.0
- * against 19.3 KB. So 10 only where the structure is at most a byte per 16 events (the examples'
- * loop kernels stay at 10: bench/compression.mjs).
+ * against 19.3 KB. So above 8 KiB, 10 only where the structure is at most a byte per 16 events
+ * (a loop kernel's; micro's last chunk, 7 KB for 19,459 events, stays at 10: 6,218 against
+ * 6,685 B at 9).
  */
-export const structureQuality = (bytes: number, events: number): number => (bytes <= 512 || bytes > events / 16 ? 9 : 10)
+export const structureQuality = (bytes: number, events: number): number => (bytes <= 512 ? 9 : bytes <= 8192 || bytes <= events / 16 ? 10 : 9)
 
 /**
  * Up to 256 KiB quality 6: 7-9 with a window above 2^16 set up an 8-32 MiB match table per
