@@ -129,7 +129,9 @@ describe('warm worker pool', () => {
   })
 
   it('ends idle workers beyond keepWarm after idleMs, keeping the warm one', async () => {
-    const { pool: p } = pool(3, { keepWarm: 1, idleMs: 30 })
+    // idleMs well above the time two stops take on a loaded machine: both workers are still
+    // there when the second stop returns (30 ms let the first one retire meanwhile).
+    const { pool: p } = pool(3, { keepWarm: 1, idleMs: 1000 })
     const a = p.run('simulate', { session: 's', configs: [] })
     const b = p.run('simulate', { session: 's', configs: [] })
     await new Promise((r) => setTimeout(r, 20))
