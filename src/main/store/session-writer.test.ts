@@ -102,4 +102,40 @@ describe('session writer: background encoding', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(() => openDb(path, { readonly: true })).toThrow()
   })
+
+  it('feeds every sealed chunk once, in order, and lends its arrays to no later chunk until the feed is done', async () => {
+    const total = 5 * MAX_STORED_CHUNK + 999
+    const w = new SessionWriter(join(dir, 'fed.stride'), META)
+    const fed: number[] = []
+    let reused = 0
+    w.feedChunks({
+      async feed(count, points, addresses) {
+        const copy = Float64Array.from(addresses.subarray(0, count))
+        // Slower than the encoder: later chunks are gathered and sealed meanwhile.
+        await new Promise((r) => setTimeout(r, 30))
+        if (!copy.every((a, i) => a === addresses[i])) reused++
+        for (let i = 0; i < count; i++) fed.push(addresses[i]!)
+        expect(points.length).toBeGreaterThanOrEqual(count)
+      }
+    })
+    w.encodeInBackground()
+    const sent: number[] = []
+    let backlogged = 0
+    for (const b of batches(total)) {
+      w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      for (let i = 0; i < b.n; i++) sent.push(b.addresses[i]!)
+      // The feed is the slow one: the writer says so. Not pausing here lets encodes finish
+      // while feeds run, so a chunk's arrays would be reused if the encoder alone released them.
+      if (w.backlogged) backlogged++
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    await w.commitAllInBackground()
+    // The last feed is still running after the commit; it is awaited by its own user.
+    await new Promise((r) => setTimeout(r, 100))
+    expect(reused).toBe(0)
+    expect(fed.length).toBe(total)
+    expect(fed).toEqual(sent)
+    expect(backlogged).toBeGreaterThan(0)
+    w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+  })
 })
