@@ -40,6 +40,65 @@ describe('native stream detector', () => {
     )
   })
 
+  it('grown between batches (new groups and points, sync or on the thread pool) equals detectors made with the final tables', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        trace,
+        fc.constantFrom(3, 7, 100),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 6, maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 60 }), fc.boolean()), { minLength: 1, maxLength: 8 }),
+        async (refs, window, functionOfPoint, cuts) => {
+          // Points are numbered, and their functions become groups, in order of first access,
+          // as a trace's points are; a batch's points and groups are known before it is added.
+          const pointOf = new Map<number, number>()
+          const groupOfFunction = new Map<number, number>()
+          const finalGroups: number[] = []
+          const numbered = refs.map((r) => {
+            if (!pointOf.has(r.point)) {
+              pointOf.set(r.point, pointOf.size)
+              const f = functionOfPoint[r.point]!
+              if (!groupOfFunction.has(f)) groupOfFunction.set(f, groupOfFunction.size)
+              finalGroups.push(groupOfFunction.get(f)!)
+            }
+            return { point: pointOf.get(r.point)!, address: r.address, size: 1 << (r.point % 4) }
+          })
+          const whole = new NativeStreamDetectors(Int32Array.from(finalGroups), groupOfFunction.size, window)
+          const grown = new NativeStreamDetectors(new Int32Array(0), 0, window)
+          let at = 0
+          let known = 0
+          for (let c = 0; at < numbered.length; c++) {
+            const [length, async] = cuts[c % cuts.length]!
+            const part = numbered.slice(at, at + length)
+            at += part.length
+            const points = Uint32Array.from(part, (r) => r.point)
+            const addresses = Float64Array.from(part, (r) => r.address)
+            const sizes = Uint16Array.from(part, (r) => r.size)
+            whole.add(part.length, points, addresses, sizes)
+            known = Math.max(known, ...points.map((p) => p + 1))
+            const table = Int32Array.from(finalGroups.slice(0, known))
+            grown.grow(table, Math.max(...table) + 1)
+            if (async) await grown.addAsync(part.length, points, addresses, sizes)
+            else grown.add(part.length, points, addresses, sizes)
+          }
+          expect(grown.finish()).toEqual(whole.finish())
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
+  it('refuses other calls while a batch is added on the thread pool, and a point without a group there', async () => {
+    const d = new NativeStreamDetectors(Int32Array.from([0]), 1)
+    const one = [Uint32Array.from([0]), Float64Array.from([8]), Uint16Array.from([8])] as const
+    const running = d.addAsync(1, ...one)
+    expect(() => d.add(1, ...one)).toThrow('still being added')
+    expect(() => d.grow(Int32Array.from([0, 1]), 2)).toThrow('still being added')
+    expect(() => d.finish()).toThrow('still being added')
+    await running
+    await expect(d.addAsync(1, Uint32Array.from([1]), Float64Array.from([8]), Uint16Array.from([8]))).rejects.toThrow('an access point has no group')
+    expect(d.finish()[0]!.references).toBe(1)
+  })
+
   it('refuses a point without a group, in one line', () => {
     const d = new NativeStreamDetectors(Int32Array.from([0]), 1)
     expect(() => d.add(1, Uint32Array.from([1]), Float64Array.from([8]), Uint16Array.from([8]))).toThrow('an access point has no group')

@@ -2,7 +2,9 @@
  * The production stream detector: Mohan's detector (stream-detector.ts, the readable model,
  * whose rules it follows) run by Stride's native core (resources/native/core/src/streams),
  * one detector per group (per function, for the session's function statistics). Batches
- * cross as typed arrays with each point's group; no JavaScript runs per access.
+ * cross as typed arrays with each point's group; no JavaScript runs per access. Groups and
+ * points may be added between batches (`grow`), as a trace's functions become known while it
+ * runs (../store/live-function-streams.ts).
  */
 import { nativeCore } from '../native/core'
 import { DEFAULT_WINDOW, streamStatistics, type StreamStatistics } from './stream-detector'
@@ -11,7 +13,9 @@ type Handle = { readonly __streams: unique symbol }
 
 interface StreamsExports {
   streamsCreate(window: number, groups: number): Handle
+  streamsAddGroups(h: Handle, groups: number): void
   streamsAdd(h: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, groupOfPoint: Int32Array): void
+  streamsAddAsync(h: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, groupOfPoint: Int32Array): Promise<void>
   streamsFinish(h: Handle): Float64Array
 }
 
@@ -25,15 +29,34 @@ export class NativeStreamDetectors {
 
   /** `groupOfPoint[p]`: the detector point p's accesses go to (every point needs one). */
   constructor(
-    private readonly groupOfPoint: Int32Array,
-    private readonly groups: number,
+    private groupOfPoint: Int32Array,
+    private groups: number,
     private readonly window = DEFAULT_WINDOW
   ) {
     this.handle = core().streamsCreate(window, groups)
   }
 
+  /**
+   * Later batches may name more points and groups: `groupOfPoint` replaces the table (earlier
+   * points keep their group) and new groups start empty. Not while an addAsync is running.
+   */
+  grow(groupOfPoint: Int32Array, groups: number): void {
+    if (groups < this.groups) throw new Error('stream detectors: groups are never removed')
+    core().streamsAddGroups(this.handle, groups)
+    this.groupOfPoint = groupOfPoint
+    this.groups = groups
+  }
+
   add(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): void {
     core().streamsAdd(this.handle, count, points, addresses, sizes, this.groupOfPoint)
+  }
+
+  /**
+   * add() on Node's thread pool. The arrays (and the group table) must stay unchanged until it
+   * settles, and no other call may be made meanwhile (the detectors refuse it).
+   */
+  addAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<void> {
+    return core().streamsAddAsync(this.handle, count, points, addresses, sizes, this.groupOfPoint)
   }
 
   /** Retires every stream; the statistics of each group, in group order. */

@@ -102,4 +102,51 @@ describe('session writer: background encoding', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(() => openDb(path, { readonly: true })).toThrow()
   })
+
+  it('feeds every sealed chunk once, in order, and lends its arrays to no later chunk until the feed is done', async () => {
+    const total = 5 * MAX_STORED_CHUNK + 999
+    const w = new SessionWriter(join(dir, 'fed.stride'), META)
+    const fed: number[] = []
+    let reused = 0
+    // One chunk at a time, in order, as LiveFunctionStreams feeds; `tail` is the last one's.
+    const started: Promise<void> = Promise.resolve()
+    let tail = started
+    // The first feed lasts until every batch is appended: later chunks are sealed, encoded and
+    // committed meanwhile, so the writer must say it is backlogged and must not reuse its arrays.
+    let open = () => {}
+    const gate = new Promise<void>((r) => (open = r))
+    w.feedChunks({
+      feed(count, points, addresses) {
+        const first = tail === started
+        tail = tail.then(async () => {
+          const copy = Float64Array.from(addresses.subarray(0, count))
+          await (first ? gate : new Promise((r) => setTimeout(r, 10)))
+          if (!copy.every((a, i) => a === addresses[i])) reused++
+          for (let i = 0; i < count; i++) fed.push(addresses[i]!)
+          if (points.length < count) reused++
+        })
+        return tail
+      }
+    })
+    w.encodeInBackground()
+    const sent: number[] = []
+    let backlogged = 0
+    for (const b of batches(total)) {
+      w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      for (let i = 0; i < b.n; i++) sent.push(b.addresses[i]!)
+      // Not pausing for the feed but letting every encode finish: the first feed's arrays would
+      // be lent to the next chunk if the encoder alone released them.
+      if (w.backlogged) backlogged++
+      await w.drain()
+    }
+    open()
+    await w.commitAllInBackground()
+    // The last feed may still run after the commit; its user awaits it.
+    await tail
+    expect(reused).toBe(0)
+    expect(fed.length).toBe(total)
+    expect(fed).toEqual(sent)
+    expect(backlogged).toBeGreaterThan(0)
+    w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+  })
 })

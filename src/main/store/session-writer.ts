@@ -84,6 +84,13 @@ interface SealedChunk {
   sizes: Uint16Array
   /** The point table when it was sealed (copies): the chunk names no later point. */
   table: PointRecord[]
+  /** The encoder and, when chunks are fed (feedChunks), the feed: the arrays go back to `spare` when both are done. */
+  users: number
+}
+
+/** Takes every sealed chunk, in trace order; resolves once done with its arrays (never rejects). */
+export interface ChunkFeed {
+  feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void>
 }
 
 export class SessionWriter {
@@ -111,6 +118,9 @@ export class SessionWriter {
   private encoding = false
   private failure: Error | null = null
   private readonly spare: SealedChunk[] = []
+  private feeder: ChunkFeed | null = null
+  /** Sealed chunks the feeder has not finished with. */
+  private feeding = 0
   private readonly wakers: Array<() => void> = []
   /** Points stored so far, and the access counts last stored for them. */
   private storedPoints = 0
@@ -186,9 +196,18 @@ export class SessionWriter {
     this.background = true
   }
 
-  /** Full chunks are waiting for the encoder: the tracer should stop reading until ready(). */
+  /**
+   * Every chunk sealed from now on (encodeInBackground) also goes to `feeder`, in trace order,
+   * its arrays lent until the feed resolves (LiveFunctionStreams: the functions' statistics kept
+   * while the trace runs). Chunks committed otherwise (commitAll, finish) are not fed.
+   */
+  feedChunks(feeder: ChunkFeed): void {
+    this.feeder = feeder
+  }
+
+  /** Full chunks are waiting for the encoder or the feed: the tracer should stop reading until ready(). */
   get backlogged(): boolean {
-    return this.waiting.length >= 2
+    return this.waiting.length >= 2 || this.feeding >= 2
   }
 
   /** Resolves once no longer backlogged; rejects if a background encode failed. */
@@ -218,7 +237,16 @@ export class SessionWriter {
     if (n === 0) return
     // The points as they are now: their access counts go on growing in the tracer's table.
     const table = this.gatheredPoints.map((p) => ({ ...p }))
-    this.waiting.push({ count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table })
+    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, users: this.feeder ? 2 : 1 }
+    this.waiting.push(job)
+    if (this.feeder) {
+      this.feeding++
+      void this.feeder.feed(n, job.points, job.addresses, job.sizes, table).finally(() => {
+        this.feeding--
+        this.release(job)
+        for (const wake of this.wakers.splice(0)) wake()
+      })
+    }
     const next = this.spare.pop()
     this.gPoints = next?.points ?? new Uint32Array(MAX_STORED_CHUNK)
     this.gAddresses = next?.addresses ?? new Float64Array(MAX_STORED_CHUNK)
@@ -235,7 +263,7 @@ export class SessionWriter {
       (data) => {
         if (!this.finished) this.commitChunk(job.count, data, job.table)
         this.waiting.shift()
-        this.spare.push(job)
+        this.release(job)
       },
       (e: unknown) => {
         this.failure = e instanceof Error ? e : new Error(String(e))
@@ -246,6 +274,11 @@ export class SessionWriter {
       this.pump()
       for (const wake of this.wakers.splice(0)) wake()
     })
+  }
+
+  /** A user of the chunk's arrays is done; the last one lends them to the next chunk. */
+  private release(job: SealedChunk): void {
+    if (--job.users === 0) this.spare.push(job)
   }
 
   /** Compresses the gathered accesses and commits them as one chunk, with their points. */
@@ -286,6 +319,11 @@ export class SessionWriter {
       }
     }
     this.storedPoints = table.length
+  }
+
+  /** Accesses stored in committed chunks. */
+  get committedEvents(): number {
+    return this.committed
   }
 
   /** Accesses received so far (committed, encoding, or gathered for the next chunk). */

@@ -1,7 +1,10 @@
 /**
  * Stream metrics stored in a session (schema v5): METRIC section 9 per access point, from the
- * compressor's RSDs, and Mohan's function-level statistics with Table 1's advice. Computed
- * once at the end of a trace, inside the trace worker.
+ * compressor's RSDs, and Mohan's function-level statistics with Table 1's advice. The
+ * function statistics of a Valgrind-tool trace are kept while it runs
+ * (live-function-streams.ts); `computeFunctionStreams` computes them from the stored trace at
+ * its end for the other backends, for sessions traced before they were stored, and whenever
+ * the live ones cannot be used.
  */
 import { adviseFromStreams, type Advice } from '../compress/advisor'
 import type { StreamMetricsSource } from '../compress/chunk-encoder'
@@ -48,14 +51,24 @@ function toPointStreams(m: PointStreamMetrics): PointStreams {
  * so the trace worker names points (child processes) meanwhile.
  */
 export async function computeFunctionStreams(db: Db, pointFunction: Array<string | null>, window = DEFAULT_WINDOW): Promise<FunctionStreams[]> {
-  const names = [...new Set(pointFunction.map((f) => f ?? '(unknown)'))]
+  const names = functionGroups(pointFunction)
   const index = new Map(names.map((n, i) => [n, i]))
-  const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? '(unknown)')!), names.length, window)
+  const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? UNKNOWN_FUNCTION)!), names.length, window)
   for await (const chunk of iterateChunksAhead(db, pointFunction.length, { reuse: true })) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
-  return detectors
-    .finish()
-    .map((stats, i) => ({ function: names[i]!, ...stats, advice: adviseFromStreams(stats) }))
-    .filter((f) => f.references > 0)
+  return functionRows(names, detectors.finish())
+}
+
+/** Where the accesses of points without a function are counted. */
+export const UNKNOWN_FUNCTION = '(unknown)'
+
+/** The functions' groups, in the order the stored rows list them: by their first point. */
+export function functionGroups(pointFunction: ReadonlyArray<string | null>): string[] {
+  return [...new Set(pointFunction.map((f) => f ?? UNKNOWN_FUNCTION))]
+}
+
+/** The stored rows: each group's statistics with its advice, functions never accessed left out. */
+export function functionRows(names: readonly string[], stats: readonly StreamStatistics[]): FunctionStreams[] {
+  return stats.map((s, i) => ({ function: names[i]!, ...s, advice: adviseFromStreams(s) })).filter((f) => f.references > 0)
 }
 
 /** Stores both kinds of stream metrics (replacing any stored before). */

@@ -65,6 +65,23 @@ export async function pointModules(points: PointRecord[], modules: LoadedModule[
   return read.filter((g): g is ModulePoints => g !== null)
 }
 
+/**
+ * The functions of points[from..], by pointModules's rule, from the modules mapped so far (for
+ * the function statistics kept while the trace runs; the caller checks them against
+ * pointFunctions once the trace has ended, as a module's extent may still grow).
+ */
+export async function functionsNow(points: readonly PointRecord[], from: number, modules: LoadedModule[], program: ElfInfo): Promise<Array<string | null>> {
+  return Promise.all(
+    points.slice(from).map(async (p) => {
+      const module = moduleOf(modules, p.pc)
+      if (!module) return null
+      const elf = module.path === program.path ? program : await readElf(module.path).catch(() => null)
+      if (!elf) return null
+      return findSymbol(elf.functions, p.pc - (elf.relocatable ? module.base : 0))?.name ?? null
+    })
+  )
+}
+
 /** Each point's function by point index (null: in no readable object). */
 export function pointFunctions(groups: ModulePoints[], pointCount: number): Array<string | null> {
   const out = new Array<string | null>(pointCount).fill(null)

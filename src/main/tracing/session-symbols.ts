@@ -12,6 +12,7 @@ import { readProgramVariables } from '../symbols/gdb-variables'
 import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
 import { computeFunctionStreams } from '../store/stream-store'
+import type { LiveFunctionStreams } from '../store/live-function-streams'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from './proc-maps'
@@ -47,7 +48,7 @@ async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLay
   return libraries.filter((l) => l !== null)
 }
 
-async function writeSymbols(writer: SessionWriter, correlator: Correlator, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo): Promise<void> {
+async function writeSymbols(writer: SessionWriter, correlator: Correlator, { points, modules, elf, functionStreams: live }: TraceOutcome): Promise<void> {
   // The loop nests need no names: objdump and their lines run while the points are named.
   const loops = programLoops(elf)
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited below)
@@ -56,9 +57,15 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, point
   const committed = writer.commitAllInBackground()
   committed.catch(() => {}) // awaited below, through the stream statistics
   const groups = await pointModules(points, modules, elf)
-  // The functions' stream statistics read the whole stored trace once the last chunk is
-  // committed: the points and variables are named meanwhile (tools in child processes).
-  const streams = committed.then(() => computeFunctionStreams(writer.db, pointFunctions(groups, points.length)))
+  // The functions' stream statistics: kept while the trace ran (Stride's tool), else read from
+  // the whole stored trace once the last chunk is committed; the points and variables are
+  // named meanwhile (tools in child processes).
+  const streams = committed.then(async () => {
+    const functions = pointFunctions(groups, points.length)
+    const kept = live ? await live.finish(functions, writer.committedEvents) : null
+    if (live && !kept) console.warn(`[stride] the functions' stream statistics are computed after the trace (${live.reason})`)
+    return kept ?? computeFunctionStreams(writer.db, functions)
+  })
   streams.catch(() => {}) // awaited below, after the naming
   const named = await nameVariables(variables, modules)
   const pointVariable = (point: number) => {
@@ -130,6 +137,8 @@ export interface TraceOutcome {
   elf: ElfInfo
   stopReason: TraceStopReason
   message: string | null
+  /** The functions' stream statistics kept while the trace ran, when the backend kept them. */
+  functionStreams?: LiveFunctionStreams
 }
 
 /**
@@ -138,7 +147,7 @@ export interface TraceOutcome {
  * trace completed). Returns whether it is partial.
  */
 export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>): Promise<boolean> {
-  await writeSymbols(writer, correlator, outcome.points, outcome.modules, outcome.elf)
+  await writeSymbols(writer, correlator, outcome)
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
   const partial = outcome.stopReason !== 'completed'
   writer.finish({

@@ -12,6 +12,8 @@ import { StrideError } from '../../../shared/errors'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
+import { functionsNow } from '../../symbols/name-points'
+import { LiveFunctionStreams } from '../../store/live-function-streams'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import { RecentOutput } from './recent-output'
@@ -144,8 +146,11 @@ export class ToolTrace implements ToolStreamSink {
     let streamError: string | null = null
     let encodeError: string | null = null
     const records = child.stdio[3] as Readable
-    // Chunks compress on the thread pool while records are read; when two full chunks wait,
-    // reading pauses (the pipe fills and the tool waits) until the encoder catches up.
+    // Chunks compress on the thread pool while records are read, and the functions' stream
+    // statistics take them there too (each chunk once its points' objects' symbols are read);
+    // when two full chunks wait for either, reading pauses (the pipe fills and the tool waits).
+    const functionStreams = new LiveFunctionStreams((points, from) => functionsNow(points, from, this.modules.all(), elf))
+    this.writer.feedChunks(functionStreams)
     this.writer.encodeInBackground()
     let paused = false
     records.on('data', (chunk: Buffer) => {
@@ -240,7 +245,8 @@ export class ToolTrace implements ToolStreamSink {
       elf,
       programExit,
       threads,
-      recorder: 'stride-tool'
+      recorder: 'stride-tool',
+      functionStreams
     }
   }
 

@@ -18,6 +18,7 @@ import { ModuleMap, type LoadedModule } from '../proc-maps'
 import { LackeyParser } from './lackey-parser'
 import { allocInterposerPath, parsePipebufHeader, pipebufPath } from './native-tools'
 import { RecentOutput } from './recent-output'
+import type { LiveFunctionStreams } from '../../store/live-function-streams'
 
 export const CHUNK_EVENTS = 1 << 16
 
@@ -65,6 +66,8 @@ export interface TraceOutcome {
   programExit: { code: number | null; signal: string | null }
   threads: number
   recorder: 'stride-tool' | 'lackey'
+  /** The functions' stream statistics kept while the trace ran (Stride's tool only). */
+  functionStreams?: LiveFunctionStreams
 }
 
 export type ProgressListener = (events: number) => void

@@ -1,7 +1,11 @@
 /* The stream detector's exports: one detector per group (a function, for Stride), fed whole
- * batches with each point's group, so no JavaScript runs per access.
+ * batches with each point's group, so no JavaScript runs per access. Groups may be added
+ * between batches (a trace's functions become known while it runs).
  *   streamsCreate(window, groups) -> detectors
+ *   streamsAddGroups(detectors, groups): grows to `groups` detectors (never shrinks)
  *   streamsAdd(detectors, count, points u32, addresses f64, sizes u16, groupOfPoint i32)
+ *   streamsAddAsync(same) -> a promise, the same work on Node's thread pool (one at a time:
+ *     the detectors refuse every other call until it settles)
  *   streamsFinish(detectors) -> f64, STREAMS_ROW numbers per group: references, streams,
  *     scalar, inStreams, lengthSq, strideSum, strideElemSum, 4 length buckets, 3 long-stream
  *     stride classes (see src/main/compress/native-streams.ts) */
@@ -14,8 +18,10 @@
 static const napi_type_tag DETECTORS_TAG = {0x5374726964655374ull, 0x7265616d73446574ull};
 
 typedef struct {
-  uint32_t n;
+  uint32_t n, cap, window;
   bool finished;
+  /* An async add is running on the thread pool: nothing else may touch the detectors. */
+  bool busy;
   StreamDetector *d;
 } Detectors;
 
@@ -39,6 +45,8 @@ static napi_value create(napi_env env, napi_callback_info info) {
     free(g);
     return stride_throw(env, "out of memory creating stream detectors");
   }
+  g->cap = groups ? groups : 1;
+  g->window = window;
   for (; g->n < groups; g->n++)
     if (!detector_init(&g->d[g->n], window)) {
       detectors_free(g);
@@ -47,29 +55,125 @@ static napi_value create(napi_env env, napi_callback_info info) {
   return stride_external(env, g, finalize, &DETECTORS_TAG);
 }
 
-static napi_value add(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
+/* The detectors, when no async add holds them and they are not finished; else NULL after throwing. */
+static Detectors *idle_detectors(napi_env env, napi_value v) {
+  Detectors *g = stride_unwrap(env, v, &DETECTORS_TAG, "stream detectors");
+  if (!g) return NULL;
+  const char *problem = g->busy ? "stream detectors: a batch is still being added on the thread pool" : g->finished ? "stream detectors: already finished" : NULL;
+  if (problem) {
+    stride_throw(env, problem);
+    return NULL;
+  }
+  return g;
+}
+
+static napi_value add_groups(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  uint32_t groups;
+  if (!stride_args(env, info, 2, argv)) return NULL;
+  Detectors *g = idle_detectors(env, argv[0]);
+  if (!g || !stride_u32(env, argv[1], &groups, "groups")) return NULL;
+  if (groups > (1u << 20)) return stride_throw(env, "too many stream detector groups");
+  if (groups > g->cap) {
+    uint32_t cap = g->cap * 2 > groups ? g->cap * 2 : groups;
+    StreamDetector *d = realloc(g->d, (size_t)cap * sizeof *d);
+    if (!d) return stride_throw(env, "out of memory adding stream detectors");
+    g->d = d;
+    g->cap = cap;
+  }
+  for (; g->n < groups; g->n++)
+    if (!detector_init(&g->d[g->n], g->window)) return stride_throw(env, "out of memory adding stream detectors");
+  return NULL;
+}
+
+/* One batch's arguments, checked on the main thread. */
+typedef struct {
   uint32_t count;
-  size_t np, na, ns, ng;
-  if (!stride_args(env, info, 6, argv)) return NULL;
-  Detectors *g = stride_unwrap(env, argv[0], &DETECTORS_TAG, "stream detectors");
-  if (!g || !stride_u32(env, argv[1], &count, "count")) return NULL;
-  const uint32_t *points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
-  const double *addresses = points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
-  const uint16_t *sizes = addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
-  const int32_t *group_of = sizes ? stride_typed_array(env, argv[5], napi_int32_array, &ng, "groupOfPoint") : NULL;
-  if (!group_of) return NULL;
-  if (g->finished) return stride_throw(env, "stream detectors: already finished");
-  if (np < count || na < count || ns < count) return stride_throw(env, "stream detectors: the arrays hold fewer accesses than count");
-  for (uint32_t i = 0; i < count; i++) {
-    uint32_t p = points[i];
-    int32_t k = p < ng ? group_of[p] : -1;
-    if (k < 0 || (uint32_t)k >= g->n) return stride_throw(env, "stream detectors: an access point has no group");
-    detector_add(&g->d[k], (int64_t)addresses[i], sizes[i]);
+  size_t groups_known;
+  const uint32_t *points;
+  const double *addresses;
+  const uint16_t *sizes;
+  const int32_t *group_of;
+} Batch;
+
+static bool get_batch(napi_env env, const napi_value *argv, Batch *b) {
+  size_t np, na, ns;
+  if (!stride_u32(env, argv[1], &b->count, "count")) return false;
+  b->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
+  b->addresses = b->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
+  b->sizes = b->addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
+  b->group_of = b->sizes ? stride_typed_array(env, argv[5], napi_int32_array, &b->groups_known, "groupOfPoint") : NULL;
+  if (!b->group_of) return false;
+  if (np < b->count || na < b->count || ns < b->count) {
+    stride_throw(env, "stream detectors: the arrays hold fewer accesses than count");
+    return false;
+  }
+  return true;
+}
+
+/* Feeds the batch; a problem's text, or NULL. Stops at a point without a group. */
+static const char *add_batch(Detectors *g, const Batch *b) {
+  for (uint32_t i = 0; i < b->count; i++) {
+    uint32_t p = b->points[i];
+    int32_t k = p < b->groups_known ? b->group_of[p] : -1;
+    if (k < 0 || (uint32_t)k >= g->n) return "stream detectors: an access point has no group";
+    detector_add(&g->d[k], (int64_t)b->addresses[i], b->sizes[i]);
   }
   for (uint32_t k = 0; k < g->n; k++)
-    if (g->d[k].failed) return stride_throw(env, "out of memory in the stream detectors");
+    if (g->d[k].failed) return "out of memory in the stream detectors";
   return NULL;
+}
+
+static napi_value add(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  Batch b;
+  if (!stride_args(env, info, 6, argv)) return NULL;
+  Detectors *g = idle_detectors(env, argv[0]);
+  if (!g || !get_batch(env, argv, &b)) return NULL;
+  const char *problem = add_batch(g, &b);
+  return problem ? stride_throw(env, problem) : NULL;
+}
+
+/* An add in flight: the detectors and the batch's arrays are held until it completes. */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref refs[5]; /* detectors, points, addresses, sizes, groupOfPoint */
+  Detectors *g;
+  Batch b;
+  const char *problem;
+} AsyncAdd;
+
+static void add_execute(napi_env env, void *data) {
+  AsyncAdd *a = data;
+  a->problem = add_batch(a->g, &a->b);
+}
+
+static void add_complete(napi_env env, napi_status status, void *data) {
+  AsyncAdd *a = data;
+  a->g->busy = false;
+  napi_value result = NULL;
+  if (status == napi_ok && !a->problem) napi_get_undefined(env, &result);
+  stride_settle_work(env, a->deferred, result, a->problem ? a->problem : "the stream detectors' add was cancelled", a->refs, 5, a->work);
+  free(a);
+}
+
+/* streamsAddAsync: add's work on Node's thread pool (the tracer reads on meanwhile). */
+static napi_value add_async(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!stride_args(env, info, 6, argv)) return NULL;
+  AsyncAdd *a = calloc(1, sizeof *a);
+  if (!a) return stride_throw(env, "out of memory adding to the stream detectors");
+  napi_value hold[5] = {argv[0], argv[2], argv[3], argv[4], argv[5]};
+  napi_value promise = (a->g = idle_detectors(env, argv[0])) && get_batch(env, argv, &a->b)
+                           ? stride_queue_work(env, "stride:streams", hold, 5, a->refs, add_execute, add_complete, a, &a->deferred, &a->work)
+                           : NULL;
+  if (!promise) {
+    free(a);
+    return NULL;
+  }
+  a->g->busy = true;
+  return promise;
 }
 
 static napi_value finish(napi_env env, napi_callback_info info) {
@@ -77,6 +181,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   if (!stride_args(env, info, 1, argv)) return NULL;
   Detectors *g = stride_unwrap(env, argv[0], &DETECTORS_TAG, "stream detectors");
   if (!g) return NULL;
+  if (g->busy) return stride_throw(env, "stream detectors: a batch is still being added on the thread pool");
   double *rows;
   napi_value out = stride_new_typed(env, napi_float64_array, 8, (size_t)g->n * STREAMS_ROW, (void **)&rows);
   if (!out) return stride_throw(env, "out of memory");
@@ -95,7 +200,9 @@ static napi_value finish(napi_env env, napi_callback_info info) {
 napi_status stride_register_streams(napi_env env, napi_value exports) {
   napi_property_descriptor d[] = {
       {"streamsCreate", NULL, create, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"streamsAddGroups", NULL, add_groups, NULL, NULL, NULL, napi_enumerable, NULL},
       {"streamsAdd", NULL, add, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"streamsAddAsync", NULL, add_async, NULL, NULL, NULL, napi_enumerable, NULL},
       {"streamsFinish", NULL, finish, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
