@@ -63,7 +63,8 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, { poi
   const streams = committed.then(async () => {
     const functions = pointFunctions(groups, points.length)
     const kept = live ? await live.finish(functions, writer.committedEvents) : null
-    if (live && !kept) console.warn(`[stride] the functions' stream statistics are computed after the trace (${live.reason})`)
+    // Not the user's concern (the rows are the same either way): the session says why, for us.
+    if (live && !kept) writer.writeMeta({ functionStreamsAfterTrace: live.reason })
     return kept ?? computeFunctionStreams(writer.db, functions)
   })
   streams.catch(() => {}) // awaited below, after the naming
