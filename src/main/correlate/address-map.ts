@@ -6,6 +6,8 @@
  * Each thread has its own frame stack: one thread's return must not pop another's frames.
  */
 
+import { grownFor } from '../typed-arrays'
+
 export const UNKNOWN_VARIABLE = 0
 
 export interface Range {
@@ -171,7 +173,12 @@ export class AddressMap {
     const variable = this.resolve(address)
     const span = variable === UNKNOWN_VARIABLE ? this.gapAround(address) : this.last
     if (span) {
-      if (point >= this.spanEpoch.length) this.growSpans(point)
+      if (point >= this.spanEpoch.length) {
+        this.spanEpoch = grownFor(this.spanEpoch, point, 0, 1024)
+        this.spanLow = grownFor(this.spanLow, point, 0, 1024)
+        this.spanHigh = grownFor(this.spanHigh, point, 0, 1024)
+        this.spanVariable = grownFor(this.spanVariable, point, 0, 1024)
+      }
       this.spanEpoch[point] = this.epoch
       this.spanLow[point] = span.start
       this.spanHigh[point] = span.end
@@ -200,15 +207,6 @@ export class AddressMap {
         }
     // An address inside a range resolve() did not find (overlapping input): no gap.
     return gap.start <= address && address < gap.end ? gap : null
-  }
-
-  private growSpans(point: number): void {
-    const n = Math.max(point + 1, this.spanEpoch.length * 2, 1024)
-    const grow = <T extends Float64Array | Int32Array>(old: T, fresh: T): T => (fresh.set(old), fresh)
-    this.spanEpoch = grow(this.spanEpoch, new Float64Array(n))
-    this.spanLow = grow(this.spanLow, new Float64Array(n))
-    this.spanHigh = grow(this.spanHigh, new Float64Array(n))
-    this.spanVariable = grow(this.spanVariable, new Int32Array(n))
   }
 
   get depth(): number {

@@ -9,6 +9,7 @@ import { AddressMap, UNKNOWN_VARIABLE, type FrameLocal } from './address-map'
 import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './alloc-events'
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
 import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
+import { grownFor } from '../typed-arrays'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
@@ -171,7 +172,11 @@ export class Correlator {
   }
 
   private count(point: number, kind: number, v: number): void {
-    if (point >= this.runVar.length) this.growRuns(point)
+    if (point >= this.runVar.length) {
+      this.runVar = grownFor(this.runVar, point, -1, 1024)
+      this.runKind = grownFor(this.runKind, point, 0, 1024)
+      this.runCount = grownFor(this.runCount, point, 0, 1024)
+    }
     if (this.runVar[point] === v && this.runKind[point] === kind) {
       this.runCount[point]++
       return
@@ -199,19 +204,6 @@ export class Correlator {
       rec.writes += n
     }
     this.runVar[point] = -1
-  }
-
-  private growRuns(point: number): void {
-    const n = Math.max(point + 1, this.runVar.length * 2, 1024)
-    const runVar = new Int32Array(n).fill(-1)
-    runVar.set(this.runVar)
-    const runKind = new Uint8Array(n)
-    runKind.set(this.runKind)
-    const runCount = new Float64Array(n)
-    runCount.set(this.runCount)
-    this.runVar = runVar
-    this.runKind = runKind
-    this.runCount = runCount
   }
 
   /**

@@ -11,6 +11,7 @@
  * the stored trace as before.
  */
 import { NativeStreamDetectors } from '../compress/native-streams'
+import { grownFor } from '../typed-arrays'
 import { DEFAULT_WINDOW } from '../compress/stream-detector'
 import type { PointRecord } from './session-writer'
 import { functionGroups, functionRows, UNKNOWN_FUNCTION, type FunctionStreams } from './stream-store'
@@ -60,11 +61,7 @@ export class LiveFunctionStreams {
   }
 
   private addPoints(known: number, functions: Array<string | null>): void {
-    if (known > this.groupOf.length) {
-      const grown = new Int32Array(Math.max(known, this.groupOf.length * 2))
-      grown.set(this.groupOf)
-      this.groupOf = grown
-    }
+    if (known > 0) this.groupOf = grownFor(this.groupOf, known - 1)
     for (const f of functions) {
       const name = f ?? UNKNOWN_FUNCTION
       let g = this.groups.get(name)

@@ -55,15 +55,21 @@ export async function pointModules(points: PointRecord[], modules: LoadedModule[
   }
   const read = await Promise.all(
     [...groups].map(async ([module, list]) => {
-      const elf = module.path === program.path ? program : await readElf(module.path).catch(() => null)
+      const elf = await moduleElf(module, program)
       if (!elf) return null // not an ELF we can read (e.g. a deleted file)
-      const offset = elf.relocatable ? module.base : 0
-      const links = list.map((p) => p.pc - offset)
-      return { module, elf, points: list, links, functions: links.map((a) => findSymbol(elf.functions, a)?.name ?? null) }
+      const links = list.map((p) => linkAddress(elf, module, p.pc))
+      return { module, elf, points: list, links, functions: links.map((a) => functionAt(elf, a)) }
     })
   )
   return read.filter((g): g is ModulePoints => g !== null)
 }
+
+/** The object's ELF (the program's as already read), or null when it cannot be read. */
+const moduleElf = (module: LoadedModule, program: ElfInfo): Promise<ElfInfo | null> =>
+  module.path === program.path ? Promise.resolve(program) : readElf(module.path).catch(() => null)
+/** A runtime pc as the object's own (link-time) address. */
+const linkAddress = (elf: ElfInfo, module: LoadedModule, pc: number): number => pc - (elf.relocatable ? module.base : 0)
+const functionAt = (elf: ElfInfo, link: number): string | null => findSymbol(elf.functions, link)?.name ?? null
 
 /**
  * The functions of points[from..], by pointModules's rule, from the modules mapped so far (for
@@ -74,10 +80,8 @@ export async function functionsNow(points: readonly PointRecord[], from: number,
   return Promise.all(
     points.slice(from).map(async (p) => {
       const module = moduleOf(modules, p.pc)
-      if (!module) return null
-      const elf = module.path === program.path ? program : await readElf(module.path).catch(() => null)
-      if (!elf) return null
-      return findSymbol(elf.functions, p.pc - (elf.relocatable ? module.base : 0))?.name ?? null
+      const elf = module ? await moduleElf(module, program) : null
+      return module && elf ? functionAt(elf, linkAddress(elf, module, p.pc)) : null
     })
   )
 }

@@ -19,6 +19,7 @@ import { ModuleMap, parseMaps } from '../proc-maps'
 import { RecentOutput } from './recent-output'
 import { toolCommand, type StrideTool } from './tool-build'
 import { scanAccesses, type AccessBatch } from './native-scan'
+import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
@@ -342,21 +343,11 @@ export class ToolTrace implements ToolStreamSink {
 
   private firstAccess(toolPoint: number, address: number): number {
     const def = this.toolPointDefs[toolPoint]!
-    if (toolPoint >= this.toolPoints.length) {
-      const grown = new Int32Array(Math.max(toolPoint + 1, this.toolPoints.length * 2)).fill(-1)
-      grown.set(this.toolPoints)
-      this.toolPoints = grown
-    }
+    this.toolPoints = grownFor(this.toolPoints, toolPoint, -1)
     const idx = this.points.length
     this.points.push({ idx, pc: def.pc, kind: def.kind, accesses: 0, firstAddress: address })
-    if (idx >= this.counts.length) {
-      const counts = new Float64Array(this.counts.length * 2)
-      counts.set(this.counts)
-      this.counts = counts
-      const kinds = new Uint8Array(this.kinds.length * 2)
-      kinds.set(this.kinds)
-      this.kinds = kinds
-    }
+    this.counts = grownFor(this.counts, idx)
+    this.kinds = grownFor(this.kinds, idx)
     this.kinds[idx] = def.kind
     this.toolPoints[toolPoint] = idx
     return idx
