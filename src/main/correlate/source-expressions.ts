@@ -4,6 +4,7 @@
  * falls back to the plain line. Parsing is the adapter; `collectAccesses` and
  * `matchExpressions` are pure over the syntax tree and plain data.
  */
+import { setFlagsFromString } from 'node:v8'
 import { join } from 'node:path'
 import type { Node as SyntaxNode, Parser as TsParser } from 'web-tree-sitter'
 import { projectRoot } from '../paths'
@@ -193,6 +194,12 @@ let parser: Promise<TsParser | null> | null = null
 export function cParser(): Promise<TsParser | null> {
   parser ??= (async () => {
     try {
+      // The grammar is 600 KB of WebAssembly. V8 tiers its hot functions (the generated lexer
+      // is one huge function) up to TurboFan in the background: about 0.3 s of CPU per process,
+      // competing with Valgrind on a 2-core machine, to parse a few dozen lines. The baseline
+      // compiler's code parses them as fast (the flag is process-wide; this is our only
+      // WebAssembly).
+      setFlagsFromString('--liftoff-only')
       const { Parser, Language } = await import('web-tree-sitter')
       await Parser.init()
       // A missing grammar makes Language.load throw: the catch below falls back.
