@@ -7,7 +7,10 @@ export function isSystemObject(path: string): boolean {
   return SYSTEM_OBJECT.test(path)
 }
 
-/** Installed by the system (/lib, /usr/lib and their 32/64-bit twins), not built with the program. */
+/**
+ * Installed by the system (/lib, /usr/lib and their 32/64-bit twins, and /usr/libexec, where
+ * Valgrind's own preload is mapped into every traced program), not built with the program.
+ */
 export function inSystemFolder(path: string): boolean {
-  return /^\/(usr\/)?lib(32|64|x32)?\//.test(path)
+  return /^\/(usr\/)?lib(32|64|x32)?\//.test(path) || path.startsWith('/usr/libexec/')
 }
