@@ -133,7 +133,6 @@ export class SessionWriter {
    */
   private readonly dump = process.env.STRIDE_TRACE_DUMP || null
   private readonly setMeta
-  private readonly insertPoint: Statement
   private readonly setAccesses: Statement
 
   /**
@@ -147,7 +146,6 @@ export class SessionWriter {
     this.db = openDb(this.recordingPath, { create: true })
     migrate(this.db)
     this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    this.insertPoint = this.db.prepare('INSERT OR REPLACE INTO points (idx, pc, kind, accesses, first_address) VALUES (?,?,?,?,?)')
     this.setAccesses = this.db.prepare('UPDATE points SET accesses = ? WHERE idx = ?')
     this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
     this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: UNFINISHED_MESSAGE, storedBytes: 0 })
@@ -306,11 +304,15 @@ export class SessionWriter {
 
   /** New points and changed access counts (inside the caller's transaction). */
   private storePoints(table: readonly PointRecord[]): void {
+    // A whole-program trace meets ~5,400 points at start-up: 64 rows a statement (a statement
+    // per row cost 2-3x as much, at the trace's end where the last chunk commits).
+    const rows = table.length > this.storedPoints ? new BatchInsert(this.db, 'points', NEW_POINT_COLUMNS, 'idx') : null
     for (let i = this.storedPoints; i < table.length; i++) {
       const p = table[i]!
-      this.insertPoint.run(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
+      rows!.add(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
       this.storedAccesses[i] = p.accesses
     }
+    rows?.finish()
     for (let i = 0; i < this.storedPoints; i++) {
       const a = table[i]!.accesses
       if (a !== this.storedAccesses[i]) {
@@ -350,11 +352,16 @@ export class SessionWriter {
   }
 
   /**
-   * Stores the point table and module list (called once the trace has ended and `commitAll`
-   * made it whole), with the per-point stream metrics the encoder kept and the functions'
-   * stream statistics (`computeFunctionStreams` over the stored trace).
+   * Stores the per-point stream metrics the encoder kept and the functions' stream statistics
+   * (called once the trace has ended and `commitAll` made it whole; they need no names).
    */
-  writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>, functionStreams: FunctionStreams[]): void {
+  writeStreamMetrics(functionStreams: FunctionStreams[]): void {
+    this.commitGathered()
+    storeStreamMetrics(this.db, this.encoder.metrics, functionStreams)
+  }
+
+  /** Stores the point table and module list (called once the trace has ended and `commitAll` made it whole). */
+  writePoints(points: PointRecord[], names: PointNames[], modules: Array<{ path: string; base: number; start: number; end: number }>): void {
     this.commitGathered()
     const byIdx = new Map(names.map((n) => [n.idx, n]))
     // The chunks stored the points unnamed: rows are rewritten in place, 64 to a statement (a
@@ -377,7 +384,6 @@ export class SessionWriter {
       this.db.prepare('DELETE FROM modules').run()
       for (const m of modules) insertModule.run(m.path, m.base, m.start, m.end)
     })()
-    storeStreamMetrics(this.db, this.encoder.metrics, functionStreams)
   }
 
   /** Stores the data structures and, per point, how many of its accesses fell in each. */
@@ -385,13 +391,15 @@ export class SessionWriter {
     const insertVariable = this.db.prepare(
       'INSERT INTO variables (id, name, kind, start, size, type, element_size, dims, module, alloc_site, reads, writes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)'
     )
-    const insertHistogram = this.db.prepare('INSERT INTO point_variables (point, variable, accesses) VALUES (?,?,?)')
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM variables').run()
       this.db.prepare('DELETE FROM point_variables').run()
       for (const v of variables)
         insertVariable.run(v.id, v.name, v.kind, v.start, v.size, v.type, v.elementSize, v.dims ? JSON.stringify(v.dims) : null, v.module, v.allocSite, v.reads, v.writes)
-      for (const [point, h] of histograms) for (const [variable, n] of h) insertHistogram.run(point, variable, n)
+      // A row per point at least (thousands in a whole-program trace): 64 rows a statement.
+      const rows = new BatchInsert(this.db, 'point_variables', ['point', 'variable', 'accesses'])
+      for (const [point, h] of histograms) for (const [variable, n] of h) rows.add(point, variable, n)
+      rows.finish()
     })()
   }
 
@@ -433,6 +441,9 @@ export class SessionWriter {
     this.db.close()
   }
 }
+
+/** The columns a point has when its chunk is committed (the names come at the trace's end). */
+const NEW_POINT_COLUMNS = ['idx', 'pc', 'kind', 'accesses', 'first_address']
 
 function bytesOf(a: Uint32Array | Float64Array | Uint16Array, n: number): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, n)

@@ -39,7 +39,8 @@ describe('stored stream metrics', () => {
       w.appendChunk(k, points.subarray(at, at + k), addresses.subarray(at, at + k), sizes.subarray(at, at + k), records)
     }
     w.commitAll()
-    w.writePoints(records, [], [], await computeFunctionStreams(w.db, [null, null, null, null]))
+    w.writeStreamMetrics(await computeFunctionStreams(w.db, [null, null, null, null]))
+    w.writePoints(records, [], [])
     w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
 
     const db = openSessionDb(path)

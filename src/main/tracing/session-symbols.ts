@@ -48,9 +48,10 @@ async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLay
   return libraries.filter((l) => l !== null)
 }
 
-async function writeSymbols(writer: SessionWriter, correlator: Correlator, { points, modules, elf, functionStreams: live }: TraceOutcome): Promise<void> {
-  // The loop nests need no names: objdump and their lines run while the points are named.
-  const loops = programLoops(elf)
+async function writeSymbols(writer: SessionWriter, correlator: Correlator, { points, modules, elf, functionStreams: live, loops: early }: TraceOutcome): Promise<void> {
+  // The loop nests need no names: objdump and their lines run while the points are named
+  // (or ran while the program did, when the backend started them).
+  const loops = early ?? programLoops(elf)
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited below)
   const { variables, histograms } = correlator.finish()
   // The last chunk compresses on the thread pool while the objects' symbols are read.
@@ -67,18 +68,24 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, { poi
     if (live && !kept) writer.writeMeta({ functionStreamsAfterTrace: live.reason })
     return kept ?? computeFunctionStreams(writer.db, functions)
   })
-  streams.catch(() => {}) // awaited below, after the naming
+  // Stored as soon as they are known: the rows need no names, so they are written while the
+  // points' names are read (child processes), not after.
+  const streamsStored = streams.then((s) => writer.writeStreamMetrics(s))
+  streamsStored.catch(() => {}) // awaited below, after the naming
   const named = await nameVariables(variables, modules)
   const pointVariable = (point: number) => {
     const v = dominantVariable(histograms.get(point))
     return v === 0 ? null : (named[v]?.name ?? null)
   }
-  const names = await namePoints(points, modules, elf, pointVariable, groups)
-  writer.writePoints(points, names, modules, await streams)
+  const naming = namePoints(points, modules, elf, pointVariable, groups)
+  naming.catch(() => {}) // awaited below, once the variables are stored
   writer.writeVariables(
     named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
     histograms
   )
+  const names = await naming
+  await streamsStored
+  writer.writePoints(points, names, modules)
   await loops.then((l) => storeLoops(writer, points, modules, elf, names, l)).catch(() => {}) // no objdump: no loops
 }
 
@@ -94,8 +101,13 @@ export function loopLine(header: { file: string | null; line: number | null } | 
   return best !== null ? { file, line: best } : { file: header?.file ?? null, line: header?.line ?? null }
 }
 
+export interface ProgramLoops {
+  loops: Awaited<ReturnType<typeof readLoops>>
+  lines: Awaited<ReturnType<typeof sourceLocations>>
+}
+
 /** The program's loop nests (back edges) and their headers' lines. */
-async function programLoops(elf: ElfInfo): Promise<{ loops: Awaited<ReturnType<typeof readLoops>>; lines: Awaited<ReturnType<typeof sourceLocations>> }> {
+export async function programLoops(elf: ElfInfo): Promise<ProgramLoops> {
   const loops = await readLoops(elf.path)
   const lines = elf.hasDebugInfo && loops.length > 0 ? await sourceLocations(elf.path, loops.map((l) => l.start)) : []
   return { loops, lines }
@@ -107,7 +119,7 @@ async function storeLoops(
   modules: LoadedModule[],
   elf: ElfInfo,
   names: PointNames[],
-  { loops, lines }: Awaited<ReturnType<typeof programLoops>>
+  { loops, lines }: ProgramLoops
 ): Promise<void> {
   const exe = modules.find((m) => m.path === elf.path)
   if (!exe) return
@@ -140,6 +152,8 @@ export interface TraceOutcome {
   message: string | null
   /** The functions' stream statistics kept while the trace ran, when the backend kept them. */
   functionStreams?: LiveFunctionStreams
+  /** The program's loop nests, when the backend started reading them while the program ran. */
+  loops?: Promise<ProgramLoops>
 }
 
 /**

@@ -7,7 +7,8 @@ import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
 import { ToolTrace } from '../tracing/valgrind/tool-tracer'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
-import { finishTracedSession, programDataLayout } from '../tracing/session-symbols'
+import { finishTracedSession, programDataLayout, programLoops } from '../tracing/session-symbols'
+import { readElf } from '../symbols/elf-reader'
 import { cParser } from '../correlate/source-expressions'
 
 const input = workerData as TraceWorkerInput
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
   })
   // The tool starts while gdb reads the layout (it waits in the pipe); Lackey needs it first.
   const layout = programDataLayout(input.program).catch(() => null)
+  // The loop nests need only the program: objdump and their lines run once gdb is done (it
+  // competes with Valgrind's start-up), while the program runs, instead of at its end.
+  const loops = layout.then(() => readElf(input.program)).then((elf) => programLoops(elf))
+  loops.catch(() => {}) // no objdump: reports simply have no loops (awaited at the end)
   const progress = (events: number) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents })
   // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
   // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
@@ -52,7 +57,7 @@ async function main(): Promise<void> {
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
-  const partial = await finishTracedSession(writer, await correlatorReady, outcome, {
+  const partial = await finishTracedSession(writer, await correlatorReady, { ...outcome, loops }, {
     heapTracked: trace.heapTracked,
     programExit: outcome.programExit,
     threads: outcome.threads,
