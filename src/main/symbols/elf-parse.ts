@@ -95,23 +95,11 @@ export function parseAddr2line(text: string, count: number): SourceLocation[] {
   return out
 }
 
-/** `readelf -h` → whether addresses are relative to a load base (PIE / shared object). */
-export function parseElfType(text: string): 'exec' | 'dyn' | null {
-  const m = /Type:\s+(EXEC|DYN)\b/.exec(text)
-  return m ? (m[1] === 'EXEC' ? 'exec' : 'dyn') : null
-}
-
-/** `readelf -S -W` → whether DWARF line tables are present. */
-export function hasDebugLines(sectionsText: string): boolean {
-  return /\s\.debug_line\s/.test(sectionsText) || /\s\.zdebug_line\s/.test(sectionsText)
-}
-
 /**
  * Where a distribution keeps an object's detached debug information (Debian's libc6-dbg and
- * -dbgsym packages), from `readelf -n`'s build ID: /usr/lib/debug/.build-id/ab/cdef….debug.
- * gdb, llvm-symbolizer and Valgrind all look there.
+ * -dbgsym packages), from its GNU build ID: /usr/lib/debug/.build-id/ab/cdef….debug. gdb,
+ * llvm-symbolizer and Valgrind all look there.
  */
-export function buildIdDebugPath(notesText: string, root = '/usr/lib/debug'): string | null {
-  const id = /Build ID:\s*([0-9a-f]{4,})/.exec(notesText)?.[1]
-  return id ? `${root}/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug` : null
+export function buildIdDebugPath(buildId: string | null, root = '/usr/lib/debug'): string | null {
+  return buildId && /^[0-9a-f]{4,}$/.test(buildId) ? `${root}/.build-id/${buildId.slice(0, 2)}/${buildId.slice(2)}.debug` : null
 }

@@ -1,7 +1,8 @@
 /** Reads what Stride needs from one ELF file, once per path (cached for the process). */
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { StrideError } from '../../shared/errors'
-import { buildIdDebugPath, hasDebugLines, parseElfType, parseNm, type ElfSymbol, type ElfSymbols } from './elf-parse'
+import { buildIdDebugPath, parseNm, type ElfSymbol, type ElfSymbols } from './elf-parse'
+import { readElfHeaders, type ElfHeaders } from './elf-headers'
 import { keptFile, keptFolder, objectIdentity, readKept, writeKept } from './kept-files'
 import { runTool } from './run-tool'
 import { inSystemFolder } from './system-objects'
@@ -16,11 +17,13 @@ export interface ElfInfo extends ElfSymbols {
 
 const cache = new Map<string, Promise<ElfInfo>>()
 const debugFiles = new Map<string, Promise<string | null>>()
+const headerReads = new Map<string, Promise<ElfHeaders | null>>()
 
 /** Forgets what this process read (the kept files stay): objects are read or looked up again. */
 export function forgetElfReads(): void {
   cache.clear()
   debugFiles.clear()
+  headerReads.clear()
 }
 
 export function readElf(path: string): Promise<ElfInfo> {
@@ -58,7 +61,7 @@ const KEPT_FORMAT = 1
  */
 async function load(path: string): Promise<ElfInfo> {
   if (!inSystemFolder(path)) return readObject(path)
-  const identity = objectIdentity(path, await detachedDebugFile(path), ['readelf', 'nm'])
+  const identity = objectIdentity(path, await detachedDebugFile(path), ['nm'])
   if (identity === null) return readObject(path)
   const key = `elf ${KEPT_FORMAT}|${identity}`
   const file = keptFile(key, keptFolder('elf'))
@@ -77,11 +80,9 @@ function isElfInfo(v: unknown, path: string): v is ElfInfo {
 }
 
 async function readObject(path: string): Promise<ElfInfo> {
-  const header = await runTool('readelf', ['-h', path]).catch(() => '')
-  const type = parseElfType(header)
-  if (!type) throw new StrideError(`"${path}" is not an ELF executable; Stride traces native Linux programs.`, 'invalid-input')
-  const [sections, nm, dyn, debug] = await Promise.all([
-    runTool('readelf', ['-S', '-W', path]),
+  const headers = await elfHeaders(path)
+  if (!headers?.type) throw new StrideError(`"${path}" is not an ELF executable; Stride traces native Linux programs.`, 'invalid-input')
+  const [nm, dyn, debug] = await Promise.all([
     runTool('nm', ['-S', '--defined-only', path]).catch(() => ''),
     runTool('nm', ['-S', '-D', '--defined-only', path]).catch(() => ''),
     detachedDebugFile(path)
@@ -90,19 +91,28 @@ async function readObject(path: string): Promise<ElfInfo> {
   // __memmove_avx_unaligned_erms as Valgrind does), else its dynamic symbols.
   const detached = !nm.trim() && debug ? await runTool('nm', ['-S', '--defined-only', debug]).catch(() => '') : ''
   const symbols = parseNm(nm.trim() ? nm : detached.trim() ? detached : dyn)
-  return { path, relocatable: type === 'dyn', hasDebugInfo: hasDebugLines(sections) || debug !== null, ...symbols }
+  const lineTables = headers.sections.includes('.debug_line') || headers.sections.includes('.zdebug_line')
+  return { path, relocatable: headers.type === 'dyn', hasDebugInfo: lineTables || debug !== null, ...symbols }
+}
+
+/** The file's ELF headers, read once per path (null: not ELF, or unreadable). */
+function elfHeaders(path: string): Promise<ElfHeaders | null> {
+  let found = headerReads.get(path)
+  if (!found) {
+    found = readElfHeaders(path).catch(() => null)
+    headerReads.set(path, found)
+  }
+  return found
 }
 
 /** The object's detached debug file (/usr/lib/debug/.build-id/...), when installed. */
 export function detachedDebugFile(path: string): Promise<string | null> {
   let found = debugFiles.get(path)
   if (!found) {
-    found = runTool('readelf', ['-n', path])
-      .catch(() => '')
-      .then((notes) => {
-        const debug = buildIdDebugPath(notes)
-        return debug !== null && existsSync(debug) ? debug : null
-      })
+    found = elfHeaders(path).then((headers) => {
+      const debug = buildIdDebugPath(headers?.buildId ?? null)
+      return debug !== null && existsSync(debug) ? debug : null
+    })
     debugFiles.set(path, found)
   }
   return found
