@@ -1,20 +1,30 @@
 /** Worker thread: runs one trace (Valgrind backend), writes the session, names its points. */
 import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
-import { Correlator } from '../correlate/correlator'
-import { SessionWriter } from '../store/session-writer'
-import { ValgrindTrace } from '../tracing/valgrind/valgrind-tracer'
-import { ToolTrace } from '../tracing/valgrind/tool-tracer'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
+import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
 import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
-import { finishTracedSession, programDataLayout, programLoops } from '../tracing/session-symbols'
-import { readElf } from '../symbols/elf-reader'
-import { cParser } from '../correlate/source-expressions'
 
 const input = workerData as TraceWorkerInput
 const post = (m: WorkerMessage) => parentPort!.postMessage(m)
+let launched: LaunchedTool | null = null
 
 async function main(): Promise<void> {
+  // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
+  // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
+  const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
+  // Valgrind starts first: its own start-up overlaps loading the rest of this worker (the
+  // session writer, the codec, the symbol readers: ~60 ms); its records wait in the pipe.
+  if (built.ok) launched = launchStrideTool(input, built.tool)
+  const [{ SessionWriter }, { Correlator }, { ValgrindTrace }, { ToolTrace }, { finishTracedSession, programDataLayout, programLoops }, { readElf }, { cParser }] = await Promise.all([
+    import('../store/session-writer'),
+    import('../correlate/correlator'),
+    import('../tracing/valgrind/valgrind-tracer'),
+    import('../tracing/valgrind/tool-tracer'),
+    import('../tracing/session-symbols'),
+    import('../symbols/elf-reader'),
+    import('../correlate/source-expressions')
+  ])
   const writer = new SessionWriter(input.out, {
     program: input.program,
     args: input.args,
@@ -22,7 +32,7 @@ async function main(): Promise<void> {
     functions: input.functions,
     createdAt: new Date().toISOString()
   })
-  // The tool starts while gdb reads the layout (it waits in the pipe); Lackey needs it first.
+  // gdb reads the layout while the tool starts; Lackey needs it first.
   const layout = programDataLayout(input.program).catch(() => null)
   // The loop nests need only the program: objdump and their lines run once gdb is done (it
   // competes with Valgrind's start-up), while the program runs, instead of at its end.
@@ -31,16 +41,15 @@ async function main(): Promise<void> {
   const progress = (events: number) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents })
   // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
   // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
-  const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
   const correlatorReady = layout.then((l) => new Correlator(l))
-  const trace = built.ok ? new ToolTrace(input, built.tool, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
+  const trace = built.ok ? new ToolTrace(input, built.tool, writer, progress, correlatorReady, launched) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
   parentPort!.on('message', (m: WorkerCommand) => {
     if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
   })
   let outcome
   try {
-    const running = trace.run() // Valgrind is spawned before this returns
+    const running = trace.run() // Valgrind is running (or spawned) before this returns
     // The C parser the naming ends with (~0.15 s to load) loads while the program runs.
     void cParser()
     outcome = await running
@@ -68,5 +77,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
+  // Failed before the tracer owned the tool (the session could not be created, say): stop it.
+  launched?.child.kill('SIGKILL')
   post({ type: 'error', message: e instanceof Error ? e.message : String(e), code: e instanceof StrideError ? e.code : 'internal', session: null })
 })

@@ -5,8 +5,7 @@
  * are read in large blocks and go to the session writer in typed-array batches; when Stride
  * falls behind, the pipe fills and the program waits, so memory stays flat.
  */
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
-import { realpathSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/errors'
 import type { TraceStopReason } from '../../../shared/domain'
@@ -17,7 +16,8 @@ import { LiveFunctionStreams } from '../../store/live-function-streams'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import { RecentOutput } from './recent-output'
-import { toolCommand, type StrideTool } from './tool-build'
+import type { StrideTool } from './tool-build'
+import { launchStrideTool, type LaunchedTool } from './tool-launch'
 import { scanAccesses, type AccessBatch } from './native-scan'
 import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
@@ -80,8 +80,12 @@ export class ToolTrace implements ToolStreamSink {
     private readonly writer: SessionWriter,
     private readonly onProgress: ProgressListener,
     /** The naming's observer, or its promise (built from debug information while Valgrind starts). */
-    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null
-  ) {}
+    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null,
+    /** The tool, when the caller started it already (else `run` starts it). */
+    private readonly launched: LaunchedTool | null = null
+  ) {
+    this.child = launched?.child ?? null
+  }
 
   private observer: ToolObserver | null = null
 
@@ -99,33 +103,11 @@ export class ToolTrace implements ToolStreamSink {
 
   async run(): Promise<TraceOutcome> {
     const { program, functions } = this.options
-    this.programPath = realpathSync(program)
-    const toolArgs = [
-      '--tool=stride', // the core's name for the tool (no launcher passes it)
-      '--out-fd=3',
-      '--log-fd=4',
-      '--demangle=no', // --fn names are the program's symbols
-      `--exe=${this.programPath}`,
-      // Entries and returns are cheap; whether the naming needs them is known only once the
-      // program's debug information is read, which overlaps Valgrind's start-up.
-      '--frames=yes',
-      ...functions.map((f) => `--fn=${f}`),
-      ...(this.options.followCalls && functions.length > 0 ? ['--follow-calls=yes'] : []),
-      ...(this.options.maxEvents !== null ? [`--max-events=${this.options.maxEvents}`] : []),
-      ...(this.options.maxSeconds !== null ? [`--max-ms=${Math.round(this.options.maxSeconds * 1000)}`] : [])
-    ]
-    const env: NodeJS.ProcessEnv = { ...process.env, ...this.tool.env }
-    if (this.heapTracked) env.LD_PRELOAD = [this.tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
-    // The CLI hands the program its terminal (stdin included); the app keeps the output's tail.
-    const stdio: StdioOptions = this.options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe']
-    const start = toolCommand(this.tool, [...toolArgs, program, ...this.options.args])
-    const child = spawn(start.command, start.args, { stdio, env })
+    const launched = this.launched ?? launchStrideTool(this.options, this.tool)
+    this.programPath = launched.programPath
+    const child = launched.child
     this.child = child
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${this.tool.tool} to rebuild it.`, 'tool-missing')))
-      child.on('close', (code, signal) => resolve({ code, signal }))
-    })
-    exited.catch(() => {}) // awaited below; a start failure must not go unhandled meanwhile
+    const exited = launched.exited
     // While Valgrind starts: the ELF and the naming's layout. Records wait in the pipe.
     let elf: ElfInfo
     try {

@@ -1,0 +1,49 @@
+/**
+ * Starts Stride's Valgrind tool on the program; tool-tracer.ts reads what it writes. Kept apart,
+ * with only what a launch needs, so the trace worker starts Valgrind (a quarter of a second of
+ * start-up of its own) before it loads the session writer, the codec and the symbol readers.
+ */
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
+import { realpathSync } from 'node:fs'
+import { StrideError } from '../../../shared/errors'
+import { toolCommand, type StrideTool } from './tool-build'
+import type { TraceOptions } from './valgrind-tracer'
+
+export interface LaunchedTool {
+  child: ChildProcess
+  /** The program's real path, as the tool was told it (--exe). */
+  programPath: string
+  /** Rejects with a StrideError when the tool could not be started at all. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export function launchStrideTool(options: TraceOptions, tool: StrideTool): LaunchedTool {
+  const { program, functions } = options
+  const programPath = realpathSync(program)
+  const toolArgs = [
+    '--tool=stride', // the core's name for the tool (no launcher passes it)
+    '--out-fd=3',
+    '--log-fd=4',
+    '--demangle=no', // --fn names are the program's symbols
+    `--exe=${programPath}`,
+    // Entries and returns are cheap; whether the naming needs them is known only once the
+    // program's debug information is read, which overlaps Valgrind's start-up.
+    '--frames=yes',
+    ...functions.map((f) => `--fn=${f}`),
+    ...(options.followCalls && functions.length > 0 ? ['--follow-calls=yes'] : []),
+    ...(options.maxEvents !== null ? [`--max-events=${options.maxEvents}`] : []),
+    ...(options.maxSeconds !== null ? [`--max-ms=${Math.round(options.maxSeconds * 1000)}`] : [])
+  ]
+  const env: NodeJS.ProcessEnv = { ...process.env, ...tool.env }
+  if (options.trackHeap !== false) env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
+  // The CLI hands the program its terminal (stdin included); the app keeps the output's tail.
+  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe']
+  const start = toolCommand(tool, [...toolArgs, program, ...options.args])
+  const child = spawn(start.command, start.args, { stdio, env })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${tool.tool} to rebuild it.`, 'tool-missing')))
+    child.on('close', (code, signal) => resolve({ code, signal }))
+  })
+  exited.catch(() => {}) // awaited by the tracer; a start failure must not go unhandled meanwhile
+  return { child, programPath, exited }
+}
