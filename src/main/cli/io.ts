@@ -1,4 +1,6 @@
 /** Output helpers: results on stdout, progress on stderr (only on a terminal), errors on stderr. */
+import { groupDigits } from '../../shared/counts'
+
 export interface Io {
   out(line: string): void
   err(line: string): void
@@ -25,5 +27,5 @@ export function processIo(): Io {
 export function progressLine(phase: string, events: number, started: number): string {
   const s = (Date.now() - started) / 1000
   const rate = s > 0 ? Math.round(events / s) : 0
-  return `${phase}: ${events.toLocaleString('en-US')} events, ${rate.toLocaleString('en-US')}/s, ${s.toFixed(1)} s`
+  return `${phase}: ${groupDigits(events)} events, ${groupDigits(rate)}/s, ${s.toFixed(1)} s`
 }
