@@ -437,7 +437,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
 
 /* Moves `block` to the front of its set (positions before it shift down one); on a miss the
  * last position (empty or least recent) is evicted first. Returns the slot; *missed says which. */
-static inline uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool *missed) {
+static inline __attribute__((always_inline)) uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool *missed) {
   uint64_t *tags = v->tags;
   uint32_t *slots = v->slots;
   uint64_t base = level_base(v, block);
