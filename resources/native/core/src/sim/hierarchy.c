@@ -381,7 +381,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
 
 /* The line at position `at` of fused level l (still in place) leaves for `by`'s line; a
  * dirty line is written to the next level first. */
-static void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by) {
+static inline __attribute__((always_inline)) void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by) {
   uint32_t slot = v->slots[at];
   s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
   int32_t owner = line_at(v, slot)->owner;
