@@ -18,7 +18,7 @@ import { apportion } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
-import { allRows } from './rows'
+import { allTuples } from './rows'
 import type { RunPointRow } from './run-rows'
 
 export interface FactFilter {
@@ -196,17 +196,17 @@ export interface PointFactColumns {
 
 export function readPointFactColumns(db: Db): PointFactColumns {
   const loops = hasTable(db, 'point_loops')
-  const rows = allRows(
+  const rows = allTuples(
     db.prepare(`SELECT p.idx, p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop' : 'NULL'} AS loop FROM points p ${loops ? 'LEFT JOIN point_loops pl ON pl.point = p.idx' : ''} ORDER BY p.idx`),
-    { idx: 'int', variable: 'text?', function: 'text?', file: 'text?', line: 'int?', loop: 'int?' }
+    [['idx', 'int'], ['variable', 'text?'], ['function', 'text?'], ['file', 'text?'], ['line', 'int?'], ['loop', 'int?']] as const
   )
   const columns: PointFactColumns = { variable: [], function: [], file: [], line: [], loop: [] }
-  for (const r of rows) {
-    columns.variable[r.idx] = r.variable
-    columns.function[r.idx] = r.function
-    columns.file[r.idx] = r.file
-    columns.line[r.idx] = r.line
-    columns.loop[r.idx] = r.loop
+  for (const [idx, variable, fn, file, line, loop] of rows) {
+    columns.variable[idx] = variable
+    columns.function[idx] = fn
+    columns.file[idx] = file
+    columns.line[idx] = line
+    columns.loop[idx] = loop
   }
   return columns
 }
