@@ -45,10 +45,10 @@ function pad(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
 }
 
+/** One write for the whole table: a whole-program report has thousands of rows, and a write per row cost more than building them. */
 function table(header: string[], rows: string[][], io: Io): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  io.out(pad(header, widths))
-  for (const r of rows) io.out(pad(r, widths))
+  const widths = header.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), h.length))
+  io.out([header, ...rows].map((r) => pad(r, widths)).join('\n'))
 }
 
 const ratio = (misses: number, total: number) => (total > 0 ? (misses / total).toFixed(4) : '-')
@@ -85,7 +85,9 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
       rows = groupLoops(report).map((l) => ({ label: `${'  '.repeat(l.depth)}${l.name}`, ...l }))
       break
   }
-  const misses = (r: Row) => Object.values(r.levels).reduce((s, l) => s + l.readMisses + l.writeMisses, 0)
+  // Each row's misses summed once, not in every comparison of the sort.
+  const missesOf = new Map(rows.map((r) => [r, Object.values(r.levels).reduce((s, l) => s + l.readMisses + l.writeMisses, 0)]))
+  const misses = (r: Row) => missesOf.get(r)!
   rows.sort((a, b) => misses(b) - misses(a) || b.reads + b.writes - (a.reads + a.writes))
   table(
     [label, 'reads', 'writes', ...missCols],
