@@ -220,11 +220,17 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
-    // The point table does not change with the runs: read it while the workers simulate
-    // (after one turn of the event loop, in which the pool starts its workers).
+    // What the reports take from the session and no run changes (points, touches, data
+    // structures, loops): read while the workers simulate (after one turn of the event
+    // loop, in which the pool starts its workers), not after them.
     await new Promise((r) => setImmediate(r))
     const statics = new SessionStatics()
-    withSession(path, true, (db) => statics.points(db))
+    withSession(path, true, (db) => {
+      statics.points(db)
+      statics.touches(db)
+      statics.variables(db)
+      statics.loops(db)
+    })
     const done = await handle.result
     io.progress(null)
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
