@@ -12,7 +12,6 @@ import { storeRun } from '../../store/runs'
 import { foldLog, type Db } from '../../store/open-db'
 import { countEvents, iterateChunksAhead, openSessionDb } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
-import { readPlacedVariables } from '../../session-analysis/placed-variables'
 import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
 
 /** About this many timeline intervals when the user does not choose the interval. */
@@ -91,7 +90,8 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
     return v
   }))
   let placed: Promise<PlacedVariable[]> | null = null
-  const placedOnce = () => (placed ??= readPlacedVariables(reader))
+  // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
+  const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
   for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
   let done = 0
