@@ -236,12 +236,6 @@ export function readPoints(db: Db): AccessPoint[] {
   })
 }
 
-/** The variable each point's accesses fall in (null: none known), by point index: what the
- * simulator's timeline needs, without reading (and parsing) the rest of the point table. */
-export function readPointVariables(db: Db): Array<string | null> {
-  return allTuples(db.prepare('SELECT idx, variable FROM points ORDER BY idx'), [['idx', 'number'], ['variable', 'text?']] as const).map(([, variable]) => variable)
-}
-
 /** Kind code per point, the simulator's input. */
 export function readPointKinds(db: Db): Uint8Array {
   const rows = allTuples(db.prepare('SELECT idx, kind FROM points ORDER BY idx'), [['idx', 'number'], ['kind', 'number']] as const)

@@ -194,23 +194,6 @@ export interface PointFactColumns {
   loop: Array<number | null>
 }
 
-export function readPointFactColumns(db: Db): PointFactColumns {
-  const loops = hasTable(db, 'point_loops')
-  const rows = allTuples(
-    db.prepare(`SELECT p.idx, p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop' : 'NULL'} AS loop FROM points p ${loops ? 'LEFT JOIN point_loops pl ON pl.point = p.idx' : ''} ORDER BY p.idx`),
-    [['idx', 'int'], ['variable', 'text?'], ['function', 'text?'], ['file', 'text?'], ['line', 'int?'], ['loop', 'int?']] as const
-  )
-  const columns: PointFactColumns = { variable: [], function: [], file: [], line: [], loop: [] }
-  for (const [idx, variable, fn, file, line, loop] of rows) {
-    columns.variable[idx] = variable
-    columns.function[idx] = fn
-    columns.file[idx] = file
-    columns.line[idx] = line
-    columns.loop[idx] = loop
-  }
-  return columns
-}
-
 /**
  * One stored run row (the report's tuple, and the row's evictions) as the facts eachSliceFact
  * reads back for it: the roll-up of a run is built from the rows in memory as it is stored,
