@@ -15,6 +15,7 @@ import { buildReport } from '../store/runs'
 import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
+import { unpackRun } from '../store/run-rows'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool, taskPool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
@@ -215,7 +216,8 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
       const s = (Date.now() - started) / 1000
       const pct = p.total ? ` of ${p.total.toLocaleString('en-US')}` : ''
       io.progress(`simulating ${p.finished}/${p.jobs} runs: ${p.events.toLocaleString('en-US')}${pct} accesses, ${Math.round(p.events / Math.max(s, 1e-3)).toLocaleString('en-US')}/s, ${s.toFixed(1)} s`)
-    }
+    },
+    true
   )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
@@ -237,6 +239,9 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     // still held older pages then: fold again now that none does.
     withSession(path, false, foldLog)
     if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
+    // The rows each worker just stored, handed over with the run: its report need not read them
+    // back (buildReport takes them only for the run stored with that creation time and configuration).
+    for (const d of done) if (d.rows) statics.keepRun(d.run!, unpackRun(d.rows))
     const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, statics)))
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1

@@ -37,3 +37,41 @@ export interface KeptRun {
   /** Ordered by level, count (most first), evictor (the report statement's order). */
   evictors: EvictorRow[]
 }
+
+/**
+ * A kept run packed into flat arrays (10 numbers a point row, 4 an evictor row; NaN for
+ * NULL), for the worker that stored a run to hand its rows to the thread that reports it
+ * (the CLI's main thread), which then need not read back thousands of rows just written.
+ */
+export interface PackedRun {
+  createdAt: string
+  config: string
+  points: Float64Array
+  evictors: Float64Array
+}
+
+const POINT_WIDTH = RUN_POINT_COLUMNS.length
+const EVICTOR_WIDTH = EVICTOR_COLUMNS.length
+
+export function packRun(kept: KeptRun): PackedRun {
+  const points = new Float64Array(kept.points.length * POINT_WIDTH)
+  kept.points.forEach((row, i) => row.forEach((v, c) => (points[i * POINT_WIDTH + c] = v ?? NaN)))
+  const evictors = new Float64Array(kept.evictors.length * EVICTOR_WIDTH)
+  kept.evictors.forEach((row, i) => row.forEach((v, c) => (evictors[i * EVICTOR_WIDTH + c] = v)))
+  return { createdAt: kept.createdAt, config: kept.config, points, evictors }
+}
+
+export function unpackRun(packed: PackedRun): KeptRun {
+  const orNull = (v: number) => (Number.isNaN(v) ? null : v)
+  const points: RunPointRow[] = []
+  for (let at = 0; at < packed.points.length; at += POINT_WIDTH) {
+    const r = packed.points
+    points.push([r[at]!, r[at + 1]!, r[at + 2]!, r[at + 3]!, r[at + 4]!, r[at + 5]!, orNull(r[at + 6]!), orNull(r[at + 7]!), orNull(r[at + 8]!), orNull(r[at + 9]!)])
+  }
+  const evictors: EvictorRow[] = []
+  for (let at = 0; at < packed.evictors.length; at += EVICTOR_WIDTH) {
+    const r = packed.evictors
+    evictors.push([r[at]!, r[at + 1]!, r[at + 2]!, r[at + 3]!])
+  }
+  return { createdAt: packed.createdAt, config: packed.config, points, evictors }
+}
