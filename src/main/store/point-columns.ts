@@ -26,14 +26,17 @@ export function readPointColumns(db: Db): PointColumns {
   )
   const kinds = new Uint8Array(rows.length)
   const facts: PointFactColumns = { variable: [], function: [], file: [], line: [], loop: [] }
-  for (const [idx, kind, variable, fn, file, line, loop] of rows) {
+  // By index, not destructured: thousands of rows, read once per session on a cold path.
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    const idx = row[0]
     if (idx >= rows.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
-    kinds[idx] = kind
-    facts.variable[idx] = variable
-    facts.function[idx] = fn
-    facts.file[idx] = file
-    facts.line[idx] = line
-    facts.loop[idx] = loop
+    kinds[idx] = row[1]
+    facts.variable[idx] = row[2]
+    facts.function[idx] = row[3]
+    facts.file[idx] = row[4]
+    facts.line[idx] = row[5]
+    facts.loop[idx] = row[6]
   }
   return { kinds, facts }
 }

@@ -187,14 +187,26 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     run
   )
   const refs = new Map<number, ReferenceStats>()
-  for (const [point, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds] of rows) {
+  // Rows read by index, not destructured: a whole-program run has thousands, and destructuring
+  // goes through the array iterator until the loop is optimized (most of a cold loop's time).
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    const point = row[0]
+    const level = row[1]
     const p = points[point]
     if (!p) continue
     let ref = refs.get(point)
     if (!ref) {
-      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {}, ...(p.streams ? { streams: p.streams } : {}) }
+      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {} }
+      // Set after `levels`, where the spread into the literal put it, without the spread's copy.
+      if (p.streams) ref.streams = p.streams
       refs.set(point, ref)
     }
+    const reads = row[2]
+    const writes = row[3]
+    const readMisses = row[4]
+    const writeMisses = row[5]
+    const temporalHits = row[6]
     if (level === 0) {
       ref.reads = reads
       ref.writes = writes
@@ -204,24 +216,36 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     const misses = readMisses + writeMisses
     const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses, writeMisses }
     if (temporalHits !== null && level < nCaches) {
+      const usedBytes = row[8]!
+      const lineEnds = row[9]!
       stats.temporalHits = temporalHits
-      stats.spatialHits = spatialHits!
-      stats.usedBytes = usedBytes!
-      stats.lineEnds = lineEnds!
-      stats.spatialReuse = spatialReuse(usedBytes!, lineEnds!, lines[level] ?? 1)
+      stats.spatialHits = row[7]!
+      stats.usedBytes = usedBytes
+      stats.lineEnds = lineEnds
+      stats.spatialReuse = spatialReuse(usedBytes, lineEnds, lines[level] ?? 1)
     }
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
   const evRows = kept?.evictors ?? allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run)
-  const evictedTotal = new Map<string, number>()
-  for (const [level, evictee, , count] of evRows) evictedTotal.set(`${level}:${evictee}`, (evictedTotal.get(`${level}:${evictee}`) ?? 0) + count)
+  // Per level, per evictee: all its evictions (numbers as keys, no text key per row).
+  const evictedTotal = new Map<number, Map<number, number>>()
+  for (let i = 0; i < evRows.length; i++) {
+    const row = evRows[i]!
+    let totals = evictedTotal.get(row[0])
+    if (!totals) evictedTotal.set(row[0], (totals = new Map()))
+    totals.set(row[1], (totals.get(row[1]) ?? 0) + row[3])
+  }
   const withEvictors = rows.length > 0 && extras.size > 0
   if (withEvictors) for (const ref of refs.values()) ref.evictors = []
-  for (const [level, evictee, evictor, count] of evRows) {
+  for (let i = 0; i < evRows.length; i++) {
+    const row = evRows[i]!
+    const level = row[0]
+    const evictee = row[1]
     const ref = refs.get(evictee)
     if (!ref) continue
-    ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, evictor), count, fraction: count / evictedTotal.get(`${level}:${evictee}`)! })
+    const count = row[3]
+    ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, row[2]), count, fraction: count / evictedTotal.get(level)!.get(evictee)! })
   }
   for (const [point, touches] of statics.touches(db)) {
     const ref = refs.get(point)

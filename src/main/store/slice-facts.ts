@@ -200,20 +200,21 @@ export interface PointFactColumns {
  * not re-read.
  */
 export function eachRowFact(columns: PointFactColumns, touches: Touches, row: RunPointRow, evictions: number, out: (fact: SliceFact) => void): void {
-  const [p, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits] = row
+  // By index, not destructured: called for each of a run's thousands of rows as it is stored.
+  const p = row[0]
   const r: FactRow = [
     columns.variable[p] ?? null,
     columns.function[p] ?? null,
     columns.file[p] ?? null,
     columns.line[p] ?? null,
     columns.loop[p] ?? null,
-    level,
-    reads,
-    writes,
-    readMisses,
-    writeMisses,
-    temporalHits,
-    spatialHits,
+    row[1],
+    row[2],
+    row[3],
+    row[4],
+    row[5],
+    row[6],
+    row[7],
     evictions,
     p
   ]
