@@ -2,7 +2,8 @@
 export interface Io {
   out(line: string): void
   err(line: string): void
-  progress(line: string | null): void
+  /** A progress line (null clears it); a function is called only when the line is shown (a terminal). */
+  progress(line: string | null | (() => string)): void
 }
 
 export function processIo(): Io {
@@ -17,7 +18,7 @@ export function processIo(): Io {
     err: (line) => process.stderr.write(line + '\n'),
     progress: (line) => {
       if (!tty) return
-      process.stderr.write('\r\x1b[2K' + (line ?? ''))
+      process.stderr.write('\r\x1b[2K' + ((typeof line === 'function' ? line() : line) ?? ''))
     }
   }
 }
