@@ -237,6 +237,9 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
       statics.variables(db)
       statics.loops(db)
     })
+    // The report sorts its source files with localeCompare, whose first call loads ICU's
+    // collation data (~15 ms): let that happen here, while the worker simulates.
+    'a'.localeCompare('b')
     const done = await handle.result
     io.progress(null)
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
