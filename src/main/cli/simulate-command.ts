@@ -15,7 +15,6 @@ import { buildReport } from '../store/runs'
 import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
-import { unpackRun } from '../store/run-rows'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool, taskPool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
@@ -248,7 +247,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
     // The rows each worker just stored, handed over with the run: its report need not read them
     // back (buildReport takes them only for the run stored with that creation time and configuration).
-    for (const d of done) if (d.rows) statics.keepRun(d.run!, unpackRun(d.rows))
+    for (const d of done) if (d.rows) statics.keepRun(d.run!, d.rows)
     const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, statics)))
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1

@@ -1,8 +1,8 @@
 /**
- * A run's per-point rows and evictor rows as its report reads them: arrays in the statements'
- * column order (thousands of rows: an object per row cost 3x). The store writes the same
- * tuples as it stores a run, so the worker that stored it can build its report without reading
- * them back (session-statics.ts keeps the last few).
+ * A run's per-point rows and evictor rows as its report reads them, in the statements' column
+ * order (thousands of rows: an object per row cost 3x). The store keeps the same rows, flat,
+ * as it stores a run, so the worker that stored it (or the CLI's main thread it hands them to)
+ * can build its report without reading them back (session-statics.ts keeps the last few).
  */
 import type { TupleOf } from './rows'
 
@@ -28,50 +28,35 @@ export const EVICTOR_COLUMNS = [
 ] as const
 export type EvictorRow = TupleOf<typeof EVICTOR_COLUMNS>
 
-/** A stored run's rows, with what identifies the stored run (its creation time and configuration text). */
+/** Numbers per row in a kept run's flat arrays. */
+export const POINT_WIDTH = RUN_POINT_COLUMNS.length
+export const EVICTOR_WIDTH = EVICTOR_COLUMNS.length
+
+/**
+ * A stored run's rows, with what identifies the stored run (its creation time and
+ * configuration text). The rows are flat: one Float64Array per table, a row's numbers in the
+ * columns' order, NaN for NULL. Thousands of rows as arrays of arrays were an allocation per
+ * row when stored, reported and handed from the worker that stored them to the CLI's main
+ * thread; flat, they cross as one copy (~0.4 MB for 5,000 points).
+ */
 export interface KeptRun {
   createdAt: string
   config: string
-  /** Ordered by point, then level (the report statement's order). */
-  points: RunPointRow[]
-  /** Ordered by level, count (most first), evictor (the report statement's order). */
-  evictors: EvictorRow[]
-}
-
-/**
- * A kept run packed into flat arrays (10 numbers a point row, 4 an evictor row; NaN for
- * NULL), for the worker that stored a run to hand its rows to the thread that reports it
- * (the CLI's main thread), which then need not read back thousands of rows just written.
- */
-export interface PackedRun {
-  createdAt: string
-  config: string
+  /** POINT_WIDTH numbers a row, ordered by point, then level (the report statement's order). */
   points: Float64Array
+  /** EVICTOR_WIDTH numbers a row, ordered by level, count (most first), evictor (the report statement's order). */
   evictors: Float64Array
 }
 
-const POINT_WIDTH = RUN_POINT_COLUMNS.length
-const EVICTOR_WIDTH = EVICTOR_COLUMNS.length
-
-export function packRun(kept: KeptRun): PackedRun {
-  const points = new Float64Array(kept.points.length * POINT_WIDTH)
-  kept.points.forEach((row, i) => row.forEach((v, c) => (points[i * POINT_WIDTH + c] = v ?? NaN)))
-  const evictors = new Float64Array(kept.evictors.length * EVICTOR_WIDTH)
-  kept.evictors.forEach((row, i) => row.forEach((v, c) => (evictors[i * EVICTOR_WIDTH + c] = v)))
-  return { createdAt: kept.createdAt, config: kept.config, points, evictors }
+/** Rows read back from the session, flattened like a kept run's (NULL as NaN). */
+export function flatRows(rows: ReadonlyArray<ReadonlyArray<number | null>>, width: number): Float64Array {
+  const out = new Float64Array(rows.length * width)
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    for (let c = 0; c < width; c++) out[i * width + c] = row[c] ?? NaN
+  }
+  return out
 }
 
-export function unpackRun(packed: PackedRun): KeptRun {
-  const orNull = (v: number) => (Number.isNaN(v) ? null : v)
-  const points: RunPointRow[] = []
-  for (let at = 0; at < packed.points.length; at += POINT_WIDTH) {
-    const r = packed.points
-    points.push([r[at]!, r[at + 1]!, r[at + 2]!, r[at + 3]!, r[at + 4]!, r[at + 5]!, orNull(r[at + 6]!), orNull(r[at + 7]!), orNull(r[at + 8]!), orNull(r[at + 9]!)])
-  }
-  const evictors: EvictorRow[] = []
-  for (let at = 0; at < packed.evictors.length; at += EVICTOR_WIDTH) {
-    const r = packed.evictors
-    evictors.push([r[at]!, r[at + 1]!, r[at + 2]!, r[at + 3]!])
-  }
-  return { createdAt: packed.createdAt, config: packed.config, points, evictors }
-}
+/** A flat cell as the column's value: NaN is NULL. */
+export const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v)

@@ -19,7 +19,7 @@ import type { Db } from './open-db'
 import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
 import { allTuples } from './rows'
-import type { RunPointRow } from './run-rows'
+import { orNull } from './run-rows'
 
 export interface FactFilter {
   /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */
@@ -199,22 +199,22 @@ export interface PointFactColumns {
  * reads back for it: the roll-up of a run is built from the rows in memory as it is stored,
  * not re-read.
  */
-export function eachRowFact(columns: PointFactColumns, touches: Touches, row: RunPointRow, evictions: number, out: (fact: SliceFact) => void): void {
-  // By index, not destructured: called for each of a run's thousands of rows as it is stored.
-  const p = row[0]
+export function eachRowFact(columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number, out: (fact: SliceFact) => void): void {
+  // The row at `at` of a kept run's flat rows (run-rows.ts: NaN is NULL).
+  const p = rows[at]!
   const r: FactRow = [
     columns.variable[p] ?? null,
     columns.function[p] ?? null,
     columns.file[p] ?? null,
     columns.line[p] ?? null,
     columns.loop[p] ?? null,
-    row[1],
-    row[2],
-    row[3],
-    row[4],
-    row[5],
-    row[6],
-    row[7],
+    rows[at + 1]!,
+    rows[at + 2]!,
+    rows[at + 3]!,
+    rows[at + 4]!,
+    rows[at + 5]!,
+    orNull(rows[at + 6]!),
+    orNull(rows[at + 7]!),
     evictions,
     p
   ]

@@ -8,7 +8,7 @@
 import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 import type { SessionCache } from './session-cache'
-import type { PackedRun } from '../store/run-rows'
+import type { KeptRun } from '../store/run-rows'
 
 export interface TraceWorkerInput {
   program: string
@@ -52,8 +52,8 @@ export interface SimulateResult {
   runs: RunId[]
   accesses: number
   cancelled: boolean
-  /** With `withRows`: `rows[i]` holds run `runs[i]`'s rows, packed (~0.4 MB for 5,000 points; null: not kept). */
-  rows?: Array<PackedRun | null>
+  /** With `withRows`: `rows[i]` holds run `runs[i]`'s rows, flat (~0.4 MB for 5,000 points; null: not kept). */
+  rows?: Array<KeptRun | null>
 }
 
 /** A stored run to read back as the API's RunReport (null: the latest). */

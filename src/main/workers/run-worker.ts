@@ -7,7 +7,7 @@ import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
 import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
-import type { PackedRun } from '../store/run-rows'
+import type { KeptRun } from '../store/run-rows'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
@@ -92,7 +92,7 @@ export interface PoolProgress {
 export interface SweepRun {
   run: number | null
   accesses: number
-  rows: PackedRun | null
+  rows: KeptRun | null
 }
 
 /**

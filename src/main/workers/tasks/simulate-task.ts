@@ -9,7 +9,7 @@ import type { HierarchyConfig } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
-import { packRun, type PackedRun } from '../../store/run-rows'
+import type { KeptRun } from '../../store/run-rows'
 import { foldLog, type Db } from '../../store/open-db'
 import { countEvents, iterateChunksAhead, openSessionDb } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
@@ -52,8 +52,8 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
   try {
-    // With `withRows`, each run's rows packed as soon as it is stored (statics keep only the last few).
-    const rows: Array<PackedRun | null> = []
+    // With `withRows`, each run's rows taken as soon as it is stored (statics keep only the last few).
+    const rows: Array<KeptRun | null> = []
     const runs = sims.map(({ config, hierarchy, interval }) => {
       hierarchy.finish()
       const run = storeRun(writer, {
@@ -67,10 +67,7 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
         timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
         timelineInterval: interval
       }, statics)
-      if (input.withRows) {
-        const kept = statics.storedRun(run)
-        rows.push(kept ? packRun(kept) : null)
-      }
+      if (input.withRows) rows.push(statics.storedRun(run))
       return run
     })
     foldLog(writer)
