@@ -22,14 +22,18 @@ type Rollup = { reads: number; writes: number; levels: Record<string, LineLevelS
 const reuseInputs = new WeakMap<LineLevelStats, { used: number; ends: number; line: number }>()
 
 export function emptyLevels(names: string[]): Record<string, LineLevelStats> {
-  return Object.fromEntries(names.map((n) => [n, { readMisses: 0, writeMisses: 0 }]))
+  const levels: Record<string, LineLevelStats> = {}
+  for (const n of names) levels[n] = { readMisses: 0, writeMisses: 0 }
+  return levels
 }
 
 /** Adds a reference's counts (and the inputs of derived metrics) into a roll-up. */
 export function addInto(target: Rollup, ref: ReferenceStats, names: string[], lines: number[]): void {
   target.reads += ref.reads
   target.writes += ref.writes
-  for (const [name, l] of Object.entries(ref.levels)) {
+  // for-in, not Object.entries: no array per reference and level (reports have thousands).
+  for (const name in ref.levels) {
+    const l = ref.levels[name]!
     const t = (target.levels[name] ??= { readMisses: 0, writeMisses: 0 })
     t.readMisses += l.readMisses
     t.writeMisses += l.writeMisses
@@ -38,28 +42,32 @@ export function addInto(target: Rollup, ref: ReferenceStats, names: string[], li
     if (l.temporalHits === undefined) continue
     t.temporalHits = (t.temporalHits ?? 0) + l.temporalHits
     t.spatialHits = (t.spatialHits ?? 0) + (l.spatialHits ?? 0)
-    const acc = reuseInputs.get(t) ?? { used: 0, ends: 0, line: lines[names.indexOf(name)] ?? 1 }
+    let acc = reuseInputs.get(t)
+    if (!acc) reuseInputs.set(t, (acc = { used: 0, ends: 0, line: lines[names.indexOf(name)] ?? 1 }))
     acc.used += l.usedBytes ?? 0
     acc.ends += l.lineEnds ?? 0
-    reuseInputs.set(t, acc)
     t.spatialReuse = spatialReuse(acc.used, acc.ends, acc.line)
   }
 }
 
 /** Per source line; references without a line (no debug info) are left out here. */
 export function groupLines(references: ReferenceStats[], names: string[], lines: number[] = []): LineStats[] {
-  const out = new Map<string, LineStats>()
+  // Found by file, then line (no text key built per reference); kept in first-seen order.
+  const byFile = new Map<string, Map<number, LineStats>>()
+  const out: LineStats[] = []
   for (const ref of references) {
     if (!ref.file || !ref.line) continue
-    const key = `${ref.file}\0${ref.line}`
-    let l = out.get(key)
+    let byLine = byFile.get(ref.file)
+    if (!byLine) byFile.set(ref.file, (byLine = new Map()))
+    let l = byLine.get(ref.line)
     if (!l) {
       l = { file: ref.file, line: ref.line, function: ref.function, reads: 0, writes: 0, levels: emptyLevels(names) }
-      out.set(key, l)
+      byLine.set(ref.line, l)
+      out.push(l)
     }
     addInto(l, ref, names, lines)
   }
-  return [...out.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
+  return out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
 }
 
 export function groupFunctions(report: RunReport): FunctionStats[] {

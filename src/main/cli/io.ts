@@ -4,7 +4,8 @@ import { groupDigits } from '../../shared/counts'
 export interface Io {
   out(line: string): void
   err(line: string): void
-  progress(line: string | null): void
+  /** A progress line (null clears it); a function is called only when the line is shown (a terminal). */
+  progress(line: string | null | (() => string)): void
 }
 
 export function processIo(): Io {
@@ -19,7 +20,7 @@ export function processIo(): Io {
     err: (line) => process.stderr.write(line + '\n'),
     progress: (line) => {
       if (!tty) return
-      process.stderr.write('\r\x1b[2K' + (line ?? ''))
+      process.stderr.write('\r\x1b[2K' + ((typeof line === 'function' ? line() : line) ?? ''))
     }
   }
 }

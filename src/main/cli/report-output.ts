@@ -45,10 +45,10 @@ function pad(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
 }
 
+/** One write for the whole table: a whole-program report has thousands of rows, and a write per row cost more than building them. */
 function table(header: string[], rows: string[][], io: Io): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  io.out(pad(header, widths))
-  for (const r of rows) io.out(pad(r, widths))
+  const widths = header.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), h.length))
+  io.out([header, ...rows].map((r) => pad(r, widths)).join('\n'))
 }
 
 const ratio = (misses: number, total: number) => (total > 0 ? (misses / total).toFixed(4) : '-')
@@ -60,33 +60,40 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
     io.out(`  ${l.name}: ${l.reads} reads, ${l.writes} writes, ${l.readMisses} read misses, ${l.writeMisses} write misses, miss ratio ${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)}`)
   io.out('')
   const missCols = names.flatMap((n) => [`${n} rd miss`, `${n} wr miss`])
-  type Row = { label: string; reads: number; writes: number; levels: Record<string, { readMisses: number; writeMisses: number }> }
+  type Levels = Record<string, { readMisses: number; writeMisses: number }>
+  type Row = { label: string; reads: number; writes: number; levels: Levels; misses: number }
+  // A row takes what the table shows (no spread copy of each line or reference), and its
+  // misses summed once, not in every comparison of the sort.
+  const row = (label: string, r: { reads: number; writes: number; levels: Levels }): Row => {
+    let misses = 0
+    for (const n in r.levels) misses += r.levels[n]!.readMisses + r.levels[n]!.writeMisses
+    return { label, reads: r.reads, writes: r.writes, levels: r.levels, misses }
+  }
   let rows: Row[]
   let label: string
   switch (by) {
     case 'line':
       label = 'file:line'
-      rows = report.lines.map((l) => ({ label: `${l.file}:${l.line}`, ...l }))
+      rows = report.lines.map((l) => row(`${l.file}:${l.line}`, l))
       break
     case 'reference':
       label = 'reference'
-      rows = report.references.map((r) => ({ label: `${r.id} ${r.file ? `${r.file.split('/').pop()}:${r.line}` : r.pc}`, ...r }))
+      rows = report.references.map((r) => row(`${r.id} ${r.file ? `${r.file.split('/').pop()}:${r.line}` : r.pc}`, r))
       break
     case 'variable':
       label = 'variable'
-      rows = groupVariables(report).map((v) => ({ label: `${v.variable} (${v.kind ?? 'unknown'})${v.apportioned ? ' *' : ''}`, ...v }))
+      rows = groupVariables(report).map((v) => row(`${v.variable} (${v.kind ?? 'unknown'})${v.apportioned ? ' *' : ''}`, v))
       break
     case 'function':
       label = 'function'
-      rows = groupFunctions(report).map((f) => ({ label: f.function, ...f }))
+      rows = groupFunctions(report).map((f) => row(f.function, f))
       break
     case 'loop':
       label = 'loop (with the loops nested in it)'
-      rows = groupLoops(report).map((l) => ({ label: `${'  '.repeat(l.depth)}${l.name}`, ...l }))
+      rows = groupLoops(report).map((l) => row(`${'  '.repeat(l.depth)}${l.name}`, l))
       break
   }
-  const misses = (r: Row) => Object.values(r.levels).reduce((s, l) => s + l.readMisses + l.writeMisses, 0)
-  rows.sort((a, b) => misses(b) - misses(a) || b.reads + b.writes - (a.reads + a.writes))
+  rows.sort((a, b) => b.misses - a.misses || b.reads + b.writes - (a.reads + a.writes))
   table(
     [label, 'reads', 'writes', ...missCols],
     rows.map((r) => [r.label, String(r.reads), String(r.writes), ...names.flatMap((n) => [String(r.levels[n]?.readMisses ?? 0), String(r.levels[n]?.writeMisses ?? 0)])]),

@@ -213,24 +213,41 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     poolSize,
     (p) => {
       const s = (Date.now() - started) / 1000
-      const pct = p.total ? ` of ${p.total.toLocaleString('en-US')}` : ''
-      io.progress(`simulating ${p.finished}/${p.jobs} runs: ${p.events.toLocaleString('en-US')}${pct} accesses, ${Math.round(p.events / Math.max(s, 1e-3)).toLocaleString('en-US')}/s, ${s.toFixed(1)} s`)
-    }
+      // Formatted only when shown: off a terminal, toLocaleString's first call (ICU's number
+      // formats, ~30 ms) is time the command need not spend.
+      io.progress(() => {
+        const pct = p.total ? ` of ${p.total.toLocaleString('en-US')}` : ''
+        return `simulating ${p.finished}/${p.jobs} runs: ${p.events.toLocaleString('en-US')}${pct} accesses, ${Math.round(p.events / Math.max(s, 1e-3)).toLocaleString('en-US')}/s, ${s.toFixed(1)} s`
+      })
+    },
+    true
   )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
-    // The point table does not change with the runs: read it while the workers simulate
-    // (after one turn of the event loop, in which the pool starts its workers).
+    // What the reports take from the session and no run changes (points, touches, data
+    // structures, loops): read while the workers simulate (after one turn of the event
+    // loop, in which the pool starts its workers), not after them.
     await new Promise((r) => setImmediate(r))
     const statics = new SessionStatics()
-    withSession(path, true, (db) => statics.points(db))
+    withSession(path, true, (db) => {
+      statics.points(db)
+      statics.touches(db)
+      statics.variables(db)
+      statics.loops(db)
+    })
+    // The report sorts its source files with localeCompare, whose first call loads ICU's
+    // collation data (~15 ms): let that happen here, while the worker simulates.
+    'a'.localeCompare('b')
     const done = await handle.result
     io.progress(null)
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
     // still held older pages then: fold again now that none does.
     withSession(path, false, foldLog)
     if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
+    // The rows each worker just stored, handed over with the run: its report need not read them
+    // back (buildReport takes them only for the run stored with that creation time and configuration).
+    for (const d of done) if (d.rows) statics.keepRun(d.run!, d.rows)
     const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, statics)))
     // Pairs (padded, unpadded) when there is a baseline.
     const step = baseline ? 2 : 1

@@ -34,26 +34,41 @@ function sourceOf(stmt: Statement): string {
   return /\bFROM\s+([A-Za-z_][A-Za-z0-9_]*)/i.exec(stmt.source)?.[1] ?? 'a query'
 }
 
-function checkCell(v: unknown, column: string, kind: ColumnKind, stmt: Statement): void {
+/**
+ * One column's check, its kind resolved once per statement, not once per cell: a point
+ * table's or a run's thousands of rows x a dozen columns made the per-cell parsing of the
+ * kind most of a cold read's checking.
+ */
+type CellCheck = (v: unknown, stmt: Statement) => void
+
+function cellCheck(column: string, kind: ColumnKind): CellCheck {
   const optional = kind.endsWith('?')
-  if (v === null && optional) return
   const check = CHECKS[(optional ? kind.slice(0, -1) : kind) as BaseKind]
-  if (!check.ok(v))
-    throw new StrideError(
-      `The session file has an unexpected value in ${sourceOf(stmt)}.${column} (expected ${check.what}${optional ? ' or NULL' : ''}, found ${found(v)}); it may be damaged or written by another program.`,
-      'malformed-session'
-    )
+  const ok = check.ok
+  return (v, stmt) => {
+    if (v === null && optional) return
+    if (!ok(v))
+      throw new StrideError(
+        `The session file has an unexpected value in ${sourceOf(stmt)}.${column} (expected ${check.what}${optional ? ' or NULL' : ''}, found ${found(v)}); it may be damaged or written by another program.`,
+        'malformed-session'
+      )
+  }
 }
 
-function checkRow(row: unknown, shape: RowShape, stmt: Statement): void {
-  const r = row as Record<string, unknown>
-  for (const column in shape) checkCell(r[column], column, shape[column]!, stmt)
+function rowCheck(shape: RowShape): (row: unknown, stmt: Statement) => void {
+  const columns = Object.keys(shape)
+  const checks = columns.map((c) => cellCheck(c, shape[c]!))
+  return (row, stmt) => {
+    const r = row as Record<string, unknown>
+    for (let i = 0; i < columns.length; i++) checks[i]!(r[columns[i]!], stmt)
+  }
 }
 
 /** Every row of `stmt`, each checked against `shape`. */
 export function allRows<const S extends RowShape>(stmt: Statement, shape: S, ...params: unknown[]): Array<RowOf<S>> {
   const rows = stmt.all(...params)
-  for (const row of rows) checkRow(row, shape, stmt)
+  const check = rowCheck(shape)
+  for (const row of rows) check(row, stmt)
   return rows as Array<RowOf<S>>
 }
 
@@ -61,7 +76,7 @@ export function allRows<const S extends RowShape>(stmt: Statement, shape: S, ...
 export function getRow<const S extends RowShape>(stmt: Statement, shape: S, ...params: unknown[]): RowOf<S> | undefined {
   const row = stmt.get(...params)
   if (row === undefined) return undefined
-  checkRow(row, shape, stmt)
+  rowCheck(shape)(row, stmt)
   return row as RowOf<S>
 }
 
@@ -86,6 +101,10 @@ export function allTuples<const C extends ColumnList>(stmt: Statement, columns: 
   if (names.length !== columns.length || columns.some(([name], i) => names[i] !== name))
     throw new Error(`columns [${columns.map(([n]) => n).join(', ')}] do not match the statement's [${names.join(', ')}]`)
   const rows = stmt.raw(true).all(...params) as unknown[][]
-  for (const row of rows) for (let i = 0; i < columns.length; i++) checkCell(row[i], columns[i]![0], columns[i]![1], stmt)
+  const checks = columns.map(([name, kind]) => cellCheck(name, kind))
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!
+    for (let i = 0; i < checks.length; i++) checks[i]!(row[i], stmt)
+  }
   return rows as Array<TupleOf<C>>
 }

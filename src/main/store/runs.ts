@@ -38,7 +38,7 @@ import { rollUpFacts } from './rollup'
 import { BatchInsert } from './batch-insert'
 import { eachRowFact } from './slice-facts'
 import { SessionStatics } from './session-statics'
-import { EVICTOR_COLUMNS, RUN_POINT_COLUMNS, type KeptRun } from './run-rows'
+import { EVICTOR_COLUMNS, EVICTOR_WIDTH, POINT_WIDTH, RUN_POINT_COLUMNS, flatRows, orNull, type EvictorRow, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
@@ -67,7 +67,7 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
   const nCaches = r.config.levels.length
   const columns = statics.factColumns(db)
   const touches = statics.touches(db)
-  const kept: KeptRun = { createdAt: new Date().toISOString(), config: JSON.stringify(r.config), points: [], evictors: [] }
+  const kept: KeptRun = { createdAt: new Date().toISOString(), config: JSON.stringify(r.config), points: new Float64Array(0), evictors: new Float64Array(0) }
   const run = db.transaction(() => {
     const run = Number(
       db.prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)').run(kept.createdAt, kept.config, r.accesses, r.timelineInterval).lastInsertRowid
@@ -83,8 +83,11 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     })
     const point = new BatchInsert(db, 'run_points', ['run', 'point', 'level', 'reads', 'writes', 'read_misses', 'write_misses'])
     const metrics = new BatchInsert(db, 'run_point_metrics', ['run', 'point', 'level', 'temporal_hits', 'spatial_hits', 'used_bytes', 'line_ends', 'evictions'])
-    // Each stored row once, as the report reads it back, and its evictions for the roll-up.
+    // Each stored row once, as the report reads it back (flat, at most a row per point and
+    // level), and its evictions for the roll-up.
     const evictions: number[] = []
+    const rows = new Float64Array(r.pointCount * nLevels * POINT_WIDTH)
+    let stored = 0
     const s = r.pointStats
     for (let p = 0; p < r.pointCount; p++) {
       for (let l = 0; l < nLevels; l++) {
@@ -100,7 +103,18 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
         const spatialHits = s[at + STAT_SPATIAL_HITS]!
         const usedBytes = s[at + STAT_USED_BYTES]!
         const evicted = s[at + STAT_EVICTIONS]!
-        kept.points.push([p, l, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds])
+        // RUN_POINT_COLUMNS' order.
+        const w = stored++ * POINT_WIDTH
+        rows[w] = p
+        rows[w + 1] = l
+        rows[w + 2] = reads
+        rows[w + 3] = writes
+        rows[w + 4] = readMisses
+        rows[w + 5] = writeMisses
+        rows[w + 6] = temporalHits
+        rows[w + 7] = spatialHits
+        rows[w + 8] = usedBytes
+        rows[w + 9] = lineEnds
         evictions.push(evicted)
         point.add(run, p, l, reads, writes, readMisses, writeMisses)
         metrics.add(run, p, l, temporalHits, spatialHits, usedBytes, lineEnds, evicted)
@@ -108,22 +122,25 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     }
     point.finish()
     metrics.finish()
+    kept.points = rows.slice(0, stored * POINT_WIDTH)
     const evictor = new BatchInsert(db, 'run_evictors', ['run', 'level', 'evictee', 'evictor', 'count'])
+    const evictorRows: EvictorRow[] = []
     r.evictors.forEach((entries, l) => {
       for (const e of entries) {
         evictor.add(run, l, e.evictee, e.evictor, e.count)
-        kept.evictors.push([l, e.evictee, e.evictor, e.count])
+        evictorRows.push([l, e.evictee, e.evictor, e.count])
       }
     })
     evictor.finish()
     // The report statement's order; ties (same level, count and evictor) are other evictees' rows, whose order no report shows.
-    kept.evictors.sort((a, b) => a[0] - b[0] || b[3] - a[3] || a[2] - b[2] || a[1] - b[1])
+    evictorRows.sort((a, b) => a[0] - b[0] || b[3] - a[3] || a[2] - b[2] || a[1] - b[1])
+    kept.evictors = flatRows(evictorRows, EVICTOR_WIDTH)
     const cell = new BatchInsert(db, 'run_timeline', ['run', 'level', 'variable', 'interval', 'misses'])
     for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
     cell.finish()
     // The rows just stored, in the order eachSliceFact reads them back (point, then level).
     rollUpFacts(db, run, (add) => {
-      kept.points.forEach((row, i) => eachRowFact(columns, touches, row, evictions[i]!, add))
+      for (let i = 0; i < stored; i++) eachRowFact(columns, touches, kept.points, i * POINT_WIDTH, evictions[i]!, add)
     })
     return run
   })()
@@ -176,7 +193,7 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
 
   const points = statics.points(db)
   const kept = statics.keptRun(run, runRow.created_at, runRow.config)
-  const rows = kept?.points ?? allTuples(
+  const rows = kept?.points ?? flatRows(allTuples(
     db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
               m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
@@ -185,16 +202,27 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     ),
     RUN_POINT_COLUMNS,
     run
-  )
+  ), POINT_WIDTH)
   const refs = new Map<number, ReferenceStats>()
-  for (const [point, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits, usedBytes, lineEnds] of rows) {
+  // Rows read by index from the flat array: a whole-program run has thousands (an array or
+  // a destructuring per row was most of this loop's time while it runs cold, once per CLI report).
+  for (let at = 0; at < rows.length; at += POINT_WIDTH) {
+    const point = rows[at]!
+    const level = rows[at + 1]!
     const p = points[point]
     if (!p) continue
     let ref = refs.get(point)
     if (!ref) {
-      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {}, ...(p.streams ? { streams: p.streams } : {}) }
+      ref = { id: p.id, pc: p.pc, kind: p.kind, file: p.file, line: p.line, function: p.function, variable: p.variable, sourceExpr: p.sourceExpr ?? null, disasm: p.disasm ?? null, reads: 0, writes: 0, levels: {} }
+      // Set after `levels`, where the spread into the literal put it, without the spread's copy.
+      if (p.streams) ref.streams = p.streams
       refs.set(point, ref)
     }
+    const reads = rows[at + 2]!
+    const writes = rows[at + 3]!
+    const readMisses = rows[at + 4]!
+    const writeMisses = rows[at + 5]!
+    const temporalHits = orNull(rows[at + 6]!)
     if (level === 0) {
       ref.reads = reads
       ref.writes = writes
@@ -204,24 +232,36 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     const misses = readMisses + writeMisses
     const stats: ReferenceLevelStats = { hits: accesses - misses, misses, readMisses, writeMisses }
     if (temporalHits !== null && level < nCaches) {
+      const usedBytes = rows[at + 8]!
+      const lineEnds = rows[at + 9]!
       stats.temporalHits = temporalHits
-      stats.spatialHits = spatialHits!
-      stats.usedBytes = usedBytes!
-      stats.lineEnds = lineEnds!
-      stats.spatialReuse = spatialReuse(usedBytes!, lineEnds!, lines[level] ?? 1)
+      stats.spatialHits = rows[at + 7]!
+      stats.usedBytes = usedBytes
+      stats.lineEnds = lineEnds
+      stats.spatialReuse = spatialReuse(usedBytes, lineEnds, lines[level] ?? 1)
     }
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
-  const evRows = kept?.evictors ?? allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run)
-  const evictedTotal = new Map<string, number>()
-  for (const [level, evictee, , count] of evRows) evictedTotal.set(`${level}:${evictee}`, (evictedTotal.get(`${level}:${evictee}`) ?? 0) + count)
+  const evRows = kept?.evictors ?? flatRows(allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run), EVICTOR_WIDTH)
+  // Per level, per evictee: all its evictions (numbers as keys, no text key per row).
+  const evictedTotal = new Map<number, Map<number, number>>()
+  for (let at = 0; at < evRows.length; at += EVICTOR_WIDTH) {
+    const level = evRows[at]!
+    const evictee = evRows[at + 1]!
+    let totals = evictedTotal.get(level)
+    if (!totals) evictedTotal.set(level, (totals = new Map()))
+    totals.set(evictee, (totals.get(evictee) ?? 0) + evRows[at + 3]!)
+  }
   const withEvictors = rows.length > 0 && extras.size > 0
   if (withEvictors) for (const ref of refs.values()) ref.evictors = []
-  for (const [level, evictee, evictor, count] of evRows) {
+  for (let at = 0; at < evRows.length; at += EVICTOR_WIDTH) {
+    const level = evRows[at]!
+    const evictee = evRows[at + 1]!
     const ref = refs.get(evictee)
     if (!ref) continue
-    ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, evictor), count, fraction: count / evictedTotal.get(`${level}:${evictee}`)! })
+    const count = evRows[at + 3]!
+    ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, evRows[at + 2]!), count, fraction: count / evictedTotal.get(level)!.get(evictee)! })
   }
   for (const [point, touches] of statics.touches(db)) {
     const ref = refs.get(point)

@@ -10,7 +10,7 @@ import type { DecodeInto } from '../compress/native-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
-import { allRows, getRow, oneRow } from './rows'
+import { allRows, allTuples, getRow, oneRow } from './rows'
 
 
 /**
@@ -190,52 +190,59 @@ export function parseRunConfig(run: number, text: string): HierarchyConfig {
 }
 
 
+/** The point table's columns, as readPoints reads them (rows as arrays: no object per row). */
+const POINT_COLUMNS = [
+  ['idx', 'int'],
+  ['pc', 'number'],
+  ['kind', 'int'],
+  ['accesses', 'number'],
+  ['ref_id', 'text?'],
+  ['file', 'text?'],
+  ['line', 'int?'],
+  ['function', 'text?'],
+  ['module', 'text?'],
+  ['variable', 'text?'],
+  ['source_expr', 'text?'],
+  ['disasm', 'text?']
+] as const
+
 export function readPoints(db: Db): AccessPoint[] {
-  const rows = allRows(db.prepare('SELECT idx, pc, kind, accesses, ref_id, file, line, function, module, variable, source_expr, disasm FROM points ORDER BY idx'), {
-    idx: 'int', pc: 'number', kind: 'int', accesses: 'number', ref_id: 'text?', file: 'text?', line: 'int?', function: 'text?', module: 'text?', variable: 'text?', source_expr: 'text?', disasm: 'text?'
-  })
+  const rows = allTuples(db.prepare(`SELECT ${POINT_COLUMNS.map(([c]) => c).join(', ')} FROM points ORDER BY idx`), POINT_COLUMNS)
   const streams = new Map<number, PointStreams>()
   if (hasTable(db, 'point_streams'))
-    for (const r of allRows(db.prepare('SELECT point, metrics FROM point_streams'), { point: 'number', metrics: 'text' })) {
-      const m = JSON.parse(r.metrics) as PointStreams
-      streams.set(r.point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
+    for (const [point, metrics] of allTuples(db.prepare('SELECT point, metrics FROM point_streams'), [['point', 'number'], ['metrics', 'text']] as const)) {
+      const m = JSON.parse(metrics) as PointStreams
+      streams.set(point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
     }
-  return rows.map((r) => {
+  return rows.map(([idx, pc, kind, accesses, refId, file, line, fn, module, variable, sourceExpr, disasm]) => {
     const point: AccessPoint = {
-      index: r.idx,
-      id: r.ref_id ?? `point_${r.idx}`,
-      pc: '0x' + r.pc.toString(16),
-      kind: ACCESS_KINDS[r.kind] ?? 'read',
-      file: r.file,
-      line: r.line,
-      function: r.function,
-      module: r.module,
-      variable: r.variable,
-      accesses: r.accesses,
-      sourceExpr: r.source_expr,
-      disasm: r.disasm
+      index: idx,
+      id: refId ?? `point_${idx}`,
+      pc: '0x' + pc.toString(16),
+      kind: ACCESS_KINDS[kind] ?? 'read',
+      file,
+      line,
+      function: fn,
+      module,
+      variable,
+      accesses,
+      sourceExpr,
+      disasm
     }
     // Added last: a spread at the front of the literal sent V8 down a slow path (16 us a point).
-    const s = streams.get(r.idx)
+    const s = streams.get(idx)
     if (s) point.streams = s
     return point
   })
 }
 
-/** The variable each point's accesses fall in (null: none known), by point index: what the
- * simulator's timeline needs, without reading (and parsing) the rest of the point table. */
-export function readPointVariables(db: Db): Array<string | null> {
-  const rows = allRows(db.prepare('SELECT idx, variable FROM points ORDER BY idx'), { idx: 'number', variable: 'text?' })
-  return rows.map((r) => r.variable)
-}
-
 /** Kind code per point, the simulator's input. */
 export function readPointKinds(db: Db): Uint8Array {
-  const rows = allRows(db.prepare('SELECT idx, kind FROM points ORDER BY idx'), { idx: 'number', kind: 'number' })
+  const rows = allTuples(db.prepare('SELECT idx, kind FROM points ORDER BY idx'), [['idx', 'number'], ['kind', 'number']] as const)
   const kinds = new Uint8Array(rows.length)
-  for (const r of rows) {
-    if (r.idx >= rows.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
-    kinds[r.idx] = r.kind
+  for (const [idx, kind] of rows) {
+    if (idx >= rows.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
+    kinds[idx] = kind
   }
   return kinds
 }

@@ -17,8 +17,9 @@
 import type { AccessPoint, LoopInfo, RunId, VariableInfo } from '../../shared/domain'
 import type { Db } from './open-db'
 import { readLoopNests } from './loops'
-import { readPointKinds, readPointVariables, readPoints } from './session-reader'
-import { readPointFactColumns, type PointFactColumns } from './slice-facts'
+import { readPoints } from './session-reader'
+import type { PointFactColumns } from './slice-facts'
+import { readPointColumns, type PointColumns } from './point-columns'
 import { readTouches, type Touches } from './touches'
 import { readVariables } from './variables'
 import { UNFINISHED_MESSAGE } from './recording-state'
@@ -30,12 +31,10 @@ const KEPT_RUNS = 4
 
 export class SessionStatics {
   private pointTable: AccessPoint[] | null = null
-  private pointKinds: Uint8Array | null = null
-  private pointVariableNames: Array<string | null> | null = null
+  private columnTable: PointColumns | null = null
   private touchTable: Touches | null = null
   private variableTable: VariableInfo[] | null = null
   private loopNests: LoopInfo[] | null = null
-  private factColumnTable: PointFactColumns | null = null
   private readonly keptRuns = new Map<RunId, KeptRun>()
 
   points(db: Db): AccessPoint[] {
@@ -44,12 +43,12 @@ export class SessionStatics {
 
   /** Kind code per point, the simulator's input. */
   kinds(db: Db): Uint8Array {
-    return (this.pointKinds ??= readPointKinds(db))
+    return this.columns(db).kinds
   }
 
   /** The variable each point's accesses fall in (null: none), for the simulator's timeline. */
   pointVariables(db: Db): Array<string | null> {
-    return (this.pointVariableNames ??= readPointVariables(db))
+    return this.columns(db).facts.variable
   }
 
   touches(db: Db): Touches {
@@ -71,6 +70,11 @@ export class SessionStatics {
     while (this.keptRuns.size > KEPT_RUNS) this.keptRuns.delete(this.keptRuns.keys().next().value!)
   }
 
+  /** The rows of a run this holder's worker just stored (null: not kept), as it stored them. */
+  storedRun(run: RunId): KeptRun | null {
+    return this.keptRuns.get(run) ?? null
+  }
+
   /** A kept run's rows, if that run is the one stored under this id (same creation time and configuration). */
   keptRun(run: RunId, createdAt: string, config: string): KeptRun | null {
     const kept = this.keptRuns.get(run)
@@ -79,7 +83,12 @@ export class SessionStatics {
 
   /** Per point, the columns a slice fact takes from the point (variable, function, file, line, loop). */
   factColumns(db: Db): PointFactColumns {
-    return (this.factColumnTable ??= readPointFactColumns(db))
+    return this.columns(db).facts
+  }
+
+  /** Kinds, variables and fact columns: one read of the point table for all three. */
+  private columns(db: Db): PointColumns {
+    return (this.columnTable ??= readPointColumns(db))
   }
 }
 

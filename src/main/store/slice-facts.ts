@@ -18,8 +18,8 @@ import { apportion } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
-import { allRows } from './rows'
-import type { RunPointRow } from './run-rows'
+import { allTuples } from './rows'
+import { orNull } from './run-rows'
 
 export interface FactFilter {
   /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */
@@ -194,43 +194,27 @@ export interface PointFactColumns {
   loop: Array<number | null>
 }
 
-export function readPointFactColumns(db: Db): PointFactColumns {
-  const loops = hasTable(db, 'point_loops')
-  const rows = allRows(
-    db.prepare(`SELECT p.idx, p.variable, p.function, p.file, p.line, ${loops ? 'pl.loop' : 'NULL'} AS loop FROM points p ${loops ? 'LEFT JOIN point_loops pl ON pl.point = p.idx' : ''} ORDER BY p.idx`),
-    { idx: 'int', variable: 'text?', function: 'text?', file: 'text?', line: 'int?', loop: 'int?' }
-  )
-  const columns: PointFactColumns = { variable: [], function: [], file: [], line: [], loop: [] }
-  for (const r of rows) {
-    columns.variable[r.idx] = r.variable
-    columns.function[r.idx] = r.function
-    columns.file[r.idx] = r.file
-    columns.line[r.idx] = r.line
-    columns.loop[r.idx] = r.loop
-  }
-  return columns
-}
-
 /**
  * One stored run row (the report's tuple, and the row's evictions) as the facts eachSliceFact
  * reads back for it: the roll-up of a run is built from the rows in memory as it is stored,
  * not re-read.
  */
-export function eachRowFact(columns: PointFactColumns, touches: Touches, row: RunPointRow, evictions: number, out: (fact: SliceFact) => void): void {
-  const [p, level, reads, writes, readMisses, writeMisses, temporalHits, spatialHits] = row
+export function eachRowFact(columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number, out: (fact: SliceFact) => void): void {
+  // The row at `at` of a kept run's flat rows (run-rows.ts: NaN is NULL).
+  const p = rows[at]!
   const r: FactRow = [
     columns.variable[p] ?? null,
     columns.function[p] ?? null,
     columns.file[p] ?? null,
     columns.line[p] ?? null,
     columns.loop[p] ?? null,
-    level,
-    reads,
-    writes,
-    readMisses,
-    writeMisses,
-    temporalHits,
-    spatialHits,
+    rows[at + 1]!,
+    rows[at + 2]!,
+    rows[at + 3]!,
+    rows[at + 4]!,
+    rows[at + 5]!,
+    orNull(rows[at + 6]!),
+    orNull(rows[at + 7]!),
     evictions,
     p
   ]

@@ -5,7 +5,7 @@
  */
 import type { PointIndex } from '../../shared/domain'
 import type { Db } from './open-db'
-import { allRows } from './rows'
+import { allTuples } from './rows'
 
 export type Touches = Map<PointIndex, Array<{ variable: string; accesses: number }>>
 
@@ -14,16 +14,17 @@ export function readTouches(db: Db): Touches {
   const out = new Map<PointIndex, Array<{ variable: string; accesses: number }>>()
   const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'point_variables'").get()
   if (!has) return out
-  const rows = allRows(
+  // Rows as arrays (raw mode): a whole-program session has a row or more per point.
+  const rows = allTuples(
     db.prepare("SELECT pv.point AS point, COALESCE(v.name, 'unknown') AS name, pv.accesses AS accesses FROM point_variables pv LEFT JOIN variables v ON v.id = pv.variable ORDER BY pv.point, pv.accesses DESC"),
-    { point: 'int', name: 'text', accesses: 'number' }
+    [['point', 'int'], ['name', 'text'], ['accesses', 'number']] as const
   )
-  for (const r of rows) {
-    const list = out.get(r.point) ?? []
-    const same = list.find((t) => t.variable === r.name)
-    if (same) same.accesses += r.accesses
-    else list.push({ variable: r.name, accesses: r.accesses })
-    out.set(r.point, list)
+  for (const [point, name, accesses] of rows) {
+    const list = out.get(point) ?? []
+    const same = list.find((t) => t.variable === name)
+    if (same) same.accesses += accesses
+    else list.push({ variable: name, accesses })
+    out.set(point, list)
   }
   return out
 }

@@ -1,12 +1,14 @@
 /**
  * Messages across the worker boundary. Everything here is structured-cloned; nothing is
- * transferred (the payloads are small: counts, paths and reports, never trace data). A run's
+ * transferred (the payloads are small: counts, paths, reports, a stored run's rows as flat
+ * typed arrays; never trace data). A run's
  * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
  * a large object graph cloned and then serialized on the main thread.
  */
 import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 import type { SessionCache } from './session-cache'
+import type { KeptRun } from '../store/run-rows'
 
 export interface TraceWorkerInput {
   program: string
@@ -42,12 +44,16 @@ export type WorkerMessage =
 export interface SimulateTaskInput {
   session: string
   configs: HierarchyConfig[]
+  /** Return each stored run's rows too (the CLI reports on its main thread; the app asks this worker). */
+  withRows?: boolean
 }
 /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
 export interface SimulateResult {
   runs: RunId[]
   accesses: number
   cancelled: boolean
+  /** With `withRows`: `rows[i]` holds run `runs[i]`'s rows, flat (~0.4 MB for 5,000 points; null: not kept). */
+  rows?: Array<KeptRun | null>
 }
 
 /** A stored run to read back as the API's RunReport (null: the latest). */

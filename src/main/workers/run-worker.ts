@@ -7,6 +7,7 @@ import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
 import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
+import type { KeptRun } from '../store/run-rows'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
@@ -87,10 +88,11 @@ export interface PoolProgress {
   jobs: number
 }
 
-/** One run of a sweep: its stored run id, or cancelled (nothing stored). */
+/** One run of a sweep: its stored run id, or cancelled (nothing stored); with `withRows`, its rows as stored. */
 export interface SweepRun {
   run: number | null
   accesses: number
+  rows: KeptRun | null
 }
 
 /**
@@ -100,12 +102,12 @@ export interface SweepRun {
  * simulations, not N worker starts and N decodes. Results come back in input order; the
  * first failure stops the rest.
  */
-export function runSimulatePool(session: string, configs: HierarchyConfig[], size: number, onProgress: (p: PoolProgress) => void): WorkerHandle<SweepRun[]> {
+export function runSimulatePool(session: string, configs: HierarchyConfig[], size: number, onProgress: (p: PoolProgress) => void, withRows = false): WorkerHandle<SweepRun[]> {
   const workers = Math.max(1, Math.min(size, configs.length))
   const groups = Array.from({ length: workers }, (_, g) => configs.map((_, i) => i).filter((i) => i % workers === g))
   const events = new Array<number>(workers).fill(0)
   const totals = new Array<number | null>(workers).fill(null)
-  const results: SweepRun[] = configs.map(() => ({ run: null, accesses: 0 }))
+  const results: SweepRun[] = configs.map(() => ({ run: null, accesses: 0, rows: null }))
   let finished = 0
   const report = () => {
     const known = totals.every((t) => t !== null)
@@ -117,7 +119,7 @@ export function runSimulatePool(session: string, configs: HierarchyConfig[], siz
     })
   }
   const handles = groups.map((group, g) =>
-    runSimulateWorker({ session, configs: group.map((i) => configs[i]!) }, (p) => {
+    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows }, (p) => {
       events[g] = p.events
       totals[g] = p.total
       report()
@@ -127,7 +129,7 @@ export function runSimulatePool(session: string, configs: HierarchyConfig[], siz
     handles.map((h, g) =>
       h.result.then(
         (done) => {
-          groups[g]!.forEach((i, k) => (results[i] = { run: done.cancelled ? null : done.runs[k]!, accesses: done.accesses }))
+          groups[g]!.forEach((i, k) => (results[i] = { run: done.cancelled ? null : done.runs[k]!, accesses: done.accesses, rows: done.cancelled ? null : (done.rows?.[k] ?? null) }))
           events[g] = done.accesses
           finished += groups[g]!.length
           report()

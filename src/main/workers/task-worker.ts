@@ -5,20 +5,22 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
-import type { PoolCommand, PoolMessage, PoolTaskKind, PoolTasks, TaskContext } from './protocol'
-import { objectsTask } from './tasks/objects-task'
-import { queryTask } from './tasks/query-task'
-import { adviceTask, reportTask } from './tasks/report-task'
-import { simulateTask } from './tasks/simulate-task'
+import type { PoolCommand, PoolMessage, TaskContext } from './protocol'
+import { preloadTaskRunners, taskRunner } from './task-runners'
 import { SessionCache } from './session-cache'
 
-type Runners = { [K in PoolTaskKind]: (input: PoolTasks[K]['input'], ctx: TaskContext) => Promise<PoolTasks[K]['result']> }
-const RUNNERS: Runners = { simulate: simulateTask, report: reportTask, advice: adviceTask, query: queryTask, objects: objectsTask }
+/** Idle this long after start-up, the worker loads the modules of the tasks not asked for yet. */
+const PRELOAD_AFTER_MS = 300
 
 const post = (m: PoolMessage) => parentPort!.postMessage(m)
 let running: { id: number; stop: boolean } | null = null
 // Kept for the worker's life: a what-if and then its report reuse one session's point table.
 const sessions = new SessionCache()
+let started = false
+// Unref'd: a timer alone never keeps the worker (or the CLI's process) alive.
+setTimeout(() => {
+  if (!started) void preloadTaskRunners().catch(() => {})
+}, PRELOAD_AFTER_MS).unref()
 
 parentPort!.on('message', (m: PoolCommand) => {
   if (m.type === 'stop') {
@@ -32,9 +34,9 @@ parentPort!.on('message', (m: PoolCommand) => {
     shouldStop: () => task.stop,
     sessions
   }
-  const run = RUNNERS[m.kind] as (input: unknown, ctx: TaskContext) => Promise<unknown>
-  Promise.resolve()
-    .then(() => run(m.input, ctx))
+  started = true
+  taskRunner(m.kind)
+    .then((run) => (run as (input: unknown, ctx: TaskContext) => Promise<unknown>)(m.input, ctx))
     .then(
       (result) => post({ type: 'done', id: task.id, result }),
       (e: unknown) => post({ type: 'error', id: task.id, message: e instanceof Error ? e.message : String(e), code: e instanceof StrideError ? e.code : 'internal' })

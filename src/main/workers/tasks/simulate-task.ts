@@ -9,10 +9,10 @@ import type { HierarchyConfig } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
+import type { KeptRun } from '../../store/run-rows'
 import { foldLog, type Db } from '../../store/open-db'
 import { countEvents, iterateChunksAhead, openSessionDb } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
-import { readPlacedVariables } from '../../session-analysis/placed-variables'
 import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
 
 /** About this many timeline intervals when the user does not choose the interval. */
@@ -52,9 +52,11 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
   try {
+    // With `withRows`, each run's rows taken as soon as it is stored (statics keep only the last few).
+    const rows: Array<KeptRun | null> = []
     const runs = sims.map(({ config, hierarchy, interval }) => {
       hierarchy.finish()
-      return storeRun(writer, {
+      const run = storeRun(writer, {
         config,
         accesses: hierarchy.accesses,
         totals: hierarchy.levelTotals(),
@@ -65,9 +67,11 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
         timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
         timelineInterval: interval
       }, statics)
+      if (input.withRows) rows.push(statics.storedRun(run))
+      return run
     })
     foldLog(writer)
-    return { runs, accesses: done, cancelled: false }
+    return { runs, accesses: done, cancelled: false, ...(input.withRows ? { rows } : {}) }
   } finally {
     writer.close()
   }
@@ -91,7 +95,8 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
     return v
   }))
   let placed: Promise<PlacedVariable[]> | null = null
-  const placedOnce = () => (placed ??= readPlacedVariables(reader))
+  // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
+  const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
   for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
   let done = 0
