@@ -19,6 +19,7 @@ import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool, taskPool } from '../workers/run-worker'
 import { flag, flags, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
+import { groupDigits } from '../../shared/counts'
 import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
 
 export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...
@@ -213,11 +214,10 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     poolSize,
     (p) => {
       const s = (Date.now() - started) / 1000
-      // Formatted only when shown: off a terminal, toLocaleString's first call (ICU's number
-      // formats, ~30 ms) is time the command need not spend.
+      // Formatted only when shown (a terminal).
       io.progress(() => {
-        const pct = p.total ? ` of ${p.total.toLocaleString('en-US')}` : ''
-        return `simulating ${p.finished}/${p.jobs} runs: ${p.events.toLocaleString('en-US')}${pct} accesses, ${Math.round(p.events / Math.max(s, 1e-3)).toLocaleString('en-US')}/s, ${s.toFixed(1)} s`
+        const pct = p.total ? ` of ${groupDigits(p.total)}` : ''
+        return `simulating ${p.finished}/${p.jobs} runs: ${groupDigits(p.events)}${pct} accesses, ${groupDigits(p.events / Math.max(s, 1e-3))}/s, ${s.toFixed(1)} s`
       })
     },
     true

@@ -56,7 +56,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       stdio: 'inherit'
     },
     (p) =>
-    io.progress(progressLine(p.phase, p.events, started))
+    io.progress(() => progressLine(p.phase, p.events, started))
   )
   // Ctrl+C, a closed terminal or a kill: stop recording, keep what was recorded (partial).
   const stop = () => handle.stop()
