@@ -7,7 +7,7 @@ import { StrideError } from '../../shared/errors'
 import type { HierarchyConfig, QuerySlice, SliceReduction } from '../../shared/domain'
 import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../shared/slice-notation'
 import { buildLayoutMap } from '../simulate/layout-filter'
-import type { Db } from '../store/open-db'
+import { hasTable, type Db } from '../store/open-db'
 import { levelNames } from '../../shared/report-model'
 import { latestRun } from '../store/runs'
 import { countEvents, iterateChunks, parseRunConfig, readPointKinds } from '../store/session-reader'
@@ -30,8 +30,6 @@ export interface SliceQueryHooks {
   /** Checked between chunks; true stops the query with "Query cancelled.". */
   shouldStop?: () => boolean
 }
-
-const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
 
 function parse(text: string): SliceQuery {
   try {

@@ -21,6 +21,11 @@ function nativeBinding(): string | undefined {
 
 export type Db = Database.Database
 
+/** Whether the session has this table (older schemas lack some). */
+export function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
+}
+
 /** A database image (`db.serialize()`) opened in memory: read and written without any file. */
 export function openDbImage(image: Buffer): Db {
   const binding = nativeBinding()

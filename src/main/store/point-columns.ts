@@ -5,7 +5,7 @@
  * a good part of a short simulation's time on a whole-program session (5,000+ points).
  */
 import { StrideError } from '../../shared/errors'
-import type { Db } from './open-db'
+import { hasTable, type Db } from './open-db'
 import { allTuples } from './rows'
 import type { PointFactColumns } from './slice-facts'
 
@@ -15,8 +15,6 @@ export interface PointColumns {
   /** The columns a slice fact takes from its point; `variable` is also the simulator's timeline key. */
   facts: PointFactColumns
 }
-
-const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
 
 export function readPointColumns(db: Db): PointColumns {
   const loops = hasTable(db, 'point_loops')

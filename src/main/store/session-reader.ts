@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import type { DecodeInto } from '../compress/native-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
-import { openDb, openDbImage, type Db } from './open-db'
+import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow } from './rows'
 
@@ -143,10 +143,6 @@ function programExit(v: unknown): SessionInfo['programExit'] {
   if (!v || typeof v !== 'object') return null
   const { code, signal } = v as { code?: unknown; signal?: unknown }
   return { code: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null }
-}
-
-function hasTable(db: Db, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
 }
 
 function readStoredJson<T>(db: Db, sql: string): T[] {

@@ -15,7 +15,7 @@
  */
 import type { SliceQuery } from '../../shared/slice-notation'
 import { apportion } from '../../shared/report-model'
-import type { Db } from './open-db'
+import { hasTable, type Db } from './open-db'
 import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
 import { allTuples } from './rows'
@@ -53,8 +53,6 @@ type FactRow = [
   evictions: number | null,
   point: number
 ]
-
-const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
 
 function statement(filter: FactFilter, variables: boolean, loops: boolean): string {
   const metrics = filter.withMetrics

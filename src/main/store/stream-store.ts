@@ -13,7 +13,7 @@ import type { PointStreamMetrics } from '../compress/rsd-metrics'
 import { NativeStreamDetectors } from '../compress/native-streams'
 import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
-import type { Db } from './open-db'
+import { hasTable, type Db } from './open-db'
 import { iterateChunksAhead } from './session-reader'
 import { allRows } from './rows'
 import { BatchInsert } from './batch-insert'
@@ -85,10 +85,6 @@ export function storeStreamMetrics(db: Db, metrics: StreamMetricsSource, functio
     for (const f of functions) functionRows.add(f.function, JSON.stringify(f))
     functionRows.finish()
   })()
-}
-
-function hasTable(db: Db, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(name) !== undefined
 }
 
 /** Per-point stream metrics by point index (empty for sessions traced before schema v5). */
