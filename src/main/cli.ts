@@ -29,8 +29,6 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   advise: () => import('./cli/advise-command').then((m) => m.adviseCommand)
 }
 
-
-
 async function main(argv: string[]): Promise<number> {
   const io = processIo()
   const [command, ...rest] = argv

@@ -85,11 +85,8 @@ export class LiveFunctionStreams {
     const stats = this.detectors.finish()
     // Groups were numbered as functions appeared; the rows go in the post-run order (a function
     // only of points never accessed has no group here, and no row there).
-    const names = functionGroups(pointFunction)
-    return functionRows(
-      names.filter((n) => this.groups.has(n)),
-      names.filter((n) => this.groups.has(n)).map((n) => stats[this.groups.get(n)!]!)
-    )
+    const names = functionGroups(pointFunction).filter((n) => this.groups.has(n))
+    return functionRows(names, names.map((n) => stats[this.groups.get(n)!]!))
   }
 
   private mismatch(pointFunction: ReadonlyArray<string | null>, events: number): string | null {

@@ -304,15 +304,17 @@ export class SessionWriter {
 
   /** New points and changed access counts (inside the caller's transaction). */
   private storePoints(table: readonly PointRecord[]): void {
-    // A whole-program trace meets ~5,400 points at start-up: 64 rows a statement (a statement
-    // per row cost 2-3x as much, at the trace's end where the last chunk commits).
-    const rows = table.length > this.storedPoints ? new BatchInsert(this.db, 'points', NEW_POINT_COLUMNS, 'idx') : null
-    for (let i = this.storedPoints; i < table.length; i++) {
-      const p = table[i]!
-      rows!.add(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
-      this.storedAccesses[i] = p.accesses
+    if (table.length > this.storedPoints) {
+      // A whole-program trace meets ~5,400 points at start-up: 64 rows a statement (a statement
+      // per row cost 2-3x as much, at the trace's end where the last chunk commits).
+      const rows = new BatchInsert(this.db, 'points', NEW_POINT_COLUMNS, 'idx')
+      for (let i = this.storedPoints; i < table.length; i++) {
+        const p = table[i]!
+        rows.add(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
+        this.storedAccesses[i] = p.accesses
+      }
+      rows.finish()
     }
-    rows?.finish()
     for (let i = 0; i < this.storedPoints; i++) {
       const a = table[i]!.accesses
       if (a !== this.storedAccesses[i]) {

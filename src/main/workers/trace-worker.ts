@@ -39,10 +39,8 @@ async function main(): Promise<void> {
   const loops = layout.then(() => readElf(input.program)).then((elf) => programLoops(elf))
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited at the end)
   const progress = (events: number) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents })
-  // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
-  // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
   const correlatorReady = layout.then((l) => new Correlator(l))
-  const trace = built.ok ? new ToolTrace(input, built.tool, writer, progress, correlatorReady, launched) : new ValgrindTrace(input, writer, progress, await correlatorReady)
+  const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
   parentPort!.on('message', (m: WorkerCommand) => {
     if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')

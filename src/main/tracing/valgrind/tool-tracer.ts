@@ -16,8 +16,7 @@ import { LiveFunctionStreams } from '../../store/live-function-streams'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import { RecentOutput } from './recent-output'
-import type { StrideTool } from './tool-build'
-import { launchStrideTool, type LaunchedTool } from './tool-launch'
+import type { LaunchedTool } from './tool-launch'
 import { scanAccesses, type AccessBatch } from './native-scan'
 import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
@@ -76,15 +75,14 @@ export class ToolTrace implements ToolStreamSink {
 
   constructor(
     private readonly options: TraceOptions,
-    private readonly tool: StrideTool,
+    /** The tool, already started (tool-launch.ts: first thing in the trace worker). */
+    private readonly launched: LaunchedTool,
     private readonly writer: SessionWriter,
     private readonly onProgress: ProgressListener,
     /** The naming's observer, or its promise (built from debug information while Valgrind starts). */
-    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null,
-    /** The tool, when the caller started it already (else `run` starts it). */
-    private readonly launched: LaunchedTool | null = null
+    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null
   ) {
-    this.child = launched?.child ?? null
+    this.child = launched.child
   }
 
   private observer: ToolObserver | null = null
@@ -103,11 +101,8 @@ export class ToolTrace implements ToolStreamSink {
 
   async run(): Promise<TraceOutcome> {
     const { program, functions } = this.options
-    const launched = this.launched ?? launchStrideTool(this.options, this.tool)
-    this.programPath = launched.programPath
-    const child = launched.child
-    this.child = child
-    const exited = launched.exited
+    const { child, exited, programPath } = this.launched
+    this.programPath = programPath
     // While Valgrind starts: the ELF and the naming's layout. Records wait in the pipe.
     let elf: ElfInfo
     try {

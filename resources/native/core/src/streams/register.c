@@ -55,11 +55,14 @@ static napi_value create(napi_env env, napi_callback_info info) {
   return stride_external(env, g, finalize, &DETECTORS_TAG);
 }
 
+/* What every call but an add refuses while an async add holds the detectors. */
+static const char BUSY[] = "stream detectors: a batch is still being added on the thread pool";
+
 /* The detectors, when no async add holds them and they are not finished; else NULL after throwing. */
 static Detectors *idle_detectors(napi_env env, napi_value v) {
   Detectors *g = stride_unwrap(env, v, &DETECTORS_TAG, "stream detectors");
   if (!g) return NULL;
-  const char *problem = g->busy ? "stream detectors: a batch is still being added on the thread pool" : g->finished ? "stream detectors: already finished" : NULL;
+  const char *problem = g->busy ? BUSY : g->finished ? "stream detectors: already finished" : NULL;
   if (problem) {
     stride_throw(env, problem);
     return NULL;
@@ -181,7 +184,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   if (!stride_args(env, info, 1, argv)) return NULL;
   Detectors *g = stride_unwrap(env, argv[0], &DETECTORS_TAG, "stream detectors");
   if (!g) return NULL;
-  if (g->busy) return stride_throw(env, "stream detectors: a batch is still being added on the thread pool");
+  if (g->busy) return stride_throw(env, BUSY);
   double *rows;
   napi_value out = stride_new_typed(env, napi_float64_array, 8, (size_t)g->n * STREAMS_ROW, (void **)&rows);
   if (!out) return stride_throw(env, "out of memory");
