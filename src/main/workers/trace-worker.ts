@@ -77,5 +77,6 @@ async function main(): Promise<void> {
 main().catch((e: unknown) => {
   // Failed before the tracer owned the tool (the session could not be created, say): stop it.
   launched?.child.kill('SIGKILL')
+  launched?.dropRecords()
   post({ type: 'error', message: e instanceof Error ? e.message : String(e), code: e instanceof StrideError ? e.code : 'internal', session: null })
 })

@@ -7,10 +7,15 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import { StrideError } from '../../../shared/errors'
 import { toolCommand, type StrideTool } from './tool-build'
+import { closePipeEnd, recordPipe } from './record-pipe'
 import type { TraceOptions } from './valgrind-tracer'
 
 export interface LaunchedTool {
   child: ChildProcess
+  /** The reading end of the tool's record pipe (its fd 3), handed out once (to the reader). */
+  takeRecords(): number
+  /** Closes the reading end if nobody took it (a trace that failed before reading). */
+  dropRecords(): void
   /** The program's real path, as the tool was told it (--exe). */
   programPath: string
   /** Rejects with a StrideError when the tool could not be started at all. */
@@ -37,13 +42,32 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
   const env: NodeJS.ProcessEnv = { ...process.env, ...tool.env }
   if (options.trackHeap !== false) env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
   // The CLI hands the program its terminal (stdin included); the app keeps the output's tail.
-  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe']
+  const pipe = recordPipe()
+  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', pipe.writeFd, 'pipe'] : ['ignore', 'pipe', 'pipe', pipe.writeFd, 'pipe']
   const start = toolCommand(tool, [...toolArgs, program, ...options.args])
-  const child = spawn(start.command, start.args, { stdio, env })
+  let child: ChildProcess
+  try {
+    child = spawn(start.command, start.args, { stdio, env })
+  } catch (e) {
+    closePipeEnd(pipe.readFd)
+    throw e
+  } finally {
+    // The tool has its copy (or none): ours would keep the pipe open after the tool exits.
+    closePipeEnd(pipe.writeFd)
+  }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${tool.tool} to rebuild it.`, 'tool-missing')))
     child.on('close', (code, signal) => resolve({ code, signal }))
   })
   exited.catch(() => {}) // awaited by the tracer; a start failure must not go unhandled meanwhile
-  return { child, programPath, exited }
+  let recordsFd = pipe.readFd
+  const takeRecords = () => {
+    const fd = recordsFd
+    recordsFd = -1
+    return fd
+  }
+  const dropRecords = () => {
+    if (recordsFd >= 0) closePipeEnd(takeRecords())
+  }
+  return { child, takeRecords, dropRecords, programPath, exited }
 }

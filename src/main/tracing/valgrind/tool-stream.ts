@@ -84,15 +84,29 @@ export class ToolStreamReader {
   push(chunk: Uint8Array): void {
     let offset = 0
     while (offset < chunk.length) {
-      const n = Math.min(chunk.length - offset, this.bytes.length - this.filled)
-      this.bytes.set(chunk.subarray(offset, offset + n), this.filled)
-      this.filled += n
+      const space = this.space()
+      const n = Math.min(chunk.length - offset, space.length)
+      space.set(chunk.subarray(offset, offset + n))
       offset += n
-      const used = this.parse()
-      if (used === 0 && this.filled === this.bytes.length) this.grow()
-      this.bytes.copyWithin(0, used, this.filled)
-      this.filled -= used
+      this.received(n)
     }
+  }
+
+  /**
+   * Where the next bytes go: the free end of the staging buffer, for a reader that reads the
+   * stream straight into it (no copy, no buffer per read); then received(n).
+   */
+  space(): Uint8Array {
+    return this.bytes.subarray(this.filled)
+  }
+
+  /** `n` bytes were written at the start of space(): parses the whole records now staged. */
+  received(n: number): void {
+    this.filled += n
+    const used = this.parse()
+    if (used === 0 && this.filled === this.bytes.length) this.grow()
+    this.bytes.copyWithin(0, used, this.filled)
+    this.filled -= used
   }
 
   /** Bytes left over at the end: a stream cut short (the tool was killed mid-write). */

@@ -18,8 +18,9 @@ import { ModuleMap, parseMaps } from '../proc-maps'
 import { RecentOutput } from './recent-output'
 import type { LaunchedTool } from './tool-launch'
 import { scanAccesses, type AccessBatch } from './native-scan'
+import { readRecords } from './record-pipe'
 import { grownFor } from '../../typed-arrays'
-import { DetachReason, ToolStreamError, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
+import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
 /** What the tool path tells the data-structure naming (the Correlator implements it). */
@@ -111,6 +112,7 @@ export class ToolTrace implements ToolStreamSink {
       checkTracedFunctions(elf, functions.filter((f) => !parseLibrarySpec(f)))
     } catch (e) {
       child.kill('SIGKILL')
+      this.launched.dropRecords()
       throw e
     }
     const stopAtLimit = this.options.afterLimit === 'stop'
@@ -123,7 +125,6 @@ export class ToolTrace implements ToolStreamSink {
     const reader = new ToolStreamReader(this)
     let streamError: string | null = null
     let encodeError: string | null = null
-    const records = child.stdio[3] as Readable
     // Chunks compress on the thread pool while records are read, and the functions' stream
     // statistics take them there too (each chunk once its points' objects' symbols are read);
     // when two full chunks wait for either, reading pauses (the pipe fills and the tool waits).
@@ -131,15 +132,7 @@ export class ToolTrace implements ToolStreamSink {
     this.writer.feedChunks(functionStreams)
     this.writer.encodeInBackground()
     let paused = false
-    records.on('data', (chunk: Buffer) => {
-      if (streamError) return
-      try {
-        reader.push(chunk)
-      } catch (e) {
-        // A damaged stream ends the recording, not the program; what was read is kept.
-        streamError = e instanceof ToolStreamError ? e.message : String(e)
-        records.destroy()
-      }
+    const { socket: records, done: recordsRead } = readRecords(this.launched.takeRecords(), reader, () => {
       if (this.detachedAt && stopAtLimit) child.kill('SIGKILL')
       if (this.writer.backlogged && !paused) {
         paused = true
@@ -156,11 +149,16 @@ export class ToolTrace implements ToolStreamSink {
           }
         )
       }
+    }, (e) => {
+      // A damaged stream ends the recording, not the program; what was read is kept.
+      streamError ??= e instanceof Error ? e.message : String(e)
     })
     ;(child.stdio[4] as Readable).on('data', (b: Buffer) => this.recent.logBytes(b))
     this.recent.keepOutput(child.stdout, child.stderr)
 
-    const exit = await exited.finally(() => {
+    // The program's end, and the last records: the pipe is not one of the child's stdio
+    // streams, so its end is awaited apart.
+    const [exit] = await Promise.all([exited, recordsRead]).finally(() => {
       if (timer) clearTimeout(timer)
       clearInterval(progress)
     })
