@@ -2,21 +2,35 @@
  * Opens a SQLite database with better-sqlite3. Under Electron the module must be built for
  * Electron's ABI: scripts/electron-native.mjs rebuilds a copy and records its `.node` path in
  * `.electron-native/binding.json`, which we pass as `nativeBinding`. Under Node the package's
- * own build is used.
+ * own build is used, also named here: left to find it, better-sqlite3 asks the `bindings`
+ * package, whose search (a require per candidate folder) took 58 ms of each thread's first
+ * open, on the way to every trace's start.
  */
 import Database from 'better-sqlite3'
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { projectRoot } from '../paths'
 
-let electronBinding: string | undefined | null = null
+let binding: string | undefined | null = null
 
 function nativeBinding(): string | undefined {
-  if (!process.versions.electron) return undefined
-  if (electronBinding !== null) return electronBinding
-  const file = join(projectRoot(), '.electron-native', 'binding.json')
-  electronBinding = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { nativeBinding: string }).nativeBinding : undefined
-  return electronBinding
+  if (binding !== null) return binding
+  if (process.versions.electron) {
+    const file = join(projectRoot(), '.electron-native', 'binding.json')
+    binding = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { nativeBinding: string }).nativeBinding : undefined
+  } else {
+    let built: string | undefined
+    try {
+      const pkg = createRequire(join(projectRoot(), 'package.json')).resolve('better-sqlite3/package.json')
+      built = join(dirname(pkg), 'build', 'Release', 'better_sqlite3.node')
+    } catch {
+      built = undefined
+    }
+    // Built elsewhere (a Debug build, say): the package's own search finds it.
+    binding = built && existsSync(built) ? built : undefined
+  }
+  return binding
 }
 
 export type Db = Database.Database
