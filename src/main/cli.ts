@@ -8,11 +8,17 @@ import { processIo, type Io } from './cli/io'
 import { commandUsage, USAGE } from './cli/usage'
 
 type Command = (argv: string[], io: Io) => Promise<number>
+type Load = (own: string[]) => Promise<Command>
 
 /** Each command loads only its own modules: `stride info` need not load the simulator, Frida's
  * backend or the API schemas (start-up is a good part of a short command's time). */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  trace: () => import('./cli/trace-command').then((m) => m.traceCommand),
+const COMMANDS: Record<string, Load> = {
+  // A launch's worker thread starts first too: it boots while this thread loads the command
+  // and reads its arguments, and starts Valgrind as soon as it is told the program.
+  trace: (own) =>
+    (own.includes('--launch') ? import('./workers/run-worker').then((w) => w.warmTraceWorker(false)) : Promise.resolve())
+      .then(() => import('./cli/trace-command'))
+      .then((m) => m.traceCommand),
   // The simulation's worker thread starts first (~0.15 s to boot and load its modules, on the
   // other core), before this thread loads the command's own modules.
   simulate: () =>
@@ -48,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   try {
-    const run = await load()
+    const run = await load(own)
     return await run(rest, io)
   } catch (e) {
     io.progress(null)

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
 import type { HierarchyConfig } from '../../shared/domain'
-import { JobError, runSimulateWorker, runTraceWorker, type WorkerHandle } from '../workers/run-worker'
+import { JobError, runSimulateWorker, runTraceWorker, warmTraceWorker, type WorkerHandle } from '../workers/run-worker'
 import { rememberSession } from './recent-sessions'
 import { ApiEventChannel } from './event-channel'
 
@@ -95,7 +95,8 @@ export class JobManager extends ApiEventChannel {
         (p) => this.progress(job, p)
       )
       job.handle = handle
-      const done = await handle.result
+      // The next trace's spare starts once this trace is done (not beside it: it competes for the cores).
+      const done = await handle.result.finally(() => warmTraceWorker(true))
       rememberSession(done.session, input.program)
       // A cancelled trace is still simulated when asked: the user sees what was recorded.
       if (input.simulate && done.events > 0) {

@@ -16,7 +16,7 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
-import { taskPool } from '../workers/run-worker'
+import { taskPool, warmTraceWorker } from '../workers/run-worker'
 import type { WorkerHandle } from '../job-handle'
 import { recentSessions, rememberSession } from './recent-sessions'
 // ---- Frida attach ----
@@ -87,8 +87,10 @@ export interface ServiceOptions {
 export function createStrideService(options: ServiceOptions = {}): StrideBackend {
   const jobs = new JobManager()
   const attachJobs = new AttachJobs()
-  // The first report or what-if run should not wait for a thread start and module loading.
+  // The first report or what-if run should not wait for a thread start and module loading,
+  // nor the first trace for its worker's (jobs.ts keeps a spare after each trace).
   taskPool.warm()
+  warmTraceWorker(true)
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),

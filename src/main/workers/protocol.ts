@@ -29,8 +29,14 @@ export interface TraceWorkerInput {
 
 export type ProgressPhase = 'tracing' | 'symbolizing' | 'simulating' | 'saving'
 
-/** Parent -> trace worker. */
-export type WorkerCommand = { type: 'stop' }
+/** How a trace worker is started (its workerData): it then waits for its trace. */
+export interface TraceWorkerStart {
+  /** Load the tracer's modules while waiting (a spare kept for a later trace), not on demand. */
+  preload: boolean
+}
+
+/** Parent -> trace worker: the trace to run (once), then perhaps a stop. */
+export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type: 'stop' }
 
 /** Trace worker -> parent. */
 export type WorkerMessage =

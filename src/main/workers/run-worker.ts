@@ -6,7 +6,7 @@ import { workerPath } from '../paths'
 import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
-import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
+import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 import type { KeptRun } from '../store/run-rows'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
@@ -28,6 +28,34 @@ export const taskPool = new WorkerPool({ spawn: () => new Worker(workerPath('tas
 /** A trace gets a worker of its own: it runs the program, and winds down by naming its points. */
 const TRACE_STOP_GRACE_MS = 60_000
 
+/** A trace worker started ahead of its trace (warmTraceWorker), waiting for it. */
+let spare: Worker | null = null
+
+/**
+ * Starts the next trace's worker now, so that Node's start of a worker thread (~70 ms) is not
+ * between the user's click (or the command line) and Valgrind's start. The CLI calls it before
+ * reading its arguments; the app keeps one spare, which also loads the tracer's modules while
+ * it waits (`preload`). An idle spare keeps no process alive.
+ */
+export function warmTraceWorker(preload: boolean): void {
+  if (spare) return
+  const w = new Worker(workerPath('trace-worker'), { workerData: { preload } satisfies TraceWorkerStart })
+  w.unref()
+  const forget = () => {
+    if (spare === w) spare = null
+  }
+  w.once('error', forget)
+  w.once('exit', forget)
+  spare = w
+}
+
+function traceWorker(): Worker {
+  const w = spare ?? new Worker(workerPath('trace-worker'), { workerData: { preload: false } satisfies TraceWorkerStart })
+  spare = null
+  w.ref()
+  return w
+}
+
 export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<TraceDone> {
   let worker: Worker | null = null
   let stopped = false
@@ -45,8 +73,9 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
         fail(new JobError('the trace was cancelled before it started', 'cancelled', null))
         return
       }
-      const w = new Worker(workerPath('trace-worker'), { workerData: input })
+      const w = traceWorker()
       worker = w
+      w.postMessage({ type: 'start', input } satisfies WorkerCommand)
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'progress') onProgress(m)
         else if (m.type === 'trace-done') {

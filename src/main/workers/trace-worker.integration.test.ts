@@ -1,13 +1,14 @@
 /**
  * The trace worker starts Valgrind before it creates the session: when the session cannot be
- * created, the user gets the reason and the program is not left running under Valgrind.
+ * created, the user gets the reason and the program is not left running under Valgrind. It is
+ * started before its trace is known (a spare), and a stop sent at once still stops the trace.
  */
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { tempDir } from '../testing/cli-runner'
-import { runTraceWorker } from './run-worker'
+import { example, tempDir } from '../testing/cli-runner'
+import { runTraceWorker, warmTraceWorker } from './run-worker'
 
 const dir = tempDir('trace-worker')
 
@@ -15,19 +16,52 @@ function running(program: string): boolean {
   return spawnSync('pgrep', ['-f', program], { encoding: 'utf8' }).stdout.trim() !== ''
 }
 
+function sleeper(name: string): string {
+  const src = join(dir, `${name}.c`)
+  writeFileSync(src, '#include <unistd.h>\nint main(void) { sleep(20); return 0; }\n')
+  const program = join(dir, name)
+  expect(spawnSync('cc', ['-O1', '-o', program, src]).status).toBe(0)
+  return program
+}
+
+async function gone(program: string): Promise<boolean> {
+  // The kill is sent before the worker answers; the process may take a moment to go.
+  for (let i = 0; i < 50 && running(program); i++) await new Promise((r) => setTimeout(r, 100))
+  return !running(program)
+}
+
+const input = (program: string, out: string) => ({ program, args: [], functions: [], maxEvents: null, maxSeconds: null, out, trackHeap: false, followCalls: false, afterLimit: 'detach' as const, stdio: 'pipe' as const })
+
 describe('the trace worker', () => {
+  it('a spare started ahead runs the next trace, and the one after gets a worker of its own', async () => {
+    warmTraceWorker(true)
+    await new Promise((r) => setTimeout(r, 500)) // the spare has booted and loaded its modules
+    for (const name of ['spare', 'fresh']) {
+      const done = await runTraceWorker(input(example('conflict'), join(dir, `${name}.stride`)), () => {}).result
+      expect(done.events).toBeGreaterThan(1000)
+      expect(done.stopReason).toBe('completed')
+    }
+  })
+
+  it('a stop sent while the worker boots cancels the trace and stops the program', async () => {
+    const program = sleeper('sleeper-stopped-early')
+    const handle = runTraceWorker(input(program, join(dir, 'stopped.stride')), () => {})
+    // The worker exists once its slot is taken (a tick) and boots for tens of milliseconds: the
+    // stop waits behind the start, and must still reach the trace.
+    await new Promise((r) => setTimeout(r, 20))
+    handle.stop()
+    const done = await handle.result
+    expect([done.stopReason, done.events]).toEqual(['cancelled', 0])
+    expect(await gone(program)).toBe(true)
+  })
+
   it('stops the tool it started when the session cannot be created', async () => {
-    const src = join(dir, 'sleeper.c')
-    writeFileSync(src, '#include <unistd.h>\nint main(void) { sleep(20); return 0; }\n')
-    const program = join(dir, 'sleeper-unique-name')
-    expect(spawnSync('cc', ['-O1', '-o', program, src]).status).toBe(0)
+    const program = sleeper('sleeper-unique-name')
     const handle = runTraceWorker(
-      { program, args: [], functions: [], maxEvents: null, maxSeconds: null, out: join(src, 's.stride') /* under a file: no folder can be made there */, trackHeap: false, followCalls: false, afterLimit: 'detach', stdio: 'pipe' },
+      { program, args: [], functions: [], maxEvents: null, maxSeconds: null, out: join(dir, 'sleeper-unique-name.c', 's.stride') /* under a file: no folder can be made there */, trackHeap: false, followCalls: false, afterLimit: 'detach', stdio: 'pipe' },
       () => {}
     )
     await expect(handle.result).rejects.toThrow(/EEXIST|ENOTDIR/)
-    // The kill is sent before the error is posted; the process may take a moment to go.
-    for (let i = 0; i < 50 && running(program); i++) await new Promise((r) => setTimeout(r, 100))
-    expect(running(program)).toBe(false)
+    expect(await gone(program)).toBe(true)
   })
 })

@@ -3,20 +3,14 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
-import type { TraceWorkerInput, WorkerCommand, WorkerMessage } from './protocol'
+import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 
-const input = workerData as TraceWorkerInput
 const post = (m: WorkerMessage) => parentPort!.postMessage(m)
 let launched: LaunchedTool | null = null
 
-async function main(): Promise<void> {
-  // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
-  // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
-  const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
-  // Valgrind starts first: its own start-up overlaps loading the rest of this worker (the
-  // session writer, the codec, the symbol readers: ~60 ms); its records wait in the pipe.
-  if (built.ok) launched = launchStrideTool(input, built.tool)
-  const [{ SessionWriter }, { Correlator }, { ValgrindTrace }, { ToolTrace }, { finishTracedSession, programDataLayout, programLoops }, { readElf }, { cParser }] = await Promise.all([
+/** The tracer's modules, loaded once the tool is started, or ahead by a spare worker. */
+const loadModules = () =>
+  Promise.all([
     import('../store/session-writer'),
     import('../correlate/correlator'),
     import('../tracing/valgrind/valgrind-tracer'),
@@ -25,6 +19,36 @@ async function main(): Promise<void> {
     import('../symbols/elf-reader'),
     import('../correlate/source-expressions')
   ])
+
+/**
+ * The worker is started before its trace is known (run-worker.ts: the CLI starts it while it
+ * reads its arguments, the app keeps one spare), so Node's ~70 ms start of a worker thread is
+ * not on the way to Valgrind's start. A spare loads its modules while it waits.
+ */
+const modulesAhead = (workerData as TraceWorkerStart).preload ? loadModules() : null
+modulesAhead?.catch(() => {}) // met again, and reported, when the trace awaits them
+let started: (input: TraceWorkerInput) => void = () => {}
+const inputArrived = new Promise<TraceWorkerInput>((resolve) => (started = resolve))
+/** A stop that comes before the tracer exists is kept for it (module loads that yield would open that window). */
+let stopWanted = false
+let onStop: () => void = () => {}
+parentPort!.on('message', (m: WorkerCommand) => {
+  if (m.type === 'start') started(m.input)
+  else if (m.type === 'stop') {
+    stopWanted = true
+    onStop()
+  }
+})
+
+async function main(): Promise<void> {
+  const input = await inputArrived
+  // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
+  // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
+  const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
+  // Valgrind starts first: its own start-up overlaps loading the rest of this worker (the
+  // session writer, the codec, the symbol readers: ~60 ms); its records wait in the pipe.
+  if (built.ok) launched = launchStrideTool(input, built.tool)
+  const [{ SessionWriter }, { Correlator }, { ValgrindTrace }, { ToolTrace }, { finishTracedSession, programDataLayout, programLoops }, { readElf }, { cParser }] = await (modulesAhead ?? loadModules())
   const writer = new SessionWriter(input.out, {
     program: input.program,
     args: input.args,
@@ -42,9 +66,8 @@ async function main(): Promise<void> {
   const correlatorReady = layout.then((l) => new Correlator(l))
   const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
-  parentPort!.on('message', (m: WorkerCommand) => {
-    if (m.type === 'stop') trace.stop('cancelled', 'cancelled by the user')
-  })
+  onStop = () => trace.stop('cancelled', 'cancelled by the user')
+  if (stopWanted) onStop()
   let outcome
   try {
     const running = trace.run() // Valgrind is running (or spawned) before this returns
