@@ -58,6 +58,8 @@ export class Correlator {
   private runVar = new Int32Array(0)
   private runKind = new Uint8Array(0)
   private runCount = new Float64Array(0)
+  /** attributeBatch's variable per access of the batch (reused). */
+  private batchVariables = new Int32Array(0)
   private lastStore = -1
   private loaded = false
   private readonly placedLibraries = new Set<string>()
@@ -163,11 +165,25 @@ export class Correlator {
    * point's kind is `kindOf[point]`.
    */
   attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void {
-    const map = this.map
+    if (this.batchVariables.length < to) this.batchVariables = new Int32Array(Math.max(to, points.length))
+    const variables = this.batchVariables
+    this.map.resolveBatch(points, addresses, threads, from, to, variables)
+    // count()'s common case (the point's run goes on) written out, as in resolveBatch.
+    let runVar = this.runVar
+    let runKind = this.runKind
+    let runCount = this.runCount
     for (let i = from; i < to; i++) {
-      map.setThread(threads[i]!)
       const point = points[i]!
-      this.count(point, kindOf[point]!, map.resolveAt(point, addresses[i]!))
+      const v = variables[i]!
+      const kind = kindOf[point]!
+      if (point < runVar.length && runVar[point] === v && runKind[point] === kind) {
+        runCount[point]!++
+        continue
+      }
+      this.count(point, kind, v)
+      runVar = this.runVar
+      runKind = this.runKind
+      runCount = this.runCount
     }
   }
 
