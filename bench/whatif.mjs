@@ -5,12 +5,16 @@
 //   app         the same re-simulation as the app asks it: a `simulate` job on the running
 //               backend (`stride serve`, its warm worker pool), then `getReport`, over the
 //               app's own WebSocket API
+//   app trace   the launch dialog's flow: one `startTrace` job with the first cache to
+//               simulate (the trace, then its simulation), then `getReport`: trace + first
+//               simulation as a user of the app waits for it
 // Programs: the examples, and the heat stencil of bench/targets (heat 512 12: 15.6 M
 // accesses). Per program and cache, R runs of each (default 3); the figures are medians.
 // Prints per program: the trace time, Cachegrind's and Stride's per-cache times (mean over
 // the caches of the medians), their ratio (> 1: the re-simulation is faster), and trace +
-// first simulation over one Cachegrind run. CLI wall times include Node's and the workers'
-// start-up and reading the session; app times are from the request to the report in hand.
+// first simulation over one Cachegrind run (CLI), and the app's trace job with its first
+// simulation over the Cachegrind run on that cache. CLI wall times include Node's and the
+// workers' start-up and reading the session; app times are from the request to the report in hand.
 // Usage: npm run build && npm run examples && node bench/whatif.mjs [R] [program ...]
 import { spawn, spawnSync } from 'node:child_process'
 import WebSocket from 'ws'
@@ -81,7 +85,16 @@ async function startApp() {
     await call('getReport', { session, run: end.payload.run })
     return Number(process.hrtime.bigint() - t) / 1e9
   }
-  return { whatIf, close: () => (ws.close(), child.kill('SIGTERM')) }
+  /** Trace + first simulation as the launch dialog asks it: one trace job that simulates, then the report. */
+  async function traceAndSimulate(program, args, out, level) {
+    const t = process.hrtime.bigint()
+    const { jobId } = await call('startTrace', { program, args, out, simulate: { levels: [level], cachegrindCompatible: true } })
+    const end = await new Promise((resolve) => jobs.set(jobId, resolve))
+    if (end.event === 'failed') throw new Error(end.payload.error)
+    await call('getReport', { session: out, run: end.payload.run })
+    return Number(process.hrtime.bigint() - t) / 1e9
+  }
+  return { whatIf, traceAndSimulate, close: () => (ws.close(), child.kill('SIGTERM')) }
 }
 const levelOf = (d1) => {
   const [size, assoc, lineSize] = d1.split(',').map(Number)
@@ -90,7 +103,7 @@ const levelOf = (d1) => {
 const app = await startApp()
 
 console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
-console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  (trace+sim)/cg')
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  (trace+sim)/cg  app trace+sim s  /cg')
 for (const p of programs) {
   const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
   const traces = []
@@ -116,6 +129,10 @@ for (const p of programs) {
     sims.push(median(sim))
     apps.push(median(inApp))
   }
+  // The app's own trace + first simulation (the first cache), against Cachegrind on that cache.
+  const appTraces = []
+  for (let r = 0; r < R; r++) appTraces.push(await app.traceAndSimulate(p.program, p.args, join(dir, `${p.name.replace(/ /g, '_')}-app${r}.stride`), levelOf(caches[0][1])))
+  const appTrace = median(appTraces)
   const trace = median(traces)
   const cg = mean(cgs)
   const sim = mean(sims)
@@ -130,7 +147,9 @@ for (const p of programs) {
       (cg / sim).toFixed(2).padStart(7),
       inApp.toFixed(2).padStart(10),
       (cg / inApp).toFixed(2).padStart(7),
-      ((trace + sims[0]) / cgs[0]).toFixed(1).padStart(15)
+      ((trace + sims[0]) / cgs[0]).toFixed(1).padStart(15),
+      appTrace.toFixed(2).padStart(16),
+      (appTrace / cgs[0]).toFixed(1).padStart(4)
     ].join(' ')
   )
 }
