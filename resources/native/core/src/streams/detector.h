@@ -17,7 +17,7 @@ typedef struct {
 
 typedef struct {
   NumSlot *slots;
-  uint32_t mask, bits, size;
+  uint32_t mask, shift, size; /* shift = 64 - log2(slots): a key's home is its hash's top bits */
 } NumTable;
 
 /* The retired streams' statistics, accumulated in the model's order and arithmetic. */
@@ -27,17 +27,25 @@ typedef struct {
   double long_streams[3]; /* long (>= 100) streams by element stride: < 10, 10-31, >= 32 */
 } StreamTally;
 
+/* A stream's fields side by side: extending one reads and writes most of them, and the age
+ * list's neighbours are other records (one cache line each rather than one per field array). */
+typedef struct {
+  int64_t key; /* the expected successor, start + length * stride */
+  int64_t stride, length, last; /* last: the time it was last extended */
+  int32_t same, newer, older; /* next stream with the same key; the age list (newest first) */
+  uint32_t size; /* the access size, for the tally */
+} Stream;
+
 typedef struct {
   uint32_t window;
-  /* The pool: the last `window` references, by position t % window. */
-  int64_t *addr, *time, *prev_same;
+  /* The pool: the last `window` references, by position t % window. prev_same is the chain of
+   * older references to the same address in `latest`, or NOT_INDEXED for a reference that was
+   * never put there (it extended or began a stream). */
+  int64_t *addr, *prev_same;
   uint8_t *marked;
   NumTable latest, table;
-  /* Streams, by index: start, stride, length, size, last extension, next with the same key,
-   * and the age list (most recently extended first). */
-  int64_t *s_start, *s_stride, *s_length, *s_last;
-  double *s_size;
-  int32_t *s_same, *s_newer, *s_older, *free_list;
+  Stream *streams;
+  int32_t *free_list;
   uint32_t n_free, allocated, cap;
   int32_t newest, oldest;
   int64_t t;
