@@ -131,8 +131,10 @@ static void tally_add(StreamTally *t, int64_t len, int64_t signed_stride, double
 
 static bool grow_streams(StreamDetector *d) {
   uint32_t n = d->cap ? d->cap * 2 : d->window + 8;
-  Stream *s = realloc(d->streams, n * sizeof *s);
+  Stream *s = aligned_alloc(64, n * sizeof *s);
   if (!s) return false;
+  if (d->streams) memcpy(s, d->streams, d->cap * sizeof *s);
+  free(d->streams);
   d->streams = s;
   int32_t *f = realloc(d->free_list, n * sizeof *f);
   if (!f) return false;
@@ -195,7 +197,7 @@ static inline void touch(StreamDetector *d, int32_t s) {
 }
 
 /* Files stream s under its key, first on that key's chain. */
-static void link_key(StreamDetector *d, int32_t s) {
+static inline __attribute__((always_inline)) void link_key(StreamDetector *d, int32_t s) {
   NumTable *h = &d->table;
   int64_t k = d->streams[s].key;
   uint32_t i = table_find(h, k);
@@ -243,6 +245,11 @@ static void retire(StreamDetector *d, int32_t s) {
   tally_add(&d->tally, st[s].length, st[s].stride, st[s].size);
 }
 
+/* Retires the streams not extended since `gone` (apart: few accesses retire any). */
+static __attribute__((noinline)) void retire_expired(StreamDetector *d, int64_t gone) {
+  while (d->oldest != NONE && d->streams[d->oldest].last <= gone) retire(d, d->oldest);
+}
+
 static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint32_t size, int64_t t) {
   int32_t s;
   if (d->n_free)
@@ -260,21 +267,33 @@ static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint
 
 /* A reference that extends no stream: search the pool for a pair (e, c) with x - c = c - e,
  * nearest c first; else index it for later searches. Apart from the common path (most
- * references of regular programs extend a stream), so that one stays small. */
+ * references of regular programs extend a stream), so that one stays small. For irregular
+ * programs this is the cost (up to w - 1 look-ups per reference), so the candidates are
+ * walked by a running column with the table's fields in locals. */
 static __attribute__((noinline)) void search_pool(StreamDetector *d, int64_t address, uint32_t size, int64_t t, uint32_t col) {
   uint32_t w = d->window;
   int64_t lo = t - w; /* positions > lo are in the pool */
-  for (uint32_t i = 1; i < w; i++) {
-    int64_t tc = t - i;
-    if (tc <= lo || tc < 0) break;
-    uint32_t cc = col >= i ? col - i : col + w - i; /* tc % w, as tc = t - i */
-    if (d->marked[cc]) continue;
-    int64_t c = d->addr[cc];
+  const uint8_t *marked = d->marked;
+  const int64_t *addr = d->addr;
+  const NumTable *latest = &d->latest;
+  const NumSlot *slots = latest->slots;
+  uint32_t mask = latest->mask;
+  /* Candidates c at tc = t - 1, t - 2, ... while in the pool and tc >= 0: columns col - 1
+   * down to 0, then w - 1 down to col + 1. */
+  uint32_t cc = col;
+  for (int64_t tc = t - 1, last = lo + 1 > 0 ? lo + 1 : 0; tc >= last; tc--) {
+    cc = cc ? cc - 1 : w - 1;
+    if (marked[cc]) continue;
+    int64_t c = addr[cc];
     int64_t want = 2 * c - address;
-    for (int64_t te = table_get(&d->latest, want); te >= 0 && te > lo;) {
+    uint32_t j = slot_of(latest, want);
+    int64_t key;
+    while ((key = slots[j].key) != want && key != FREE_KEY) j = (j + 1) & mask;
+    if (key == FREE_KEY) continue;
+    for (int64_t te = slots[j].value; te >= 0 && te > lo;) {
       uint32_t back = (uint32_t)(t - te); /* in [1, w): te is in the pool */
       uint32_t ce = col >= back ? col - back : col + w - back;
-      if (te < tc && !d->marked[ce]) {
+      if (te < tc && !marked[ce]) {
         d->marked[ce] = d->marked[cc] = d->marked[col] = 1;
         int32_t n = new_stream(d, want, address - c, size, t);
         if (n == NONE) return;
@@ -296,7 +315,9 @@ static __attribute__((noinline)) void search_pool(StreamDetector *d, int64_t add
   }
 }
 
-void detector_add(StreamDetector *d, int64_t address, uint32_t size) {
+/* One access; inlined into detector_add_batch's loop (a call per access cost a tenth of the
+ * time: arguments, the call, six registers saved and restored). */
+static inline __attribute__((always_inline)) void add_one(StreamDetector *d, int64_t address, uint32_t size) {
   int64_t t = d->t++;
   /* Pool positions by a running column, not t % w: a 64-bit division per access and per
    * candidate was a third of the detector's time. */
@@ -310,7 +331,7 @@ void detector_add(StreamDetector *d, int64_t address, uint32_t size) {
     if (table_has(&d->latest, i) && d->latest.slots[i].value == gone) table_delete_at(&d->latest, i);
   }
   Stream *st = d->streams;
-  while (d->oldest != NONE && st[d->oldest].last <= gone) retire(d, d->oldest);
+  if (d->oldest != NONE && st[d->oldest].last <= gone) retire_expired(d, gone);
   d->addr[col] = address;
   d->prev_same[col] = NOT_INDEXED;
 
@@ -336,6 +357,16 @@ void detector_add(StreamDetector *d, int64_t address, uint32_t size) {
   x->key += x->stride;
   touch(d, s);
   link_key(d, s);
+}
+
+uint32_t detector_add_batch(StreamDetector *detectors, uint32_t n, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes, const int32_t *group_of, size_t groups_known) {
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t p = points[i];
+    int32_t k = p < groups_known ? group_of[p] : -1;
+    if (k < 0 || (uint32_t)k >= n) return i;
+    add_one(&detectors[k], (int64_t)addresses[i], sizes[i]);
+  }
+  return count;
 }
 
 void detector_finish(StreamDetector *d) {

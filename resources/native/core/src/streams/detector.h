@@ -34,7 +34,7 @@ typedef struct {
   int64_t stride, length, last; /* last: the time it was last extended */
   int32_t same, newer, older; /* next stream with the same key; the age list (newest first) */
   uint32_t size; /* the access size, for the tally */
-} Stream;
+} __attribute__((aligned(64))) Stream; /* one cache line each */
 
 typedef struct {
   uint32_t window;
@@ -56,7 +56,10 @@ typedef struct {
 
 bool detector_init(StreamDetector *d, uint32_t window);
 void detector_free(StreamDetector *d);
-void detector_add(StreamDetector *d, int64_t address, uint32_t size);
+/* Feeds access i < count, at points[i], to detectors[group_of[points[i]]] (n detectors, a
+ * group for the first groups_known points). Returns how many it fed: fewer than count when a
+ * point has no group. */
+uint32_t detector_add_batch(StreamDetector *detectors, uint32_t n, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes, const int32_t *group_of, size_t groups_known);
 /* Retires every stream into the tally (the detector is done after this). */
 void detector_finish(StreamDetector *d);
 #endif
