@@ -44,6 +44,10 @@ typedef struct {
   int64_t *addr, *prev_same;
   uint8_t *marked;
   NumTable latest, table;
+  /* How many keys of `latest` hash to each cell (8 cells per slot, up to 2^16; a count that
+   * reaches 255 stays): a zero cell shows a pool search's 2c - x absent without a probe. */
+  uint8_t *latest_filter;
+  uint32_t filter_shift;
   Stream *streams;
   int32_t *free_list;
   uint32_t n_free, allocated, cap;
