@@ -34,7 +34,7 @@ typedef struct {
   int64_t stride, length, last; /* last: the time it was last extended */
   int32_t same, newer, older; /* next stream with the same key; the age list (newest first) */
   uint32_t size; /* the access size, for the tally */
-} __attribute__((aligned(64))) Stream; /* one cache line each */
+} __attribute__((aligned(64))) Stream; /* 48 bytes would straddle two lines every other record */
 
 typedef struct {
   uint32_t window;
