@@ -8,6 +8,8 @@
 #define NONE (-1)
 #define MIN_STREAM_LENGTH 3
 #define LONG_STREAM 100
+/* prev_same of a pool reference never put in `latest` (chains hold times or NONE). */
+#define NOT_INDEXED (-2)
 
 /* ---- the key -> value table ---- */
 
@@ -23,7 +25,7 @@ static NumSlot *free_slots(uint32_t n) {
 static bool table_init(NumTable *h, uint32_t expected) {
   uint32_t bits = 4;
   while ((1u << bits) < expected * 4u) bits++;
-  h->bits = bits;
+  h->shift = 64 - bits;
   h->mask = (1u << bits) - 1;
   h->size = 0;
   h->slots = free_slots(1u << bits);
@@ -35,23 +37,47 @@ static void table_free(NumTable *h) {
   h->slots = NULL;
 }
 
-static inline uint32_t slot_of(const NumTable *h, int64_t key) {
-  uint64_t k = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-  return (uint32_t)(k >> (64 - h->bits)) & h->mask;
+#define HASH_MUL 0x9e3779b97f4a7c15ull
+
+static inline uint32_t slot_of(const NumTable *h, int64_t key) { return (uint32_t)(((uint64_t)key * HASH_MUL) >> h->shift); }
+
+/* The slot holding key, or the free slot ending its probe run (where it would go): callers
+ * that then change the entry probe once, not once to look and again to change. */
+static inline uint32_t table_find(const NumTable *h, int64_t key) {
+  uint32_t i = slot_of(h, key);
+  while (h->slots[i].key != key && h->slots[i].key != FREE_KEY) i = (i + 1) & h->mask;
+  return i;
 }
+
+static inline bool table_has(const NumTable *h, uint32_t i) { return h->slots[i].key != FREE_KEY; }
 
 static inline int64_t table_get(const NumTable *h, int64_t key) {
-  for (uint32_t i = slot_of(h, key); h->slots[i].key != FREE_KEY; i = (i + 1) & h->mask)
-    if (h->slots[i].key == key) return h->slots[i].value;
-  return NONE;
+  uint32_t i = table_find(h, key);
+  return table_has(h, i) ? h->slots[i].value : NONE;
 }
 
-static bool table_set(NumTable *h, int64_t key, int64_t value);
+static bool table_grow(NumTable *h);
+
+/* Fills the free slot i (from table_find) with key -> value. */
+static inline bool table_insert_at(NumTable *h, uint32_t i, int64_t key, int64_t value) {
+  h->slots[i] = (NumSlot){key, value};
+  if (++h->size * 2 > h->mask) return table_grow(h);
+  return true;
+}
+
+static bool table_set(NumTable *h, int64_t key, int64_t value) {
+  uint32_t i = table_find(h, key);
+  if (table_has(h, i)) {
+    h->slots[i].value = value;
+    return true;
+  }
+  return table_insert_at(h, i, key, value);
+}
 
 static bool table_grow(NumTable *h) {
   NumTable old = *h;
   uint32_t n = (old.mask + 1) * 2;
-  h->bits++;
+  h->shift--;
   h->mask = n - 1;
   h->size = 0;
   h->slots = free_slots(n);
@@ -65,22 +91,8 @@ static bool table_grow(NumTable *h) {
   return true;
 }
 
-static bool table_set(NumTable *h, int64_t key, int64_t value) {
-  uint32_t i = slot_of(h, key);
-  for (; h->slots[i].key != FREE_KEY; i = (i + 1) & h->mask)
-    if (h->slots[i].key == key) {
-      h->slots[i].value = value;
-      return true;
-    }
-  h->slots[i] = (NumSlot){key, value};
-  if (++h->size * 2 > h->mask) return table_grow(h);
-  return true;
-}
-
-static void table_delete(NumTable *h, int64_t key) {
-  uint32_t i = slot_of(h, key);
-  while (h->slots[i].key != FREE_KEY && h->slots[i].key != key) i = (i + 1) & h->mask;
-  if (h->slots[i].key == FREE_KEY) return;
+/* Empties the occupied slot i. */
+static void table_delete_at(NumTable *h, uint32_t i) {
   h->slots[i].key = FREE_KEY;
   h->size--;
   /* Backward shift: later entries of the probe run move into the hole when their home allows. */
@@ -121,22 +133,14 @@ static void tally_add(StreamTally *t, int64_t len, int64_t signed_stride, double
 
 static bool grow_streams(StreamDetector *d) {
   uint32_t n = d->cap ? d->cap * 2 : d->window + 8;
-#define GROW(field)                                         \
-  do {                                                      \
-    void *p = realloc(d->field, n * sizeof *d->field);      \
-    if (!p) return false;                                   \
-    d->field = p;                                           \
-  } while (0)
-  GROW(s_start);
-  GROW(s_stride);
-  GROW(s_length);
-  GROW(s_last);
-  GROW(s_size);
-  GROW(s_same);
-  GROW(s_newer);
-  GROW(s_older);
-  GROW(free_list);
-#undef GROW
+  Stream *s = aligned_alloc(64, n * sizeof *s);
+  if (!s) return false;
+  if (d->streams) memcpy(s, d->streams, d->cap * sizeof *s);
+  free(d->streams);
+  d->streams = s;
+  int32_t *f = realloc(d->free_list, n * sizeof *f);
+  if (!f) return false;
+  d->free_list = f;
   d->cap = n;
   return true;
 }
@@ -146,89 +150,118 @@ bool detector_init(StreamDetector *d, uint32_t window) {
   if (window < 3) return false;
   d->window = window;
   d->addr = malloc(window * sizeof *d->addr);
-  d->time = malloc(window * sizeof *d->time);
   d->prev_same = malloc(window * sizeof *d->prev_same);
   d->marked = calloc(window, 1);
   d->newest = d->oldest = NONE;
-  if (!d->addr || !d->time || !d->prev_same || !d->marked || !table_init(&d->latest, window) || !table_init(&d->table, window) || !grow_streams(d)) {
+  bool tables = table_init(&d->latest, window) && table_init(&d->table, window);
+  if (tables) {
+    uint32_t bits = 64 - d->latest.shift + 3;
+    if (bits > 16) bits = 16;
+    d->filter_shift = 64 - bits;
+    d->latest_filter = calloc((size_t)1 << bits, 1);
+  }
+  if (!d->addr || !d->prev_same || !d->marked || !tables || !d->latest_filter || !grow_streams(d)) {
     detector_free(d);
     return false;
   }
-  for (uint32_t i = 0; i < window; i++) d->time[i] = d->prev_same[i] = -1;
+  for (uint32_t i = 0; i < window; i++) d->prev_same[i] = NOT_INDEXED;
   return true;
 }
 
 void detector_free(StreamDetector *d) {
   free(d->addr);
-  free(d->time);
   free(d->prev_same);
   free(d->marked);
+  free(d->latest_filter);
   table_free(&d->latest);
   table_free(&d->table);
-  free(d->s_start);
-  free(d->s_stride);
-  free(d->s_length);
-  free(d->s_last);
-  free(d->s_size);
-  free(d->s_same);
-  free(d->s_newer);
-  free(d->s_older);
+  free(d->streams);
   free(d->free_list);
   memset(d, 0, sizeof *d);
 }
 
-static inline int64_t key_of(const StreamDetector *d, int32_t s) { return d->s_start[s] + d->s_length[s] * d->s_stride[s]; }
+/* The filter cell of a `latest` key (saturated counts stay, so a cell never drops to 0 while
+ * a key of it is in the table). */
+static inline uint8_t *filter_cell(const StreamDetector *d, int64_t key) { return &d->latest_filter[((uint64_t)key * HASH_MUL) >> d->filter_shift]; }
 
-static void link_key(StreamDetector *d, int32_t s) {
-  int64_t k = key_of(d, s);
-  d->s_same[s] = (int32_t)table_get(&d->table, k);
-  if (!table_set(&d->table, k, s)) d->failed = true;
+/* Puts stream s, not in the age list, at its young end. */
+static inline void push_newest(StreamDetector *d, int32_t s) {
+  Stream *st = d->streams;
+  st[s].newer = NONE;
+  st[s].older = d->newest;
+  if (d->newest != NONE)
+    st[d->newest].newer = s;
+  else
+    d->oldest = s;
+  d->newest = s;
 }
 
-static void unlink_key(StreamDetector *d, int64_t k, int32_t s) {
-  int32_t head = (int32_t)table_get(&d->table, k);
-  if (head == s) {
-    int32_t next = d->s_same[s];
-    if (next != NONE) {
-      if (!table_set(&d->table, k, next)) d->failed = true;
-    } else
-      table_delete(&d->table, k);
+/* Moves stream s, in the age list, to its young end. */
+static inline void touch(StreamDetector *d, int32_t s) {
+  if (d->newest == s) return;
+  /* Not the newest, so it has a newer stream. */
+  Stream *st = d->streams;
+  int32_t newer = st[s].newer, older = st[s].older;
+  st[newer].older = older;
+  if (older != NONE)
+    st[older].newer = newer;
+  else
+    d->oldest = newer;
+  push_newest(d, s);
+}
+
+/* Files stream s under its key, first on that key's chain. */
+static inline __attribute__((always_inline)) void link_key(StreamDetector *d, int32_t s) {
+  NumTable *h = &d->table;
+  int64_t k = d->streams[s].key;
+  uint32_t i = table_find(h, k);
+  if (table_has(h, i)) {
+    d->streams[s].same = (int32_t)h->slots[i].value;
+    h->slots[i].value = s;
   } else {
-    for (int32_t c = head; c != NONE; c = d->s_same[c])
-      if (d->s_same[c] == s) {
-        d->s_same[c] = d->s_same[s];
+    d->streams[s].same = NONE;
+    if (!table_insert_at(h, i, k, s)) d->failed = true;
+  }
+}
+
+/* Takes stream s off its key's chain; slot i is the key's (from table_find). */
+static void unlink_at(StreamDetector *d, uint32_t i, int32_t s) {
+  NumTable *h = &d->table;
+  Stream *st = d->streams;
+  int32_t head = table_has(h, i) ? (int32_t)h->slots[i].value : NONE;
+  if (head == s) {
+    if (st[s].same != NONE)
+      h->slots[i].value = st[s].same;
+    else
+      table_delete_at(h, i);
+  } else {
+    for (int32_t c = head; c != NONE; c = st[c].same)
+      if (st[c].same == s) {
+        st[c].same = st[s].same;
         break;
       }
   }
-  d->s_same[s] = NONE;
-}
-
-/* Moves a stream to the young end of the age list. */
-static void touch(StreamDetector *d, int32_t s) {
-  if (d->newest == s) return;
-  int32_t newer = d->s_newer[s], older = d->s_older[s];
-  if (newer != NONE) d->s_older[newer] = older;
-  if (older != NONE) d->s_newer[older] = newer;
-  if (d->oldest == s) d->oldest = newer;
-  d->s_newer[s] = NONE;
-  d->s_older[s] = d->newest;
-  if (d->newest != NONE) d->s_newer[d->newest] = s;
-  d->newest = s;
-  if (d->oldest == NONE) d->oldest = s;
+  st[s].same = NONE;
 }
 
 /* Retires the oldest stream (the only one ever retired) into the statistics. */
 static void retire(StreamDetector *d, int32_t s) {
-  unlink_key(d, key_of(d, s), s);
-  int32_t newer = d->s_newer[s];
+  Stream *st = d->streams;
+  unlink_at(d, table_find(&d->table, st[s].key), s);
+  int32_t newer = st[s].newer;
   d->oldest = newer;
   if (newer != NONE)
-    d->s_older[newer] = NONE;
+    st[newer].older = NONE;
   else
     d->newest = NONE;
-  d->s_newer[s] = d->s_older[s] = NONE;
+  st[s].newer = st[s].older = NONE;
   d->free_list[d->n_free++] = s;
-  tally_add(&d->tally, d->s_length[s], d->s_stride[s], d->s_size[s]);
+  tally_add(&d->tally, st[s].length, st[s].stride, st[s].size);
+}
+
+/* Retires the streams not extended since `gone` (apart: few accesses retire any). */
+static __attribute__((noinline)) void retire_expired(StreamDetector *d, int64_t gone) {
+  while (d->oldest != NONE && d->streams[d->oldest].last <= gone) retire(d, d->oldest);
 }
 
 static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint32_t size, int64_t t) {
@@ -242,69 +275,124 @@ static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint
     }
     s = (int32_t)d->allocated++;
   }
-  d->s_start[s] = start;
-  d->s_stride[s] = stride;
-  d->s_length[s] = MIN_STREAM_LENGTH;
-  d->s_size[s] = size;
-  d->s_last[s] = t;
-  d->s_same[s] = d->s_newer[s] = d->s_older[s] = NONE;
+  d->streams[s] = (Stream){.key = start + MIN_STREAM_LENGTH * stride, .stride = stride, .length = MIN_STREAM_LENGTH, .last = t, .same = NONE, .newer = NONE, .older = NONE, .size = size};
   return s;
 }
 
-void detector_add(StreamDetector *d, int64_t address, uint32_t size) {
-  int64_t t = d->t++;
-  /* Pool positions by a running column, not t % w: a 64-bit division per access and per
-   * candidate was a third of the detector's time. */
-  uint32_t w = d->window, col = d->col;
-  d->col = col + 1 == w ? 0 : col + 1;
-  /* The reference leaving the pool. */
-  if (d->time[col] >= 0) {
-    int64_t old = d->addr[col];
-    if (table_get(&d->latest, old) == d->time[col]) table_delete(&d->latest, old);
-  }
-  while (d->oldest != NONE && d->s_last[d->oldest] <= t - w) retire(d, d->oldest);
-  d->addr[col] = address;
-  d->time[col] = t;
-  d->marked[col] = 0;
-  d->prev_same[col] = -1;
-
-  int64_t s = table_get(&d->table, address);
-  if (s != NONE) {
-    /* Extends a known stream: re-key it under its next expected successor. */
-    unlink_key(d, address, (int32_t)s);
-    d->s_length[s]++;
-    d->s_last[s] = t;
-    touch(d, (int32_t)s);
-    link_key(d, (int32_t)s);
-    d->marked[col] = 1;
-    return;
-  }
-  /* Search the pool for a pair (e, c) with x - c = c - e, nearest c first. */
+/* A reference that extends no stream: search the pool for a pair (e, c) with x - c = c - e,
+ * nearest c first; else index it for later searches. Apart from the common path (most
+ * references of regular programs extend a stream), so that one stays small. For irregular
+ * programs this is the cost (up to w - 1 look-ups per reference), so the candidates are
+ * walked by a running column with the table's fields in locals. */
+static __attribute__((noinline)) void search_pool(StreamDetector *d, int64_t address, uint32_t size, int64_t t, uint32_t col) {
+  uint32_t w = d->window;
   int64_t lo = t - w; /* positions > lo are in the pool */
-  for (uint32_t i = 1; i < w; i++) {
-    int64_t tc = t - i;
-    if (tc <= lo || tc < 0) break;
-    uint32_t cc = col >= i ? col - i : col + w - i; /* tc % w, as tc = t - i */
-    if (d->marked[cc]) continue;
-    int64_t c = d->addr[cc];
+  const uint8_t *marked = d->marked;
+  const int64_t *addr = d->addr;
+  const NumTable *latest = &d->latest;
+  const NumSlot *slots = latest->slots;
+  const uint8_t *filter = d->latest_filter;
+  uint32_t mask = latest->mask, shift = latest->shift, filter_shift = d->filter_shift;
+  /* Candidates c at tc = t - 1, t - 2, ... while in the pool and tc >= 0: columns col - 1
+   * down to 0, then w - 1 down to col + 1. */
+  uint32_t cc = col;
+  for (int64_t tc = t - 1, last = lo + 1 > 0 ? lo + 1 : 0; tc >= last; tc--) {
+    cc = cc ? cc - 1 : w - 1;
+    if (marked[cc]) continue;
+    int64_t c = addr[cc];
     int64_t want = 2 * c - address;
-    for (int64_t te = table_get(&d->latest, want); te >= 0 && te > lo;) {
+    uint64_t hash = (uint64_t)want * HASH_MUL;
+    /* Most candidates have no partner: the filter says so without a probe, whose first slot
+     * is taken one time in five (a mispredicted branch each; this halved a random trace's
+     * time). */
+    if (!filter[hash >> filter_shift]) continue;
+    uint32_t j = (uint32_t)(hash >> shift);
+    int64_t key;
+    while ((key = slots[j].key) != want && key != FREE_KEY) j = (j + 1) & mask;
+    if (key == FREE_KEY) continue;
+    for (int64_t te = slots[j].value; te >= 0 && te > lo;) {
       uint32_t back = (uint32_t)(t - te); /* in [1, w): te is in the pool */
       uint32_t ce = col >= back ? col - back : col + w - back;
-      if (te < tc && !d->marked[ce]) {
+      if (te < tc && !marked[ce]) {
         d->marked[ce] = d->marked[cc] = d->marked[col] = 1;
         int32_t n = new_stream(d, want, address - c, size, t);
         if (n == NONE) return;
-        touch(d, n);
+        push_newest(d, n);
         link_key(d, n);
         return;
       }
       te = d->prev_same[ce];
     }
   }
-  /* Not part of a stream (yet): index it for later searches. */
-  d->prev_same[col] = table_get(&d->latest, address);
-  if (!table_set(&d->latest, address, t)) d->failed = true;
+  /* Not part of a stream (yet). */
+  uint32_t i = table_find(&d->latest, address);
+  if (table_has(&d->latest, i)) {
+    d->prev_same[col] = d->latest.slots[i].value;
+    d->latest.slots[i].value = t;
+  } else {
+    d->prev_same[col] = NONE;
+    uint8_t *f = filter_cell(d, address);
+    if (*f != 255) ++*f;
+    if (!table_insert_at(&d->latest, i, address, t)) d->failed = true;
+  }
+}
+
+/* One access; inlined into detector_add_batch's loop (a call per access cost a tenth of the
+ * time: arguments, the call, six registers saved and restored). */
+static inline __attribute__((always_inline)) void add_one(StreamDetector *d, int64_t address, uint32_t size) {
+  int64_t t = d->t++;
+  /* Pool positions by a running column, not t % w: a 64-bit division per access and per
+   * candidate was a third of the detector's time. */
+  uint32_t w = d->window, col = d->col;
+  d->col = col + 1 == w ? 0 : col + 1;
+  int64_t gone = t - w; /* the time of the reference leaving the pool, if any */
+  /* It leaves `latest` if it is still the newest indexed reference to its address; one that
+   * was never indexed needs no look-up. */
+  if (d->prev_same[col] != NOT_INDEXED) {
+    uint32_t i = table_find(&d->latest, d->addr[col]);
+    if (table_has(&d->latest, i) && d->latest.slots[i].value == gone) {
+      uint8_t *f = filter_cell(d, d->addr[col]);
+      if (*f != 255) --*f;
+      table_delete_at(&d->latest, i);
+    }
+  }
+  Stream *st = d->streams;
+  if (d->oldest != NONE && st[d->oldest].last <= gone) retire_expired(d, gone);
+  d->addr[col] = address;
+  d->prev_same[col] = NOT_INDEXED;
+
+  NumTable *h = &d->table;
+  uint32_t i = table_find(h, address);
+  if (!table_has(h, i)) {
+    d->marked[col] = 0;
+    search_pool(d, address, size, t, col);
+    return;
+  }
+  /* Extends a known stream, the first on the address's chain: re-key it under its next
+   * expected successor (the model's unlink, extend, touch, link, with the address's slot
+   * found once). */
+  d->marked[col] = 1;
+  int32_t s = (int32_t)h->slots[i].value;
+  Stream *x = &st[s];
+  if (x->same != NONE)
+    h->slots[i].value = x->same;
+  else
+    table_delete_at(h, i);
+  x->length++;
+  x->last = t;
+  x->key += x->stride;
+  touch(d, s);
+  link_key(d, s);
+}
+
+uint32_t detector_add_batch(StreamDetector *detectors, uint32_t n, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes, const int32_t *group_of, size_t groups_known) {
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t p = points[i];
+    int32_t k = p < groups_known ? group_of[p] : -1;
+    if (k < 0 || (uint32_t)k >= n) return i;
+    add_one(&detectors[k], (int64_t)addresses[i], sizes[i]);
+  }
+  return count;
 }
 
 void detector_finish(StreamDetector *d) {

@@ -17,7 +17,7 @@ typedef struct {
 
 typedef struct {
   NumSlot *slots;
-  uint32_t mask, bits, size;
+  uint32_t mask, shift, size; /* shift = 64 - log2(slots): a key's home is its hash's top bits */
 } NumTable;
 
 /* The retired streams' statistics, accumulated in the model's order and arithmetic. */
@@ -27,17 +27,29 @@ typedef struct {
   double long_streams[3]; /* long (>= 100) streams by element stride: < 10, 10-31, >= 32 */
 } StreamTally;
 
+/* A stream's fields side by side: extending one reads and writes most of them, and the age
+ * list's neighbours are other records (one cache line each rather than one per field array). */
+typedef struct {
+  int64_t key; /* the expected successor, start + length * stride */
+  int64_t stride, length, last; /* last: the time it was last extended */
+  int32_t same, newer, older; /* next stream with the same key; the age list (newest first) */
+  uint32_t size; /* the access size, for the tally */
+} __attribute__((aligned(64))) Stream; /* 48 bytes would straddle two lines every other record */
+
 typedef struct {
   uint32_t window;
-  /* The pool: the last `window` references, by position t % window. */
-  int64_t *addr, *time, *prev_same;
+  /* The pool: the last `window` references, by position t % window. prev_same is the chain of
+   * older references to the same address in `latest`, or NOT_INDEXED for a reference that was
+   * never put there (it extended or began a stream). */
+  int64_t *addr, *prev_same;
   uint8_t *marked;
   NumTable latest, table;
-  /* Streams, by index: start, stride, length, size, last extension, next with the same key,
-   * and the age list (most recently extended first). */
-  int64_t *s_start, *s_stride, *s_length, *s_last;
-  double *s_size;
-  int32_t *s_same, *s_newer, *s_older, *free_list;
+  /* How many keys of `latest` hash to each cell (8 cells per slot, up to 2^16; a count that
+   * reaches 255 stays): a zero cell shows a pool search's 2c - x absent without a probe. */
+  uint8_t *latest_filter;
+  uint32_t filter_shift;
+  Stream *streams;
+  int32_t *free_list;
   uint32_t n_free, allocated, cap;
   int32_t newest, oldest;
   int64_t t;
@@ -48,7 +60,10 @@ typedef struct {
 
 bool detector_init(StreamDetector *d, uint32_t window);
 void detector_free(StreamDetector *d);
-void detector_add(StreamDetector *d, int64_t address, uint32_t size);
+/* Feeds access i < count, at points[i], to detectors[group_of[points[i]]] (n detectors, a
+ * group for the first groups_known points). Returns how many it fed: fewer than count when a
+ * point has no group. */
+uint32_t detector_add_batch(StreamDetector *detectors, uint32_t n, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes, const int32_t *group_of, size_t groups_known);
 /* Retires every stream into the tally (the detector is done after this). */
 void detector_finish(StreamDetector *d);
 #endif

@@ -116,12 +116,8 @@ static bool get_batch(napi_env env, const napi_value *argv, Batch *b) {
 
 /* Feeds the batch; a problem's text, or NULL. Stops at a point without a group. */
 static const char *add_batch(Detectors *g, const Batch *b) {
-  for (uint32_t i = 0; i < b->count; i++) {
-    uint32_t p = b->points[i];
-    int32_t k = p < b->groups_known ? b->group_of[p] : -1;
-    if (k < 0 || (uint32_t)k >= g->n) return "stream detectors: an access point has no group";
-    detector_add(&g->d[k], (int64_t)b->addresses[i], b->sizes[i]);
-  }
+  if (detector_add_batch(g->d, g->n, b->count, b->points, b->addresses, b->sizes, b->group_of, b->groups_known) < b->count)
+    return "stream detectors: an access point has no group";
   for (uint32_t k = 0; k < g->n; k++)
     if (g->d[k].failed) return "out of memory in the stream detectors";
   return NULL;
