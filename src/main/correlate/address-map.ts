@@ -16,6 +16,15 @@ export interface Range {
   variable: number
 }
 
+/** Per point: the epoch its span was found in, the span, and its answer (see AddressMap.resolveAt). */
+export interface Spans {
+  epoch: number
+  epochs: Float64Array
+  low: Float64Array
+  high: Float64Array
+  variable: Int32Array
+}
+
 export interface FrameLocal {
   /** Offset from the CFA (DW_OP_fbreg with a call-frame-CFA frame base). */
   offset: number
@@ -168,34 +177,11 @@ export class AddressMap {
   }
 
   /**
-   * resolveAt() for the accesses from..to-1 of a tracer's batch, each in its thread, into
-   * out[from..to). The span test is written out here, over local references to the arrays: a
-   * trace passes every access through it (the method calls per access cost more than the test).
+   * The points' remembered spans as they are now, for a loop that tests them itself
+   * (native-attribute.ts); stale once resolveAt() adds a point or the ranges change.
    */
-  resolveBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, out: Int32Array): void {
-    // Only alloc, free and frames start a new epoch, and none comes within a batch.
-    const epoch = this.epoch
-    let spanEpoch = this.spanEpoch
-    let low = this.spanLow
-    let high = this.spanHigh
-    let variable = this.spanVariable
-    for (let i = from; i < to; i++) {
-      const point = points[i]!
-      const address = addresses[i]!
-      if (point < spanEpoch.length && spanEpoch[point] === epoch && address >= low[point]! && address < high[point]!) {
-        out[i] = variable[point]!
-        continue
-      }
-      // The thread matters only to a search (its frames); the last access's is set below.
-      this.setThread(threads[i]!)
-      out[i] = this.resolveAt(point, address)
-      // A new point's span may have grown the arrays.
-      spanEpoch = this.spanEpoch
-      low = this.spanLow
-      high = this.spanHigh
-      variable = this.spanVariable
-    }
-    if (to > from) this.setThread(threads[to - 1]!)
+  spans(): Spans {
+    return { epoch: this.epoch, epochs: this.spanEpoch, low: this.spanLow, high: this.spanHigh, variable: this.spanVariable }
   }
 
   /** resolve(address) for an access by `point`: the same answer, mostly from the point's last span. */

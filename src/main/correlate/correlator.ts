@@ -10,6 +10,7 @@ import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
 import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 import { grownFor } from '../typed-arrays'
+import { countAnswered } from './native-attribute'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
@@ -58,8 +59,6 @@ export class Correlator {
   private runVar = new Int32Array(0)
   private runKind = new Uint8Array(0)
   private runCount = new Float64Array(0)
-  /** attributeBatch's variable per access of the batch (reused). */
-  private batchVariables = new Int32Array(0)
   private lastStore = -1
   private loaded = false
   private readonly placedLibraries = new Set<string>()
@@ -165,26 +164,19 @@ export class Correlator {
    * point's kind is `kindOf[point]`.
    */
   attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void {
-    if (this.batchVariables.length < to) this.batchVariables = new Int32Array(Math.max(to, points.length))
-    const variables = this.batchVariables
-    this.map.resolveBatch(points, addresses, threads, from, to, variables)
-    // count()'s common case (the point's run goes on) written out, as in resolveBatch.
-    let runVar = this.runVar
-    let runKind = this.runKind
-    let runCount = this.runCount
+    const map = this.map
+    // The native loop counts the accesses whose point's span and run go on; each one it stops
+    // at (a search of the map, a run closed, a new point) is handled here, then it goes on.
     for (let i = from; i < to; i++) {
+      i = countAnswered(points, addresses, i, to, map.spans(), kindOf, { variable: this.runVar, kind: this.runKind, count: this.runCount })
+      if (i === to) break
+      map.setThread(threads[i]!)
       const point = points[i]!
-      const v = variables[i]!
-      const kind = kindOf[point]!
-      if (point < runVar.length && runVar[point] === v && runKind[point] === kind) {
-        runCount[point]!++
-        continue
-      }
-      this.count(point, kind, v)
-      runVar = this.runVar
-      runKind = this.runKind
-      runCount = this.runCount
+      this.count(point, kindOf[point]!, map.resolveAt(point, addresses[i]!))
     }
+    // Only a search needs the thread (its frames); afterwards it is the last access's, as when
+    // every access set it.
+    if (to > from) map.setThread(threads[to - 1]!)
   }
 
   private count(point: number, kind: number, v: number): void {
