@@ -43,6 +43,7 @@ extern Bool VG_(ok_to_discard_translations);
    the program cannot see, close or inherit the record stream, and its own fds are numbered as
    they would be under Cachegrind. */
 extern Int VG_(safe_fd)(Int oldfd);
+extern Int VG_(kill)(Int pid, Int signo);
 
 typedef struct { ULong a; UInt tag; UShort aux; UShort tid; } Record;
 
@@ -56,6 +57,7 @@ static Bool follow_calls = False;
 static Bool frames = True;
 static Long max_events = 0;   /* 0: no limit */
 static Long max_ms = 0;
+static Bool stop_at_limit = False;
 static const HChar* exe_path = NULL;
 
 /* ---------------------------------------------------------------- output */
@@ -118,6 +120,9 @@ static void detach(UShort why) {
    detached = True;
    control(ST_DETACH, 0, accesses, why, cur_tid);
    flush();
+   /* Stopped here, not by Stride once it reads the detach record: the pipe holds a megabyte,
+      and the program would run on that far (or to its end) before anyone read it. */
+   if (stop_at_limit) VG_(kill)(VG_(getpid)(), VKI_SIGKILL);
    discard_pending = True;
 }
 
@@ -522,6 +527,7 @@ static Bool st_process_cmd_line_option(const HChar* arg) {
    else if VG_BOOL_CLO(arg, "--frames", frames) {}
    else if VG_INT_CLO(arg, "--max-events", max_events) {}
    else if VG_INT_CLO(arg, "--max-ms", max_ms) {}
+   else if VG_BOOL_CLO(arg, "--stop-at-limit", stop_at_limit) {}
    else return False;
    return True;
 }
@@ -535,6 +541,7 @@ static void st_print_usage(void) {
       "    --frames=yes|no         report entries and returns of the program's functions [yes]\n"
       "    --max-events=<n>        detach after n accesses [no limit]\n"
       "    --max-ms=<n>            detach after n milliseconds [no limit]\n"
+      "    --stop-at-limit=no|yes  at a limit, kill the program (SIGKILL) instead of detaching [no]\n"
       "    --exe=<path>            the program's path as mapped (default: its name)\n",
       ST_FORMAT_VERSION);
 }

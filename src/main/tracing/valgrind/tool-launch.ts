@@ -5,9 +5,11 @@
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { realpathSync } from 'node:fs'
+import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/errors'
 import { toolCommand, type StrideTool } from './tool-build'
 import { closePipeEnd, recordPipe } from './record-pipe'
+import { RecentOutput } from './recent-output'
 import type { TraceOptions } from './valgrind-tracer'
 
 export interface LaunchedTool {
@@ -18,6 +20,12 @@ export interface LaunchedTool {
   dropRecords(): void
   /** The program's real path, as the tool was told it (--exe). */
   programPath: string
+  /**
+   * Valgrind's log (fd 4) and the program's output, kept from the spawn on: Node discards what
+   * an unread child pipe holds when the child exits, and a program that crashes at once exits
+   * before the tracer has loaded its modules.
+   */
+  recent: RecentOutput
   /** Rejects with a StrideError when the tool could not be started at all. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
@@ -37,7 +45,8 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     ...functions.map((f) => `--fn=${f}`),
     ...(options.followCalls && functions.length > 0 ? ['--follow-calls=yes'] : []),
     ...(options.maxEvents !== null ? [`--max-events=${options.maxEvents}`] : []),
-    ...(options.maxSeconds !== null ? [`--max-ms=${Math.round(options.maxSeconds * 1000)}`] : [])
+    ...(options.maxSeconds !== null ? [`--max-ms=${Math.round(options.maxSeconds * 1000)}`] : []),
+    ...(options.afterLimit === 'stop' ? ['--stop-at-limit=yes'] : [])
   ]
   const env: NodeJS.ProcessEnv = { ...process.env, ...tool.env }
   if (options.trackHeap !== false) env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
@@ -55,6 +64,9 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     // The tool has its copy (or none): ours would keep the pipe open after the tool exits.
     closePipeEnd(pipe.writeFd)
   }
+  const recent = new RecentOutput()
+  ;(child.stdio[4] as Readable).on('data', (b: Buffer) => recent.logBytes(b))
+  recent.keepOutput(child.stdout, child.stderr)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${tool.tool} to rebuild it.`, 'tool-missing')))
     child.on('close', (code, signal) => resolve({ code, signal }))
@@ -69,5 +81,5 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
   const dropRecords = () => {
     if (recordsFd >= 0) closePipeEnd(takeRecords())
   }
-  return { child, takeRecords, dropRecords, programPath, exited }
+  return { child, takeRecords, dropRecords, programPath, recent, exited }
 }

@@ -6,7 +6,6 @@
  * falls behind, the pipe fills and the program waits, so memory stays flat.
  */
 import type { ChildProcess } from 'node:child_process'
-import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/errors'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
@@ -15,7 +14,6 @@ import { functionsNow } from '../../symbols/name-points'
 import { LiveFunctionStreams } from '../../store/live-function-streams'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
-import { RecentOutput } from './recent-output'
 import type { LaunchedTool } from './tool-launch'
 import { scanAccesses, type AccessBatch } from './native-scan'
 import { readRecords } from './record-pipe'
@@ -50,7 +48,6 @@ export class ToolTrace implements ToolStreamSink {
   /** Tool point id -> session point (-1 until its first access: points never executed are not kept). */
   private toolPoints = new Int32Array(1024).fill(-1)
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
-  private readonly recent = new RecentOutput()
   /** Threads the program created (the first one not counted). */
   private threadsCreated = 0
   private pid = 0
@@ -133,7 +130,6 @@ export class ToolTrace implements ToolStreamSink {
     this.writer.encodeInBackground()
     let paused = false
     const { socket: records, done: recordsRead } = readRecords(this.launched.takeRecords(), reader, () => {
-      if (this.detachedAt && stopAtLimit) child.kill('SIGKILL')
       if (this.writer.backlogged && !paused) {
         paused = true
         records.pause()
@@ -153,8 +149,6 @@ export class ToolTrace implements ToolStreamSink {
       // A damaged stream ends the recording, not the program; what was read is kept.
       streamError ??= e instanceof Error ? e.message : String(e)
     })
-    ;(child.stdio[4] as Readable).on('data', (b: Buffer) => this.recent.logBytes(b))
-    this.recent.keepOutput(child.stdout, child.stderr)
 
     // The program's end, and the last records: the pipe is not one of the child's stdio
     // streams, so its end is awaited apart.
@@ -170,7 +164,7 @@ export class ToolTrace implements ToolStreamSink {
     })
     this.onProgress(this.kept)
 
-    const fatal = this.recent.fatalSignal()
+    const fatal = this.launched.recent.fatalSignal()
     let stopReason: TraceStopReason = this.stopReason ?? 'completed'
     const notes: string[] = []
     if (this.stopMessage) notes.push(this.stopMessage)
@@ -190,7 +184,7 @@ export class ToolTrace implements ToolStreamSink {
         stopReason = 'target-crashed'
         notes.push(`the program was killed by ${exit.signal}; the accesses recorded before it are kept`)
       } else if (this.pid === 0 && this.kept === 0) {
-        const why = this.recent.lastReason(/error|cannot|failed|valgrind:|stride:/i)
+        const why = this.launched.recent.lastReason(/error|cannot|failed|valgrind:|stride:/i)
         throw new StrideError(`Valgrind could not run "${program}" (exit ${exit.code}): ${why || 'no output'}.`, 'target-failed')
       } else if (programExit.code !== null && programExit.code !== 0) {
         notes.push(`the program exited with status ${programExit.code}`)
@@ -199,7 +193,7 @@ export class ToolTrace implements ToolStreamSink {
     if (stopReason === 'completed' && !this.exited && !streamError && !encodeError) {
       // Valgrind itself failed, or the program exec'd another one: the tool never saw its end.
       stopReason = 'error'
-      const why = this.recent.log.some((l) => /valgrind|error|exec/i.test(l)) ? this.recent.lastReason(/valgrind|error|exec/i) : null
+      const why = this.launched.recent.log.some((l) => /valgrind|error|exec/i.test(l)) ? this.launched.recent.lastReason(/valgrind|error|exec/i) : null
       notes.push(`the recording ended before the program did${why ? ` (${why})` : ''}; the accesses recorded before are kept`)
     }
     if (encodeError) {
