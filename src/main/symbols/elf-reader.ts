@@ -79,18 +79,38 @@ function isElfInfo(v: unknown, path: string): v is ElfInfo {
   return e.path === path && typeof e.relocatable === 'boolean' && typeof e.hasDebugInfo === 'boolean' && symbols(e.functions) && symbols(e.data)
 }
 
+/**
+ * Whether nm takes `--plugin /dev/null`. Without --plugin, binutils' nm loads every plugin in
+ * bfd-plugins to ask whether it claims the file, and Debian's llvm (which Stride asks for, for
+ * llvm-symbolizer) installs LLVMgold there: loading it and libLLVM costs 0.07-0.12 s of CPU per
+ * call, against 0.01 s for reading a program's symbols (two calls per object, the first while
+ * Valgrind starts up). Programs and shared objects hold no LTO bytecode: no plugin is needed.
+ */
+let nmTakesPlugin = true
+
+function nm(args: string[]): Promise<string> {
+  if (!nmTakesPlugin) return runTool('nm', args)
+  return runTool('nm', ['--plugin', '/dev/null', ...args]).catch(async (e: unknown) => {
+    if ((e as { code?: string }).code === 'tool-missing') throw e
+    // An nm that refuses the option does the plain call (then used from here on); a file nm cannot read fails both.
+    const out = await runTool('nm', args)
+    nmTakesPlugin = false
+    return out
+  })
+}
+
 async function readObject(path: string): Promise<ElfInfo> {
   const headers = await elfHeaders(path)
   if (!headers?.type) throw new StrideError(`"${path}" is not an ELF executable; Stride traces native Linux programs.`, 'invalid-input')
-  const [nm, dyn, debug] = await Promise.all([
-    runTool('nm', ['-S', '--defined-only', path]).catch(() => ''),
-    runTool('nm', ['-S', '-D', '--defined-only', path]).catch(() => ''),
+  const [own, dyn, debug] = await Promise.all([
+    nm(['-S', '--defined-only', path]).catch(() => ''),
+    nm(['-S', '-D', '--defined-only', path]).catch(() => ''),
     detachedDebugFile(path)
   ])
   // A stripped object: the symbol table of its detached debug file (libc6-dbg names
   // __memmove_avx_unaligned_erms as Valgrind does), else its dynamic symbols.
-  const detached = !nm.trim() && debug ? await runTool('nm', ['-S', '--defined-only', debug]).catch(() => '') : ''
-  const symbols = parseNm(nm.trim() ? nm : detached.trim() ? detached : dyn)
+  const detached = !own.trim() && debug ? await nm(['-S', '--defined-only', debug]).catch(() => '') : ''
+  const symbols = parseNm(own.trim() ? own : detached.trim() ? detached : dyn)
   const lineTables = headers.sections.includes('.debug_line') || headers.sections.includes('.zdebug_line')
   return { path, relocatable: headers.type === 'dyn', hasDebugInfo: lineTables || debug !== null, ...symbols }
 }
