@@ -3,9 +3,11 @@
  * function out to the function the code was compiled into. At -O2 an allocation helper
  * (xmalloc, polybench_alloc_data) is usually inlined, so its caller's line is not a separate
  * stack frame, only a level of this chain. llvm-symbolizer (Debian: llvm) answers in JSON for
- * a batch; addr2line -i (binutils) is the fallback, one address at a time.
+ * a batch (symbolizer-process.ts: one process per thread for all objects); addr2line -i
+ * (binutils) is the fallback, one address at a time.
  */
 import { runTool } from './run-tool'
+import { namable, symbolizeLines } from './symbolizer-process'
 
 export interface InlineLevel {
   file: string
@@ -58,7 +60,11 @@ export async function inlineChains(path: string, linkAddresses: number[], option
   const hex = linkAddresses.map((a) => '0x' + a.toString(16))
   if (!symbolizerMissing) {
     try {
-      const replies = parseSymbolizerJson(await runTool('llvm-symbolizer', ['--output-style=JSON', '--inlines', `--obj=${path}`], hex.join('\n') + '\n'))
+      // The thread's running llvm-symbolizer; a path it cannot be told on a line gets a run of its own.
+      const text = namable(path)
+        ? (await symbolizeLines(path, linkAddresses)).join('\n')
+        : await runTool('llvm-symbolizer', ['--output-style=JSON', '--inlines', `--obj=${path}`], hex.join('\n') + '\n')
+      const replies = parseSymbolizerJson(text)
       if (replies.length === linkAddresses.length) return replies
     } catch (e) {
       if ((e as { code?: string }).code !== 'tool-missing') throw e
