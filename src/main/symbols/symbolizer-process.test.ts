@@ -52,6 +52,21 @@ describe.runIf(hasSymbolizer)('the thread\'s llvm-symbolizer', () => {
     expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(before)
   })
 
+  it('ends when told, after answering, and is gone (exited and reaped) when that resolves', async () => {
+    const { endSymbolizer, symbolizeLines } = await import('./symbolizer-process')
+    // Other tests' module instances may still have theirs (each ends after idle seconds).
+    const children = () => spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.includes('llvm-symbol')).map((l) => l.trim().split(/\s+/)[0])
+    const before = children()
+    const asked = symbolizeLines(programs[1]!, addresses(programs[1]!).slice(0, 5))
+    const ours = children().filter((pid) => !before.includes(pid))
+    expect(ours).toHaveLength(1)
+    const ended = endSymbolizer()
+    expect(await asked).toEqual(oneRun(programs[1]!, addresses(programs[1]!).slice(0, 5)))
+    await ended
+    expect(children()).not.toContain(ours[0])
+    await endSymbolizer() // nothing running: resolves at once
+  })
+
   it('a process that dies fails what it was asked; the next request starts another', async () => {
     const fake = mkdtempSync(join(tmpdir(), 'stride-fake-symbolizer-'))
     writeFileSync(join(fake, 'llvm-symbolizer'), '#!/bin/sh\nread line\nexit 3\n', { mode: 0o755 })

@@ -91,3 +91,20 @@ function setRef(proc: ChildProcessWithoutNullStreams, on: boolean): void {
     else handle.unref()
   }
 }
+
+/**
+ * Ends the thread's llvm-symbolizer, if one runs, once it has answered what it was asked, and
+ * resolves when it has exited. A worker thread that ends before its child leaves the child
+ * unreaped (a zombie of the app's process per trace), so a trace's last lookup ends it.
+ */
+export function endSymbolizer(): Promise<void> {
+  const proc = child
+  if (!proc) return Promise.resolve()
+  if (idle) clearTimeout(idle)
+  idle = null
+  setRef(proc, true)
+  return new Promise((resolve) => {
+    proc.once('close', () => resolve())
+    proc.stdin.end()
+  })
+}

@@ -5,6 +5,7 @@
  */
 import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
 import { nameVariables } from '../symbols/name-variables'
+import { endSymbolizer } from '../symbols/symbolizer-process'
 import type { PointNames, PointRecord, SessionWriter } from '../store/session-writer'
 import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
@@ -162,7 +163,12 @@ export interface TraceOutcome {
  * trace completed). Returns whether it is partial.
  */
 export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>): Promise<boolean> {
-  await writeSymbols(writer, correlator, outcome)
+  try {
+    await writeSymbols(writer, correlator, outcome)
+  } finally {
+    // The naming is the trace's last lookup; the worker that ran it may end right after.
+    await endSymbolizer()
+  }
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
   const partial = outcome.stopReason !== 'completed'
   writer.finish({

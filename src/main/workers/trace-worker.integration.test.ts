@@ -2,6 +2,7 @@
  * The trace worker starts Valgrind before it creates the session: when the session cannot be
  * created, the user gets the reason and the program is not left running under Valgrind. It is
  * started before its trace is known (a spare), and a stop sent at once still stops the trace.
+ * It leaves no child process behind.
  */
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -41,6 +42,10 @@ describe('the trace worker', () => {
       expect(done.events).toBeGreaterThan(1000)
       expect(done.stopReason).toBe('completed')
     }
+    // The worker's tools have exited and were reaped before it ended: a long-running app
+    // would otherwise collect a zombie llvm-symbolizer per trace.
+    const children = spawnSync('ps', ['-o', 'stat=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).stdout
+    expect(children.split('\n').filter((l) => /llvm-symbol|defunct|^Z/.test(l.trim()))).toEqual([])
   })
 
   it('a stop sent while the worker boots cancels the trace and stops the program', async () => {
