@@ -8,6 +8,7 @@
 //   app trace   the launch dialog's flow: one `startTrace` job with the first cache to
 //               simulate (the trace, then its simulation), then `getReport`: trace + first
 //               simulation as a user of the app waits for it
+//   trace --cache  the same from the command line in one command (`stride trace --cache`)
 // Programs: the examples, and the heat stencil of bench/targets (heat 512 12: 15.6 M
 // accesses). Per program and cache, R runs of each (default 3); the figures are medians.
 // Prints per program: the trace time, Cachegrind's and Stride's per-cache times (mean over
@@ -103,7 +104,7 @@ const levelOf = (d1) => {
 const app = await startApp()
 
 console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
-console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  (trace+sim)/cg  app trace+sim s  /cg')
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg')
 for (const p of programs) {
   const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
   const traces = []
@@ -129,6 +130,11 @@ for (const p of programs) {
     sims.push(median(sim))
     apps.push(median(inApp))
   }
+  // `stride trace --cache`: the trace and its first simulation in one command (the first cache).
+  const oneCommand = []
+  for (let r = 0; r < R; r++)
+    oneCommand.push(timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args]).s)
+  const withCache = median(oneCommand)
   // The app's own trace + first simulation (the first cache), against Cachegrind on that cache.
   const appTraces = []
   for (let r = 0; r < R; r++) appTraces.push(await app.traceAndSimulate(p.program, p.args, join(dir, `${p.name.replace(/ /g, '_')}-app${r}.stride`), levelOf(caches[0][1])))
@@ -149,7 +155,9 @@ for (const p of programs) {
       (cg / inApp).toFixed(2).padStart(7),
       ((trace + sims[0]) / cgs[0]).toFixed(1).padStart(15),
       appTrace.toFixed(2).padStart(16),
-      (appTrace / cgs[0]).toFixed(1).padStart(4)
+      (appTrace / cgs[0]).toFixed(1).padStart(4),
+      withCache.toFixed(2).padStart(17),
+      (withCache / cgs[0]).toFixed(1).padStart(4)
     ].join(' ')
   )
 }

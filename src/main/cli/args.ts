@@ -54,6 +54,9 @@ function explain(e: unknown, spec: Record<string, FlagSpec>, command: string): S
   return new StrideError(`stride ${command}: ${message.split('\n')[0]}`)
 }
 
+/** The flags of one hierarchy: `stride simulate`'s, and `stride trace`'s first simulation. */
+export const HIERARCHY_FLAGS = { cache: { value: true, repeat: true }, tlb: { value: true, repeat: true }, 'cachegrind-compatible': {} } satisfies Record<string, FlagSpec>
+
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, command: string): ParsedArgs {
   const options: NodeOptions = Object.fromEntries(Object.entries(spec).map(([name, s]) => [name, { type: s.value ? 'string' : 'boolean', multiple: s.repeat ?? false }]))
   const args = joinNegativeValues(argv, spec)

@@ -17,7 +17,7 @@ import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool, taskPool } from '../workers/run-worker'
-import { flag, flags, has, parseArgs, positiveInt } from './args'
+import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt, type ParsedArgs } from './args'
 import type { Io } from './io'
 import { groupDigits } from '../../shared/counts'
 import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
@@ -38,24 +38,47 @@ export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:A
   --interval   accesses per interval of the per-variable miss timeline (default: about 100 intervals)
   With a layout filter the unpadded run is simulated too (unless --no-baseline) and the difference shown.`
 
-function usage(message: string): never {
-  throw new StrideError(`stride simulate: ${message}`)
+function usage(message: string, command = 'simulate'): never {
+  throw new StrideError(`stride ${command}: ${message}`)
 }
 
-function parseLevels(specs: string[]): HierarchyConfig['levels'] {
+function parseLevels(specs: string[], command?: string): HierarchyConfig['levels'] {
   return specs.map((spec) => {
     const parsed = parseCacheSpec(spec)
-    if (typeof parsed === 'string') usage(`${parsed}.`)
+    if (typeof parsed === 'string') usage(`${parsed}.`, command)
     return parsed
   })
 }
 
-function parseTlbs(specs: string[]): NonNullable<HierarchyConfig['tlb']> {
+function parseTlbs(specs: string[], command?: string): NonNullable<HierarchyConfig['tlb']> {
   return specs.map((spec) => {
     const parsed = parseTlbSpec(spec)
-    if (typeof parsed === 'string') usage(`${parsed}.`)
+    if (typeof parsed === 'string') usage(`${parsed}.`, command)
     return parsed
   })
+}
+
+/**
+ * The hierarchy that `--cache ... [--tlb ...] [--cachegrind-compatible]` name, checked as the
+ * API checks it; null without --cache.
+ */
+export async function hierarchyOfFlags(args: ParsedArgs, command: string): Promise<HierarchyConfig | null> {
+  const specs = flags(args, 'cache')
+  if (specs.length === 0) {
+    if (flags(args, 'tlb').length > 0 || has(args, 'cachegrind-compatible')) usage('--tlb and --cachegrind-compatible go with --cache levels, e.g. --cache L1:32K:8:64.', command)
+    return null
+  }
+  const { hierarchySchema } = await import('../../shared/schemas')
+  const compatible = has(args, 'cachegrind-compatible')
+  const config = checkConfig(hierarchySchema, { levels: parseLevels(specs, command), tlb: parseTlbs(flags(args, 'tlb'), command), cachegrindCompatible: compatible }, `--cache ${specs.join(' --cache ')}`, command)
+  if (compatible) checkCompatible(config, command)
+  return config
+}
+
+function checkCompatible(config: HierarchyConfig, command?: string): void {
+  for (const l of config.levels)
+    if (l.policy !== 'lru' || l.writeAllocate === false || (l.prefetch ?? 'none') !== 'none')
+      usage(`--cachegrind-compatible simulates LRU, write-allocate caches without a prefetcher (as Cachegrind does); ${l.name} is not one.`, command)
 }
 
 /** `--config "L1:32K:8:64;L2:256K:8:64;tlb=DTLB:64:4:4K"`. */
@@ -92,11 +115,11 @@ function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): La
   return filters
 }
 
-function checkConfig(schema: typeof HierarchySchema, raw: unknown, what: string): HierarchyConfig {
+function checkConfig(schema: typeof HierarchySchema, raw: unknown, what: string, command?: string): HierarchyConfig {
   const checked = schema.safeParse(raw)
   if (!checked.success) {
     const issue = checked.error.issues[0]!
-    usage(`${what}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}.`)
+    usage(`${what}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}.`, command)
   }
   return checked.data as HierarchyConfig
 }
@@ -144,8 +167,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(
     argv,
     {
-      cache: { value: true, repeat: true },
-      tlb: { value: true, repeat: true },
+      ...HIERARCHY_FLAGS,
       pad: { value: true, repeat: true },
       'pad-dim': { value: true, repeat: true },
       dims: { value: true, repeat: true },
@@ -154,7 +176,6 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
       jobs: { value: true },
       interval: { value: true },
       'no-baseline': {},
-      'cachegrind-compatible': {},
       json: {}
     },
     'simulate'
@@ -189,11 +210,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const configs = raws.map(({ raw, what }) =>
     checkConfig(hierarchySchema, { ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
   )
-  if (compatible)
-    for (const c of configs)
-      for (const l of c.levels)
-        if (l.policy !== 'lru' || l.writeAllocate === false || (l.prefetch ?? 'none') !== 'none')
-          usage(`--cachegrind-compatible simulates LRU, write-allocate caches without a prefetcher (as Cachegrind does); ${l.name} is not one.`)
+  if (compatible) for (const c of configs) checkCompatible(c)
 
   const path = resolve(session)
   openSessionDb(path, { readonly: true }).close()
@@ -206,7 +223,16 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     return [config, plain]
   })
   const poolSize = flag(args, 'jobs') ? positiveInt(flag(args, 'jobs')!, '--jobs', 'simulate') : availableParallelism()
+  return simulateAndPrint(path, jobs, { baseline, poolSize, json: has(args, 'json') }, io)
+}
 
+/**
+ * Simulates `jobs` on the session (a sweep over up to `poolSize` workers), then prints the run
+ * as `stride simulate` does (or its JSON); with `baseline`, jobs come in (padded, unpadded)
+ * pairs and their difference is printed too. Also `stride trace --cache`'s first simulation.
+ */
+export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], options: { baseline: boolean; poolSize: number; json: boolean }, io: Io): Promise<number> {
+  const { baseline, poolSize } = options
   const started = Date.now()
   const handle = runSimulatePool(
     path,
@@ -254,7 +280,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
     for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
 
-    if (has(args, 'json')) {
+    if (options.json) {
       const one = (o: { report: RunReport; base: RunReport | null }) =>
         o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
       io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))

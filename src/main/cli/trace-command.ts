@@ -6,8 +6,8 @@ import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/function-check'
 import { splitFunctionList } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
-import { runTraceWorker } from '../workers/run-worker'
-import { flag, has, parseArgs, positiveInt } from './args'
+import { runTraceWorker, taskPool } from '../workers/run-worker'
+import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
@@ -17,12 +17,14 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(
     argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true }, 'follow-calls': {}, 'stop-at-limit': {} },
+    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true }, 'follow-calls': {}, 'stop-at-limit': {}, ...HIERARCHY_FLAGS },
     'trace'
   )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
   if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
   // Frida's modules load only for a Frida trace (start-up time of every Valgrind trace).
+  if ((has(args, 'attach') || backend === 'frida') && has(args, 'cache'))
+    throw new StrideError('stride trace: --cache simulates after a Valgrind trace; with Frida, run stride simulate SESSION --cache ... once the trace is done.')
   if (has(args, 'attach') || backend === 'frida') return (await import('./attach-command')).fridaTraceCommand(args, io)
   if (has(args, 'sampling')) throw new StrideError('stride trace: --sampling applies to the Frida backend (--attach PID, or --launch PROGRAM --backend frida).')
   const launch = flag(args, 'launch')
@@ -38,6 +40,10 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
   if (has(args, 'follow-calls') && functions.length === 0) throw new StrideError('stride trace: --follow-calls records what the chosen functions call; give them with --functions F1,F2.')
+  // The first simulation, checked before the program runs (a bad cache is an error up front);
+  // its modules load only when asked for (every trace's start-up).
+  const simulating = has(args, 'cache') || has(args, 'tlb') || has(args, 'cachegrind-compatible') ? await import('./simulate-command') : null
+  const hierarchy = simulating ? await simulating.hierarchyOfFlags(args, 'trace') : null
 
   const started = Date.now()
   // --no-heap: no malloc interposer, so the run is exactly the program's own (as under Cachegrind).
@@ -55,8 +61,11 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       afterLimit: has(args, 'stop-at-limit') ? 'stop' : 'detach',
       stdio: 'inherit'
     },
-    (p) =>
-    io.progress(() => progressLine(p.phase, p.events, started))
+    (p) => {
+      // The simulation's worker boots while the trace's points are named, not after.
+      if (hierarchy && p.phase === 'symbolizing') taskPool.warm()
+      io.progress(() => progressLine(p.phase, p.events, started))
+    }
   )
   // Ctrl+C, a closed terminal or a kill: stop recording, keep what was recorded (partial).
   const stop = () => handle.stop()
@@ -76,6 +85,9 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     // The fallback recorder is far slower: say why it was used, so the user can fix it.
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
+    // --cache: the first simulation, as `stride simulate` would run and print it (a partial or
+    // cancelled trace too: what was recorded is simulated).
+    if (simulating && hierarchy && s.events > 0) return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false }, io)
     return 0
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop)

@@ -1,6 +1,7 @@
 /** The CLI's usage text, whole (`stride --help`) and per command (`stride trace --help`). */
 export const USAGE = `usage: stride <command> [options]
-  trace    --launch PROGRAM [--functions F1,F2 [--follow-calls]] [--max-events N [--stop-at-limit]] [--seconds T] [--no-heap] --out S.stride [--force] [-- ARGS...]
+  trace    --launch PROGRAM [--functions F1,F2 [--follow-calls]] [--max-events N [--stop-at-limit]] [--seconds T] [--no-heap] --out S.stride [--force]
+           [--cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--tlb ...] [--cachegrind-compatible]] [-- ARGS...]
   trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride [--force]
            (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])

@@ -1,6 +1,6 @@
 /** The Valgrind backend through the real CLI: filtering, limits, crashes and clear errors. */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../../shared/domain'
@@ -87,6 +87,27 @@ describe('stride trace (Valgrind backend)', () => {
     expect([rec(0), rec(1), rec(2)].map((r) => [r.size, r.kind])).toEqual([[8, 0], [8, 0], [8, 0]])
     expect(rec(3).addr - rec(0).addr).toBe(8n)
     expect(rec(3).pc).toBe(rec(0).pc)
+  })
+
+  it('--cache simulates the trace right after it, as stride simulate would, and stores the run', () => {
+    const session = join(dir, 'conflict-cache.stride')
+    const out = strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
+    expect(out).toMatch(/^24577 events, .* -> .*conflict-cache\.stride$/m)
+    expect(out).toMatch(/^run 1: L1 32768B 8-way 64B lines \(Cachegrind-compatible\)$/m)
+    expect(out).toMatch(/conflict\.c:30 +24576 +0 +3072 +0$/m)
+    // The same hierarchy simulated afterwards: the same run, row for row.
+    strideOk(['simulate', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
+    const report = (run: number) => {
+      const r = JSON.parse(strideOk(['report', session, '--run', String(run), '--by', 'reference', '--json'], env)) as Record<string, unknown>
+      delete r.run
+      return r
+    }
+    expect(report(1)).toEqual(report(2))
+    // Bad caches are refused before the program runs: no session is written.
+    const refused = join(dir, 'refused.stride')
+    expectCleanError(stride(['trace', '--launch', example('conflict'), '--out', refused, '--cache', 'L1:48K:8:64'], env), /^stride trace: .*number of sets .* must be a power of two/)
+    expectCleanError(stride(['trace', '--launch', example('conflict'), '--out', refused, '--tlb', 'DTLB:64:4:4K'], env), /--tlb and --cachegrind-compatible go with --cache levels/)
+    expect(existsSync(refused)).toBe(false)
   })
 
   it('bad input gets one clear line naming the problem and the fix', () => {
