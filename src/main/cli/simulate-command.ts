@@ -231,7 +231,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
  * as `stride simulate` does (or its JSON); with `baseline`, jobs come in (padded, unpadded)
  * pairs and their difference is printed too. Also `stride trace --cache`'s first simulation.
  */
-export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], options: { baseline: boolean; poolSize: number; json: boolean }, io: Io): Promise<number> {
+export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], options: { baseline: boolean; poolSize: number; json: boolean; command?: string }, io: Io): Promise<number> {
   const { baseline, poolSize } = options
   const started = Date.now()
   const handle = runSimulatePool(
@@ -270,7 +270,7 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
     // still held older pages then: fold again now that none does.
     withSession(path, false, foldLog)
-    if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.')
+    if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.', options.command)
     // The rows each worker just stored, handed over with the run: its report need not read them
     // back (buildReport takes them only for the run stored with that creation time and configuration).
     for (const d of done) if (d.rows) statics.keepRun(d.run!, d.rows)

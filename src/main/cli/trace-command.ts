@@ -87,7 +87,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
     // --cache: the first simulation, as `stride simulate` would run and print it (a partial or
     // cancelled trace too: what was recorded is simulated).
-    if (simulating && hierarchy && s.events > 0) return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false }, io)
+    if (simulating && hierarchy && s.events > 0) return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace' }, io)
     return 0
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop)
