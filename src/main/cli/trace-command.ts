@@ -23,7 +23,8 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
   if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
   // Frida's modules load only for a Frida trace (start-up time of every Valgrind trace).
-  if ((has(args, 'attach') || backend === 'frida') && has(args, 'cache'))
+  const wantsSimulation = has(args, 'cache') || has(args, 'tlb') || has(args, 'cachegrind-compatible')
+  if ((has(args, 'attach') || backend === 'frida') && wantsSimulation)
     throw new StrideError('stride trace: --cache simulates after a Valgrind trace; with Frida, run stride simulate SESSION --cache ... once the trace is done.')
   if (has(args, 'attach') || backend === 'frida') return (await import('./attach-command')).fridaTraceCommand(args, io)
   if (has(args, 'sampling')) throw new StrideError('stride trace: --sampling applies to the Frida backend (--attach PID, or --launch PROGRAM --backend frida).')
@@ -42,7 +43,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   if (has(args, 'follow-calls') && functions.length === 0) throw new StrideError('stride trace: --follow-calls records what the chosen functions call; give them with --functions F1,F2.')
   // The first simulation, checked before the program runs (a bad cache is an error up front);
   // its modules load only when asked for (every trace's start-up).
-  const simulating = has(args, 'cache') || has(args, 'tlb') || has(args, 'cachegrind-compatible') ? await import('./simulate-command') : null
+  const simulating = wantsSimulation ? await import('./simulate-command') : null
   const hierarchy = simulating ? await simulating.hierarchyOfFlags(args, 'trace') : null
 
   const started = Date.now()
