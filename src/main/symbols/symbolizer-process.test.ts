@@ -67,6 +67,17 @@ describe.runIf(hasSymbolizer)('the thread\'s llvm-symbolizer', () => {
     await endSymbolizer() // nothing running: resolves at once
   })
 
+  it('a request made while the process ends goes to a new one and is answered', async () => {
+    const { endSymbolizer, symbolizeLines } = await import('./symbolizer-process')
+    const list = addresses(programs[0]!).slice(0, 4)
+    await symbolizeLines(programs[0]!, list)
+    const ending = endSymbolizer()
+    const asked = symbolizeLines(programs[0]!, list) // before the first one has exited
+    expect(await asked).toEqual(oneRun(programs[0]!, list))
+    await ending
+    await endSymbolizer()
+  })
+
   it('a process that dies fails what it was asked; the next request starts another', async () => {
     const fake = mkdtempSync(join(tmpdir(), 'stride-fake-symbolizer-'))
     writeFileSync(join(fake, 'llvm-symbolizer'), '#!/bin/sh\nread line\nexit 3\n', { mode: 0o755 })

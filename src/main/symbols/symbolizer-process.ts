@@ -18,10 +18,108 @@ interface Request {
   reject(e: Error): void
 }
 
-let child: ChildProcessWithoutNullStreams | null = null
-const waiting: Request[] = []
-let partial = ''
-let idle: NodeJS.Timeout | null = null
+/** One llvm-symbolizer and the requests it has been given, answered in order. */
+class Symbolizer {
+  private readonly proc: ChildProcessWithoutNullStreams
+  private readonly waiting: Request[] = []
+  private partial = ''
+  private idle: NodeJS.Timeout | null = null
+  /** Set once its input is closed: it answers what it has, then exits; new requests go to another. */
+  private ending = false
+  readonly exited: Promise<void>
+
+  constructor(private readonly onEnd: (s: Symbolizer) => void) {
+    const proc = spawn('llvm-symbolizer', ['--output-style=JSON', '--inlines'], { stdio: ['pipe', 'pipe', 'pipe'] })
+    this.proc = proc
+    proc.stdout.setEncoding('utf8').on('data', (text: string) => this.received(text))
+    proc.stderr.on('data', () => {}) // warnings; replies come on stdout
+    proc.stdin.on('error', () => {}) // a dead process is reported by 'close'
+    this.exited = new Promise((resolve) => {
+      proc.on('error', (e: NodeJS.ErrnoException) => {
+        this.failed(e.code === 'ENOENT' ? new StrideError('"llvm-symbolizer" is not installed; install llvm (Debian: apt-get install llvm).', 'tool-missing') : e)
+        resolve()
+      })
+      proc.on('close', (code, signal) => {
+        this.failed(new Error(`llvm-symbolizer ended (${signal ?? `exit ${code}`}) before answering`))
+        resolve()
+      })
+    })
+  }
+
+  get accepting(): boolean {
+    return !this.ending
+  }
+
+  ask(path: string, linkAddresses: readonly number[]): Promise<string[]> {
+    if (this.idle) clearTimeout(this.idle)
+    this.idle = null
+    this.setRef(true)
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ lines: [], left: linkAddresses.length, resolve, reject })
+      this.proc.stdin.write(linkAddresses.map((a) => `"${path}" 0x${a.toString(16)}\n`).join(''))
+    })
+  }
+
+  /** Closes its input: it answers what it was asked, then exits. */
+  end(): Promise<void> {
+    if (!this.ending) {
+      this.ending = true
+      this.onEnd(this)
+      if (this.idle) clearTimeout(this.idle)
+      this.idle = null
+      // Kept alive until it has exited, so that this thread reaps it.
+      this.setRef(true)
+      this.proc.stdin.end()
+    }
+    return this.exited
+  }
+
+  private received(text: string): void {
+    const lines = (this.partial + text).split('\n')
+    this.partial = lines.pop() ?? ''
+    for (const line of lines) {
+      const request = this.waiting[0]
+      if (!request) {
+        // A reply no one asked for: the stream is out of step; start afresh.
+        this.proc.kill()
+        return
+      }
+      request.lines.push(line)
+      if (--request.left > 0) continue
+      this.waiting.shift()
+      request.resolve(request.lines)
+    }
+    if (this.waiting.length === 0 && !this.ending) {
+      this.setRef(false)
+      this.idle = setTimeout(() => void this.end(), IDLE_MS)
+      this.idle.unref()
+    }
+  }
+
+  private failed(e: Error): void {
+    this.ending = true
+    this.onEnd(this)
+    if (this.idle) clearTimeout(this.idle)
+    for (const request of this.waiting.splice(0)) request.reject(e)
+  }
+
+  /** A process with nothing asked of it must not keep the thread's event loop alive. */
+  private setRef(on: boolean): void {
+    const { proc } = this
+    for (const handle of [proc, proc.stdin, proc.stdout, proc.stderr] as Array<{ ref(): void; unref(): void }>) {
+      if (on) handle.ref()
+      else handle.unref()
+    }
+  }
+}
+
+/** The thread's symbolizer that takes new requests (null: none yet, or it is ending). */
+let current: Symbolizer | null = null
+/** Every one not yet exited (an ending one answers what it has first). */
+const alive = new Set<Symbolizer>()
+const forget = (s: Symbolizer) => {
+  if (current === s) current = null
+}
 
 /** Whether a path can be named on an input line (llvm-symbolizer takes it in double quotes). */
 export const namable = (path: string): boolean => !/["\n\r]/.test(path)
@@ -30,66 +128,13 @@ export const namable = (path: string): boolean => !/["\n\r]/.test(path)
 export function symbolizeLines(path: string, linkAddresses: readonly number[]): Promise<string[]> {
   if (linkAddresses.length === 0) return Promise.resolve([])
   if (!namable(path)) return Promise.reject(new Error(`cannot name ${JSON.stringify(path)} to llvm-symbolizer`))
-  const proc = child ?? start()
-  if (idle) clearTimeout(idle)
-  idle = null
-  setRef(proc, true)
-  return new Promise((resolve, reject) => {
-    waiting.push({ lines: [], left: linkAddresses.length, resolve, reject })
-    proc.stdin.write(linkAddresses.map((a) => `"${path}" 0x${a.toString(16)}\n`).join(''))
-  })
-}
-
-function start(): ChildProcessWithoutNullStreams {
-  const proc = spawn('llvm-symbolizer', ['--output-style=JSON', '--inlines'], { stdio: ['pipe', 'pipe', 'pipe'] })
-  child = proc
-  partial = ''
-  proc.stdout.setEncoding('utf8').on('data', (text: string) => received(proc, text))
-  proc.stderr.on('data', () => {}) // warnings; replies come on stdout
-  proc.stdin.on('error', () => {}) // a dead process is reported by 'close'
-  proc.on('error', (e: NodeJS.ErrnoException) =>
-    ended(proc, e.code === 'ENOENT' ? new StrideError('"llvm-symbolizer" is not installed; install llvm (Debian: apt-get install llvm).', 'tool-missing') : e)
-  )
-  proc.on('close', (code, signal) => ended(proc, new Error(`llvm-symbolizer ended (${signal ?? `exit ${code}`}) before answering`)))
-  return proc
-}
-
-function received(proc: ChildProcessWithoutNullStreams, text: string): void {
-  const lines = (partial + text).split('\n')
-  partial = lines.pop() ?? ''
-  for (const line of lines) {
-    const request = waiting[0]
-    if (!request) {
-      // A reply no one asked for: the stream is out of step; start afresh.
-      proc.kill()
-      return
-    }
-    request.lines.push(line)
-    if (--request.left > 0) continue
-    waiting.shift()
-    request.resolve(request.lines)
+  if (!current?.accepting) {
+    const started = new Symbolizer(forget)
+    alive.add(started)
+    void started.exited.then(() => alive.delete(started))
+    current = started
   }
-  if (waiting.length === 0) {
-    setRef(proc, false)
-    idle = setTimeout(() => proc.stdin.end(), IDLE_MS)
-    idle.unref()
-  }
-}
-
-function ended(proc: ChildProcessWithoutNullStreams, e: Error): void {
-  if (child !== proc) return
-  child = null
-  if (idle) clearTimeout(idle)
-  idle = null
-  for (const request of waiting.splice(0)) request.reject(e)
-}
-
-/** A process with nothing asked of it must not keep the thread's event loop alive. */
-function setRef(proc: ChildProcessWithoutNullStreams, on: boolean): void {
-  for (const handle of [proc, proc.stdin, proc.stdout, proc.stderr] as Array<{ ref(): void; unref(): void }>) {
-    if (on) handle.ref()
-    else handle.unref()
-  }
+  return current.ask(path, linkAddresses)
 }
 
 /**
@@ -97,14 +142,6 @@ function setRef(proc: ChildProcessWithoutNullStreams, on: boolean): void {
  * resolves when it has exited. A worker thread that ends before its child leaves the child
  * unreaped (a zombie of the app's process per trace), so a trace's last lookup ends it.
  */
-export function endSymbolizer(): Promise<void> {
-  const proc = child
-  if (!proc) return Promise.resolve()
-  if (idle) clearTimeout(idle)
-  idle = null
-  setRef(proc, true)
-  return new Promise((resolve) => {
-    proc.once('close', () => resolve())
-    proc.stdin.end()
-  })
+export async function endSymbolizer(): Promise<void> {
+  await Promise.all([...alive].map((s) => s.end()))
 }
