@@ -28,7 +28,7 @@ class Symbolizer {
   private ending = false
   readonly exited: Promise<void>
 
-  constructor(private readonly onEnd: (s: Symbolizer) => void) {
+  constructor() {
     const proc = spawn('llvm-symbolizer', ['--output-style=JSON', '--inlines'], { stdio: ['pipe', 'pipe', 'pipe'] })
     this.proc = proc
     proc.stdout.setEncoding('utf8').on('data', (text: string) => this.received(text))
@@ -51,8 +51,7 @@ class Symbolizer {
   }
 
   ask(path: string, linkAddresses: readonly number[]): Promise<string[]> {
-    if (this.idle) clearTimeout(this.idle)
-    this.idle = null
+    this.clearIdle()
     this.setRef(true)
     return new Promise((resolve, reject) => {
       this.waiting.push({ lines: [], left: linkAddresses.length, resolve, reject })
@@ -64,9 +63,7 @@ class Symbolizer {
   end(): Promise<void> {
     if (!this.ending) {
       this.ending = true
-      this.onEnd(this)
-      if (this.idle) clearTimeout(this.idle)
-      this.idle = null
+      this.clearIdle()
       // Kept alive until it has exited, so that this thread reaps it.
       this.setRef(true)
       this.proc.stdin.end()
@@ -98,9 +95,13 @@ class Symbolizer {
 
   private failed(e: Error): void {
     this.ending = true
-    this.onEnd(this)
-    if (this.idle) clearTimeout(this.idle)
+    this.clearIdle()
     for (const request of this.waiting.splice(0)) request.reject(e)
+  }
+
+  private clearIdle(): void {
+    if (this.idle) clearTimeout(this.idle)
+    this.idle = null
   }
 
   /** A process with nothing asked of it must not keep the thread's event loop alive. */
@@ -113,13 +114,10 @@ class Symbolizer {
   }
 }
 
-/** The thread's symbolizer that takes new requests (null: none yet, or it is ending). */
+/** The thread's latest symbolizer: it takes new requests unless it is ending. */
 let current: Symbolizer | null = null
 /** Every one not yet exited (an ending one answers what it has first). */
 const alive = new Set<Symbolizer>()
-const forget = (s: Symbolizer) => {
-  if (current === s) current = null
-}
 
 /** Whether a path can be named on an input line (llvm-symbolizer takes it in double quotes). */
 export const namable = (path: string): boolean => !/["\n\r]/.test(path)
@@ -129,7 +127,7 @@ export function symbolizeLines(path: string, linkAddresses: readonly number[]): 
   if (linkAddresses.length === 0) return Promise.resolve([])
   if (!namable(path)) return Promise.reject(new Error(`cannot name ${JSON.stringify(path)} to llvm-symbolizer`))
   if (!current?.accepting) {
-    const started = new Symbolizer(forget)
+    const started = new Symbolizer()
     alive.add(started)
     void started.exited.then(() => alive.delete(started))
     current = started
