@@ -19,9 +19,13 @@ class Collector implements StagingReader {
   }
 }
 
-/** A child writing `bytes` bytes of value 7 to its fd 3 (the pipe's write end), as the tool does. */
+/**
+ * A child writing `bytes` bytes of value 7 to its fd 3 (the pipe's write end), as the tool does.
+ * `closed` is taken at the spawn: a small writer can exit before a test gets to wait for it.
+ */
 function writer(writeFd: number, bytes: number) {
-  return spawn('sh', ['-c', `head -c ${bytes} /dev/zero | tr '\\0' '\\7' >&3`], { stdio: ['ignore', 'ignore', 'inherit', writeFd] })
+  const child = spawn('sh', ['-c', `head -c ${bytes} /dev/zero | tr '\\0' '\\7' >&3`], { stdio: ['ignore', 'ignore', 'inherit', writeFd] })
+  return Object.assign(child, { closed: once(child, 'close') })
 }
 
 describe('the record pipe', () => {
@@ -33,7 +37,7 @@ describe('the record pipe', () => {
     const failures: unknown[] = []
     const { done } = readRecords(pipe.readFd, reader, () => {}, (e) => failures.push(e))
     await done
-    await once(child, 'close')
+    await child.closed
     expect(failures).toEqual([])
     expect(reader.total).toBe(3_000_000)
     expect(reader.sum).toBe(7 * 3_000_000)
@@ -49,7 +53,7 @@ describe('the record pipe', () => {
     const { done } = readRecords(pipe.readFd, reader, () => {}, () => {})
     const ended = await Promise.race([done.then(() => 'ended'), new Promise((r) => setTimeout(() => r('timed out'), 10_000))])
     bystander.kill('SIGKILL')
-    await once(child, 'close')
+    await child.closed
     expect(ended).toBe('ended')
     expect(reader.total).toBe(1000)
   })
@@ -68,7 +72,7 @@ describe('the record pipe', () => {
     const { done } = readRecords(pipe.readFd, reader, () => {}, (e) => failures.push(e))
     await done
     child.kill('SIGKILL') // it may be blocked on the full pipe nobody reads any more
-    await once(child, 'close')
+    await child.closed
     expect(failures.map((e) => (e as Error).message)).toEqual(['damaged stream'])
   })
 })
