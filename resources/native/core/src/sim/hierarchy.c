@@ -465,8 +465,7 @@ static inline __attribute__((always_inline)) int fused_line(Sim *s, uint32_t l, 
   if (miss) {
     line->owner = point;
     line->dirty = write ? 1 : 0;
-    level_clear_used(v, slot);
-    level_mark(v, slot, lo, hi);
+    level_reset_mark(v, slot, lo, hi);
     return SIM_MISS;
   }
   if (write) line->dirty = 1;

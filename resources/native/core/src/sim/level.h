@@ -93,9 +93,29 @@ static inline bool level_mark(SimLevel *v, uint32_t slot, uint32_t lo, uint32_t 
   return all;
 }
 
+/* Word by word, not memset: most lines are one word, and the call cost more than the store. */
 static inline void level_clear_used(SimLevel *v, uint32_t slot) {
   uint64_t *used = line_at(v, slot)->used;
-  for (uint32_t k = 0; k < v->words; k++) used[k] = 0;
+  uint32_t words = v->words;
+  if (words == 1) {
+    used[0] = 0;
+    return;
+  }
+  for (uint32_t k = 0; k < words; k++) {
+    __asm__("" : "+r"(k)); /* keeps the compiler from turning the loop back into memset */
+    used[k] = 0;
+  }
+}
+
+/* A fresh line's byte vector: bits lo..hi only (level_clear_used, then level_mark, in one
+ * store for a line of one word: hi < 64 there). */
+static inline void level_reset_mark(SimLevel *v, uint32_t slot, uint32_t lo, uint32_t hi) {
+  if (v->words == 1) {
+    line_at(v, slot)->used[0] = (2ull << hi) - (1ull << lo);
+    return;
+  }
+  level_clear_used(v, slot);
+  level_mark(v, slot, lo, hi);
 }
 
 #endif
