@@ -130,6 +130,35 @@ describe('native simulator', () => {
     )
   })
 
+  it('runs a batch on the thread pool (runAsync) to exactly the results of run, and refuses other calls meanwhile', async () => {
+    const samples = fc.sample(fc.tuple(configArb, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), traceArb), { numRuns: 40, seed: 13 })
+    for (const [config, kindList, trace] of samples) {
+      const kinds = Uint8Array.from(kindList)
+      const options = { pointVariables: Int32Array.from([0, 1, -1, 0, 2, 1, 2]), variableCount: 3, timelineInterval: 7 }
+      const sync = new NativeHierarchy(config, kinds, options)
+      const pool = new NativeHierarchy(config, kinds, options)
+      const half = Math.ceil(trace.length / 2)
+      for (const part of [trace.slice(0, half), trace.slice(half)]) {
+        if (part.length === 0) continue
+        const b = toBatch(part)
+        const running = pool.runAsync(b)
+        expect(() => pool.run(b)).toThrow(/a batch is still running/)
+        expect(await running).toBe(sync.run(b))
+      }
+      expect(results(pool)).toEqual(results(sync))
+    }
+  })
+
+  it('rejects a batch it cannot simulate on the thread pool with the message run throws', async () => {
+    const config: HierarchyConfig = { levels: [level(1024, 2, 64)], cachegrindCompatible: false }
+    const h = new NativeHierarchy(config, Uint8Array.from([0]))
+    const outside = batch([[0, 32, 8], [5, 64, 8]])
+    expect(() => new NativeHierarchy(config, Uint8Array.from([0])).run(outside)).toThrow(/access point 5 is outside the point table/)
+    await expect(h.runAsync(outside)).rejects.toThrow(/access point 5 is outside the point table/)
+    // Settled: it takes calls again.
+    expect(h.run(batch([[0, 32, 8]]))).toBe(0)
+  })
+
   it('streams the misses of one level exactly as the reference model times them', () => {
     fc.assert(
       fc.property(configArb, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), traceArb, (config, kindList, trace) => {

@@ -18,6 +18,7 @@ interface SimExports {
   simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, nVars: number, missLevel: number): Handle
   simSetPoints(sim: Handle, kinds: Uint8Array, variables: Int32Array | null): void
   simRun(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): number
+  simRunAsync(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<number>
   simMisses(sim: Handle): Uint32Array
   simFinish(sim: Handle): void
   simStats(sim: Handle): Float64Array
@@ -71,6 +72,16 @@ export class NativeHierarchy {
   /** Simulates one batch; returns the number of misses at `missLevel` in it. */
   run(batch: AccessBatch): number {
     const n = core().simRun(this.sim, batch.count, batch.points, batch.addresses, batch.sizes)
+    this.accesses += batch.count
+    return n
+  }
+
+  /**
+   * run on Node's thread pool: the caller's thread goes on meanwhile. The batch's arrays must
+   * not change until it settles, and the hierarchy refuses every other call until then.
+   */
+  async runAsync(batch: AccessBatch): Promise<number> {
+    const n = await core().simRunAsync(this.sim, batch.count, batch.points, batch.addresses, batch.sizes)
     this.accesses += batch.count
     return n
   }

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char problem[200];
+/* Per thread: batches of different simulators may run at once on Node's thread pool. */
+static _Thread_local char problem[200];
 
 static const char *fail(const char *fmt, double a, double b) {
   snprintf(problem, sizeof problem, fmt, a, b);

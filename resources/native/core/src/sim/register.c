@@ -5,6 +5,8 @@
  *           writeThrough, writeAllocate, inclusive, prefetch (0 none 1 next-line 2 stride)
  *   simSetPoints(sim, kinds u8, variables i32 | null)
  *   simRun(sim, count, points u32, addresses f64, sizes u16) -> misses at missLevel in the batch
+ *   simRunAsync(...the same) -> a promise of it: the batch runs on Node's thread pool (the
+ *     arrays must not change meanwhile; the simulator refuses every other call until it settles)
  *   simMisses(sim) -> u32 batch indices of those misses (a modify may appear twice)
  *   simFinish(sim); simStats(sim) -> f64; simExtras(sim) -> f64
  *   simTimeline(sim) -> f64 (level, variable, interval, misses) rows since the last call
@@ -22,6 +24,8 @@ static const napi_type_tag SIM_TAG = {0x5374726964655369ull, 0x6d48696572617231u
 typedef struct {
   Sim sim;
   int64_t reported;
+  /* A batch is running on the thread pool (simRunAsync): nothing else may touch the Sim. */
+  bool busy;
 } SimBox;
 
 /* Keeps the JavaScript heap told how much C memory the hierarchy holds, so a dropped one
@@ -40,7 +44,14 @@ static void sim_finalize(napi_env env, void *data, void *hint) {
   free(b);
 }
 
-static SimBox *box_of(napi_env env, napi_value v) { return stride_unwrap(env, v, &SIM_TAG, "a simulator"); }
+static SimBox *box_of(napi_env env, napi_value v) {
+  SimBox *b = stride_unwrap(env, v, &SIM_TAG, "a simulator");
+  if (b && b->busy) {
+    stride_throw(env, "simulator: a batch is still running (await simRunAsync first)");
+    return NULL;
+  }
+  return b;
+}
 
 /* The simulator of an export whose one argument is it; NULL after throwing. */
 static SimBox *only_sim(napi_env env, napi_callback_info info) {
@@ -106,22 +117,84 @@ static napi_value set_points(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* A batch's arguments: the simulator and its arrays, checked. */
+typedef struct {
+  SimBox *b;
+  uint32_t count;
+  const uint32_t *points;
+  const double *addresses;
+  const uint16_t *sizes;
+} SimBatch;
+
+static bool get_batch(napi_env env, const napi_value *argv, SimBatch *out) {
+  size_t np, na, ns;
+  if (!(out->b = box_of(env, argv[0])) || !stride_u32(env, argv[1], &out->count, "count")) return false;
+  out->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
+  out->addresses = out->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
+  out->sizes = out->addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
+  if (!out->sizes) return false;
+  if (np < out->count || na < out->count || ns < out->count) {
+    stride_throw(env, "simulator: the arrays hold fewer accesses than count");
+    return false;
+  }
+  return true;
+}
+
 static napi_value run(napi_env env, napi_callback_info info) {
   napi_value argv[5];
-  if (!stride_args(env, info, 5, argv)) return NULL;
-  SimBox *b = box_of(env, argv[0]);
-  uint32_t count;
-  size_t np, na, ns;
-  if (!b || !stride_u32(env, argv[1], &count, "count")) return NULL;
-  const uint32_t *points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
-  const double *addresses = points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
-  const uint16_t *sizes = addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
-  if (!sizes) return NULL;
-  if (np < count || na < count || ns < count) return stride_throw(env, "simulator: the arrays hold fewer accesses than count");
-  const char *why = sim_run(&b->sim, count, points, addresses, sizes);
-  report(env, b);
+  SimBatch a;
+  if (!stride_args(env, info, 5, argv) || !get_batch(env, argv, &a)) return NULL;
+  const char *why = sim_run(&a.b->sim, a.count, a.points, a.addresses, a.sizes);
+  report(env, a.b);
   if (why) return stride_throw(env, why);
-  return stride_number(env, (double)b->sim.n_misses);
+  return stride_number(env, (double)a.b->sim.n_misses);
+}
+
+/* A batch in flight: the simulator and the arrays are held until it completes. */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref refs[4]; /* simulator, points, addresses, sizes */
+  SimBatch batch;
+  /* The failure, copied on the pool's thread (sim_run's text is that thread's). */
+  char problem[200];
+  bool failed;
+} AsyncRun;
+
+static void run_execute(napi_env env, void *data) {
+  AsyncRun *r = data;
+  const char *why = sim_run(&r->batch.b->sim, r->batch.count, r->batch.points, r->batch.addresses, r->batch.sizes);
+  if (why) {
+    r->failed = true;
+    snprintf(r->problem, sizeof r->problem, "%s", why);
+  }
+}
+
+static void run_complete(napi_env env, napi_status status, void *data) {
+  AsyncRun *r = data;
+  SimBox *b = r->batch.b;
+  b->busy = false;
+  report(env, b);
+  napi_value result = status == napi_ok && !r->failed ? stride_number(env, (double)b->sim.n_misses) : NULL;
+  stride_settle_work(env, r->deferred, result, r->failed ? r->problem : "the simulation batch was cancelled", r->refs, 4, r->work);
+  free(r);
+}
+
+/* simRunAsync: run's work on Node's thread pool, so the caller's thread goes on meanwhile
+ * (a trace's worker names its points while its first simulation runs). */
+static napi_value run_async(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!stride_args(env, info, 5, argv)) return NULL;
+  AsyncRun *r = calloc(1, sizeof *r);
+  if (!r) return stride_throw(env, "out of memory simulating a batch");
+  napi_value hold[4] = {argv[0], argv[2], argv[3], argv[4]};
+  napi_value promise = get_batch(env, argv, &r->batch) ? stride_queue_work(env, "stride:simulate", hold, 4, r->refs, run_execute, run_complete, r, &r->deferred, &r->work) : NULL;
+  if (!promise) {
+    free(r);
+    return NULL;
+  }
+  r->batch.b->busy = true;
+  return promise;
 }
 
 static napi_value misses(napi_env env, napi_callback_info info) {
@@ -196,6 +269,7 @@ napi_status stride_register_sim(napi_env env, napi_value exports) {
       {"simCreate", NULL, create, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simSetPoints", NULL, set_points, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simRun", NULL, run, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simRunAsync", NULL, run_async, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simMisses", NULL, misses, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simFinish", NULL, finish, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simStats", NULL, stats, NULL, NULL, NULL, napi_enumerable, NULL},
