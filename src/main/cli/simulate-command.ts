@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import type { hierarchySchema as HierarchySchema } from '../../shared/schemas'
-import type { HierarchyConfig, LayoutFilter, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shared/domain'
 import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
@@ -274,29 +274,38 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // The rows each worker just stored, handed over with the run: its report need not read them
     // back (buildReport takes them only for the run stored with that creation time and configuration).
     for (const d of done) if (d.rows) statics.keepRun(d.run!, d.rows)
-    const reports = withSession(path, true, (db) => done.map((d) => buildReport(db, d.run!, statics)))
-    // Pairs (padded, unpadded) when there is a baseline.
-    const step = baseline ? 2 : 1
-    const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
-    for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
-
-    if (options.json) {
-      const one = (o: { report: RunReport; base: RunReport | null }) =>
-        o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
-      io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
-      return 0
-    }
-    if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
-    for (const o of outputs) {
-      if (outputs.length === 1) printReport(o.report, 'line', io)
-      if (o.base) {
-        if (outputs.length > 1) io.out('')
-        io.out('')
-        printDiff(o.base, o.report, 'variable', io)
-      }
-    }
-    return 0
+    return printRuns(path, done.map((d) => d.run!), statics, options, io)
   } finally {
     process.off('SIGINT', stop)
   }
+}
+
+/**
+ * Stored runs printed as `stride simulate` prints them (with a baseline: each run followed by
+ * its baseline). `statics` may hold what the reports read already.
+ */
+export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean }, io: Io): number {
+  const { baseline } = options
+  const reports = withSession(path, true, (db) => runs.map((run) => buildReport(db, run, statics)))
+  // Pairs (padded, unpadded) when there is a baseline.
+  const step = baseline ? 2 : 1
+  const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
+  for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
+
+  if (options.json) {
+    const one = (o: { report: RunReport; base: RunReport | null }) =>
+      o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
+    io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
+    return 0
+  }
+  if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
+  for (const o of outputs) {
+    if (outputs.length === 1) printReport(o.report, 'line', io)
+    if (o.base) {
+      if (outputs.length > 1) io.out('')
+      io.out('')
+      printDiff(o.base, o.report, 'variable', io)
+    }
+  }
+  return 0
 }

@@ -6,7 +6,8 @@ import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/function-check'
 import { splitFunctionList } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
-import { runTraceWorker, taskPool } from '../workers/run-worker'
+import { runTraceWorker } from '../workers/run-worker'
+import { SessionStatics } from '../store/session-statics'
 import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
@@ -60,13 +61,11 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       trackHeap: !has(args, 'no-heap'),
       followCalls: has(args, 'follow-calls'),
       afterLimit: has(args, 'stop-at-limit') ? 'stop' : 'detach',
-      stdio: 'inherit'
+      stdio: 'inherit',
+      // Simulated by the trace's worker beside the naming, stored with the trace.
+      ...(hierarchy ? { simulate: hierarchy } : {})
     },
-    (p) => {
-      // The simulation's worker boots while the trace's points are named, not after.
-      if (hierarchy && p.phase === 'symbolizing') taskPool.warm()
-      io.progress(() => progressLine(p.phase, p.events, started))
-    }
+    (p) => io.progress(() => progressLine(p.phase, p.events, started))
   )
   // Ctrl+C, a closed terminal or a kill: stop recording, keep what was recorded (partial).
   const stop = () => handle.stop()
@@ -88,7 +87,14 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
     // --cache: the first simulation, as `stride simulate` would run and print it (a partial or
     // cancelled trace too: what was recorded is simulated).
-    if (simulating && hierarchy && s.events > 0) return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace' }, io)
+    if (simulating && hierarchy && s.events > 0) {
+      const first = done.firstRun
+      if (first?.run != null) return simulating.printRuns(done.session, [first.run], new SessionStatics(), { baseline: false, json: false }, io)
+      if (first?.cancelled) throw new StrideError(`stride trace: the simulation was cancelled; the trace is kept (stride simulate ${done.session} --cache ... simulates it).`, 'cancelled')
+      // Not run beside the naming (it failed there): the pool runs it, and says what is wrong.
+      if (first) io.err(`stride trace: note: the simulation runs again after the trace (${first.why}).`)
+      return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace' }, io)
+    }
     return 0
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop)

@@ -9,6 +9,7 @@ import type { HierarchyConfig } from '../../shared/domain'
 import { JobError, runSimulateWorker, runTraceWorker, warmTraceWorker, type WorkerHandle } from '../workers/run-worker'
 import { rememberSession } from './recent-sessions'
 import { ApiEventChannel } from './event-channel'
+import { ReadyReports } from './ready-reports'
 
 interface Job {
   id: string
@@ -24,6 +25,8 @@ interface Job {
 
 export class JobManager extends ApiEventChannel {
   private readonly jobs = new Map<string, Job>()
+  /** First runs' reports built by their trace's worker, for the getReport that follows. */
+  readonly readyReports = new ReadyReports()
   cancel(jobId: string): boolean {
     const job = this.jobs.get(jobId)
     if (!job) return false
@@ -90,7 +93,8 @@ export class JobManager extends ApiEventChannel {
           out: input.out,
           trackHeap: input.trackHeap,
           followCalls: input.followCalls && input.functions.length > 0,
-          afterLimit: input.afterLimit
+          afterLimit: input.afterLimit,
+          ...(input.simulate ? { simulate: input.simulate, reportFirstRun: true } : {})
         },
         (p) => this.progress(job, p)
       )
@@ -98,9 +102,17 @@ export class JobManager extends ApiEventChannel {
       // The next trace's spare starts once this trace is done (not beside it: it competes for the cores).
       const done = await handle.result.finally(() => warmTraceWorker(true))
       rememberSession(done.session, input.program)
-      // A cancelled trace is still simulated when asked: the user sees what was recorded.
+      // A cancelled trace is still simulated when asked: the user sees what was recorded. The
+      // trace's worker simulated it beside the naming when it could; else the pool does now.
       if (input.simulate && done.events > 0) {
-        await this.runSimulate(job, done.session, input.simulate, done.stopReason, done.partial, done.message)
+        const first = done.firstRun
+        if (first?.run != null) {
+          // Its report, built by the trace's worker, is what the client asks for next.
+          if (done.firstReport) this.readyReports.put(done.session, first.run, done.firstReport)
+          this.finish(job, { session: done.session, run: first.run, partial: done.partial, stopReason: done.stopReason, message: done.message })
+        }
+        else if (first?.cancelled) this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: 'cancelled', message: 'simulation cancelled; the trace is kept' })
+        else await this.runSimulate(job, done.session, input.simulate, done.stopReason, done.partial, done.message)
         return
       }
       this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: done.stopReason, message: done.message })

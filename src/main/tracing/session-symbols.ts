@@ -20,6 +20,7 @@ import type { LoadedModule } from './proc-maps'
 import { realpathSync } from 'node:fs'
 import { linkedLibraries } from '../symbols/linked-libraries'
 import { inSystemFolder } from '../symbols/system-objects'
+import type { FirstSimulation } from '../session-analysis/first-simulation'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
@@ -49,7 +50,7 @@ async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLay
   return libraries.filter((l) => l !== null)
 }
 
-async function writeSymbols(writer: SessionWriter, correlator: Correlator, { points, modules, elf, functionStreams: live, loops: early }: TraceOutcome): Promise<void> {
+async function writeSymbols(writer: SessionWriter, correlator: Correlator, { points, modules, elf, functionStreams: live, loops: early }: TraceOutcome, first: FirstSimulation | null): Promise<void> {
   // The loop nests need no names: objdump and their lines run while the points are named
   // (or ran while the program did, when the backend started them).
   const loops = early ?? programLoops(elf)
@@ -58,6 +59,9 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, { poi
   // The last chunk compresses on the thread pool while the objects' symbols are read.
   const committed = writer.commitAllInBackground()
   committed.catch(() => {}) // awaited below, through the stream statistics
+  // The first simulation reads the stored trace while the points are named; its timeline is
+  // kept per data structure (the correlator's), named when the run is stored, below.
+  if (first) first.start(writer.recordingPath, committed, ...pointGroups(points, histograms))
   const groups = await pointModules(points, modules, elf)
   // The functions' stream statistics: kept while the trace ran (Stride's tool), else read from
   // the whole stored trace once the last chunk is committed; the points and variables are
@@ -88,6 +92,21 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, { poi
   await streamsStored
   writer.writePoints(points, names, modules)
   await loops.then((l) => storeLoops(writer, points, modules, elf, names, l)).catch(() => {}) // no objdump: no loops
+  // The run's roll-up reads the points' names and loops: stored last.
+  if (first) await first.store(writer.db)
+}
+
+/** Per point (by index), the data structure its accesses fall in most, as a dense index; and how many. */
+function pointGroups(points: PointRecord[], histograms: Map<number, Map<number, number>>): [Int32Array, number] {
+  const index = new Map<number, number>()
+  const groups = new Int32Array(points.length)
+  for (const p of points) {
+    const v = dominantVariable(histograms.get(p.idx))
+    let g = index.get(v)
+    if (g === undefined) index.set(v, (g = index.size))
+    groups[p.idx] = g
+  }
+  return [groups, index.size]
 }
 
 /**
@@ -160,14 +179,20 @@ export interface TraceOutcome {
 /**
  * Ends a recorded trace the same way for every backend: names points and data structures,
  * stores loops and the backend's own metadata, and closes the session (partial unless the
- * trace completed). Returns whether it is partial.
+ * trace completed). With `first`, that simulation runs beside the naming and its run is
+ * stored before the session closes (`first.outcome`). Returns whether it is partial.
  */
-export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>): Promise<boolean> {
+export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<boolean> {
   try {
-    await writeSymbols(writer, correlator, outcome)
+    await writeSymbols(writer, correlator, outcome, first)
   } finally {
     // The naming is the trace's last lookup; the worker that ran it may end right after.
     await endSymbolizer()
+    // Its reader must be closed before the file is (a failed naming: the simulation stops).
+    if (first) {
+      if (!first.outcome) first.stop()
+      await first.settled()
+    }
   }
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
   const partial = outcome.stopReason !== 'completed'

@@ -9,6 +9,7 @@ import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceR
 import type { StrideErrorCode } from '../../shared/errors'
 import type { SessionCache } from './session-cache'
 import type { KeptRun } from '../store/run-rows'
+import type { FirstRun } from '../session-analysis/first-simulation'
 
 export interface TraceWorkerInput {
   program: string
@@ -23,6 +24,10 @@ export interface TraceWorkerInput {
   followCalls?: boolean
   /** At the event or time limit: 'detach' lets the program run on uninstrumented, 'stop' ends it. */
   afterLimit?: 'detach' | 'stop'
+  /** The first simulation: run beside the naming and stored with the trace when it can be (`firstRun`). */
+  simulate?: HierarchyConfig
+  /** Also build that run's report (JSON text, `firstReport`), for a client that asks for it next. */
+  reportFirstRun?: boolean
   /** 'inherit' (the CLI): the program reads Stride's stdin and writes to its terminal. */
   stdio?: 'inherit' | 'pipe'
 }
@@ -41,7 +46,7 @@ export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type:
 /** Trace worker -> parent. */
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: string }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
 // ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----

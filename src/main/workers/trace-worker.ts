@@ -17,7 +17,8 @@ const loadModules = () =>
     import('../tracing/valgrind/tool-tracer'),
     import('../tracing/session-symbols'),
     import('../symbols/elf-reader'),
-    import('../correlate/source-expressions')
+    import('../correlate/source-expressions'),
+    import('../session-analysis/first-simulation')
   ])
 
 /**
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   // Valgrind starts first: its own start-up overlaps loading the rest of this worker (the
   // session writer, the codec, the symbol readers: ~60 ms); its records wait in the pipe.
   if (built.ok) launched = launchStrideTool(input, built.tool)
-  const [{ SessionWriter }, { Correlator }, { ValgrindTrace }, { ToolTrace }, { finishTracedSession, programDataLayout, programLoops }, { readElf }, { cParser }] = await (modulesAhead ?? loadModules())
+  const [{ SessionWriter }, { Correlator }, { ValgrindTrace }, { ToolTrace }, { finishTracedSession, programDataLayout, programLoops }, { readElf }, { cParser }, { FirstSimulation }] = await (modulesAhead ?? loadModules())
   const writer = new SessionWriter(input.out, {
     program: input.program,
     args: input.args,
@@ -66,7 +67,19 @@ async function main(): Promise<void> {
   const correlatorReady = layout.then((l) => new Correlator(l))
   const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
-  onStop = () => trace.stop('cancelled', 'cancelled by the user')
+  // The first simulation runs beside the naming (a layout filter's, after it: the caller's).
+  let lastPost = 0
+  const simulating = (events: number, total: number) => {
+    // A few a second: it yields every few milliseconds.
+    if (Date.now() - lastPost < 150 && events < total) return
+    lastPost = Date.now()
+    post({ type: 'progress', phase: 'simulating', events, total })
+  }
+  const first = input.simulate && FirstSimulation.runsBeside(input.simulate) ? new FirstSimulation(input.simulate, simulating) : null
+  // A stop while recording ends the recording (what was recorded is still named and
+  // simulated); a stop after it cancels the first simulation.
+  let recording = true
+  onStop = () => (recording ? trace.stop('cancelled', 'cancelled by the user') : first?.stop())
   if (stopWanted) onStop()
   let outcome
   try {
@@ -74,6 +87,7 @@ async function main(): Promise<void> {
     // The C parser the naming ends with (~0.15 s to load) loads while the program runs.
     void cParser()
     outcome = await running
+    recording = false
   } catch (e) {
     // Keep whatever reached the file, marked partial, and say why.
     const message = e instanceof Error ? e.message : String(e)
@@ -93,8 +107,9 @@ async function main(): Promise<void> {
     threads: outcome.threads,
     recorder: outcome.recorder,
     recorderNote: fallback
-  })
-  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message })
+  }, first)
+  const firstReport = input.reportFirstRun ? first?.report(input.out) : null
+  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(firstReport ? { firstReport } : {}) })
 }
 
 main().catch((e: unknown) => {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
 import type { RunReport } from '../../../shared/domain'
 import { example, fixedEnv, sessionInfo, stride, strideOk, tempDir } from '../../testing/cli-runner'
 
@@ -108,6 +109,56 @@ describe('stride trace (Valgrind backend)', () => {
     expectCleanError(stride(['trace', '--launch', example('conflict'), '--out', refused, '--cache', 'L1:48K:8:64'], env), /^stride trace: .*number of sets .* must be a power of two/)
     expectCleanError(stride(['trace', '--launch', example('conflict'), '--out', refused, '--tlb', 'DTLB:64:4:4K'], env), /--tlb and --cachegrind-compatible go with --cache levels/)
     expect(existsSync(refused)).toBe(false)
+  })
+
+  it('--cache on a whole program with heap arrays, globals and libc: the run stored with the trace is the one simulate stores, table by table', () => {
+    // Outside-style: -O2, PIE, heap and global data, a struct array, libc's own accesses (names
+    // fold to "unknown" and libc's), an L2 and a TLB: the timeline folds many data structures.
+    const source = join(dir, 'first-sim.c')
+    writeFileSync(
+      source,
+      `#include <stdlib.h>
+#include <stdio.h>
+struct particle { double x, v; int id; };
+double table[4096];
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 20000;
+  double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  struct particle *p = calloc(n, sizeof *p);
+  for (int i = 0; i < n; i++) { a[i] = i; b[i] = 2 * i; p[i].id = i; }
+  double s = 0;
+  for (int r = 0; r < 4; r++)
+    for (int i = 0; i < n; i++) { p[i].x += a[i] * b[(i * 7) % n]; s += table[(i * 31) & 4095] + p[i].x; }
+  printf("%f\\n", s);
+  return 0;
+}
+`
+    )
+    const program = compile(source, join(dir, 'first-sim'), ['-O2', '-g'])
+    const session = join(dir, 'first-sim.stride')
+    const hierarchy = ['--cache', 'L1:32K:8:64', '--cache', 'L2:256K:8:64', '--tlb', 'DTLB:64:4:4K']
+    // Simulated beside the naming (no note that it ran again after the trace), then by simulate.
+    const traced = stride(['trace', '--launch', program, '--out', session, ...hierarchy, '--', '20000'], env)
+    expect(traced.status, traced.stderr).toBe(0)
+    expect(traced.stderr).not.toMatch(/runs again/)
+    expect(traced.stdout).toMatch(/^run 1: L1 32768B 8-way 64B lines, L2 262144B 8-way 64B lines, DTLB/m)
+    strideOk(['simulate', session, ...hierarchy], env)
+    const db = new Database(session, { readonly: true })
+    try {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'run%'").pluck().all() as string[]).filter((t) => t !== 'runs')
+      expect(tables).toEqual(expect.arrayContaining(['run_points', 'run_point_metrics', 'run_evictors', 'run_timeline', 'run_rollup']))
+      for (const table of ['runs', ...tables]) {
+        const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== 'run' && c !== 'created_at')
+        // In stored order: the first run's rows were written as simulate writes them.
+        const rows = (run: number) => db.prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE run = ? ORDER BY rowid`).all(run)
+        expect(rows(1).length, table).toBeGreaterThan(0)
+        expect(rows(1), table).toEqual(rows(2))
+      }
+      const names = db.prepare('SELECT DISTINCT variable FROM run_timeline WHERE run = 1').pluck().all()
+      expect(names.length).toBeGreaterThanOrEqual(3)
+    } finally {
+      db.close()
+    }
   })
 
   it('bad input gets one clear line naming the problem and the fix', () => {

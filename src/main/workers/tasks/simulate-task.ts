@@ -11,12 +11,10 @@ import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simul
 import { storeRun } from '../../store/runs'
 import type { KeptRun } from '../../store/run-rows'
 import { foldLog, type Db } from '../../store/open-db'
-import { countEvents, iterateChunksAhead, openSessionDb } from '../../store/session-reader'
+import { countEvents, openSessionDb } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
+import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from '../../session-analysis/session-simulation'
 import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
-
-/** About this many timeline intervals when the user does not choose the interval. */
-const DEFAULT_INTERVALS = 100
 
 interface Simulation {
   config: HierarchyConfig
@@ -26,7 +24,7 @@ interface Simulation {
 }
 
 async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>): Promise<Simulation> {
-  const interval = config.timelineInterval ?? Math.max(1, Math.ceil(total / DEFAULT_INTERVALS))
+  const interval = timelineIntervalOf(config, total)
   let layout: LayoutMap | null = null
   if (config.layout && config.layout.length > 0) {
     try {
@@ -56,17 +54,8 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
     const rows: Array<KeptRun | null> = []
     const runs = sims.map(({ config, hierarchy, interval }) => {
       hierarchy.finish()
-      const run = storeRun(writer, {
-        config,
-        accesses: hierarchy.accesses,
-        totals: hierarchy.levelTotals(),
-        pointStats: hierarchy.pointResults(),
-        pointCount: kinds.length,
-        extras: hierarchy.levelExtras(),
-        evictors: hierarchy.evictorEntries(),
-        timeline: hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses })),
-        timelineInterval: interval
-      }, statics)
+      const timeline = hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
+      const run = storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics)
       if (input.withRows) rows.push(statics.storedRun(run))
       return run
     })
@@ -82,36 +71,24 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   const kinds = statics.kinds(reader)
   const total = countEvents(reader)
   // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
-  const variables: string[] = []
-  const varIndex = new Map<string, number>()
-  const pointVariables = Int32Array.from(statics.pointVariables(reader).map((variable) => {
-    const name = variable ?? 'unknown'
-    let v = varIndex.get(name)
-    if (v === undefined) {
-      v = variables.length
-      variables.push(name)
-      varIndex.set(name, v)
-    }
-    return v
-  }))
+  const { variables, pointVariables } = timelineVariables(statics.pointVariables(reader))
   let placed: Promise<PlacedVariable[]> | null = null
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
   for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
-  let done = 0
-  let lastPost = 0
-  for await (const chunk of iterateChunksAhead(reader, kinds.length, { reuse: true })) {
-    for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
-    done += chunk.count
-    const now = Date.now()
-    if (now - lastPost > 200) {
-      lastPost = now
+  const done = await eachStoredChunk(
+    reader,
+    kinds.length,
+    (chunk) => {
+      for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
+    },
+    (done) => {
       ctx.progress('simulating', done, total)
-      // Let the stop message in: chunks are processed synchronously otherwise.
-      await new Promise((r) => setImmediate(r))
-      if (ctx.shouldStop()) break
-    }
-  }
+      // Chunks are processed synchronously otherwise: the stop message gets in here.
+      return !ctx.shouldStop()
+    },
+    200
+  )
   return { sims, variables, kinds, total, done }
 }

@@ -1,0 +1,44 @@
+/**
+ * Reports built before they are asked for: a trace job's first run, whose report the trace's
+ * worker builds while what it reads is still in its memory. Each is handed out once, to the
+ * getReport of that run of that file, while the file is the one it was built from (a new
+ * trace to the same path replaces the file, and its run ids start again); else the pool
+ * builds the report as for any run.
+ */
+import { statSync } from 'node:fs'
+
+/** A few at most (one per trace job finishing at once), for a few minutes. */
+const MAX_READY = 4
+const READY_MS = 5 * 60_000
+
+/** The file itself: another recording at the same path is another inode or size or time. */
+function fileStamp(path: string): string | null {
+  try {
+    const s = statSync(path)
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`
+  } catch {
+    return null
+  }
+}
+
+export class ReadyReports {
+  private readonly ready = new Map<string, { text: string; stamp: string; at: number }>()
+
+  put(session: string, run: number, text: string): void {
+    const stamp = fileStamp(session)
+    if (stamp === null) return
+    const key = `${run}\0${session}`
+    this.ready.delete(key)
+    this.ready.set(key, { text, stamp, at: Date.now() })
+    while (this.ready.size > MAX_READY) this.ready.delete(this.ready.keys().next().value!)
+  }
+
+  /** The report of `run` in `session` if one is ready (then no longer kept), else null. */
+  take(session: string, run: number): string | null {
+    const key = `${run}\0${session}`
+    const r = this.ready.get(key)
+    if (!r) return null
+    this.ready.delete(key)
+    return Date.now() - r.at <= READY_MS && fileStamp(session) === r.stamp ? r.text : null
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * A trace's first simulation (the launch dialog's cache, `stride trace --cache`), run by the
+ * trace's own worker beside the naming of its points instead of after it: once the program
+ * has ended the chunks are all stored, and the simulator needs no names. Its timeline is kept
+ * per data structure as the correlator found them (their names come with the naming) and
+ * folded to names when the run is stored, after the naming: the run is the one a `simulate`
+ * job would store for the same trace (tested against it). Whatever keeps it from storing its
+ * run (a layout filter, which needs the named data structures placed; an error) leaves the
+ * simulation to the caller, as before; a stop after the recording cancels it.
+ */
+import type { HierarchyConfig, RunId } from '../../shared/domain'
+import type { TimelineCell } from '../simulate/hierarchy'
+import { NativeHierarchy } from '../simulate/native-hierarchy'
+import { openDb, type Db } from '../store/open-db'
+import { buildReport, storeRun, type SimulationResult } from '../store/runs'
+import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
+import { SessionStatics } from '../store/session-statics'
+import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
+
+/** What became of it: the stored run, or why there is none (cancelled: by the user). */
+export type FirstRun = { run: RunId } | { run: null; cancelled: boolean; why: string }
+
+interface Simulated {
+  hierarchy: NativeHierarchy
+  interval: number
+  pointCount: number
+  groups: Int32Array
+}
+
+/** Work between two turns of the event loop: the naming's child processes and messages get in. */
+const YIELD_MS = 4
+
+export class FirstSimulation {
+  private simulated: Promise<Simulated | string> | null = null
+  private stopped = false
+  /** What the stored run's roll-up read (the points' columns, touches) and its rows. */
+  private readonly statics = new SessionStatics()
+  /** Set once the run is stored, or known not to be. */
+  outcome: FirstRun | null = null
+
+  constructor(
+    private readonly config: HierarchyConfig,
+    private readonly onProgress: (done: number, total: number) => void
+  ) {}
+
+  /** A layout filter places the data structures, which are named only at the end: that one runs after the naming. */
+  static runsBeside(config: HierarchyConfig): boolean {
+    return !config.layout || config.layout.length === 0
+  }
+
+  /**
+   * Reads the trace from `path` (a connection of its own) once `committed` resolves (the last
+   * chunk stored). `groups[p]`: the data structure point p's accesses fall in most, as an
+   * index; `groupCount` of them.
+   */
+  start(path: string, committed: Promise<void>, groups: Int32Array, groupCount: number): void {
+    this.simulated = committed.then(
+      () => this.simulate(path, groups, groupCount),
+      () => 'the trace was not stored whole'
+    )
+  }
+
+  /** Cancels it (a stop after the recording). */
+  stop(): void {
+    this.stopped = true
+  }
+
+  /** Resolves once it no longer reads the session (the writer may then close and rename it). */
+  async settled(): Promise<void> {
+    await this.simulated
+  }
+
+  private async simulate(path: string, groups: Int32Array, groupCount: number): Promise<Simulated | string> {
+    try {
+      const reader = openDb(path, { readonly: true })
+      try {
+        const kinds = readPointKinds(reader)
+        if (kinds.length !== groups.length) return `the session has ${kinds.length} points, the correlator ${groups.length}`
+        const total = countEvents(reader)
+        const interval = timelineIntervalOf(this.config, total)
+        const hierarchy = new NativeHierarchy(this.config, kinds, { pointVariables: groups, variableCount: groupCount, timelineInterval: interval })
+        const between = (done: number) => {
+          this.onProgress(done, total)
+          return !this.stopped
+        }
+        // On the thread pool: this thread names the points meanwhile.
+        await eachStoredChunk(reader, kinds.length, async (chunk) => void (await hierarchy.runAsync(chunk)), between, YIELD_MS)
+        if (this.stopped) return 'cancelled'
+        hierarchy.finish()
+        return { hierarchy, interval, pointCount: kinds.length, groups }
+      } finally {
+        reader.close()
+      }
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e)
+    }
+  }
+
+  /**
+   * Waits for the simulation and stores its run in `db`, the session being written, whose points
+   * are named and loops stored (the run's roll-up reads them). Never throws: `outcome` says.
+   */
+  async store(db: Db): Promise<FirstRun> {
+    const s = await (this.simulated ?? 'not started')
+    if (typeof s === 'string') return (this.outcome = { run: null, cancelled: s === 'cancelled', why: s })
+    try {
+      const timeline = foldTimeline(s.hierarchy.timelineCells(), s.groups, this.statics.pointVariables(db))
+      if (!timeline) return (this.outcome = { run: null, cancelled: false, why: 'points of one data structure were named apart' })
+      return (this.outcome = { run: storeRun(db, simulationResult(this.config, s.hierarchy, s.pointCount, timeline, s.interval), this.statics) })
+    } catch (e) {
+      return (this.outcome = { run: null, cancelled: false, why: e instanceof Error ? e.message : String(e) })
+    }
+  }
+
+  /**
+   * The stored run's report as JSON text (what getReport sends), from the finished session at
+   * `path`: built here, where the run's rows and half of what else it reads are in memory,
+   * while the client is told the job is done. Null when there is no run, or on any error (the
+   * pool then builds it when asked).
+   */
+  report(path: string): string | null {
+    if (this.outcome?.run == null) return null
+    try {
+      const db = openSessionDb(path, { readonly: true })
+      try {
+        return JSON.stringify(buildReport(db, this.outcome.run, this.statics))
+      } finally {
+        db.close()
+      }
+    } catch {
+      return null
+    }
+  }
+}
+
+/**
+ * Timeline cells kept per group (`groups[p]`: point p's) as a run keyed by names stores them:
+ * summed per name (`names[p]`, null: 'unknown'), in the order such a simulation closes them
+ * (interval, level, then names in the order of the points that first fall in them). Null when
+ * two points of one group have different names, which the naming never does (a point's name
+ * is its data structure's).
+ */
+export function foldTimeline(cells: readonly TimelineCell[], groups: Int32Array, names: Array<string | null>): SimulationResult['timeline'] | null {
+  const { variables, pointVariables } = timelineVariables(names)
+  const nameOfGroup = new Map<number, number>()
+  for (let p = 0; p < groups.length; p++) {
+    const known = nameOfGroup.get(groups[p]!)
+    if (known === undefined) nameOfGroup.set(groups[p]!, pointVariables[p]!)
+    else if (known !== pointVariables[p]) return null
+  }
+  const width = variables.length
+  const out: SimulationResult['timeline'] = []
+  let at = 0
+  while (at < cells.length) {
+    // One interval's cells (they come in interval order), summed per (level, name).
+    const interval = cells[at]!.interval
+    const sums = new Map<number, number>()
+    for (; at < cells.length && cells[at]!.interval === interval; at++) {
+      const c = cells[at]!
+      const v = nameOfGroup.get(c.variable)
+      if (v === undefined) return null
+      const key = c.level * width + v
+      sums.set(key, (sums.get(key) ?? 0) + c.misses)
+    }
+    for (const key of [...sums.keys()].sort((a, b) => a - b)) out.push({ level: Math.floor(key / width), variable: variables[key % width]!, interval, misses: sums.get(key)! })
+  }
+  return out
+}

@@ -1,0 +1,74 @@
+/**
+ * Hierarchies simulated over a stored trace, and their results as the store takes them: what
+ * a `simulate` task (workers/tasks/simulate-task.ts) and a trace's first simulation beside its
+ * naming (first-simulation.ts) share, so both store the same run for the same trace.
+ */
+import type { HierarchyConfig } from '../../shared/domain'
+import type { NativeHierarchy } from '../simulate/native-hierarchy'
+import type { Db } from '../store/open-db'
+import type { SimulationResult } from '../store/runs'
+import { iterateChunksAhead } from '../store/session-reader'
+import type { DecodedChunk } from '../store/chunk-codec'
+
+/** About this many timeline intervals when the user does not choose the interval. */
+export const DEFAULT_INTERVALS = 100
+
+/** The timeline interval of a run over `total` accesses. */
+export const timelineIntervalOf = (config: HierarchyConfig, total: number): number => config.timelineInterval ?? Math.max(1, Math.ceil(total / DEFAULT_INTERVALS))
+
+/**
+ * Every stored chunk, in order, to `onChunk` (the next one decoding on the thread pool
+ * meanwhile; a chunk's arrays are valid only until the call, or the promise it returns, ends). Every `yieldMs` of work it
+ * yields a turn of the event loop (messages, child processes' output) and asks `between`
+ * whether to go on. Returns the accesses handed over.
+ */
+export async function eachStoredChunk(reader: Db, pointCount: number, onChunk: (chunk: DecodedChunk) => void | Promise<void>, between: (done: number) => boolean, yieldMs: number): Promise<number> {
+  let done = 0
+  let last = 0 // the first chunk reports at once
+  for await (const chunk of iterateChunksAhead(reader, pointCount, { reuse: true })) {
+    await onChunk(chunk)
+    done += chunk.count
+    const now = Date.now()
+    if (now - last >= yieldMs) {
+      last = now
+      await new Promise((r) => setImmediate(r))
+      if (!between(done)) break
+    }
+  }
+  return done
+}
+
+/** A finished hierarchy's result, as storeRun takes it; `timeline` is its cells with their data structures' names. */
+export function simulationResult(config: HierarchyConfig, hierarchy: NativeHierarchy, pointCount: number, timeline: SimulationResult['timeline'], interval: number): SimulationResult {
+  return {
+    config,
+    accesses: hierarchy.accesses,
+    totals: hierarchy.levelTotals(),
+    pointStats: hierarchy.pointResults(),
+    pointCount,
+    extras: hierarchy.levelExtras(),
+    evictors: hierarchy.evictorEntries(),
+    timeline,
+    timelineInterval: interval
+  }
+}
+
+/**
+ * The timeline's data structures as a simulation takes them: one index per name, in the
+ * order of the points that first fall in it (null: 'unknown'), and each point's index.
+ */
+export function timelineVariables(pointVariables: Array<string | null>): { variables: string[]; pointVariables: Int32Array } {
+  const variables: string[] = []
+  const index = new Map<string, number>()
+  const of = Int32Array.from(pointVariables, (variable) => {
+    const name = variable ?? 'unknown'
+    let v = index.get(name)
+    if (v === undefined) {
+      v = variables.length
+      variables.push(name)
+      index.set(name, v)
+    }
+    return v
+  })
+  return { variables, pointVariables: of }
+}
