@@ -110,8 +110,7 @@ export class JobManager extends ApiEventChannel {
           // Its report, built by the trace's worker, is what the client asks for next.
           if (done.firstReport) this.readyReports.put(done.session, first.run, done.firstReport)
           this.finish(job, { session: done.session, run: first.run, partial: done.partial, stopReason: done.stopReason, message: done.message })
-        }
-        else if (first?.cancelled) this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: 'cancelled', message: 'simulation cancelled; the trace is kept' })
+        } else if (first?.cancelled) this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: 'cancelled', message: 'simulation cancelled; the trace is kept' })
         else await this.runSimulate(job, done.session, input.simulate, done.stopReason, done.partial, done.message)
         return
       }

@@ -77,6 +77,8 @@ export class FirstSimulation {
         const kinds = readPointKinds(reader)
         if (kinds.length !== groups.length) return `the session has ${kinds.length} points, the correlator ${groups.length}`
         const total = countEvents(reader)
+        // Nothing recorded: no run (the caller says so).
+        if (total === 0) return 'nothing was recorded'
         const interval = timelineIntervalOf(this.config, total)
         const hierarchy = new NativeHierarchy(this.config, kinds, { pointVariables: groups, variableCount: groupCount, timelineInterval: interval })
         const between = (done: number) => {
