@@ -117,8 +117,8 @@ export class FirstSimulation {
   /**
    * The stored run's report as JSON text (what getReport sends), from the finished session at
    * `path`: built here, where the run's rows and half of what else it reads are in memory,
-   * while the client is told the job is done. Null when there is no run, or on any error (the
-   * pool then builds it when asked).
+   * before the job is reported done (the client asks for it next). Null when there is no run,
+   * or on any error (the pool then builds it when asked).
    */
   report(path: string): string | null {
     if (this.outcome?.run == null) return null
