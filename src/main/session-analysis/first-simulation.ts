@@ -27,8 +27,11 @@ interface Simulated {
   groups: Int32Array
 }
 
-/** Work between two turns of the event loop: the naming's child processes and messages get in. */
-const YIELD_MS = 4
+/**
+ * Progress, and a look for a stop, a few times a second. The naming needs no more: each batch
+ * runs on the thread pool, so every chunk already gives this thread's event loop its turn.
+ */
+const PROGRESS_MS = 150
 
 export class FirstSimulation {
   private simulated: Promise<Simulated | string> | null = null
@@ -86,7 +89,7 @@ export class FirstSimulation {
           return !this.stopped
         }
         // On the thread pool: this thread names the points meanwhile.
-        await eachStoredChunk(reader, kinds.length, async (chunk) => void (await hierarchy.runAsync(chunk)), between, YIELD_MS)
+        await eachStoredChunk(reader, kinds.length, async (chunk) => void (await hierarchy.runAsync(chunk)), between, PROGRESS_MS)
         if (this.stopped) return 'cancelled'
         hierarchy.finish()
         return { hierarchy, interval, pointCount: kinds.length, groups }

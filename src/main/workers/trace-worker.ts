@@ -68,14 +68,10 @@ async function main(): Promise<void> {
   const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
   // The first simulation runs beside the naming (a layout filter's, after it: the caller's).
-  let lastPost = 0
-  const simulating = (events: number, total: number) => {
-    // A few a second: it yields every few milliseconds.
-    if (Date.now() - lastPost < 150 && events < total) return
-    lastPost = Date.now()
-    post({ type: 'progress', phase: 'simulating', events, total })
-  }
-  const first = input.simulate && FirstSimulation.runsBeside(input.simulate) ? new FirstSimulation(input.simulate, simulating) : null
+  const first =
+    input.simulate && FirstSimulation.runsBeside(input.simulate)
+      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }))
+      : null
   // A stop while recording ends the recording (what was recorded is still named and
   // simulated); a stop after it cancels the first simulation.
   let recording = true
