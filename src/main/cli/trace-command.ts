@@ -12,6 +12,7 @@ import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
+import type { RunReport } from '../../shared/domain'
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
@@ -62,8 +63,9 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       followCalls: has(args, 'follow-calls'),
       afterLimit: has(args, 'stop-at-limit') ? 'stop' : 'detach',
       stdio: 'inherit',
-      // Simulated by the trace's worker beside the naming, stored with the trace.
-      ...(hierarchy ? { simulate: hierarchy } : {})
+      // Simulated by the trace's worker beside the naming, stored with the trace, and its
+      // report built there, where the points are in memory (here it would read them again).
+      ...(hierarchy ? { simulate: hierarchy, reportFirstRun: true } : {})
     },
     (p) => io.progress(() => progressLine(p.phase, p.events, started))
   )
@@ -89,7 +91,12 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     // cancelled trace too: what was recorded is simulated).
     if (simulating && hierarchy && s.events > 0) {
       const first = done.firstRun
-      if (first?.run != null) return simulating.printRuns(done.session, [first.run], new SessionStatics(), { baseline: false, json: false }, io)
+      if (first?.run != null) {
+        if (!done.firstReport) return simulating.printRuns(done.session, [first.run], new SessionStatics(), { baseline: false, json: false }, io)
+        const { printReport } = await import('./report-output')
+        printReport(JSON.parse(done.firstReport) as RunReport, 'line', io)
+        return 0
+      }
       if (first?.cancelled) throw new StrideError(`stride trace: the simulation was cancelled; the trace is kept (stride simulate ${done.session} --cache ... simulates it).`, 'cancelled')
       // Not run beside the naming (it failed there): the pool runs it, and says what is wrong.
       if (first) io.err(`stride trace: note: the simulation runs again after the trace (${first.why}).`)
