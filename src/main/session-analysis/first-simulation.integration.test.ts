@@ -53,6 +53,8 @@ describe('FirstSimulation', () => {
     strideOk(['simulate', path, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
     expect(report(1)).toEqual(report(2))
     expect(first.report(path)).toContain('"run":1')
+    // Fed no chunk while a program ran: it simulated the stored trace.
+    expect(first.liveReason).toBe('no chunk was fed')
   })
 
   it('a stop cancels it: nothing is stored, and it says so', async () => {

@@ -1,12 +1,14 @@
 /**
  * A trace's first simulation (the launch dialog's cache, `stride trace --cache`), run by the
- * trace's own worker beside the naming of its points instead of after it: once the program
- * has ended the chunks are all stored, and the simulator needs no names. Its timeline is kept
- * per data structure as the correlator found them (their names come with the naming) and
- * folded to names when the run is stored, after the naming: the run is the one a `simulate`
- * job would store for the same trace (tested against it). Whatever keeps it from storing its
- * run (a layout filter, which needs the named data structures placed; an error) leaves the
- * simulation to the caller, as before; a stop after the recording cancels it.
+ * trace's own worker, not after the trace: while the program runs, on each chunk as it is
+ * sealed (`live`, live-simulation.ts: the session writer feeds it), and where that run cannot be
+ * trusted to be the stored trace's, over the stored trace beside the naming of its points. The
+ * simulator needs no names: the live run's timeline is kept per point, the other's per data
+ * structure as the correlator found them, and either is folded to names when the run is
+ * stored, after the naming: the run is the one a `simulate` job would store for the same trace
+ * (tested against it). Whatever keeps it from storing its run (a layout filter, which needs the
+ * named data structures placed; an error) leaves the simulation to the caller, as before; a
+ * stop after the recording cancels it.
  */
 import type { HierarchyConfig, RunId } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
@@ -16,6 +18,7 @@ import { buildReport, storeRun, type SimulationResult } from '../store/runs'
 import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
+import { LiveSimulation } from './live-simulation'
 
 /** What became of it: the stored run, or why there is none (cancelled: by the user). */
 export type FirstRun = { run: RunId } | { run: null; cancelled: boolean; why: string }
@@ -24,7 +27,9 @@ interface Simulated {
   hierarchy: NativeHierarchy
   interval: number
   pointCount: number
+  /** The timeline's variable of each point (live: the point itself), and its cells at `interval`. */
   groups: Int32Array
+  cells: TimelineCell[]
 }
 
 /**
@@ -40,11 +45,17 @@ export class FirstSimulation {
   private readonly statics = new SessionStatics()
   /** Set once the run is stored, or known not to be. */
   outcome: FirstRun | null = null
+  /** Fed the chunks while the program runs (SessionWriter.feedChunks). */
+  readonly live: LiveSimulation
+  /** Why the stored trace was simulated again after the program ended (null: it was not). */
+  liveReason: string | null = null
 
   constructor(
     private readonly config: HierarchyConfig,
     private readonly onProgress: (done: number, total: number) => void
-  ) {}
+  ) {
+    this.live = new LiveSimulation(config)
+  }
 
   /** A layout filter places the data structures, which are named only at the end: that one runs after the naming. */
   static runsBeside(config: HierarchyConfig): boolean {
@@ -66,6 +77,7 @@ export class FirstSimulation {
   /** Cancels it (a stop after the recording). */
   stop(): void {
     this.stopped = true
+    this.live.drop('cancelled')
   }
 
   /** Resolves once it no longer reads the session (the writer may then close and rename it). */
@@ -82,6 +94,13 @@ export class FirstSimulation {
         const total = countEvents(reader)
         // Nothing recorded: no run (the caller says so).
         if (total === 0) return 'nothing was recorded'
+        const live = await this.live.finish(kinds, total)
+        if (this.stopped) return 'cancelled'
+        if (typeof live !== 'string') {
+          this.onProgress(total, total)
+          return { hierarchy: live.hierarchy, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells }
+        }
+        this.liveReason = live
         const interval = timelineIntervalOf(this.config, total)
         const hierarchy = new NativeHierarchy(this.config, kinds, { pointVariables: groups, variableCount: groupCount, timelineInterval: interval })
         const between = (done: number) => {
@@ -92,7 +111,7 @@ export class FirstSimulation {
         await eachStoredChunk(reader, kinds.length, async (chunk) => void (await hierarchy.runAsync(chunk)), between, PROGRESS_MS)
         if (this.stopped) return 'cancelled'
         hierarchy.finish()
-        return { hierarchy, interval, pointCount: kinds.length, groups }
+        return { hierarchy, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells() }
       } finally {
         reader.close()
       }
@@ -109,7 +128,7 @@ export class FirstSimulation {
     const s = await (this.simulated ?? 'not started')
     if (typeof s === 'string') return (this.outcome = { run: null, cancelled: s === 'cancelled', why: s })
     try {
-      const timeline = foldTimeline(s.hierarchy.timelineCells(), s.groups, this.statics.pointVariables(db))
+      const timeline = foldTimeline(s.cells, s.groups, this.statics.pointVariables(db))
       if (!timeline) return (this.outcome = { run: null, cancelled: false, why: 'points of one data structure were named apart' })
       return (this.outcome = { run: storeRun(db, simulationResult(this.config, s.hierarchy, s.pointCount, timeline, s.interval), this.statics) })
     } catch (e) {

@@ -10,11 +10,21 @@ import type { SimulationResult } from '../store/runs'
 import { iterateChunksAhead } from '../store/session-reader'
 import type { DecodedChunk } from '../store/chunk-codec'
 
-/** About this many timeline intervals when the user does not choose the interval. */
+/** At most this many timeline intervals (more than half as many) when the user does not choose the interval. */
 export const DEFAULT_INTERVALS = 100
 
-/** The timeline interval of a run over `total` accesses. */
-export const timelineIntervalOf = (config: HierarchyConfig, total: number): number => config.timelineInterval ?? Math.max(1, Math.ceil(total / DEFAULT_INTERVALS))
+/**
+ * The timeline interval of a run over `total` accesses: the user's, else the smallest power of
+ * two that holds the run in DEFAULT_INTERVALS intervals. A power of two, so that a simulation
+ * that starts before the total is known (a trace's live first simulation: intervals that double
+ * as it runs, live-simulation.ts) closes exactly these intervals' cells.
+ */
+export function timelineIntervalOf(config: HierarchyConfig, total: number): number {
+  if (config.timelineInterval) return config.timelineInterval
+  let interval = 1
+  while (Math.ceil(total / interval) > DEFAULT_INTERVALS) interval *= 2
+  return interval
+}
 
 /**
  * Every stored chunk, in order, to `onChunk` (the next one decoding on the thread pool

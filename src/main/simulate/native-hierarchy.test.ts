@@ -130,6 +130,45 @@ describe('native simulator', () => {
     )
   })
 
+  it('with adaptive intervals, closes the timeline a run at its final interval closes, while points and their variables are added', () => {
+    fc.assert(
+      fc.property(
+        configArb,
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }),
+        traceArb,
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 4 }),
+        (config, kindList, trace, limit, start) => {
+          const kinds = Uint8Array.from(kindList)
+          // A variable per point, as a trace's first simulation keeps them; the last point (and
+          // its variable, beyond the count given) arrives with the last batch.
+          const vars = Int32Array.from({ length: POINTS }, (_, p) => p)
+          const run = (h: Sim) => {
+            const withoutLast = trace.filter((a) => a.point < POINTS - 1)
+            const third = Math.ceil(withoutLast.length / 3)
+            if (third > 0) h.run(toBatch(withoutLast.slice(0, third)))
+            if (withoutLast.length > third) h.run(toBatch(withoutLast.slice(third)))
+            h.setPointKinds(kinds, vars)
+            h.run(toBatch(trace))
+            return results(h)
+          }
+          const adaptive = new NativeHierarchy(config, kinds.subarray(0, POINTS - 1), { pointVariables: vars.subarray(0, POINTS - 1), variableCount: 1, timelineInterval: start, adaptiveIntervals: limit })
+          const got = run(adaptive)
+          const width = adaptive.timelineInterval
+          const doublings = Math.log2(width / start)
+          expect(Number.isInteger(doublings)).toBe(true)
+          // Bounded: at most 2 x limit intervals; and doubled only once 2 x limit intervals of
+          // half the width had begun (so half the width could not have held the run in `limit`).
+          expect(Math.ceil(got.accesses / width)).toBeLessThanOrEqual(2 * limit)
+          if (doublings > 0) expect(got.accesses).toBeGreaterThan(((2 * limit - 1) * width) / 2)
+          const reference = new Hierarchy(config, kinds.subarray(0, POINTS - 1), { pointVariables: vars.subarray(0, POINTS - 1), variableCount: POINTS, timelineInterval: width })
+          expect(got).toEqual(run(reference))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
   it('runs a batch on the thread pool (runAsync) to exactly the results of run, and refuses other calls meanwhile', async () => {
     const samples = fc.sample(fc.tuple(configArb, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), traceArb), { numRuns: 40, seed: 13 })
     for (const [config, kindList, trace] of samples) {

@@ -15,7 +15,7 @@ import { checkHierarchy, PF_NONE, prefetchCode, sumLevelTotals, type AccessBatch
 type Handle = { readonly __sim: unique symbol }
 
 interface SimExports {
-  simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, nVars: number, missLevel: number): Handle
+  simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, maxIntervals: number, nVars: number, missLevel: number): Handle
   simSetPoints(sim: Handle, kinds: Uint8Array, variables: Int32Array | null): void
   simRun(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): number
   simRunAsync(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<number>
@@ -25,6 +25,7 @@ interface SimExports {
   simExtras(sim: Handle): Float64Array
   simTimeline(sim: Handle): Float64Array
   simEvictors(sim: Handle, level: number): Float64Array
+  simInfo(sim: Handle): Float64Array
 }
 
 const core = (): SimExports => nativeCore() as unknown as SimExports
@@ -35,6 +36,13 @@ const SPEC_FIELDS = 9
 export interface NativeHierarchyOptions extends HierarchyOptions {
   /** Keep the batch index of every miss at this level (caches first, then TLBs): `lastMisses()`. */
   missLevel?: number
+  /**
+   * Adaptive timeline intervals, for a trace simulated while it is recorded (its length not yet
+   * known): from `timelineInterval` on, the interval doubles, its cells merged pairwise, each time
+   * twice this many intervals have closed. Exact: a run at the final `timelineInterval` would have
+   * closed the same cells, since every interval boundary is one of the narrower widths too.
+   */
+  adaptiveIntervals?: number
 }
 
 export class NativeHierarchy {
@@ -42,7 +50,8 @@ export class NativeHierarchy {
   readonly names: string[]
   private readonly sim: Handle
   private pointCount: number
-  private readonly timeline: TimelineCell[] = []
+  private timeline: TimelineCell[] = []
+  private readonly adaptive: boolean
   accesses = 0
 
   constructor(config: HierarchyConfig, pointKinds: Uint8Array, options: NativeHierarchyOptions = {}) {
@@ -58,7 +67,10 @@ export class NativeHierarchy {
     const missLevel = options.missLevel ?? -1
     if (missLevel !== -1 && !(Number.isInteger(missLevel) && missLevel >= 0 && missLevel < this.names.length))
       throw new Error(`level ${missLevel} is not in this hierarchy (0..${this.names.length - 1})`)
-    this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, options.variableCount ?? 0, missLevel)
+    const adaptive = interval > 0 && options.adaptiveIntervals ? options.adaptiveIntervals : 0
+    if (!(Number.isInteger(adaptive) && adaptive >= 0 && adaptive < 2 ** 31)) throw new Error(`adaptiveIntervals must be a whole number, not ${adaptive}`)
+    this.adaptive = adaptive > 0
+    this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, adaptive, options.variableCount ?? 0, missLevel)
     core().simSetPoints(this.sim, pointKinds, pointVariables)
     this.pointCount = pointKinds.length
   }
@@ -106,11 +118,23 @@ export class NativeHierarchy {
     return core().simExtras(this.sim)
   }
 
-  /** Every timeline cell closed so far, in order. */
+  /** Every timeline cell closed so far, in order (adaptive: at `timelineInterval` now). */
   timelineCells(): TimelineCell[] {
     const rows = core().simTimeline(this.sim)
+    // Adaptive: the core keeps every cell, since later ones may merge them.
+    if (this.adaptive) this.timeline = []
     for (let i = 0; i < rows.length; i += 4) this.timeline.push({ level: rows[i]!, variable: rows[i + 1]!, interval: rows[i + 2]!, misses: rows[i + 3]! })
     return this.timeline
+  }
+
+  /** Accesses per timeline interval now (adaptive intervals grow; 0: no timeline). */
+  get timelineInterval(): number {
+    return core().simInfo(this.sim)[0]!
+  }
+
+  /** Bytes of C memory the hierarchy holds (levels, counts, evictors, timeline). */
+  get bytes(): number {
+    return core().simInfo(this.sim)[2]!
   }
 
   levelTotals(): LevelTotals[] {

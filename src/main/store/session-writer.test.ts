@@ -149,4 +149,44 @@ describe('session writer: background encoding', () => {
     expect(backlogged).toBeGreaterThan(0)
     w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
   })
+  it('feeds every feeder every sealed chunk, and lends the arrays of a chunk to no later chunk until the slowest feed is done', async () => {
+    const total = 3 * MAX_STORED_CHUNK + 77
+    const w = new SessionWriter(join(dir, 'fed-twice.stride'), META)
+    const feeder = (delay: number) => {
+      const seen: number[] = []
+      let reused = 0
+      let tail: Promise<void> = Promise.resolve()
+      return {
+        seen,
+        reused: () => reused,
+        tail: () => tail,
+        feed(count: number, _points: Uint32Array, addresses: Float64Array) {
+          tail = tail.then(async () => {
+            const copy = Float64Array.from(addresses.subarray(0, count))
+            await new Promise((r) => setTimeout(r, delay))
+            if (!copy.every((a, i) => a === addresses[i])) reused++
+            for (let i = 0; i < count; i++) seen.push(addresses[i]!)
+          })
+          return tail
+        }
+      }
+    }
+    const quick = feeder(0)
+    const slow = feeder(40)
+    w.feedChunks(quick)
+    w.feedChunks(slow)
+    w.encodeInBackground()
+    const sent: number[] = []
+    for (const b of batches(total)) {
+      w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      for (let i = 0; i < b.n; i++) sent.push(b.addresses[i]!)
+      await w.drain()
+    }
+    await w.commitAllInBackground()
+    await Promise.all([quick.tail(), slow.tail()])
+    expect(quick.seen).toEqual(sent)
+    expect(slow.seen).toEqual(sent)
+    expect(quick.reused() + slow.reused()).toBe(0)
+    w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+  })
 })

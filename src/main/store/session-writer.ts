@@ -84,7 +84,7 @@ interface SealedChunk {
   sizes: Uint16Array
   /** The point table when it was sealed (copies): the chunk names no later point. */
   table: PointRecord[]
-  /** The encoder and, when chunks are fed (feedChunks), the feed: the arrays go back to `spare` when both are done. */
+  /** The encoder and, when chunks are fed (feedChunks), the feeds: the arrays go back to `spare` when both are done. */
   users: number
 }
 
@@ -118,8 +118,8 @@ export class SessionWriter {
   private encoding = false
   private failure: Error | null = null
   private readonly spare: SealedChunk[] = []
-  private feeder: ChunkFeed | null = null
-  /** Sealed chunks the feeder has not finished with. */
+  private readonly feeders: ChunkFeed[] = []
+  /** Sealed chunks a feeder has not finished with. */
   private feeding = 0
   private readonly wakers: Array<() => void> = []
   /** Points stored so far, and the access counts last stored for them. */
@@ -195,12 +195,13 @@ export class SessionWriter {
   }
 
   /**
-   * Every chunk sealed from now on (encodeInBackground) also goes to `feeder`, in trace order,
-   * its arrays lent until the feed resolves (LiveFunctionStreams: the functions' statistics kept
-   * while the trace runs). Chunks committed otherwise (commitAll, finish) are not fed.
+   * Every chunk sealed from now on (encodeInBackground, commitAllInBackground) also goes to
+   * `feeder`, in trace order, its arrays lent until every feeder's feed resolves
+   * (LiveFunctionStreams: the functions' statistics kept while the trace runs; LiveSimulation:
+   * the first simulation). Chunks committed otherwise (commitAll, finish) are not fed.
    */
   feedChunks(feeder: ChunkFeed): void {
-    this.feeder = feeder
+    this.feeders.push(feeder)
   }
 
   /** Full chunks are waiting for the encoder or the feed: the tracer should stop reading until ready(). */
@@ -235,11 +236,12 @@ export class SessionWriter {
     if (n === 0) return
     // The points as they are now: their access counts go on growing in the tracer's table.
     const table = this.gatheredPoints.map((p) => ({ ...p }))
-    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, users: this.feeder ? 2 : 1 }
+    const feeders = this.feeders
+    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, users: feeders.length > 0 ? 2 : 1 }
     this.waiting.push(job)
-    if (this.feeder) {
+    if (feeders.length > 0) {
       this.feeding++
-      void this.feeder.feed(n, job.points, job.addresses, job.sizes, table).finally(() => {
+      void Promise.allSettled(feeders.map((f) => f.feed(n, job.points, job.addresses, job.sizes, table))).then(() => {
         this.feeding--
         this.release(job)
         for (const wake of this.wakers.splice(0)) wake()

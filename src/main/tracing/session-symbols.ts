@@ -93,7 +93,11 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, { poi
   writer.writePoints(points, names, modules)
   await loops.then((l) => storeLoops(writer, points, modules, elf, names, l)).catch(() => {}) // no objdump: no loops
   // The run's roll-up reads the points' names and loops: stored last.
-  if (first) await first.store(writer.db)
+  if (first) {
+    await first.store(writer.db)
+    // As for the stream statistics: not the user's concern, the session says why, for us.
+    if (first.liveReason) writer.writeMeta({ firstSimulationAfterTrace: first.liveReason })
+  }
 }
 
 /** Per point (by index), the data structure its accesses fall in most, as a dense index; and how many. */

@@ -72,6 +72,8 @@ async function main(): Promise<void> {
     input.simulate && FirstSimulation.runsBeside(input.simulate)
       ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }))
       : null
+  // It simulates each chunk as it is sealed, while the program runs.
+  if (first) writer.feedChunks(first.live)
   // A stop while recording ends the recording (what was recorded is still named and
   // simulated); a stop after it cancels the first simulation.
   let recording = true

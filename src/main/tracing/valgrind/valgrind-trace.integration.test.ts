@@ -137,7 +137,8 @@ int main(int argc, char **argv) {
     const program = compile(source, join(dir, 'first-sim'), ['-O2', '-g'])
     const session = join(dir, 'first-sim.stride')
     const hierarchy = ['--cache', 'L1:32K:8:64', '--cache', 'L2:256K:8:64', '--tlb', 'DTLB:64:4:4K']
-    // Simulated beside the naming (no note that it ran again after the trace), then by simulate.
+    // Simulated while the program ran (no note that it ran again after the trace, and the
+    // session does not say it was simulated after it), then by simulate.
     const traced = stride(['trace', '--launch', program, '--out', session, ...hierarchy, '--', '20000'], env)
     expect(traced.status, traced.stderr).toBe(0)
     expect(traced.stderr).not.toMatch(/runs again/)
@@ -156,6 +157,7 @@ int main(int argc, char **argv) {
       }
       const names = db.prepare('SELECT DISTINCT variable FROM run_timeline WHERE run = 1').pluck().all()
       expect(names.length).toBeGreaterThanOrEqual(3)
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'firstSimulationAfterTrace'").pluck().get()).toBeUndefined()
     } finally {
       db.close()
     }

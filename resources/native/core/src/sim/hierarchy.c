@@ -19,7 +19,7 @@ static const char *fail(const char *fmt, double a, double b) {
 }
 
 const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
-                     uint32_t n_vars, int32_t miss_level) {
+                     uint64_t max_intervals, uint32_t n_vars, int32_t miss_level) {
   memset(s, 0, sizeof *s);
   if (n_caches == 0) return "a hierarchy needs at least one cache level";
   if (n_tlb > 2) return "at most two TLB levels";
@@ -29,6 +29,7 @@ const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint3
   s->compatible = compatible;
   s->interval = interval;
   s->until_boundary = interval;
+  s->max_intervals = interval ? max_intervals : 0;
   s->n_vars = n_vars;
   s->miss_level = miss_level;
   uint32_t min_line = UINT32_MAX;
@@ -100,6 +101,19 @@ static void *grow_copy(void *old, size_t old_bytes, size_t new_bytes) {
   return p;
 }
 
+/* current[] laid out for `width` variables per level (the counts of the open interval kept). */
+static bool widen_timeline(Sim *s, uint32_t width) {
+  uint32_t old = s->n_vars ? s->n_vars : 1;
+  uint64_t *next = calloc((size_t)s->n_levels * width, sizeof *next);
+  if (!next) return false;
+  for (uint32_t l = 0; l < s->n_levels; l++)
+    for (uint32_t v = 0; v < old && v < width; v++) next[(size_t)l * width + v] = s->current[(size_t)l * old + v];
+  free(s->current);
+  s->current = next;
+  s->n_vars = width;
+  return true;
+}
+
 const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars) {
   if (count < s->point_count) return "the point table cannot shrink";
   for (uint32_t p = 0; p < count; p++)
@@ -123,6 +137,10 @@ const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const i
   }
   memcpy(s->kinds, kinds, count);
   if (vars) {
+    uint32_t needed = s->n_vars;
+    for (uint32_t p = 0; p < n_vars; p++)
+      if (vars[p] >= 0 && (uint32_t)vars[p] >= needed) needed = (uint32_t)vars[p] + 1;
+    if (needed > s->n_vars && !widen_timeline(s, needed)) return "out of memory";
     int32_t *v = realloc(s->point_vars, (n_vars ? n_vars : 1) * sizeof *v);
     if (!v) return "out of memory";
     memcpy(v, vars, n_vars * sizeof *v);
@@ -146,6 +164,44 @@ static bool push_cell(Sim *s, SimTimelineCell c) {
   return true;
 }
 
+static int cell_order(const SimTimelineCell *a, const SimTimelineCell *b) {
+  if (a->level != b->level) return a->level < b->level ? -1 : 1;
+  return a->variable < b->variable ? -1 : a->variable > b->variable;
+}
+
+/* Adaptive intervals: every two closed intervals become one of twice the width. Each interval's
+ * cells are in (level, variable) order, so a pair merges as two sorted runs; the result is the
+ * timeline a run at the doubled interval would have closed. */
+static bool halve_timeline(Sim *s) {
+  SimTimelineCell *out = malloc((s->cap_cells ? s->cap_cells : 1) * sizeof *out);
+  if (!out) return false;
+  size_t n = 0, at = 0;
+  while (at < s->n_cells) {
+    uint64_t pair = s->cells[at].interval >> 1;
+    size_t a = at, a_end = at;
+    while (a_end < s->n_cells && s->cells[a_end].interval == s->cells[a].interval) a_end++;
+    size_t b = a_end, b_end = a_end;
+    while (b_end < s->n_cells && s->cells[b_end].interval >> 1 == pair) b_end++;
+    while (a < a_end || b < b_end) {
+      int order = a == a_end ? 1 : b == b_end ? -1 : cell_order(&s->cells[a], &s->cells[b]);
+      SimTimelineCell c = order <= 0 ? s->cells[a] : s->cells[b];
+      if (order == 0) c.misses += s->cells[b++].misses;
+      if (order <= 0) a++;
+      else if (order > 0) b++;
+      c.interval = pair;
+      out[n++] = c;
+    }
+    at = b_end;
+  }
+  free(s->cells);
+  s->cells = out;
+  s->n_cells = n;
+  s->interval *= 2;
+  s->interval_index >>= 1;
+  s->until_boundary = s->interval;
+  return true;
+}
+
 static void close_interval(Sim *s) {
   uint32_t width = s->n_vars ? s->n_vars : 1;
   size_t n = (size_t)s->n_levels * width;
@@ -156,6 +212,7 @@ static void close_interval(Sim *s) {
   }
   s->interval_index++;
   s->until_boundary = s->interval;
+  if (s->max_intervals && s->interval_index == 2 * s->max_intervals && !halve_timeline(s)) s->failed = true;
 }
 
 /* A miss at level l by the access being simulated: the timeline and the miss stream. */

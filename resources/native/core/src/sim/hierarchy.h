@@ -47,6 +47,9 @@ typedef struct {
   int32_t *point_vars;
   uint32_t n_point_vars, n_vars;
   uint64_t interval; /* 0: no timeline intervals */
+  /* Adaptive intervals (> 0): the interval doubles, its cells merged pairwise, each time
+   * 2 x max_intervals have closed, so the timeline stays bounded before the total is known. */
+  uint64_t max_intervals;
   uint64_t until_boundary, interval_index;
   uint64_t *current;
   SimTimelineCell *cells;
@@ -64,9 +67,10 @@ typedef struct {
 
 /* NULL on success, else what is wrong (the Sim is then freed). */
 const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
-                     uint32_t n_vars, int32_t miss_level);
+                     uint64_t max_intervals, uint32_t n_vars, int32_t miss_level);
 void sim_free(Sim *s);
-/* The point table (kinds, and variables per point or NULL); it may only grow. */
+/* The point table (kinds, and variables per point or NULL); it may only grow. A variable at
+ * or beyond the count given to sim_init widens the timeline (the counts so far are kept). */
 const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars);
 /* NULL on success, else why the batch was refused (a point outside the table, a straddle
  * over more than two lines, out of memory). */

@@ -1,6 +1,7 @@
 /* The simulator's exports. A hierarchy lives in C memory owned by a JavaScript external
  * (freed when collected); batches cross as typed arrays, results come back as copies.
- *   simCreate(specs f64[9 per level], nCaches, nTlb, compatible, fastPath, interval, nVars, missLevel) -> sim
+ *   simCreate(specs f64[9 per level], nCaches, nTlb, compatible, fastPath, interval, maxIntervals, nVars, missLevel) -> sim
+ *     maxIntervals > 0: adaptive intervals (hierarchy.h), from `interval` on
  *     spec: size, assoc, lineSize, policy (0 lru 1 fifo 2 plru 3 random), seed,
  *           writeThrough, writeAllocate, inclusive, prefetch (0 none 1 next-line 2 stride)
  *   simSetPoints(sim, kinds u8, variables i32 | null)
@@ -9,7 +10,9 @@
  *     arrays must not change meanwhile; the simulator refuses every other call until it settles)
  *   simMisses(sim) -> u32 batch indices of those misses (a modify may appear twice)
  *   simFinish(sim); simStats(sim) -> f64; simExtras(sim) -> f64
- *   simTimeline(sim) -> f64 (level, variable, interval, misses) rows since the last call
+ *   simTimeline(sim) -> f64 (level, variable, interval, misses) rows since the last call (adaptive:
+ *     every row so far, at the interval of now: earlier rows may merge later)
+ *   simInfo(sim) -> f64 [the interval now, timeline cells held, bytes of C memory]
  *   simEvictors(sim, level) -> f64 (evictee, evictor, count) rows */
 #include "../addon.h"
 #include "hierarchy.h"
@@ -68,16 +71,17 @@ static bool get_i32(napi_env env, napi_value v, int32_t *out, const char *what) 
 }
 
 static napi_value create(napi_env env, napi_callback_info info) {
-  napi_value argv[8];
-  if (!stride_args(env, info, 8, argv)) return NULL;
+  napi_value argv[9];
+  if (!stride_args(env, info, 9, argv)) return NULL;
   size_t n;
   const double *spec = stride_typed_array(env, argv[0], napi_float64_array, &n, "specs");
-  uint32_t n_caches, n_tlb, compatible, fast_path, n_vars;
+  uint32_t n_caches, n_tlb, compatible, fast_path, n_vars, max_intervals;
   double interval;
   int32_t miss_level;
   if (!spec || !stride_u32(env, argv[1], &n_caches, "nCaches") || !stride_u32(env, argv[2], &n_tlb, "nTlb") ||
       !stride_u32(env, argv[3], &compatible, "compatible") || !stride_u32(env, argv[4], &fast_path, "fastPath") ||
-      napi_get_value_double(env, argv[5], &interval) != napi_ok || !stride_u32(env, argv[6], &n_vars, "nVars") || !get_i32(env, argv[7], &miss_level, "missLevel"))
+      napi_get_value_double(env, argv[5], &interval) != napi_ok || !stride_u32(env, argv[6], &max_intervals, "maxIntervals") ||
+      !stride_u32(env, argv[7], &n_vars, "nVars") || !get_i32(env, argv[8], &miss_level, "missLevel"))
     return NULL;
   if (!(interval >= 0 && interval <= 9007199254740992.0) || interval != (double)(uint64_t)interval) return stride_throw(env, "simulator: interval must be a whole number >= 0");
   if (n_caches + n_tlb > SIM_MAX_LEVELS || n != (size_t)(n_caches + n_tlb) * SPEC_FIELDS) return stride_throw(env, "simulator: specs do not match the level counts");
@@ -90,7 +94,7 @@ static napi_value create(napi_env env, napi_callback_info info) {
   }
   SimBox *b = calloc(1, sizeof *b);
   if (!b) return stride_throw(env, "out of memory creating a simulator");
-  const char *why = sim_init(&b->sim, specs, n_caches, n_tlb, compatible != 0, fast_path != 0, (uint64_t)interval, n_vars, miss_level);
+  const char *why = sim_init(&b->sim, specs, n_caches, n_tlb, compatible != 0, fast_path != 0, (uint64_t)interval, max_intervals, n_vars, miss_level);
   if (why) {
     free(b);
     return stride_throw(env, why);
@@ -245,8 +249,15 @@ static napi_value timeline(napi_env env, napi_callback_info info) {
     data[4 * i + 2] = (double)c->interval;
     data[4 * i + 3] = (double)c->misses;
   }
-  b->sim.n_cells = 0;
+  if (!b->sim.max_intervals) b->sim.n_cells = 0;
   return out;
+}
+
+static napi_value sim_info(napi_env env, napi_callback_info info) {
+  SimBox *b = only_sim(env, info);
+  if (!b) return NULL;
+  double now[3] = {(double)b->sim.interval, (double)b->sim.n_cells, (double)sim_bytes(&b->sim)};
+  return stride_float64_array(env, now, 3);
 }
 
 static napi_value evictor_rows(napi_env env, napi_callback_info info) {
@@ -276,6 +287,7 @@ napi_status stride_register_sim(napi_env env, napi_value exports) {
       {"simExtras", NULL, extras, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simTimeline", NULL, timeline, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simEvictors", NULL, evictor_rows, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simInfo", NULL, sim_info, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
 }

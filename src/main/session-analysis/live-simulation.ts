@@ -1,0 +1,128 @@
+/**
+ * A trace's first simulation fed while the program runs: the session writer hands it every
+ * sealed chunk (SessionWriter.feedChunks), in trace order, and the native hierarchy simulates it
+ * on Node's thread pool, so once the program ends the run is (nearly) simulated instead of the
+ * stored trace being read again beside the naming.
+ *
+ * The trace's length is not known yet, nor the data structures its points fall in: the timeline
+ * is kept per point, at adaptive intervals (exact: they merge to the interval a simulation of the
+ * stored trace takes, `timelineIntervalOf`), and folded to names once the points are named.
+ * `finish` hands the hierarchy over only when it simulated exactly the stored trace; otherwise
+ * it says why and the caller simulates the stored trace as before. It never fails a trace.
+ */
+import type { HierarchyConfig } from '../../shared/domain'
+import type { TimelineCell } from '../simulate/hierarchy'
+import { NativeHierarchy } from '../simulate/native-hierarchy'
+import type { ChunkFeed, PointRecord } from '../store/session-writer'
+import { grownFor } from '../typed-arrays'
+import { DEFAULT_INTERVALS, timelineIntervalOf } from './session-simulation'
+
+/**
+ * The hierarchy's C memory past which the live run is dropped (the stored trace is simulated
+ * after the trace instead): per-point timeline cells grow with points x intervals x levels,
+ * which a whole-program trace of a large program could make large.
+ */
+export const LIVE_MAX_BYTES = 256 << 20
+
+/** A finished live run: its hierarchy, the run's interval, and its cells (per point) at that interval. */
+export interface LiveRun {
+  hierarchy: NativeHierarchy
+  interval: number
+  cells: TimelineCell[]
+}
+
+export class LiveSimulation implements ChunkFeed {
+  private hierarchy: NativeHierarchy | null = null
+  private kinds = new Uint8Array(256)
+  /** Point p's timeline variable is p: named and folded after the trace. */
+  private variables = new Int32Array(256)
+  private known = 0
+  private fed = 0
+  private tail: Promise<void> = Promise.resolve()
+  private failure: string | null = null
+
+  constructor(
+    private readonly config: HierarchyConfig,
+    private readonly maxBytes = LIVE_MAX_BYTES
+  ) {}
+
+  /** Queues one chunk (`table`: every point it names); resolves once done with the arrays, never rejects. */
+  feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
+    this.tail = this.tail.then(() => this.feedNow(count, points, addresses, sizes, table))
+    return this.tail
+  }
+
+  /** Stops simulating (a stop after the recording, or the run is not wanted); the chunks fed so far settle. */
+  drop(why: string): void {
+    this.failure ??= why
+    this.hierarchy = null
+  }
+
+  private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
+    if (this.failure) return
+    try {
+      if (table.length > this.known) this.addPoints(table)
+      await this.hierarchy!.runAsync({ count, points: points.subarray(0, count), addresses: addresses.subarray(0, count), sizes: sizes.subarray(0, count) })
+      this.fed += count
+      if (this.hierarchy && this.hierarchy.bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
+    } catch (e) {
+      this.drop(e instanceof Error ? e.message : String(e))
+    }
+  }
+
+  private addPoints(table: readonly PointRecord[]): void {
+    const n = table.length
+    this.kinds = grownFor(this.kinds, n - 1)
+    this.variables = grownFor(this.variables, n - 1)
+    for (let p = this.known; p < n; p++) {
+      this.kinds[p] = table[p]!.kind
+      this.variables[p] = p
+    }
+    this.known = n
+    const kinds = this.kinds.subarray(0, n)
+    const variables = this.variables.subarray(0, n)
+    if (this.hierarchy) this.hierarchy.setPointKinds(kinds, variables)
+    else {
+      // The user's interval as it is; else from one access on, doubling (at most 2 x the
+      // default count of intervals kept), to merge into timelineIntervalOf's at the end.
+      const fixed = this.config.timelineInterval ?? null
+      this.hierarchy = new NativeHierarchy(this.config, kinds, {
+        pointVariables: variables,
+        variableCount: n,
+        timelineInterval: fixed ?? 1,
+        ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS })
+      })
+    }
+  }
+
+  /**
+   * Once every chunk is fed: the finished run when it simulated exactly the stored trace
+   * (`kinds`: its point table; `total`: its accesses), else why not.
+   */
+  async finish(kinds: Uint8Array, total: number): Promise<LiveRun | string> {
+    await this.tail
+    const h = this.hierarchy
+    if (this.failure || !h) return this.failure ?? 'no chunk was fed'
+    if (this.fed !== total) return `${this.fed} of ${total} accesses were fed`
+    if (this.known > kinds.length) return 'more points were fed than the trace has'
+    for (let p = 0; p < this.known; p++) if (this.kinds[p] !== kinds[p]) return `point ${p} changed its kind after it was fed`
+    // Points stored with no access fed (none, normally) simply count nothing, as in a simulation of the stored trace.
+    if (kinds.length > this.known) h.setPointKinds(kinds, Int32Array.from({ length: kinds.length }, (_, p) => p))
+    h.finish()
+    this.hierarchy = null
+    const interval = timelineIntervalOf(this.config, total)
+    return { hierarchy: h, interval, cells: atInterval(h.timelineCells(), h.timelineInterval, interval) }
+  }
+}
+
+/**
+ * Cells closed at `width` accesses per interval as at `interval` (a power-of-two multiple of it):
+ * the intervals renumbered; cells of one (interval, level, variable) are summed later, where
+ * they are folded to names (they stay in interval order).
+ */
+export function atInterval(cells: TimelineCell[], width: number, interval: number): TimelineCell[] {
+  if (width === interval || cells.length === 0) return cells
+  const factor = interval / width
+  if (!Number.isInteger(factor)) throw new Error(`internal: the interval ${interval} is not a multiple of ${width}`)
+  return cells.map((c) => ({ ...c, interval: Math.floor(c.interval / factor) }))
+}
