@@ -121,19 +121,25 @@ typedef struct {
   napi_ref refs[4]; /* encoder, points, addresses, sizes */
   ChunkEncoder *e;
   Batch b;
-  const char *problem;
+  /* The failure, copied on the pool's thread (encoder_encode's text is that thread's). */
+  char problem[200];
+  bool failed;
 } AsyncEncode;
 
 static void encode_execute(napi_env env, void *data) {
   AsyncEncode *a = data;
-  a->problem = encoder_encode(a->e, a->b.count, a->b.points, a->b.addresses, a->b.sizes, a->b.point_count);
+  const char *problem = encoder_encode(a->e, a->b.count, a->b.points, a->b.addresses, a->b.sizes, a->b.point_count);
+  if (problem) {
+    a->failed = true;
+    snprintf(a->problem, sizeof a->problem, "%s", problem);
+  }
 }
 
 static void encode_complete(napi_env env, napi_status status, void *data) {
   AsyncEncode *a = data;
   a->e->busy = false;
-  napi_value result = status == napi_ok && !a->problem ? encoded(env, a->e) : NULL;
-  stride_settle_work(env, a->deferred, result, a->problem ? a->problem : "the trace chunk encode was cancelled", a->refs, 4, a->work);
+  napi_value result = status == napi_ok && !a->failed ? encoded(env, a->e) : NULL;
+  stride_settle_work(env, a->deferred, result, a->failed ? a->problem : "the trace chunk encode was cancelled", a->refs, 4, a->work);
   free(a);
 }
 
