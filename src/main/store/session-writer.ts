@@ -82,8 +82,9 @@ interface SealedChunk {
   points: Uint32Array
   addresses: Float64Array
   sizes: Uint16Array
-  /** The point table when it was sealed (copies): the chunk names no later point. */
-  table: PointRecord[]
+  /** The point table when it was sealed (the chunk names no later point), and its access counts then. */
+  table: readonly PointRecord[]
+  accesses: Float64Array
   /** The encoder and, when chunks are fed (feedChunks), the feeds: the arrays go back to `spare` when both are done. */
   users: number
 }
@@ -234,10 +235,12 @@ export class SessionWriter {
   private sealGathered(): void {
     const n = this.gathered
     if (n === 0) return
-    // The points as they are now: their access counts go on growing in the tracer's table.
-    const table = this.gatheredPoints.map((p) => ({ ...p }))
+    // The points as they are now. Only their access counts go on changing in the tracer's
+    // table: those are copied, not the records (a whole-program trace has thousands, per chunk).
+    const table = this.gatheredPoints.slice()
+    const accesses = Float64Array.from(table, (p) => p.accesses)
     const feeders = this.feeders
-    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, users: feeders.length > 0 ? 2 : 1 }
+    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, accesses, users: feeders.length > 0 ? 2 : 1 }
     this.waiting.push(job)
     if (feeders.length > 0) {
       this.feeding++
@@ -261,7 +264,7 @@ export class SessionWriter {
     this.encoding = true
     this.encoder.encodeAsync(job.count, job.points.subarray(0, job.count), job.addresses.subarray(0, job.count), job.sizes.subarray(0, job.count), job.table.length).then(
       (data) => {
-        if (!this.finished) this.commitChunk(job.count, data, job.table)
+        if (!this.finished) this.commitChunk(job.count, data, job.table, job.accesses)
         this.waiting.shift()
         this.release(job)
       },
@@ -287,14 +290,17 @@ export class SessionWriter {
     const n = this.gathered
     if (n === 0) return
     const table = this.gatheredPoints
-    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table)
+    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, null)
     this.gathered = 0
   }
 
-  /** Commits one compressed chunk of `count` accesses with the points it may name (`table`). */
-  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[]): void {
+  /**
+   * Commits one compressed chunk of `count` accesses with the points it may name (`table`; their
+   * access counts from `accesses` when sealed earlier, else from the records as they are).
+   */
+  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array | null): void {
     this.db.transaction(() => {
-      this.storePoints(table)
+      this.storePoints(table, accesses)
       this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, crc32(data), table.length)
       this.setMeta.run('events', JSON.stringify(this.committed + count))
       this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
@@ -305,20 +311,21 @@ export class SessionWriter {
   }
 
   /** New points and changed access counts (inside the caller's transaction). */
-  private storePoints(table: readonly PointRecord[]): void {
+  private storePoints(table: readonly PointRecord[], accesses: Float64Array | null): void {
+    const count = (i: number) => (accesses ? accesses[i]! : table[i]!.accesses)
     if (table.length > this.storedPoints) {
       // A whole-program trace meets ~5,400 points at start-up: 64 rows a statement (a statement
       // per row cost 2-3x as much, at the trace's end where the last chunk commits).
       const rows = new BatchInsert(this.db, 'points', NEW_POINT_COLUMNS, 'idx')
       for (let i = this.storedPoints; i < table.length; i++) {
         const p = table[i]!
-        rows.add(p.idx, p.pc, p.kind, p.accesses, p.firstAddress)
-        this.storedAccesses[i] = p.accesses
+        rows.add(p.idx, p.pc, p.kind, count(i), p.firstAddress)
+        this.storedAccesses[i] = count(i)
       }
       rows.finish()
     }
     for (let i = 0; i < this.storedPoints; i++) {
-      const a = table[i]!.accesses
+      const a = count(i)
       if (a !== this.storedAccesses[i]) {
         this.setAccesses.run(a, i)
         this.storedAccesses[i] = a
