@@ -6,10 +6,9 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { StrideError } from '../../shared/errors'
-import type { hierarchySchema as HierarchySchema } from '../../shared/schemas'
 import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shared/domain'
-import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
+import { parseSize } from '../../shared/sizes'
+import { checkCompatible, checkConfig, parseLevels, parseTlbs, usage } from './hierarchy-flags'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { buildReport } from '../store/runs'
 import { foldLog, type Db } from '../store/open-db'
@@ -17,7 +16,7 @@ import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { runSimulatePool, taskPool } from '../workers/run-worker'
-import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt, type ParsedArgs } from './args'
+import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { groupDigits } from '../../shared/counts'
 import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
@@ -35,51 +34,14 @@ export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:A
   --config     one hierarchy of a sweep: level specs separated by ";", TLB levels as tlb=NAME:ENTRIES:ASSOC:PAGE
   --configs    a JSON file: an array of {"levels": [...], "tlb": [...]} (the API's hierarchy objects)
   --jobs       workers for a sweep (default: the machine's cores)
-  --interval   accesses per interval of the per-variable miss timeline (default: about 100 intervals)
+  --interval   accesses per interval of the per-variable miss timeline (default: the smallest power of two
+               that fits the run in 100 intervals)
   With a layout filter the unpadded run is simulated too (unless --no-baseline) and the difference shown.`
 
-function usage(message: string, command = 'simulate'): never {
-  throw new StrideError(`stride ${command}: ${message}`)
-}
 
-function parseLevels(specs: string[], command?: string): HierarchyConfig['levels'] {
-  return specs.map((spec) => {
-    const parsed = parseCacheSpec(spec)
-    if (typeof parsed === 'string') usage(`${parsed}.`, command)
-    return parsed
-  })
-}
 
-function parseTlbs(specs: string[], command?: string): NonNullable<HierarchyConfig['tlb']> {
-  return specs.map((spec) => {
-    const parsed = parseTlbSpec(spec)
-    if (typeof parsed === 'string') usage(`${parsed}.`, command)
-    return parsed
-  })
-}
 
-/**
- * The hierarchy that `--cache ... [--tlb ...] [--cachegrind-compatible]` name, checked as the
- * API checks it; null without --cache.
- */
-export async function hierarchyOfFlags(args: ParsedArgs, command: string): Promise<HierarchyConfig | null> {
-  const specs = flags(args, 'cache')
-  if (specs.length === 0) {
-    if (flags(args, 'tlb').length > 0 || has(args, 'cachegrind-compatible')) usage('--tlb and --cachegrind-compatible go with --cache levels, e.g. --cache L1:32K:8:64.', command)
-    return null
-  }
-  const { hierarchySchema } = await import('../../shared/schemas')
-  const compatible = has(args, 'cachegrind-compatible')
-  const config = checkConfig(hierarchySchema, { levels: parseLevels(specs, command), tlb: parseTlbs(flags(args, 'tlb'), command), cachegrindCompatible: compatible }, `--cache ${specs.join(' --cache ')}`, command)
-  if (compatible) checkCompatible(config, command)
-  return config
-}
 
-function checkCompatible(config: HierarchyConfig, command?: string): void {
-  for (const l of config.levels)
-    if (l.policy !== 'lru' || l.writeAllocate === false || (l.prefetch ?? 'none') !== 'none')
-      usage(`--cachegrind-compatible simulates LRU, write-allocate caches without a prefetcher (as Cachegrind does); ${l.name} is not one.`, command)
-}
 
 /** `--config "L1:32K:8:64;L2:256K:8:64;tlb=DTLB:64:4:4K"`. */
 function parseConfigSpec(text: string): { levels: HierarchyConfig['levels']; tlb: NonNullable<HierarchyConfig['tlb']> | null } {
@@ -115,14 +77,6 @@ function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): La
   return filters
 }
 
-function checkConfig(schema: typeof HierarchySchema, raw: unknown, what: string, command?: string): HierarchyConfig {
-  const checked = schema.safeParse(raw)
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!
-    usage(`${what}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}.`, command)
-  }
-  return checked.data as HierarchyConfig
-}
 
 /** Fails early, in the user's terms, when a layout filter cannot be applied to this session. */
 async function checkLayout(path: string, layout: LayoutFilter[]): Promise<void> {

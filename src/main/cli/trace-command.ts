@@ -44,9 +44,9 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
   if (has(args, 'follow-calls') && functions.length === 0) throw new StrideError('stride trace: --follow-calls records what the chosen functions call; give them with --functions F1,F2.')
   // The first simulation, checked before the program runs (a bad cache is an error up front);
-  // its modules load only when asked for (every trace's start-up).
-  const simulating = wantsSimulation ? await import('./simulate-command') : null
-  const hierarchy = simulating ? await simulating.hierarchyOfFlags(args, 'trace') : null
+  // its modules load only when asked for, and those that print it only after the trace
+  // (every trace's start-up is on the way to Valgrind's).
+  const hierarchy = wantsSimulation ? await (await import('./hierarchy-flags')).hierarchyOfFlags(args, 'trace') : null
 
   const started = Date.now()
   // --no-heap: no malloc interposer, so the run is exactly the program's own (as under Cachegrind).
@@ -89,14 +89,15 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
     // --cache: the first simulation, as `stride simulate` would run and print it (a partial or
     // cancelled trace too: what was recorded is simulated).
-    if (simulating && hierarchy && s.events > 0) {
+    if (hierarchy && s.events > 0) {
       const first = done.firstRun
-      if (first?.run != null) {
-        if (!done.firstReport) return simulating.printRuns(done.session, [first.run], new SessionStatics(), { baseline: false, json: false }, io)
+      if (first?.run != null && done.firstReport) {
         const { printReport } = await import('./report-output')
         printReport(JSON.parse(done.firstReport) as RunReport, 'line', io)
         return 0
       }
+      const simulating = await import('./simulate-command')
+      if (first?.run != null) return simulating.printRuns(done.session, [first.run], new SessionStatics(), { baseline: false, json: false }, io)
       if (first?.cancelled) throw new StrideError(`stride trace: the simulation was cancelled; the trace is kept (stride simulate ${done.session} --cache ... simulates it).`, 'cancelled')
       // Not run beside the naming (it failed there): the pool runs it, and says what is wrong.
       if (first) io.err(`stride trace: note: the simulation runs again after the trace (${first.why}).`)
