@@ -10,6 +10,7 @@ import { APP_INDEX_URL, APP_SCHEME, appFileFor } from './app-protocol'
 import { createBackend } from './services/create-backend'
 import type { StrideBackend } from './services/backend'
 import { createWireSession, MAX_MESSAGE_BYTES, type WireSession } from './server/wire-session'
+import { textOf } from './services/json-text'
 import { DESKTOP_CONTENT_SECURITY_POLICY } from './server/security-headers'
 
 /** Renderer -> main: wire requests and cancels; main -> renderer: answers, progress, job events. */
@@ -117,8 +118,9 @@ function serveApi(backend: StrideBackend): () => void {
     let session = sessions.get(contents.id)
     if (session) return session
     const id = contents.id
-    session = createWireSession(backend, `window-${id}`, (text) => {
-      if (!contents.isDestroyed()) contents.send(MESSAGE_CHANNEL, text)
+    session = createWireSession(backend, `window-${id}`, (message) => {
+      // The window's channel carries text (the preload hands it on as the socket would).
+      if (!contents.isDestroyed()) contents.send(MESSAGE_CHANNEL, typeof message === 'string' ? message : textOf(message))
     })
     sessions.set(id, session)
     contents.once('destroyed', () => {

@@ -12,6 +12,7 @@ import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
+import { textOf } from '../services/json-text'
 import type { RunReport } from '../../shared/domain'
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
@@ -93,7 +94,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       const first = done.firstRun
       if (first?.run != null && done.firstReport) {
         const { printReport } = await import('./report-output')
-        printReport(JSON.parse(done.firstReport) as RunReport, 'line', io)
+        printReport(JSON.parse(textOf(done.firstReport)) as RunReport, 'line', io)
         return 0
       }
       const simulating = await import('./simulate-command')

@@ -1,41 +1,45 @@
 /**
- * A result a worker serialized already (JsonText) goes out as its own text, in exactly the
- * message JSON.stringify would make of the same value; other results are serialized as before.
+ * A result a worker serialized already (JsonText: UTF-8 bytes) goes out as its own bytes, in
+ * exactly the message JSON.stringify would make of the same value; other results are
+ * serialized as before.
  */
 import { describe, expect, it, vi } from 'vitest'
 import type { StrideBackend } from '../services/backend'
-import { JsonText } from '../services/json-text'
+import { JsonText, textOf } from '../services/json-text'
 import { createWireSession } from './wire-session'
 
 const REPORT = { run: 3, config: { levels: [{ name: 'L1' }] }, references: [{ id: 'A_Read_0', levels: { L1: { hits: 9, misses: 1 } } }], note: 'é "quoted" \u2028' }
 
 function session(result: unknown) {
-  const sent: string[] = []
+  const sent: Array<string | Uint8Array> = []
   const backend: StrideBackend = { call: async () => result, subscribe: () => () => {}, dispose: async () => {} }
-  const wire = createWireSession(backend, 'client', (text) => sent.push(text))
+  const wire = createWireSession(backend, 'client', (message) => sent.push(message))
   return { wire, sent }
 }
 
-const answered = async (sent: string[]) => {
+const answered = async (sent: Array<string | Uint8Array>) => {
   for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 1))
   return sent
 }
 
 describe('wire session: results serialized in a worker', () => {
   it('sends a JsonText result as the message JSON.stringify makes of its value', async () => {
-    const { wire, sent } = session(new JsonText(JSON.stringify(REPORT)))
+    const { wire, sent } = session(new JsonText(JsonText.bytesOf(REPORT)))
     const parsed = vi.spyOn(JsonText.prototype, 'toJSON')
     wire.receive(JSON.stringify({ id: 41, method: 'getReport', input: { session: '/s.stride' } }))
-    const [text] = await answered(sent)
-    expect(text).toBe(JSON.stringify({ id: 41, ok: true, result: REPORT }))
-    expect(parsed).not.toHaveBeenCalled() // the text itself went out, not parsed and made again
+    const [message] = await answered(sent)
+    // Bytes, not a string: the JSON was encoded on the worker and is not encoded again.
+    expect(message).toBeInstanceOf(Uint8Array)
+    expect(textOf(message as Uint8Array)).toBe(JSON.stringify({ id: 41, ok: true, result: REPORT }))
+    expect(parsed).not.toHaveBeenCalled() // the bytes themselves went out, not parsed and made again
     parsed.mockRestore()
   })
 
   it('still serializes plain results, and a JsonText anywhere else through its toJSON', async () => {
-    const { wire, sent } = session({ nested: new JsonText('[1,2]') })
+    const { wire, sent } = session({ nested: new JsonText(JsonText.bytesOf([1, 2])) })
     wire.receive(JSON.stringify({ id: 7, method: 'listExamples' }))
     const [text] = await answered(sent)
-    expect(JSON.parse(text!)).toEqual({ id: 7, ok: true, result: { nested: [1, 2] } })
+    expect(typeof text).toBe('string')
+    expect(JSON.parse(text as string)).toEqual({ id: 7, ok: true, result: { nested: [1, 2] } })
   })
 })

@@ -25,8 +25,12 @@ export interface WireSession {
   close(): void
 }
 
-/** `droppable`: a progress tick the transport may skip for a client that is far behind. */
-export type WireSend = (text: string, droppable: boolean) => void
+/**
+ * One message to the client: JSON text, or its UTF-8 bytes (a result a worker serialized: sent
+ * as a text message all the same). `droppable`: a progress tick the transport may skip for a
+ * client that is far behind.
+ */
+export type WireSend = (message: string | Uint8Array, droppable: boolean) => void
 
 type Parsed =
   | { kind: 'request'; id: number; method: unknown; input: unknown }
@@ -51,10 +55,11 @@ function parse(text: string): Parsed {
   return { kind: 'request', id: m.id, method: m.method, input: m.input }
 }
 
-function serialise(message: WireServerMessage): string | null {
+function serialise(message: WireServerMessage): string | Uint8Array | null {
   try {
-    // A result a worker serialized already goes out as its text (the same JSON, not made twice).
-    if ('ok' in message && message.ok && message.result instanceof JsonText) return `{"id":${JSON.stringify(message.id)},"ok":true,"result":${message.result.text}}`
+    // A result a worker serialized already goes out as its bytes (the same JSON, not made twice).
+    if ('ok' in message && message.ok && message.result instanceof JsonText)
+      return Buffer.concat([Buffer.from(`{"id":${JSON.stringify(message.id)},"ok":true,"result":`), message.result.json, Buffer.from('}')])
     return JSON.stringify(message)
   } catch (err) {
     // A result that does not serialise is a backend bug; answer the request regardless.

@@ -28,10 +28,11 @@ export function createApiSocketServer(backend: StrideBackend): ApiSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false })
 
   wss.on('connection', (ws: WebSocket, req: IncomingMessage | undefined) => {
-    const session = createWireSession(backend, clientIdOf(req), (text, droppable) => {
+    const session = createWireSession(backend, clientIdOf(req), (message, droppable) => {
       if (ws.readyState !== WebSocket.OPEN) return
       if (droppable && ws.bufferedAmount > SLOW_CLIENT_BYTES) return
-      ws.send(text)
+      // Bytes too go out as a text message: they are UTF-8 JSON.
+      ws.send(message, { binary: false })
     })
     ws.on('error', () => ws.terminate())
     ws.on('close', () => session.close())

@@ -23,10 +23,15 @@ interface Job {
   rate: { at: number; events: number; perSecond: number }
 }
 
+/** How long after a trace ends the next trace's spare worker starts (spareLater). */
+const SPARE_AFTER_MS = 1000
+
 export class JobManager extends ApiEventChannel {
   private readonly jobs = new Map<string, Job>()
   /** First runs' reports built by their trace's worker, for the getReport that follows. */
   readonly readyReports = new ReadyReports()
+  /** Trace jobs whose worker is running (a spare is not started beside them). */
+  private tracesRunning = 0
   cancel(jobId: string): boolean {
     const job = this.jobs.get(jobId)
     if (!job) return false
@@ -99,8 +104,11 @@ export class JobManager extends ApiEventChannel {
         (p) => this.progress(job, p)
       )
       job.handle = handle
-      // The next trace's spare starts once this trace is done (not beside it: it competes for the cores).
-      const done = await handle.result.finally(() => warmTraceWorker(true))
+      this.tracesRunning++
+      const done = await handle.result.finally(() => {
+        this.tracesRunning--
+        this.spareLater()
+      })
       rememberSession(done.session, input.program)
       // A cancelled trace is still simulated when asked: the user sees what was recorded. The
       // trace's worker simulated it beside the naming when it could; else the pool does now.
@@ -118,6 +126,18 @@ export class JobManager extends ApiEventChannel {
     } catch (e) {
       this.fail(job, e)
     }
+  }
+
+  /**
+   * The next trace's spare, started a moment after a trace ends: not beside a trace (it competes
+   * for the cores), nor while the trace's report goes out to the client (its start and module
+   * loading delayed a 3.6 MB report's arrival by ~45 ms on two cores). A trace started meanwhile
+   * starts its own worker, and schedules the spare when it ends.
+   */
+  private spareLater(): void {
+    setTimeout(() => {
+      if (this.tracesRunning === 0) warmTraceWorker(true)
+    }, SPARE_AFTER_MS).unref()
   }
 
   private async runSimulate(job: Job, session: string, config: HierarchyConfig, stopReason: JobFinished['stopReason'], partial: boolean, message: string | null): Promise<void> {

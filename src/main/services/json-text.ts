@@ -1,17 +1,33 @@
 /**
- * A call's result already serialized as JSON, in the worker thread that made it. A run's
- * report (~5,000 references, 2.5 MB of JSON) structured-cloned to the main thread and then
- * serialized there for the wire cost the main thread about 45 ms a report; as text it crosses
- * as one flat string and the wire session sends it as it is (server/wire-session.ts).
- * Whatever else serializes it (JSON.stringify) gets the same JSON through `toJSON`.
+ * A call's result already serialized as JSON, in the worker thread that made it, as UTF-8
+ * bytes. A run's report (~5,000 references, 2.5-3.6 MB of JSON) structured-cloned to the main
+ * thread and then serialized there for the wire cost the main thread about 45 ms a report; as
+ * one string it still cost the WebSocket's send ~100 ms (flattening and encoding it). As bytes
+ * it is encoded on the worker, crosses by transfer (no copy), and the wire session sends it as
+ * it is (server/wire-session.ts). Whatever else serializes it (JSON.stringify) gets the same
+ * JSON through `toJSON`.
  */
 export class JsonText<T> {
   /** Only marks what the text holds, for the handlers' types; never set. */
   declare readonly holds?: T
 
-  constructor(readonly text: string) {}
+  constructor(readonly json: Uint8Array) {}
+
+  /** `value` as JSON bytes, in a buffer of their own (transferable to another thread). */
+  static bytesOf(value: unknown): Uint8Array {
+    return new TextEncoder().encode(JSON.stringify(value))
+  }
+
+  get text(): string {
+    return textOf(this.json)
+  }
 
   toJSON(): T {
     return JSON.parse(this.text) as T
   }
+}
+
+/** UTF-8 bytes as a string. */
+export function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
 }

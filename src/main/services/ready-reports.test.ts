@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ReadyReports } from './ready-reports'
 
+const json = (text: string) => new TextEncoder().encode(text)
+
 const dir = mkdtempSync(join(tmpdir(), 'stride-ready-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -13,10 +15,10 @@ describe('ReadyReports', () => {
     const session = join(dir, 'a.stride')
     writeFileSync(session, 'one')
     const ready = new ReadyReports()
-    ready.put(session, 1, '{"run":1}')
+    ready.put(session, 1, json('{"run":1}'))
     expect(ready.take(session, 2)).toBeNull()
     expect(ready.take(join(dir, 'b.stride'), 1)).toBeNull()
-    expect(ready.take(session, 1)).toBe('{"run":1}')
+    expect(ready.take(session, 1)).toEqual(json('{"run":1}'))
     expect(ready.take(session, 1)).toBeNull()
   })
 
@@ -24,7 +26,7 @@ describe('ReadyReports', () => {
     const session = join(dir, 'c.stride')
     writeFileSync(session, 'first recording')
     const ready = new ReadyReports()
-    ready.put(session, 1, '{"run":1}')
+    ready.put(session, 1, json('{"run":1}'))
     const other = join(dir, 'c2.stride')
     writeFileSync(other, 'second recording, another file')
     renameSync(other, session)
@@ -35,8 +37,8 @@ describe('ReadyReports', () => {
     const session = join(dir, 'd.stride')
     writeFileSync(session, 'x')
     const ready = new ReadyReports()
-    for (let run = 1; run <= 6; run++) ready.put(session, run, String(run))
+    for (let run = 1; run <= 6; run++) ready.put(session, run, json(String(run)))
     expect(ready.take(session, 1)).toBeNull()
-    expect(ready.take(session, 6)).toBe('6')
+    expect(ready.take(session, 6)).toEqual(json('6'))
   })
 })

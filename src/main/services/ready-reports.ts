@@ -22,23 +22,24 @@ function fileStamp(path: string): string | null {
 }
 
 export class ReadyReports {
-  private readonly ready = new Map<string, { text: string; stamp: string; at: number }>()
+  private readonly ready = new Map<string, { json: Uint8Array; stamp: string; at: number }>()
 
-  put(session: string, run: number, text: string): void {
+  /** `json`: the report's JSON bytes. */
+  put(session: string, run: number, json: Uint8Array): void {
     const stamp = fileStamp(session)
     if (stamp === null) return
     const key = `${run}\0${session}`
     this.ready.delete(key)
-    this.ready.set(key, { text, stamp, at: Date.now() })
+    this.ready.set(key, { json, stamp, at: Date.now() })
     while (this.ready.size > MAX_READY) this.ready.delete(this.ready.keys().next().value!)
   }
 
   /** The report of `run` in `session` if one is ready (then no longer kept), else null. */
-  take(session: string, run: number): string | null {
+  take(session: string, run: number): Uint8Array | null {
     const key = `${run}\0${session}`
     const r = this.ready.get(key)
     if (!r) return null
     this.ready.delete(key)
-    return Date.now() - r.at <= READY_MS && fileStamp(session) === r.stamp ? r.text : null
+    return Date.now() - r.at <= READY_MS && fileStamp(session) === r.stamp ? r.json : null
   }
 }

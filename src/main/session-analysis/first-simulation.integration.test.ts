@@ -10,6 +10,7 @@ import { openDb } from '../store/open-db'
 import { readRuns } from '../store/session-reader'
 import { example, fixedEnv, strideOk, tempDir } from '../testing/cli-runner'
 import { FirstSimulation } from './first-simulation'
+import { textOf } from '../services/json-text'
 
 const dir = tempDir('first-sim')
 const env = fixedEnv(dir)
@@ -52,7 +53,7 @@ describe('FirstSimulation', () => {
     }
     strideOk(['simulate', path, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
     expect(report(1)).toEqual(report(2))
-    expect(first.report(path)).toContain('"run":1')
+    expect(textOf(first.report(path)!)).toContain('"run":1')
     // Fed no chunk while a program ran: it simulated the stored trace.
     expect(first.liveReason).toBe('no chunk was fed')
   })

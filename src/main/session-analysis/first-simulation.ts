@@ -17,6 +17,7 @@ import { openDb, type Db } from '../store/open-db'
 import { buildReport, storeRun, type SimulationResult } from '../store/runs'
 import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
+import { JsonText } from '../services/json-text'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
 import { LiveSimulation } from './live-simulation'
 
@@ -137,17 +138,17 @@ export class FirstSimulation {
   }
 
   /**
-   * The stored run's report as JSON text (what getReport sends), from the finished session at
+   * The stored run's report as JSON bytes (what getReport sends), from the finished session at
    * `path`: built here, where the run's rows and half of what else it reads are in memory,
    * before the job is reported done (the client asks for it next). Null when there is no run,
    * or on any error (the pool then builds it when asked).
    */
-  report(path: string): string | null {
+  report(path: string): Uint8Array | null {
     if (this.outcome?.run == null) return null
     try {
       const db = openSessionDb(path, { readonly: true })
       try {
-        return JSON.stringify(buildReport(db, this.outcome.run, this.statics))
+        return JsonText.bytesOf(buildReport(db, this.outcome.run, this.statics))
       } finally {
         db.close()
       }

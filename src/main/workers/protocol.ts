@@ -26,7 +26,7 @@ export interface TraceWorkerInput {
   afterLimit?: 'detach' | 'stop'
   /** The first simulation: run beside the naming and stored with the trace when it can be (`firstRun`). */
   simulate?: HierarchyConfig
-  /** Also build that run's report (JSON text, `firstReport`), for a client that asks for it next. */
+  /** Also build that run's report (JSON bytes, `firstReport`), for a client that asks for it next. */
   reportFirstRun?: boolean
   /** 'inherit' (the CLI): the program reads Stride's stdin and writes to its terminal. */
   stdio?: 'inherit' | 'pipe'
@@ -46,7 +46,7 @@ export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type:
 /** Trace worker -> parent. */
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: string }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
 // ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----
@@ -94,7 +94,8 @@ export interface ObjectsTaskInput {
 export interface PoolTasks {
   simulate: { input: SimulateTaskInput; result: SimulateResult }
   /** The RunReport as JSON text. */
-  report: { input: ReportTaskInput; result: string }
+  /** The report's JSON as UTF-8 bytes (JsonText.bytesOf). */
+  report: { input: ReportTaskInput; result: Uint8Array }
   advice: { input: AdviceTaskInput; result: RunAdvice }
   query: { input: QueryTaskInput; result: QuerySlice }
   objects: { input: ObjectsTaskInput; result: ObjectsReport }

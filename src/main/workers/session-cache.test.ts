@@ -9,6 +9,7 @@ import { copyFileSync, mkdtempSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { textOf } from '../services/json-text'
 import type { HierarchyConfig, RunReport } from '../../shared/domain'
 import { openDb } from '../store/open-db'
 import { UNFINISHED_MESSAGE } from '../store/recording-state'
@@ -59,9 +60,9 @@ function staticsOf(cache: SessionCache, path: string) {
   return statics
 }
 
-/** A report as the client receives it (the task's JSON text). */
+/** A report as the client receives it (the task's JSON bytes). */
 async function report(path: string, run: number | null, ctx: TaskContext): Promise<RunReport> {
-  return JSON.parse(await reportTask({ session: path, run }, ctx)) as RunReport
+  return JSON.parse(textOf(await reportTask({ session: path, run }, ctx))) as RunReport
 }
 
 async function whatIf(path: string, ctx: TaskContext) {
@@ -81,7 +82,7 @@ describe('session cache', () => {
     const statics = staticsOf(cache, path)
     const ctx = context(cache)
     const { runs } = await simulateTask({ session: path, configs: [CONFIG] }, ctx)
-    const text = await reportTask({ session: path, run: runs[0]! }, ctx)
+    const text = textOf(await reportTask({ session: path, run: runs[0]! }, ctx))
     expect(staticsOf(cache, path)).toBe(statics)
     expect((JSON.parse(text) as RunReport).references).toHaveLength(4)
     const db = openDb(path, { readonly: true })

@@ -12,7 +12,8 @@ import { SessionCache } from './session-cache'
 /** Idle this long after start-up, the worker loads the modules of the tasks not asked for yet. */
 const PRELOAD_AFTER_MS = 300
 
-const post = (m: PoolMessage) => parentPort!.postMessage(m)
+// A result of bytes (a report's JSON) moves to the main thread instead of being copied.
+const post = (m: PoolMessage) => parentPort!.postMessage(m, m.type === 'done' && m.result instanceof Uint8Array ? [m.result.buffer as ArrayBuffer] : [])
 let running: { id: number; stop: boolean } | null = null
 // Kept for the worker's life: a what-if and then its report reuse one session's point table.
 const sessions = new SessionCache()

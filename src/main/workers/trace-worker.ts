@@ -5,7 +5,8 @@ import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
 import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 
-const post = (m: WorkerMessage) => parentPort!.postMessage(m)
+// The first run's report (its JSON bytes) moves to the main thread instead of being copied.
+const post = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
 let launched: LaunchedTool | null = null
 
 /** The tracer's modules, loaded once the tool is started, or ahead by a spare worker. */

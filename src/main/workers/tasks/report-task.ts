@@ -1,12 +1,13 @@
 /** A stored run read back as the API's RunReport. */
 import { buildReport } from '../../store/runs'
 import type { ReportTaskInput, TaskContext } from '../protocol'
+import { JsonText } from '../../services/json-text'
 
-/** The report as JSON text: serialized here, on the worker, and sent to the client as it is. */
-export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<string> {
+/** The report as JSON bytes: serialized here, on the worker, and sent to the client as they are. */
+export async function reportTask(input: ReportTaskInput, ctx: TaskContext): Promise<Uint8Array> {
   const { db, statics } = ctx.sessions.open(input.session)
   try {
-    return JSON.stringify(buildReport(db, input.run, statics))
+    return JsonText.bytesOf(buildReport(db, input.run, statics))
   } finally {
     db.close()
   }
