@@ -43,3 +43,14 @@ describe('wire session: results serialized in a worker', () => {
     expect(JSON.parse(text as string)).toEqual({ id: 7, ok: true, result: { nested: [1, 2] } })
   })
 })
+
+describe('JsonText.bytesOf', () => {
+  it('gives JSON bytes in a buffer of their own, small or large (a transfer moves only them)', () => {
+    for (const value of [[1, 2], { big: 'x'.repeat(100_000), note: 'é —' }]) {
+      const bytes = JsonText.bytesOf(value)
+      expect(bytes.byteOffset).toBe(0)
+      expect(bytes.byteLength).toBe(bytes.buffer.byteLength)
+      expect(JSON.parse(textOf(bytes))).toEqual(value)
+    }
+  })
+})

@@ -15,7 +15,10 @@ export class JsonText<T> {
 
   /** `value` as JSON bytes, in a buffer of their own (transferable to another thread). */
   static bytesOf(value: unknown): Uint8Array {
-    return new TextEncoder().encode(JSON.stringify(value))
+    // Buffer.from encodes twice as fast as TextEncoder here; a small result comes from Node's
+    // shared pool, and is copied out so that a transfer moves only its own memory.
+    const bytes = Buffer.from(JSON.stringify(value), 'utf8')
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.from(bytes)
   }
 
   get text(): string {
