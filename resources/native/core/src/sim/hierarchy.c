@@ -65,8 +65,10 @@ const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint3
   }
   s->fused = fused;
   s->max_size = compatible && min_line > 64 ? 64 : min_line;
-  s->current = calloc((size_t)s->n_levels * (n_vars ? n_vars : 1), sizeof *s->current);
-  if (!s->current) {
+  size_t entries = (size_t)s->n_levels * (n_vars ? n_vars : 1);
+  s->current = calloc(entries, sizeof *s->current);
+  s->counted = calloc((entries + 63) / 64, sizeof *s->counted);
+  if (!s->current || !s->counted) {
     sim_free(s);
     return "out of memory";
   }
@@ -84,6 +86,7 @@ void sim_free(Sim *s) {
   free(s->last_stride);
   free(s->point_vars);
   free(s->current);
+  free(s->counted);
   free(s->cells);
   free(s->misses);
   memset(s, 0, sizeof *s);
@@ -104,12 +107,23 @@ static void *grow_copy(void *old, size_t old_bytes, size_t new_bytes) {
 /* current[] laid out for `width` variables per level (the counts of the open interval kept). */
 static bool widen_timeline(Sim *s, uint32_t width) {
   uint32_t old = s->n_vars ? s->n_vars : 1;
-  uint64_t *next = calloc((size_t)s->n_levels * width, sizeof *next);
-  if (!next) return false;
+  size_t entries = (size_t)s->n_levels * width;
+  uint64_t *next = calloc(entries, sizeof *next), *counted = calloc((entries + 63) / 64, sizeof *counted);
+  if (!next || !counted) {
+    free(next);
+    free(counted);
+    return false;
+  }
   for (uint32_t l = 0; l < s->n_levels; l++)
-    for (uint32_t v = 0; v < old && v < width; v++) next[(size_t)l * width + v] = s->current[(size_t)l * old + v];
+    for (uint32_t v = 0; v < old && v < width; v++) {
+      size_t i = (size_t)l * width + v;
+      next[i] = s->current[(size_t)l * old + v];
+      if (next[i]) counted[i >> 6] |= 1ull << (i & 63);
+    }
   free(s->current);
+  free(s->counted);
   s->current = next;
+  s->counted = counted;
   s->n_vars = width;
   return true;
 }
@@ -204,11 +218,14 @@ static bool halve_timeline(Sim *s) {
 
 static void close_interval(Sim *s) {
   uint32_t width = s->n_vars ? s->n_vars : 1;
-  size_t n = (size_t)s->n_levels * width;
-  for (size_t i = 0; i < n; i++) {
-    if (!s->current[i]) continue;
-    if (!push_cell(s, (SimTimelineCell){(uint32_t)(i / width), (uint32_t)(i % width), s->interval_index, s->current[i]})) s->failed = true;
-    s->current[i] = 0;
+  size_t words = ((size_t)s->n_levels * width + 63) / 64;
+  for (size_t w = 0; w < words; w++) {
+    for (uint64_t bits = s->counted[w]; bits; bits &= bits - 1) {
+      size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+      if (!push_cell(s, (SimTimelineCell){(uint32_t)(i / width), (uint32_t)(i % width), s->interval_index, s->current[i]})) s->failed = true;
+      s->current[i] = 0;
+    }
+    s->counted[w] = 0;
   }
   s->interval_index++;
   s->until_boundary = s->interval;
@@ -219,7 +236,11 @@ static void close_interval(Sim *s) {
 static inline void on_miss(Sim *s, uint32_t l, int32_t point) {
   if (s->interval && s->point_vars && (uint32_t)point < s->n_point_vars) {
     int32_t v = s->point_vars[point];
-    if (v >= 0) s->current[(size_t)l * (s->n_vars ? s->n_vars : 1) + (uint32_t)v]++;
+    if (v >= 0) {
+      size_t i = (size_t)l * (s->n_vars ? s->n_vars : 1) + (uint32_t)v;
+      s->current[i]++;
+      s->counted[i >> 6] |= 1ull << (i & 63);
+    }
   }
   if ((int32_t)l == s->miss_level) {
     if (s->n_misses == s->cap_misses) {

@@ -52,6 +52,9 @@ typedef struct {
   uint64_t max_intervals;
   uint64_t until_boundary, interval_index;
   uint64_t *current;
+  /* One bit per current[] entry counted this interval: closing it reads these words, not every
+   * entry (a per-point timeline has levels x points of them), and meets the entries in order. */
+  uint64_t *counted;
   SimTimelineCell *cells;
   size_t n_cells, cap_cells;
   /* Miss stream: index in the batch of every miss at miss_level (-1: none kept). */
