@@ -97,31 +97,36 @@ napi_value stride_float64_array(napi_env env, const double *data, size_t n) {
   return array;
 }
 
-napi_value stride_queue_work(napi_env env, const char *name, const napi_value *hold, size_t n, napi_ref *refs, napi_async_execute_callback execute,
-                             napi_async_complete_callback complete, void *data, napi_deferred *deferred, napi_async_work *work) {
-  size_t held = 0;
+napi_value stride_queue_work(napi_env env, StrideWork *w, const char *name, const napi_value *hold, size_t n, napi_async_execute_callback execute,
+                             napi_async_complete_callback complete) {
   napi_value promise, label;
-  while (held < n && napi_create_reference(env, hold[held], 1, &refs[held]) == napi_ok) held++;
-  if (held == n && napi_create_promise(env, deferred, &promise) == napi_ok && napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &label) == napi_ok &&
-      napi_create_async_work(env, NULL, label, execute, complete, data, work) == napi_ok) {
-    if (napi_queue_async_work(env, *work) == napi_ok) return promise;
-    napi_delete_async_work(env, *work);
+  w->held = 0;
+  while (w->held < n && w->held < sizeof w->refs / sizeof w->refs[0] && napi_create_reference(env, hold[w->held], 1, &w->refs[w->held]) == napi_ok) w->held++;
+  if (w->held == n && napi_create_promise(env, &w->deferred, &promise) == napi_ok && napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &label) == napi_ok &&
+      napi_create_async_work(env, NULL, label, execute, complete, w, &w->work) == napi_ok) {
+    if (napi_queue_async_work(env, w->work) == napi_ok) return promise;
+    napi_delete_async_work(env, w->work);
   }
-  for (size_t k = 0; k < held; k++) napi_delete_reference(env, refs[k]);
+  for (size_t k = 0; k < w->held; k++) napi_delete_reference(env, w->refs[k]);
   return stride_throw(env, "stride core: cannot start work on the thread pool");
 }
 
-void stride_settle_work(napi_env env, napi_deferred deferred, napi_value result, const char *failure, napi_ref *refs, size_t n, napi_async_work work) {
+void stride_work_fail(StrideWork *w, const char *prefix, const char *why) {
+  w->failed = true;
+  snprintf(w->problem, sizeof w->problem, "%s%s", prefix, why);
+}
+
+void stride_settle_work(napi_env env, StrideWork *w, napi_value result, const char *cancelled) {
   if (result)
-    napi_resolve_deferred(env, deferred, result);
+    napi_resolve_deferred(env, w->deferred, result);
   else {
     napi_value text, error;
-    napi_create_string_utf8(env, failure, NAPI_AUTO_LENGTH, &text);
+    napi_create_string_utf8(env, w->failed ? w->problem : cancelled, NAPI_AUTO_LENGTH, &text);
     napi_create_error(env, NULL, text, &error);
-    napi_reject_deferred(env, deferred, error);
+    napi_reject_deferred(env, w->deferred, error);
   }
-  for (size_t k = 0; k < n; k++) napi_delete_reference(env, refs[k]);
-  napi_delete_async_work(env, work);
+  for (size_t k = 0; k < w->held; k++) napi_delete_reference(env, w->refs[k]);
+  napi_delete_async_work(env, w->work);
 }
 
 static napi_value abi(napi_env env, napi_callback_info info) {

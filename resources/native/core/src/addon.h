@@ -43,14 +43,29 @@ napi_value stride_new_typed(napi_env env, napi_typedarray_type type, size_t elem
 /* A new Float64Array holding a copy of data[0..n). */
 napi_value stride_float64_array(napi_env env, const double *data, size_t n);
 
-/* Work on Node's thread pool that settles a promise. stride_queue_work holds the `n` values
- * by reference (the thread may read or write their memory), makes the promise and queues
- * `execute`; it returns the promise, or NULL after throwing (nothing is then held).
- * `complete` calls stride_settle_work, which resolves with `result` or, when it is NULL,
- * rejects with an Error saying `failure`, then releases the references and the work. */
-napi_value stride_queue_work(napi_env env, const char *name, const napi_value *hold, size_t n, napi_ref *refs, napi_async_execute_callback execute,
-                             napi_async_complete_callback complete, void *data, napi_deferred *deferred, napi_async_work *work);
-void stride_settle_work(napi_env env, napi_deferred deferred, napi_value result, const char *failure, napi_ref *refs, size_t n, napi_async_work work);
+/* Work on Node's thread pool that settles a promise: the first member of each export's own
+ * struct (its `execute` and `complete` get that struct). */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref refs[5]; /* the values held while it runs */
+  size_t held;
+  /* Why it failed, copied on the pool's thread: a core's message may be in that thread's
+   * buffer, which its next work there could overwrite before `complete` reads it. */
+  char problem[200];
+  bool failed;
+} StrideWork;
+
+/* Holds the `n` (<= 5) values by reference (the thread may read or write their memory), makes
+ * the promise and queues `execute`; returns the promise, or NULL after throwing (nothing is
+ * then held). */
+napi_value stride_queue_work(napi_env env, StrideWork *w, const char *name, const napi_value *hold, size_t n, napi_async_execute_callback execute,
+                             napi_async_complete_callback complete);
+/* On the pool's thread: the work failed, saying `prefix` then `why`. */
+void stride_work_fail(StrideWork *w, const char *prefix, const char *why);
+/* In `complete`: resolves with `result`; or, when it is NULL, rejects with an Error saying why
+ * the work failed (else `cancelled`); then releases the references and the work. */
+void stride_settle_work(napi_env env, StrideWork *w, napi_value result, const char *cancelled);
 
 #define STRIDE_CALL(env, call)                                  \
   do {                                                          \

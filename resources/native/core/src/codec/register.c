@@ -116,30 +116,22 @@ static napi_value encode(napi_env env, napi_callback_info info) {
 
 /* An encode in flight: the encoder and the batch's arrays are held until it completes. */
 typedef struct {
-  napi_async_work work;
-  napi_deferred deferred;
-  napi_ref refs[4]; /* encoder, points, addresses, sizes */
+  StrideWork w; /* holds the encoder, points, addresses, sizes */
   ChunkEncoder *e;
   Batch b;
-  /* The failure, copied on the pool's thread (encoder_encode's text is that thread's). */
-  char problem[200];
-  bool failed;
 } AsyncEncode;
 
 static void encode_execute(napi_env env, void *data) {
   AsyncEncode *a = data;
   const char *problem = encoder_encode(a->e, a->b.count, a->b.points, a->b.addresses, a->b.sizes, a->b.point_count);
-  if (problem) {
-    a->failed = true;
-    snprintf(a->problem, sizeof a->problem, "%s", problem);
-  }
+  if (problem) stride_work_fail(&a->w, "", problem);
 }
 
 static void encode_complete(napi_env env, napi_status status, void *data) {
   AsyncEncode *a = data;
   a->e->busy = false;
-  napi_value result = status == napi_ok && !a->failed ? encoded(env, a->e) : NULL;
-  stride_settle_work(env, a->deferred, result, a->failed ? a->problem : "the trace chunk encode was cancelled", a->refs, 4, a->work);
+  napi_value result = status == napi_ok && !a->w.failed ? encoded(env, a->e) : NULL;
+  stride_settle_work(env, &a->w, result, "the trace chunk encode was cancelled");
   free(a);
 }
 
@@ -152,7 +144,7 @@ static napi_value encode_async(napi_env env, napi_callback_info info) {
   if (!a) return stride_throw(env, "out of memory encoding a trace chunk");
   napi_value hold[4] = {argv[0], argv[2], argv[3], argv[4]};
   napi_value promise = (a->e = idle_encoder(env, argv[0])) && get_batch(env, argv, true, &a->b)
-                           ? stride_queue_work(env, "stride:encode", hold, 4, a->refs, encode_execute, encode_complete, a, &a->deferred, &a->work)
+                           ? stride_queue_work(env, &a->w, "stride:encode", hold, 4, encode_execute, encode_complete)
                            : NULL;
   if (!promise) {
     free(a);
@@ -272,15 +264,11 @@ static napi_value declared_count(napi_env env, napi_callback_info info) {
 /* A decode in flight: the inputs and the three output arrays are held by references until it
  * completes, so the collector cannot free what the thread pool writes into. */
 typedef struct {
-  napi_async_work work;
-  napi_deferred deferred;
-  napi_ref refs[5]; /* structure, residue, points, addresses, sizes */
+  StrideWork w; /* holds the structure, residue, points, addresses, sizes */
   const uint8_t *structure, *residue;
   size_t ns, nr;
   uint32_t point_count, format;
   DecodedChunk out;
-  const char *damage;
-  char message[200];
 } AsyncDecode;
 
 /* An output array the caller lends (at least `count` long), or a new one. */
@@ -342,20 +330,16 @@ static napi_value decode(napi_env env, napi_callback_info info) {
 
 static void decode_execute(napi_env env, void *data) {
   AsyncDecode *d = data;
-  d->damage = decoder_decode((int)d->format, d->structure, d->ns, d->residue, d->nr, d->point_count, &d->out);
-  /* The decoder may report in a buffer of its own: keep the words before it is gone. */
-  if (d->damage) {
-    snprintf(d->message, sizeof d->message, "trace chunk is damaged: %s", d->damage);
-    d->damage = d->message;
-  }
+  const char *damage = decoder_decode((int)d->format, d->structure, d->ns, d->residue, d->nr, d->point_count, &d->out);
+  if (damage) stride_work_fail(&d->w, "trace chunk is damaged: ", damage);
 }
 
 static void decode_complete(napi_env env, napi_status status, void *data) {
   AsyncDecode *d = data;
   napi_value arrays[3], result = NULL;
-  for (int k = 0; k < 3; k++) napi_get_reference_value(env, d->refs[k + 2], &arrays[k]);
-  if (status == napi_ok && !d->damage) result = decoded(env, d->out.count, arrays);
-  stride_settle_work(env, d->deferred, result, d->damage ? d->damage : "the trace chunk decode was cancelled", d->refs, 5, d->work);
+  for (int k = 0; k < 3; k++) napi_get_reference_value(env, d->w.refs[k + 2], &arrays[k]);
+  if (status == napi_ok && !d->w.failed) result = decoded(env, d->out.count, arrays);
+  stride_settle_work(env, &d->w, result, "the trace chunk decode was cancelled");
   free(d);
 }
 
@@ -368,7 +352,7 @@ static napi_value decode_async(napi_env env, napi_callback_info info) {
   napi_value promise = NULL;
   if (decode_args(env, info, argv, d, arrays)) {
     napi_value hold[5] = {argv[0], argv[1], arrays[0], arrays[1], arrays[2]};
-    promise = stride_queue_work(env, "stride:decode", hold, 5, d->refs, decode_execute, decode_complete, d, &d->deferred, &d->work);
+    promise = stride_queue_work(env, &d->w, "stride:decode", hold, 5, decode_execute, decode_complete);
   }
   if (!promise) free(d);
   return promise;

@@ -156,22 +156,14 @@ static napi_value run(napi_env env, napi_callback_info info) {
 
 /* A batch in flight: the simulator and the arrays are held until it completes. */
 typedef struct {
-  napi_async_work work;
-  napi_deferred deferred;
-  napi_ref refs[4]; /* simulator, points, addresses, sizes */
+  StrideWork w; /* holds the simulator, points, addresses, sizes */
   SimBatch batch;
-  /* The failure, copied on the pool's thread (sim_run's text is that thread's). */
-  char problem[200];
-  bool failed;
 } AsyncRun;
 
 static void run_execute(napi_env env, void *data) {
   AsyncRun *r = data;
   const char *why = sim_run(&r->batch.b->sim, r->batch.count, r->batch.points, r->batch.addresses, r->batch.sizes);
-  if (why) {
-    r->failed = true;
-    snprintf(r->problem, sizeof r->problem, "%s", why);
-  }
+  if (why) stride_work_fail(&r->w, "", why);
 }
 
 static void run_complete(napi_env env, napi_status status, void *data) {
@@ -179,8 +171,8 @@ static void run_complete(napi_env env, napi_status status, void *data) {
   SimBox *b = r->batch.b;
   b->busy = false;
   report(env, b);
-  napi_value result = status == napi_ok && !r->failed ? stride_number(env, (double)b->sim.n_misses) : NULL;
-  stride_settle_work(env, r->deferred, result, r->failed ? r->problem : "the simulation batch was cancelled", r->refs, 4, r->work);
+  napi_value result = status == napi_ok && !r->w.failed ? stride_number(env, (double)b->sim.n_misses) : NULL;
+  stride_settle_work(env, &r->w, result, "the simulation batch was cancelled");
   free(r);
 }
 
@@ -192,7 +184,7 @@ static napi_value run_async(napi_env env, napi_callback_info info) {
   AsyncRun *r = calloc(1, sizeof *r);
   if (!r) return stride_throw(env, "out of memory simulating a batch");
   napi_value hold[4] = {argv[0], argv[2], argv[3], argv[4]};
-  napi_value promise = get_batch(env, argv, &r->batch) ? stride_queue_work(env, "stride:simulate", hold, 4, r->refs, run_execute, run_complete, r, &r->deferred, &r->work) : NULL;
+  napi_value promise = get_batch(env, argv, &r->batch) ? stride_queue_work(env, &r->w, "stride:simulate", hold, 4, run_execute, run_complete) : NULL;
   if (!promise) {
     free(r);
     return NULL;

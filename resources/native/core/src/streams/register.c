@@ -135,25 +135,23 @@ static napi_value add(napi_env env, napi_callback_info info) {
 
 /* An add in flight: the detectors and the batch's arrays are held until it completes. */
 typedef struct {
-  napi_async_work work;
-  napi_deferred deferred;
-  napi_ref refs[5]; /* detectors, points, addresses, sizes, groupOfPoint */
+  StrideWork w; /* holds the detectors, points, addresses, sizes, groupOfPoint */
   Detectors *g;
   Batch b;
-  const char *problem;
 } AsyncAdd;
 
 static void add_execute(napi_env env, void *data) {
   AsyncAdd *a = data;
-  a->problem = add_batch(a->g, &a->b);
+  const char *problem = add_batch(a->g, &a->b);
+  if (problem) stride_work_fail(&a->w, "", problem);
 }
 
 static void add_complete(napi_env env, napi_status status, void *data) {
   AsyncAdd *a = data;
   a->g->busy = false;
   napi_value result = NULL;
-  if (status == napi_ok && !a->problem) napi_get_undefined(env, &result);
-  stride_settle_work(env, a->deferred, result, a->problem ? a->problem : "the stream detectors' add was cancelled", a->refs, 5, a->work);
+  if (status == napi_ok && !a->w.failed) napi_get_undefined(env, &result);
+  stride_settle_work(env, &a->w, result, "the stream detectors' add was cancelled");
   free(a);
 }
 
@@ -165,7 +163,7 @@ static napi_value add_async(napi_env env, napi_callback_info info) {
   if (!a) return stride_throw(env, "out of memory adding to the stream detectors");
   napi_value hold[5] = {argv[0], argv[2], argv[3], argv[4], argv[5]};
   napi_value promise = (a->g = idle_detectors(env, argv[0])) && get_batch(env, argv, &a->b)
-                           ? stride_queue_work(env, "stride:streams", hold, 5, a->refs, add_execute, add_complete, a, &a->deferred, &a->work)
+                           ? stride_queue_work(env, &a->w, "stride:streams", hold, 5, add_execute, add_complete)
                            : NULL;
   if (!promise) {
     free(a);
