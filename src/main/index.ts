@@ -10,7 +10,6 @@ import { APP_INDEX_URL, APP_SCHEME, appFileFor } from './app-protocol'
 import { createBackend } from './services/create-backend'
 import type { StrideBackend } from './services/backend'
 import { createWireSession, MAX_MESSAGE_BYTES, type WireSession } from './server/wire-session'
-import { textOf } from './services/json-text'
 import { DESKTOP_CONTENT_SECURITY_POLICY } from './server/security-headers'
 
 /** Renderer -> main: wire requests and cancels; main -> renderer: answers, progress, job events. */
@@ -119,8 +118,8 @@ function serveApi(backend: StrideBackend): () => void {
     if (session) return session
     const id = contents.id
     session = createWireSession(backend, `window-${id}`, (message) => {
-      // The window's channel carries text (the preload hands it on as the socket would).
-      if (!contents.isDestroyed()) contents.send(MESSAGE_CHANNEL, typeof message === 'string' ? message : textOf(message))
+      // Text, or UTF-8 bytes that the preload decodes in the window's process.
+      if (!contents.isDestroyed()) contents.send(MESSAGE_CHANNEL, message)
     })
     sessions.set(id, session)
     contents.once('destroyed', () => {

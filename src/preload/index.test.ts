@@ -58,4 +58,14 @@ describe('preload bridge', () => {
     expect(electron.listeners.get('stride:message')).toHaveLength(1)
     expect(() => transport.send({ id: 1 } as unknown as string)).toThrow(/text of one wire message/)
   })
+  it('hands listeners a message the main process sent as UTF-8 bytes as its text, and ignores anything else', () => {
+    const heard: unknown[] = []
+    transport.onMessage((text) => heard.push(text))
+    const text = JSON.stringify({ id: 2, ok: true, result: { note: 'é —' } })
+    for (const listener of electron.listeners.get('stride:message') ?? []) {
+      listener({ sender: 'ipc internals' }, new TextEncoder().encode(text))
+      listener({ sender: 'ipc internals' }, { id: 3 })
+    }
+    expect(heard).toEqual([text])
+  })
 })

@@ -12,10 +12,14 @@ const SEND_CHANNEL = 'stride:send'
 const MESSAGE_CHANNEL = 'stride:message'
 
 const listeners = new Set<(text: string) => void>()
+const utf8 = new TextDecoder()
 
-// One IPC subscription for all listeners: no MaxListeners warnings, one place to filter.
-ipcRenderer.on(MESSAGE_CHANNEL, (_event, text: unknown) => {
-  if (typeof text !== 'string') return
+// One IPC subscription for all listeners: no MaxListeners warnings, one place to filter. A
+// message comes as text, or as its UTF-8 bytes (a report a worker serialized): decoded here,
+// in the window's process, not on the main process's thread.
+ipcRenderer.on(MESSAGE_CHANNEL, (_event, message: unknown) => {
+  const text = typeof message === 'string' ? message : message instanceof Uint8Array ? utf8.decode(message) : null
+  if (text === null) return
   for (const listener of [...listeners]) {
     try {
       listener(text)
