@@ -21,12 +21,8 @@ export class JsonText<T> {
     return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.from(bytes)
   }
 
-  get text(): string {
-    return textOf(this.json)
-  }
-
   toJSON(): T {
-    return JSON.parse(this.text) as T
+    return JSON.parse(textOf(this.json)) as T
   }
 }
 

@@ -94,6 +94,9 @@ export interface ChunkFeed {
   feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void>
 }
 
+/** The points' access counts as they are now (they go on growing in the tracer's table). */
+const accessCounts = (table: readonly PointRecord[]): Float64Array => Float64Array.from(table, (p) => p.accesses)
+
 export class SessionWriter {
   readonly db: Db
   /** Where the session is written while it is recorded (== path unless path already existed). */
@@ -238,13 +241,11 @@ export class SessionWriter {
     // The points as they are now. Only their access counts go on changing in the tracer's
     // table: those are copied, not the records (a whole-program trace has thousands, per chunk).
     const table = this.gatheredPoints.slice()
-    const accesses = Float64Array.from(table, (p) => p.accesses)
-    const feeders = this.feeders
-    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, accesses, users: feeders.length > 0 ? 2 : 1 }
+    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, accesses: accessCounts(table), users: this.feeders.length > 0 ? 2 : 1 }
     this.waiting.push(job)
-    if (feeders.length > 0) {
+    if (this.feeders.length > 0) {
       this.feeding++
-      void Promise.allSettled(feeders.map((f) => f.feed(n, job.points, job.addresses, job.sizes, table))).then(() => {
+      void Promise.allSettled(this.feeders.map((f) => f.feed(n, job.points, job.addresses, job.sizes, table))).then(() => {
         this.feeding--
         this.release(job)
         for (const wake of this.wakers.splice(0)) wake()
@@ -290,15 +291,12 @@ export class SessionWriter {
     const n = this.gathered
     if (n === 0) return
     const table = this.gatheredPoints
-    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, null)
+    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, accessCounts(table))
     this.gathered = 0
   }
 
-  /**
-   * Commits one compressed chunk of `count` accesses with the points it may name (`table`; their
-   * access counts from `accesses` when sealed earlier, else from the records as they are).
-   */
-  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array | null): void {
+  /** Commits one compressed chunk of `count` accesses with the points it may name (`table`) and their access counts then. */
+  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array): void {
     this.db.transaction(() => {
       this.storePoints(table, accesses)
       this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, crc32(data), table.length)
@@ -311,21 +309,20 @@ export class SessionWriter {
   }
 
   /** New points and changed access counts (inside the caller's transaction). */
-  private storePoints(table: readonly PointRecord[], accesses: Float64Array | null): void {
-    const count = (i: number) => (accesses ? accesses[i]! : table[i]!.accesses)
+  private storePoints(table: readonly PointRecord[], accesses: Float64Array): void {
     if (table.length > this.storedPoints) {
       // A whole-program trace meets ~5,400 points at start-up: 64 rows a statement (a statement
       // per row cost 2-3x as much, at the trace's end where the last chunk commits).
       const rows = new BatchInsert(this.db, 'points', NEW_POINT_COLUMNS, 'idx')
       for (let i = this.storedPoints; i < table.length; i++) {
         const p = table[i]!
-        rows.add(p.idx, p.pc, p.kind, count(i), p.firstAddress)
-        this.storedAccesses[i] = count(i)
+        rows.add(p.idx, p.pc, p.kind, accesses[i]!, p.firstAddress)
+        this.storedAccesses[i] = accesses[i]!
       }
       rows.finish()
     }
     for (let i = 0; i < this.storedPoints; i++) {
-      const a = count(i)
+      const a = accesses[i]!
       if (a !== this.storedAccesses[i]) {
         this.setAccesses.run(a, i)
         this.storedAccesses[i] = a
