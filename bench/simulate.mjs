@@ -3,7 +3,8 @@
 // one run:
 //   (a) one LRU level (L1 32K/8/64) with per-reference stats and evictors
 //   (b) L1 32K/8/64 + L2 256K/8/64 + DTLB 64/4/4K, per-reference stats and evictors
-// each for: the native core (production, src/main/simulate/native-hierarchy.ts), the
+// each for: the native core (production, src/main/simulate/native-hierarchy.ts; for (b) also
+// with its TLB level kept on the caches' thread, `tlbThread: false`, as on a one-core machine), the
 // TypeScript reference model (hierarchy.ts), and a bare C LRU loop over the same trace with
 // nothing the metrics need (bench/targets/lru-floor.c: the floor).
 //   sweep: 4 configurations (as b) on the native core: one after another in one worker, then
@@ -50,8 +51,8 @@ function makeBatch(seed) {
 const kinds = () => new Uint8Array(16).map((_, p) => (p % 4 === 3 ? 1 : 0))
 
 /** Simulates `configs` in one pass over the trace (each batch goes through every hierarchy). */
-function simulate(Impl, configs, accesses) {
-  const hs = configs.map((c) => new Impl(c, kinds()))
+function simulate(Impl, configs, accesses, options) {
+  const hs = configs.map((c) => new Impl(c, kinds(), options))
   const batch = makeBatch(7)
   const base = batch.addresses.slice()
   // Only the simulators are timed: moving the batch up is the bench's own work (the floor
@@ -83,7 +84,7 @@ const SWEEP = [
 if (!isMainThread) {
   const mod = await import(workerData.bundle)
   const Impl = workerData.impl === 'native' ? mod.NativeHierarchy : mod.Hierarchy
-  parentPort.postMessage(simulate(Impl, workerData.configs, workerData.accesses))
+  parentPort.postMessage(simulate(Impl, workerData.configs, workerData.accesses, workerData.options))
 } else {
   const accesses = Number(process.argv[2] ?? 50e6)
   const pool = Number(process.argv[3] ?? availableParallelism())
@@ -101,9 +102,9 @@ if (!isMainThread) {
   const traceFile = join(dir, 'trace.u64')
   writeFileSync(traceFile, BigUint64Array.from(makeBatch(7).addresses, (a) => BigInt(a)))
 
-  const inWorker = (impl, configs) =>
+  const inWorker = (impl, configs, options = {}) =>
     new Promise((resolve, reject) => {
-      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { bundle, impl, configs, accesses } })
+      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { bundle, impl, configs, accesses, options } })
       w.once('message', (m) => {
         resolve(m)
         void w.terminate()
@@ -125,12 +126,18 @@ if (!isMainThread) {
     ['(a) one LRU level, stats + evictors', CONFIG_A, ['cache:32768:8:64']],
     ['(b) L1 + L2 + DTLB, stats + evictors', CONFIG_B, ['tlb:64:4:4096', 'cache:32768:8:64', 'cache:262144:8:64']]
   ]) {
-    const native = [], floors = []
+    const native = [], oneThread = [], floors = []
+    const tlb = (config.tlb ?? []).length > 0
     let nativeMisses = null, floorMisses = null
     for (let r = 0; r < R; r++) {
       const n = await inWorker('native', [config])
       native.push(n.s)
       nativeMisses = n.misses[0]
+      if (tlb) {
+        const one = await inWorker('native', [config], { tlbThread: false })
+        oneThread.push(one.s)
+        if (one.misses[0].join() !== nativeMisses.join()) throw new Error('the native core disagrees with itself split and not')
+      }
       const f = floor(floorLevels)
       floors.push(f.s)
       floorMisses = f.misses
@@ -139,7 +146,9 @@ if (!isMainThread) {
     const n = Math.ceil(accesses / BATCH) * BATCH
     const rn = rate(median(native), n), rf = rate(median(floors), n), rt = rate(ts.s, n)
     console.log(`${label}:`)
-    console.log(`  native core        ${fmt(rn)} M accesses/s (median of ${R}: ${native.map((s) => s.toFixed(2)).join(' ')} s)`)
+    const tlbThread = tlb && availableParallelism() > 1 ? ', TLB on a thread of its own' : ''
+    console.log(`  native core        ${fmt(rn)} M accesses/s (median of ${R}: ${native.map((s) => s.toFixed(2)).join(' ')} s${tlbThread})`)
+    if (tlb) console.log(`    one thread       ${fmt(rate(median(oneThread), n))} M accesses/s (median of ${R}: ${oneThread.map((s) => s.toFixed(2)).join(' ')} s, tlbThread: false)`)
     console.log(`  bare C LRU floor   ${fmt(rf)} M accesses/s (median of ${R}) -> native at ${(rn / rf * 100).toFixed(0)}% of the floor`)
     console.log(`  TypeScript model   ${fmt(rt)} M accesses/s (one run, ${ts.s.toFixed(2)} s) -> native ${(rn / rt).toFixed(1)}x faster`)
     // The floor simulates the same one-level LRU cache: its misses must be the simulator's.
@@ -156,8 +165,10 @@ if (!isMainThread) {
     await inWorker('native', SWEEP)
     serial.push(Number(process.hrtime.bigint() - t) / 1e9)
     t = process.hrtime.bigint()
-    const groups = Array.from({ length: Math.min(pool, SWEEP.length) }, (_, g) => SWEEP.filter((_, i) => i % Math.min(pool, SWEEP.length) === g))
-    await Promise.all(groups.map((g) => inWorker('native', g)))
+    const workers = Math.min(pool, SWEEP.length)
+    const groups = Array.from({ length: workers }, (_, g) => SWEEP.filter((_, i) => i % workers === g))
+    // As the app deals a sweep (run-worker.ts): TLB threads only where the workers leave cores free.
+    await Promise.all(groups.map((g) => inWorker('native', g, { tlbThread: 2 * workers <= availableParallelism() })))
     parallel.push(Number(process.hrtime.bigint() - t) / 1e9)
   }
   const s1 = median(serial), sp = median(parallel)

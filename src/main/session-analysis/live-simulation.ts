@@ -10,6 +10,7 @@
  * `finish` hands the hierarchy over only when it simulated exactly the stored trace; otherwise
  * it says why and the caller simulates the stored trace as before. It never fails a trace.
  */
+import { availableParallelism } from 'node:os'
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
@@ -90,7 +91,10 @@ export class LiveSimulation implements ChunkFeed {
         pointVariables: variables,
         variableCount: n,
         timelineInterval: fixed ?? 1,
-        ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS })
+        ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }),
+        // The recording keeps two cores busy (the tool and this worker): a TLB thread would take
+        // CPU from it, not add any.
+        tlbThread: availableParallelism() > 2
       })
     }
   }

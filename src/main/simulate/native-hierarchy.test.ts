@@ -123,8 +123,10 @@ describe('native simulator', () => {
         const kinds = Uint8Array.from(kindList)
         const options = (vars: Int32Array) => ({ pointVariables: vars, variableCount: 3, timelineInterval: interval })
         const reference = simulate((k, v) => new Hierarchy(config, k, options(v)), kinds, trace)
-        expect(simulate((k, v) => new NativeHierarchy(config, k, options(v)), kinds, trace)).toEqual(reference)
-        expect(simulate((k, v) => new NativeHierarchy(config, k, { ...options(v), fastPath: false }), kinds, trace)).toEqual(reference)
+        // Split (TLB levels in a Sim of their own) and not, on both paths.
+        expect(simulate((k, v) => new NativeHierarchy(config, k, { ...options(v), tlbThread: true }), kinds, trace)).toEqual(reference)
+        expect(simulate((k, v) => new NativeHierarchy(config, k, { ...options(v), tlbThread: false }), kinds, trace)).toEqual(reference)
+        expect(simulate((k, v) => new NativeHierarchy(config, k, { ...options(v), fastPath: false, tlbThread: true }), kinds, trace)).toEqual(reference)
       }),
       { numRuns: 400 }
     )
@@ -185,6 +187,48 @@ describe('native simulator', () => {
         expect(await running).toBe(sync.run(b))
       }
       expect(results(pool)).toEqual(results(sync))
+    }
+  })
+
+  it('runs TLB levels on a thread of their own to exactly the results of one pass (batches past the threshold)', async () => {
+    // Long batches, so the TLB part really runs beside the caches (pair.h: PAIR_THREAD_MIN).
+    const long = (seed: number, count: number): AccessBatch => {
+      let x = seed
+      const accesses: Array<[number, number, number]> = []
+      for (let i = 0; i < count; i++) {
+        x ^= x << 13
+        x ^= x >>> 17
+        x ^= x << 5
+        const r = x >>> 0
+        const point = r % POINTS
+        // Streams through a few regions (one far above 2^32), random lines, straddles.
+        const address = point < 3 ? 2 ** 33 + point * 2 ** 20 + i * 8 * (point + 1) : point < 5 ? (r >>> 8) % 2 ** 18 : 2 ** 20 + ((r >>> 4) % 4096) * 24
+        accesses.push([point, address, [8, 4, 16, 64, 0][r % 5]!])
+      }
+      return batch(accesses)
+    }
+    const withTlb = configArb.filter((c) => (c.tlb?.length ?? 0) > 0)
+    const samples = fc.sample(fc.tuple(withTlb, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), fc.boolean(), fc.boolean()), { numRuns: 12, seed: 29 })
+    const batches = [long(7, 20000), long(11, 17000), long(13, 1000)]
+    for (const [config, kindList, adaptive, fastPath] of samples) {
+      const kinds = Uint8Array.from(kindList)
+      const nLevels = config.levels.length + config.tlb!.length
+      // The miss stream of a cache level, or of a TLB level (kept by the TLB part).
+      for (const missLevel of [0, nLevels - 1]) {
+        const options = { pointVariables: Int32Array.from([0, 1, -1, 0, 2, 1, 2]), variableCount: 3, timelineInterval: 97, adaptiveIntervals: adaptive ? 3 : 0, missLevel, fastPath }
+        const one = new NativeHierarchy(config, kinds, { ...options, tlbThread: false })
+        const split = new NativeHierarchy(config, kinds, { ...options, tlbThread: true })
+        for (const [i, b] of batches.entries()) {
+          if (i === 2) {
+            split.setPointKinds(kinds, Int32Array.from([0, 1, -1, 0, 2, 1, 4]))
+            one.setPointKinds(kinds, Int32Array.from([0, 1, -1, 0, 2, 1, 4]))
+          }
+          expect(i === 1 ? await split.runAsync(b) : split.run(b)).toBe(one.run(b))
+          expect(split.lastMisses()).toEqual(one.lastMisses())
+          expect(split.timelineInterval).toBe(one.timelineInterval)
+        }
+        expect(results(split)).toEqual(results(one))
+      }
     }
   })
 

@@ -6,6 +6,7 @@
  * `hierarchy.ts` stays as the readable reference model; `native-hierarchy.test.ts` holds the
  * two to identical counts, extras, evictors, timelines and miss streams.
  */
+import { availableParallelism } from 'node:os'
 import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
 import { nativeCore } from '../native/core'
 import type { EvictorCount } from './evictor-matrix'
@@ -15,7 +16,7 @@ import { checkHierarchy, PF_NONE, prefetchCode, sumLevelTotals, type AccessBatch
 type Handle = { readonly __sim: unique symbol }
 
 interface SimExports {
-  simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, maxIntervals: number, nVars: number, missLevel: number): Handle
+  simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, maxIntervals: number, nVars: number, missLevel: number, split: number): Handle
   simSetPoints(sim: Handle, kinds: Uint8Array, variables: Int32Array | null): void
   simRun(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): number
   simRunAsync(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<number>
@@ -43,6 +44,13 @@ export interface NativeHierarchyOptions extends HierarchyOptions {
    * closed the same cells, since every interval boundary is one of the narrower widths too.
    */
   adaptiveIntervals?: number
+  /**
+   * Run the TLB levels on a thread of their own beside the caches (nothing crosses between them;
+   * results identical). Default: when the machine has another core. Pass false where every core
+   * is busy already (a sweep with a worker per core, a simulation beside a recording): split, a
+   * batch costs more CPU in all than one pass.
+   */
+  tlbThread?: boolean
 }
 
 export class NativeHierarchy {
@@ -70,7 +78,8 @@ export class NativeHierarchy {
     const adaptive = interval > 0 && options.adaptiveIntervals ? options.adaptiveIntervals : 0
     if (!(Number.isInteger(adaptive) && adaptive >= 0 && adaptive < 2 ** 31)) throw new Error(`adaptiveIntervals must be a whole number, not ${adaptive}`)
     this.adaptive = adaptive > 0
-    this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, adaptive, options.variableCount ?? 0, missLevel)
+    const split = options.tlbThread ?? availableParallelism() > 1
+    this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, adaptive, options.variableCount ?? 0, missLevel, split ? 1 : 0)
     core().simSetPoints(this.sim, pointKinds, pointVariables)
     this.pointCount = pointKinds.length
   }

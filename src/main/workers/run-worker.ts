@@ -148,7 +148,8 @@ export function runSimulatePool(session: string, configs: HierarchyConfig[], siz
     })
   }
   const handles = groups.map((group, g) =>
-    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows }, (p) => {
+    // Each worker's TLB thread only where the workers leave cores free.
+    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows, tlbThread: 2 * workers <= availableParallelism() }, (p) => {
       events[g] = p.events
       totals[g] = p.total
       report()

@@ -23,7 +23,7 @@ interface Simulation {
   interval: number
 }
 
-async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>): Promise<Simulation> {
+async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined): Promise<Simulation> {
   const interval = timelineIntervalOf(config, total)
   let layout: LayoutMap | null = null
   if (config.layout && config.layout.length > 0) {
@@ -33,7 +33,7 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
       throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
     }
   }
-  return { config, layout, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval }) }
+  return { config, layout, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }) }
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
@@ -76,7 +76,7 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
-  for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce))
+  for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce, input.tlbThread))
   const done = await eachStoredChunk(
     reader,
     kinds.length,

@@ -21,7 +21,8 @@ static const char *fail(const char *fmt, double a, double b) {
 const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
                      uint64_t max_intervals, uint32_t n_vars, int32_t miss_level) {
   memset(s, 0, sizeof *s);
-  if (n_caches == 0) return "a hierarchy needs at least one cache level";
+  /* No caches: the TLB part of a split hierarchy (pair.h). */
+  if (n_caches + n_tlb == 0) return "a hierarchy needs at least one cache level";
   if (n_tlb > 2) return "at most two TLB levels";
   if (n_caches + n_tlb > SIM_MAX_LEVELS) return "too many levels";
   s->n_caches = n_caches;
@@ -65,6 +66,7 @@ const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint3
   }
   s->fused = fused;
   s->max_size = compatible && min_line > 64 ? 64 : min_line;
+  if (n_caches == 0) s->max_size = UINT32_MAX; /* the pair sets its caches' */
   size_t entries = (size_t)s->n_levels * (n_vars ? n_vars : 1);
   s->current = calloc(entries, sizeof *s->current);
   s->counted = calloc((entries + 63) / 64, sizeof *s->counted);
@@ -425,8 +427,13 @@ static bool translate(Sim *s, uint64_t address, uint32_t size, bool write) {
   return true;
 }
 
-static const char *straddle(const Sim *s, uint32_t size, uint64_t address) {
-  (void)s;
+static const char *outside(Sim *s, uint32_t i, uint32_t point) {
+  s->stopped_at = i;
+  return fail("access point %.0f is outside the point table (%.0f)", point, s->point_count);
+}
+
+static const char *straddle(Sim *s, uint32_t i, uint32_t size, uint64_t address) {
+  s->stopped_at = i;
   return fail("an access of %.0f bytes at %.0f spans more than two lines", size, (double)address);
 }
 
@@ -434,7 +441,7 @@ static const char *run_general(Sim *s, uint32_t count, const uint32_t *points, c
   bool tlb = s->n_levels > s->n_caches;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
-    if (point >= s->point_count) return fail("access point %.0f is outside the point table (%.0f)", point, s->point_count);
+    if (point >= s->point_count) return outside(s, i, point);
     uint8_t kind = s->kinds[point];
     uint32_t size = sizes[i] ? sizes[i] : 1;
     if (size > s->max_size) size = s->max_size;
@@ -448,7 +455,7 @@ static const char *run_general(Sim *s, uint32_t count, const uint32_t *points, c
       ok = (!tlb || translate(s, address, size, true)) && ref(s, address, size, true);
     else /* One translation: the write reuses the read's. */
       ok = (!tlb || translate(s, address, size, false)) && ref(s, address, size, false) && (s->compatible || ref(s, address, size, true));
-    if (!ok) return straddle(s, size, address);
+    if (!ok) return straddle(s, i, size, address);
     if (s->interval && --s->until_boundary == 0) close_interval(s);
   }
   return NULL;
@@ -559,7 +566,7 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
   const bool compatible = s->compatible, timed = s->interval != 0;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
-    if (point >= s->point_count) return fail("access point %.0f is outside the point table (%.0f)", point, s->point_count);
+    if (point >= s->point_count) return outside(s, i, point);
     uint8_t kind = s->kinds[point];
     uint32_t size = sizes[i] ? sizes[i] : 1;
     if (size > max_size) size = max_size;
@@ -574,7 +581,7 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
       at[tlb_write ? ST_WRITES : ST_READS]++;
       SimLevel *v = &s->levels[l];
       uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
-      if (end - first > 1) return straddle(s, size, address);
+      if (end - first > 1) return straddle(s, i, size, address);
       bool missed = false;
       for (uint64_t block = first; block <= end; block++) {
         bool miss;
@@ -598,7 +605,7 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
         SimLevel *v = &s->levels[l];
         uint32_t line = v->line_size;
         uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
-        if (end - first > 1) return straddle(s, size, address);
+        if (end - first > 1) return straddle(s, i, size, address);
         int result;
         if (first == end) /* the common case: one line, no straddle */
           result = fused_line(s, l, v, first, (int32_t)point, write, (uint32_t)(address - first * line), (uint32_t)(last - first * line));
@@ -624,6 +631,8 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
 static const char *run_fused(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
 #define FUSED(c, t) \
   if (s->n_caches == c && s->n_levels == c + t) return run_fused_levels(s, count, points, addresses, sizes, c, c + t)
+  FUSED(0, 1);
+  FUSED(0, 2);
   FUSED(1, 0);
   FUSED(1, 1);
   FUSED(2, 0);

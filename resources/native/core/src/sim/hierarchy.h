@@ -66,9 +66,12 @@ typedef struct {
   uint32_t index;
   uint64_t accesses;
   bool failed;
+  /* The batch index of the access a refused batch stopped at. */
+  uint32_t stopped_at;
 } Sim;
 
-/* NULL on success, else what is wrong (the Sim is then freed). */
+/* NULL on success, else what is wrong (the Sim is then freed). n_caches 0: the TLB levels of a
+ * hierarchy whose caches another Sim runs (pair.h); its max_size is then set to theirs. */
 const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
                      uint64_t max_intervals, uint32_t n_vars, int32_t miss_level);
 void sim_free(Sim *s);

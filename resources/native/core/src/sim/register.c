@@ -1,7 +1,8 @@
 /* The simulator's exports. A hierarchy lives in C memory owned by a JavaScript external
  * (freed when collected); batches cross as typed arrays, results come back as copies.
- *   simCreate(specs f64[9 per level], nCaches, nTlb, compatible, fastPath, interval, maxIntervals, nVars, missLevel) -> sim
+ *   simCreate(specs f64[9 per level], nCaches, nTlb, compatible, fastPath, interval, maxIntervals, nVars, missLevel, split) -> sim
  *     maxIntervals > 0: adaptive intervals (hierarchy.h), from `interval` on
+ *     split 1: the TLB levels run beside the caches on a thread of their own (pair.h)
  *     spec: size, assoc, lineSize, policy (0 lru 1 fifo 2 plru 3 random), seed,
  *           writeThrough, writeAllocate, inclusive, prefetch (0 none 1 next-line 2 stride)
  *   simSetPoints(sim, kinds u8, variables i32 | null)
@@ -15,7 +16,7 @@
  *   simInfo(sim) -> f64 [the interval now, timeline cells held, bytes of C memory]
  *   simEvictors(sim, level) -> f64 (evictee, evictor, count) rows */
 #include "../addon.h"
-#include "hierarchy.h"
+#include "pair.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 static const napi_type_tag SIM_TAG = {0x5374726964655369ull, 0x6d48696572617231ull};
 
 typedef struct {
-  Sim sim;
+  SimPair sim;
   int64_t reported;
   /* A batch is running on the thread pool (simRunAsync): nothing else may touch the Sim. */
   bool busy;
@@ -34,7 +35,7 @@ typedef struct {
 /* Keeps the JavaScript heap told how much C memory the hierarchy holds, so a dropped one
  * is collected before memory runs short. */
 static void report(napi_env env, SimBox *b) {
-  int64_t now = (int64_t)sim_bytes(&b->sim), ignored;
+  int64_t now = (int64_t)pair_bytes(&b->sim), ignored;
   if (now != b->reported) napi_adjust_external_memory(env, now - b->reported, &ignored);
   b->reported = now;
 }
@@ -43,7 +44,7 @@ static void sim_finalize(napi_env env, void *data, void *hint) {
   SimBox *b = data;
   int64_t ignored;
   if (b->reported) napi_adjust_external_memory(env, -b->reported, &ignored);
-  sim_free(&b->sim);
+  pair_free(&b->sim);
   free(b);
 }
 
@@ -71,17 +72,18 @@ static bool get_i32(napi_env env, napi_value v, int32_t *out, const char *what) 
 }
 
 static napi_value create(napi_env env, napi_callback_info info) {
-  napi_value argv[9];
-  if (!stride_args(env, info, 9, argv)) return NULL;
+  napi_value argv[10];
+  if (!stride_args(env, info, 10, argv)) return NULL;
   size_t n;
   const double *spec = stride_typed_array(env, argv[0], napi_float64_array, &n, "specs");
-  uint32_t n_caches, n_tlb, compatible, fast_path, n_vars, max_intervals;
+  uint32_t n_caches, n_tlb, compatible, fast_path, n_vars, max_intervals, split;
   double interval;
   int32_t miss_level;
   if (!spec || !stride_u32(env, argv[1], &n_caches, "nCaches") || !stride_u32(env, argv[2], &n_tlb, "nTlb") ||
       !stride_u32(env, argv[3], &compatible, "compatible") || !stride_u32(env, argv[4], &fast_path, "fastPath") ||
       napi_get_value_double(env, argv[5], &interval) != napi_ok || !stride_u32(env, argv[6], &max_intervals, "maxIntervals") ||
-      !stride_u32(env, argv[7], &n_vars, "nVars") || !get_i32(env, argv[8], &miss_level, "missLevel"))
+      !stride_u32(env, argv[7], &n_vars, "nVars") || !get_i32(env, argv[8], &miss_level, "missLevel") ||
+      !stride_u32(env, argv[9], &split, "split"))
     return NULL;
   if (!(interval >= 0 && interval <= 9007199254740992.0) || interval != (double)(uint64_t)interval) return stride_throw(env, "simulator: interval must be a whole number >= 0");
   if (n_caches + n_tlb > SIM_MAX_LEVELS || n != (size_t)(n_caches + n_tlb) * SPEC_FIELDS) return stride_throw(env, "simulator: specs do not match the level counts");
@@ -94,7 +96,7 @@ static napi_value create(napi_env env, napi_callback_info info) {
   }
   SimBox *b = calloc(1, sizeof *b);
   if (!b) return stride_throw(env, "out of memory creating a simulator");
-  const char *why = sim_init(&b->sim, specs, n_caches, n_tlb, compatible != 0, fast_path != 0, (uint64_t)interval, max_intervals, n_vars, miss_level);
+  const char *why = pair_init(&b->sim, specs, n_caches, n_tlb, compatible != 0, fast_path != 0, (uint64_t)interval, max_intervals, n_vars, miss_level, split != 0);
   if (why) {
     free(b);
     return stride_throw(env, why);
@@ -115,7 +117,7 @@ static napi_value set_points(napi_env env, napi_callback_info info) {
   const int32_t *vars = NULL;
   if (t != napi_null && t != napi_undefined && !(vars = stride_typed_array(env, argv[2], napi_int32_array, &nv, "variables"))) return NULL;
   if (nk > UINT32_MAX || nv > UINT32_MAX) return stride_throw(env, "simulator: the point table is too large");
-  const char *why = sim_set_points(&b->sim, kinds, (uint32_t)nk, vars, (uint32_t)nv);
+  const char *why = pair_set_points(&b->sim, kinds, (uint32_t)nk, vars, (uint32_t)nv);
   if (why) return stride_throw(env, why);
   report(env, b);
   return NULL;
@@ -148,10 +150,12 @@ static napi_value run(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   SimBatch a;
   if (!stride_args(env, info, 5, argv) || !get_batch(env, argv, &a)) return NULL;
-  const char *why = sim_run(&a.b->sim, a.count, a.points, a.addresses, a.sizes);
+  const char *why = pair_run(&a.b->sim, a.count, a.points, a.addresses, a.sizes);
   report(env, a.b);
   if (why) return stride_throw(env, why);
-  return stride_number(env, (double)a.b->sim.n_misses);
+  size_t n;
+  pair_misses(&a.b->sim, &n);
+  return stride_number(env, (double)n);
 }
 
 /* A batch in flight: the simulator and the arrays are held until it completes. */
@@ -162,7 +166,7 @@ typedef struct {
 
 static void run_execute(napi_env env, void *data) {
   AsyncRun *r = data;
-  const char *why = sim_run(&r->batch.b->sim, r->batch.count, r->batch.points, r->batch.addresses, r->batch.sizes);
+  const char *why = pair_run(&r->batch.b->sim, r->batch.count, r->batch.points, r->batch.addresses, r->batch.sizes);
   if (why) stride_work_fail(&r->w, "", why);
 }
 
@@ -171,7 +175,9 @@ static void run_complete(napi_env env, napi_status status, void *data) {
   SimBox *b = r->batch.b;
   b->busy = false;
   report(env, b);
-  napi_value result = status == napi_ok && !r->w.failed ? stride_number(env, (double)b->sim.n_misses) : NULL;
+  size_t n;
+  pair_misses(&b->sim, &n);
+  napi_value result = status == napi_ok && !r->w.failed ? stride_number(env, (double)n) : NULL;
   stride_settle_work(env, &r->w, result, "the simulation batch was cancelled");
   free(r);
 }
@@ -196,59 +202,52 @@ static napi_value run_async(napi_env env, napi_callback_info info) {
 static napi_value misses(napi_env env, napi_callback_info info) {
   SimBox *b = only_sim(env, info);
   if (!b) return NULL;
+  size_t n;
+  const uint32_t *from = pair_misses(&b->sim, &n);
   void *data;
-  napi_value out = stride_new_typed(env, napi_uint32_array, 4, b->sim.n_misses, &data);
+  napi_value out = stride_new_typed(env, napi_uint32_array, 4, n, &data);
   if (!out) return stride_throw(env, "out of memory");
-  if (b->sim.n_misses) memcpy(data, b->sim.misses, b->sim.n_misses * 4);
+  if (n) memcpy(data, from, n * 4);
   return out;
 }
 
 static napi_value finish(napi_env env, napi_callback_info info) {
   SimBox *b = only_sim(env, info);
-  if (b) sim_finish(&b->sim);
+  if (b) pair_finish(&b->sim);
   return NULL;
 }
 
-/* A Float64Array copy of n 64-bit counters. */
-static napi_value counters(napi_env env, const uint64_t *from, size_t n) {
+/* A Float64Array of n numbers the pair writes with fill(p, out). */
+static napi_value doubles(napi_env env, SimPair *p, size_t n, void (*fill)(SimPair *, double *)) {
   double *data;
   napi_value out = stride_new_typed(env, napi_float64_array, 8, n, (void **)&data);
   if (!out) return stride_throw(env, "out of memory");
-  for (size_t i = 0; i < n; i++) data[i] = (double)from[i];
+  fill(p, data);
   return out;
 }
 
+static void fill_stats(SimPair *p, double *out) { pair_stats(p, out); }
+static void fill_extras(SimPair *p, double *out) { pair_extras(p, out); }
+
 static napi_value stats(napi_env env, napi_callback_info info) {
   SimBox *b = only_sim(env, info);
-  return b ? counters(env, b->sim.stats, (size_t)b->sim.point_count * b->sim.n_levels * ST_FIELDS) : NULL;
+  return b ? doubles(env, &b->sim, (size_t)pair_point_count(&b->sim) * b->sim.n_levels * ST_FIELDS, fill_stats) : NULL;
 }
 
 static napi_value extras(napi_env env, napi_callback_info info) {
   SimBox *b = only_sim(env, info);
-  return b ? counters(env, b->sim.extras, (size_t)b->sim.n_levels * EX_FIELDS) : NULL;
+  return b ? doubles(env, &b->sim, (size_t)b->sim.n_levels * EX_FIELDS, fill_extras) : NULL;
 }
 
 static napi_value timeline(napi_env env, napi_callback_info info) {
   SimBox *b = only_sim(env, info);
-  if (!b) return NULL;
-  double *data;
-  napi_value out = stride_new_typed(env, napi_float64_array, 8, b->sim.n_cells * 4, (void **)&data);
-  if (!out) return stride_throw(env, "out of memory");
-  for (size_t i = 0; i < b->sim.n_cells; i++) {
-    const SimTimelineCell *c = &b->sim.cells[i];
-    data[4 * i] = c->level;
-    data[4 * i + 1] = c->variable;
-    data[4 * i + 2] = (double)c->interval;
-    data[4 * i + 3] = (double)c->misses;
-  }
-  if (!b->sim.max_intervals) b->sim.n_cells = 0;
-  return out;
+  return b ? doubles(env, &b->sim, pair_cells(&b->sim) * 4, pair_timeline) : NULL;
 }
 
 static napi_value sim_info(napi_env env, napi_callback_info info) {
   SimBox *b = only_sim(env, info);
   if (!b) return NULL;
-  double now[3] = {(double)b->sim.interval, (double)b->sim.n_cells, (double)sim_bytes(&b->sim)};
+  double now[3] = {(double)pair_interval(&b->sim), (double)pair_cells(&b->sim), (double)pair_bytes(&b->sim)};
   return stride_float64_array(env, now, 3);
 }
 
@@ -260,7 +259,7 @@ static napi_value evictor_rows(napi_env env, napi_callback_info info) {
   if (!b || !stride_u32(env, argv[1], &level, "level")) return NULL;
   if (level >= b->sim.n_levels) return stride_throw(env, "simulator: no such level");
   size_t n;
-  double *rows = evictors_entries(&b->sim.evictors[level], &n);
+  double *rows = evictors_entries(pair_evictors(&b->sim, level), &n);
   if (!rows) return stride_throw(env, "out of memory");
   napi_value out = stride_float64_array(env, rows, n * 3);
   free(rows);
