@@ -3,8 +3,8 @@
 // one run:
 //   (a) one LRU level (L1 32K/8/64) with per-reference stats and evictors
 //   (b) L1 32K/8/64 + L2 256K/8/64 + DTLB 64/4/4K, per-reference stats and evictors
-// each for: the native core (production, src/main/simulate/native-hierarchy.ts; for (b) also
-// with its TLB level kept on the caches' thread, `tlbThread: false`, as on a one-core machine), the
+// each for: the native core (production, src/main/simulate/native-hierarchy.ts; for (b) both on
+// one thread and with its TLB level on a thread of its own, `tlbThread`, the default from 3 cores), the
 // TypeScript reference model (hierarchy.ts), and a bare C LRU loop over the same trace with
 // nothing the metrics need (bench/targets/lru-floor.c: the floor).
 //   sweep: 4 configurations (as b) on the native core: one after another in one worker, then
@@ -126,17 +126,18 @@ if (!isMainThread) {
     ['(a) one LRU level, stats + evictors', CONFIG_A, ['cache:32768:8:64']],
     ['(b) L1 + L2 + DTLB, stats + evictors', CONFIG_B, ['tlb:64:4:4096', 'cache:32768:8:64', 'cache:262144:8:64']]
   ]) {
-    const native = [], oneThread = [], floors = []
+    // native: one thread; split: the TLB level on a thread of its own (hierarchies with one).
+    const native = [], split = [], floors = []
     const tlb = (config.tlb ?? []).length > 0
     let nativeMisses = null, floorMisses = null
     for (let r = 0; r < R; r++) {
-      const n = await inWorker('native', [config])
+      const n = await inWorker('native', [config], { tlbThread: false })
       native.push(n.s)
       nativeMisses = n.misses[0]
       if (tlb) {
-        const one = await inWorker('native', [config], { tlbThread: false })
-        oneThread.push(one.s)
-        if (one.misses[0].join() !== nativeMisses.join()) throw new Error('the native core disagrees with itself split and not')
+        const two = await inWorker('native', [config], { tlbThread: true })
+        split.push(two.s)
+        if (two.misses[0].join() !== nativeMisses.join()) throw new Error('the native core disagrees with itself split and not')
       }
       const f = floor(floorLevels)
       floors.push(f.s)
@@ -146,12 +147,11 @@ if (!isMainThread) {
     const n = Math.ceil(accesses / BATCH) * BATCH
     const rn = rate(median(native), n), rf = rate(median(floors), n), rt = rate(ts.s, n)
     console.log(`${label}:`)
-    const tlbThread = tlb && availableParallelism() > 1 ? ', TLB on a thread of its own' : ''
-    console.log(`  native core        ${fmt(rn)} M accesses/s (median of ${R}: ${native.map((s) => s.toFixed(2)).join(' ')} s${tlbThread})`)
-    if (tlb) console.log(`    one thread       ${fmt(rate(median(oneThread), n))} M accesses/s (median of ${R}: ${oneThread.map((s) => s.toFixed(2)).join(' ')} s, tlbThread: false)`)
-    // The floor runs on one thread: its share is the one-thread figure's where there is one.
-    const r1 = tlb ? rate(median(oneThread), n) : rn
-    console.log(`  bare C LRU floor   ${fmt(rf)} M accesses/s (median of ${R}) -> native${tlb ? ' on one thread' : ''} at ${(r1 / rf * 100).toFixed(0)}% of the floor`)
+    const byDefault = (threaded) => (threaded === availableParallelism() > 2 ? ', the default here' : '')
+    console.log(`  native core        ${fmt(rn)} M accesses/s (median of ${R}: ${native.map((s) => s.toFixed(2)).join(' ')} s${tlb ? `, one thread${byDefault(false)}` : ''})`)
+    if (tlb) console.log(`    TLB thread       ${fmt(rate(median(split), n))} M accesses/s (median of ${R}: ${split.map((s) => s.toFixed(2)).join(' ')} s, the TLB level on a thread of its own${byDefault(true)})`)
+    // The floor runs on one thread: like for like with the one-thread figure.
+    console.log(`  bare C LRU floor   ${fmt(rf)} M accesses/s (median of ${R}) -> native at ${(rn / rf * 100).toFixed(0)}% of the floor`)
     console.log(`  TypeScript model   ${fmt(rt)} M accesses/s (one run, ${ts.s.toFixed(2)} s) -> native ${(rn / rt).toFixed(1)}x faster`)
     // The floor simulates the same one-level LRU cache: its misses must be the simulator's.
     if (label.startsWith('(a)') && floorMisses[0] !== nativeMisses[0]) throw new Error(`the floor and the simulator disagree: ${floorMisses[0]} vs ${nativeMisses[0]} misses`)
@@ -170,7 +170,7 @@ if (!isMainThread) {
     const workers = Math.min(pool, SWEEP.length)
     const groups = Array.from({ length: workers }, (_, g) => SWEEP.filter((_, i) => i % workers === g))
     // As the app deals a sweep (run-worker.ts): TLB threads only where the workers leave cores free.
-    await Promise.all(groups.map((g) => inWorker('native', g, { tlbThread: 2 * workers <= availableParallelism() })))
+    await Promise.all(groups.map((g) => inWorker('native', g, { tlbThread: availableParallelism() > 2 * workers })))
     parallel.push(Number(process.hrtime.bigint() - t) / 1e9)
   }
   const s1 = median(serial), sp = median(parallel)

@@ -94,7 +94,7 @@ export class LiveSimulation implements ChunkFeed {
         ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }),
         // The recording keeps two cores busy (the tool and this worker): a TLB thread would take
         // CPU from it, not add any.
-        tlbThread: availableParallelism() > 2
+        tlbThread: availableParallelism() > 3
       })
     }
   }

@@ -46,9 +46,11 @@ export interface NativeHierarchyOptions extends HierarchyOptions {
   adaptiveIntervals?: number
   /**
    * Run the TLB levels on a thread of their own beside the caches (nothing crosses between them;
-   * results identical). Default: when the machine has another core. Pass false where every core
-   * is busy already (a sweep with a worker per core, a simulation beside a recording): split, a
-   * batch costs more CPU in all than one pass.
+   * results identical). Split, a batch takes less time but more CPU in all (each part reads the
+   * batch), so it pays only with a core to spare. Default: from three cores, since a stored trace
+   * is read with the next chunk decoding on the thread pool, which takes the second (on two, a
+   * what-if of heat with L1, L2 and a DTLB took 1.04 s in one thread and 1.08 s split). A sweep
+   * passes whether its workers leave cores free.
    */
   tlbThread?: boolean
 }
@@ -78,7 +80,7 @@ export class NativeHierarchy {
     const adaptive = interval > 0 && options.adaptiveIntervals ? options.adaptiveIntervals : 0
     if (!(Number.isInteger(adaptive) && adaptive >= 0 && adaptive < 2 ** 31)) throw new Error(`adaptiveIntervals must be a whole number, not ${adaptive}`)
     this.adaptive = adaptive > 0
-    const split = options.tlbThread ?? availableParallelism() > 1
+    const split = options.tlbThread ?? availableParallelism() > 2
     this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, adaptive, options.variableCount ?? 0, missLevel, split ? 1 : 0)
     core().simSetPoints(this.sim, pointKinds, pointVariables)
     this.pointCount = pointKinds.length

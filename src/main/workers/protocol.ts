@@ -57,7 +57,7 @@ export interface SimulateTaskInput {
   configs: HierarchyConfig[]
   /** Return each stored run's rows too (the CLI reports on its main thread; the app asks this worker). */
   withRows?: boolean
-  /** TLB levels on a thread of their own (NativeHierarchy's `tlbThread`); false when a sweep's workers already fill the cores. */
+  /** TLB levels on a thread of their own (NativeHierarchy's `tlbThread`): whether a sweep's workers leave cores free. */
   tlbThread?: boolean
 }
 /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */

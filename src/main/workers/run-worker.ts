@@ -148,8 +148,8 @@ export function runSimulatePool(session: string, configs: HierarchyConfig[], siz
     })
   }
   const handles = groups.map((group, g) =>
-    // Each worker's TLB thread only where the workers leave cores free.
-    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows, tlbThread: 2 * workers <= availableParallelism() }, (p) => {
+    // Each worker's TLB thread only where the workers leave cores free (as NativeHierarchy's default for one).
+    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows, tlbThread: availableParallelism() > 2 * workers }, (p) => {
       events[g] = p.events
       totals[g] = p.total
       report()

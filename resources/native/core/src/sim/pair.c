@@ -35,7 +35,11 @@ const char *pair_init(SimPair *p, const SimLevelSpec *specs, uint32_t n_caches, 
   return NULL;
 }
 
+static void helper_stop(struct TlbHelper *h);
+
 void pair_free(SimPair *p) {
+  if (p->helper) helper_stop(p->helper);
+  p->helper = NULL;
   sim_free(&p->main);
   if (p->split) {
     sim_free(p->tlb);
@@ -61,23 +65,93 @@ typedef struct {
   char why[200];
 } TlbRun;
 
-static void *run_tlb(void *arg) {
-  TlbRun *r = arg;
+static void run_tlb(TlbRun *r) {
   const char *why = sim_run(r->p->tlb, r->count, r->points, r->addresses, r->sizes);
   r->refused = why != NULL;
   if (why) snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+enum { HELPER_IDLE, HELPER_JOB, HELPER_DONE, HELPER_QUIT };
+
+struct TlbHelper {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t wake, done;
+  int state;
+  TlbRun *job;
+};
+
+static void *helper_main(void *arg) {
+  struct TlbHelper *h = arg;
+  pthread_mutex_lock(&h->lock);
+  for (;;) {
+    while (h->state != HELPER_JOB && h->state != HELPER_QUIT) pthread_cond_wait(&h->wake, &h->lock);
+    if (h->state == HELPER_QUIT) break;
+    pthread_mutex_unlock(&h->lock);
+    run_tlb(h->job);
+    pthread_mutex_lock(&h->lock);
+    h->state = HELPER_DONE;
+    pthread_cond_signal(&h->done);
+  }
+  pthread_mutex_unlock(&h->lock);
   return NULL;
+}
+
+/* The pair's helper thread, started on first use; NULL if it cannot be (the caller runs both). */
+static struct TlbHelper *helper_of(SimPair *p) {
+  if (p->helper) return p->helper;
+  struct TlbHelper *h = calloc(1, sizeof *h);
+  if (!h) return NULL;
+  pthread_attr_t attr;
+  bool ok = pthread_mutex_init(&h->lock, NULL) == 0;
+  if (ok && pthread_cond_init(&h->wake, NULL) != 0) ok = false;
+  if (ok && pthread_cond_init(&h->done, NULL) != 0) ok = false;
+  /* The simulator's loops need little stack. */
+  if (ok && pthread_attr_init(&attr) == 0) {
+    pthread_attr_setstacksize(&attr, 1 << 18);
+    ok = pthread_create(&h->thread, &attr, helper_main, h) == 0;
+    pthread_attr_destroy(&attr);
+  } else
+    ok = false;
+  if (!ok) {
+    free(h);
+    return NULL;
+  }
+  return p->helper = h;
+}
+
+static void helper_stop(struct TlbHelper *h) {
+  pthread_mutex_lock(&h->lock);
+  h->state = HELPER_QUIT;
+  pthread_cond_signal(&h->wake);
+  pthread_mutex_unlock(&h->lock);
+  pthread_join(h->thread, NULL);
+  pthread_mutex_destroy(&h->lock);
+  pthread_cond_destroy(&h->wake);
+  pthread_cond_destroy(&h->done);
+  free(h);
 }
 
 const char *pair_run(SimPair *p, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
   if (!p->split) return sim_run(&p->main, count, points, addresses, sizes);
   TlbRun r = {p, count, points, addresses, sizes, false, ""};
-  pthread_t thread;
-  bool threaded = count >= PAIR_THREAD_MIN && pthread_create(&thread, NULL, run_tlb, &r) == 0;
-  if (!threaded) run_tlb(&r);
+  struct TlbHelper *h = count >= PAIR_THREAD_MIN ? helper_of(p) : NULL;
+  if (h) {
+    pthread_mutex_lock(&h->lock);
+    h->job = &r;
+    h->state = HELPER_JOB;
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+  } else
+    run_tlb(&r);
   const char *why = sim_run(&p->main, count, points, addresses, sizes);
   if (why) snprintf(p->why, sizeof p->why, "%s", why);
-  if (threaded) pthread_join(thread, NULL);
+  if (h) {
+    pthread_mutex_lock(&h->lock);
+    while (h->state != HELPER_DONE) pthread_cond_wait(&h->done, &h->lock);
+    h->state = HELPER_IDLE;
+    pthread_mutex_unlock(&h->lock);
+  }
   if (!why && !r.refused) return NULL;
   /* Both refused: the access met first is the one an unsplit run reports; at the same access the
    * translation came first. A part that ran out of memory stopped nowhere in particular. */
