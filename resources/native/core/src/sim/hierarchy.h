@@ -70,6 +70,14 @@ typedef struct {
   uint32_t stopped_at;
 } Sim;
 
+/* A batch of accesses as it crosses from JavaScript: per access its point, address and size. */
+typedef struct {
+  uint32_t count;
+  const uint32_t *points;
+  const double *addresses;
+  const uint16_t *sizes;
+} SimAccesses;
+
 /* NULL on success, else what is wrong (the Sim is then freed). n_caches 0: the TLB levels of a
  * hierarchy whose caches another Sim runs (pair.h); its max_size is then set to theirs. */
 const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,

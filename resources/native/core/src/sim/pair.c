@@ -56,17 +56,14 @@ const char *pair_set_points(SimPair *p, const uint8_t *kinds, uint32_t count, co
 
 typedef struct {
   SimPair *p;
-  uint32_t count;
-  const uint32_t *points;
-  const double *addresses;
-  const uint16_t *sizes;
+  SimAccesses batch;
   /* The TLB part's reason, copied on its own thread (sim_run's message is thread-local). */
   bool refused;
   char why[200];
 } TlbRun;
 
 static void run_tlb(TlbRun *r) {
-  const char *why = sim_run(r->p->tlb, r->count, r->points, r->addresses, r->sizes);
+  const char *why = sim_run(r->p->tlb, r->batch.count, r->batch.points, r->batch.addresses, r->batch.sizes);
   r->refused = why != NULL;
   if (why) snprintf(r->why, sizeof r->why, "%s", why);
 }
@@ -132,10 +129,10 @@ static void helper_stop(struct TlbHelper *h) {
   free(h);
 }
 
-const char *pair_run(SimPair *p, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
-  if (!p->split) return sim_run(&p->main, count, points, addresses, sizes);
-  TlbRun r = {p, count, points, addresses, sizes, false, ""};
-  struct TlbHelper *h = count >= PAIR_THREAD_MIN ? helper_of(p) : NULL;
+const char *pair_run(SimPair *p, const SimAccesses *b) {
+  if (!p->split) return sim_run(&p->main, b->count, b->points, b->addresses, b->sizes);
+  TlbRun r = {p, *b, false, ""};
+  struct TlbHelper *h = b->count >= PAIR_THREAD_MIN ? helper_of(p) : NULL;
   if (h) {
     pthread_mutex_lock(&h->lock);
     h->job = &r;
@@ -144,7 +141,7 @@ const char *pair_run(SimPair *p, uint32_t count, const uint32_t *points, const d
     pthread_mutex_unlock(&h->lock);
   } else
     run_tlb(&r);
-  const char *why = sim_run(&p->main, count, points, addresses, sizes);
+  const char *why = sim_run(&p->main, b->count, b->points, b->addresses, b->sizes);
   if (why) snprintf(p->why, sizeof p->why, "%s", why);
   if (h) {
     pthread_mutex_lock(&h->lock);

@@ -33,7 +33,7 @@ const char *pair_set_points(SimPair *p, const uint8_t *kinds, uint32_t count, co
 /* As sim_run. Split, a batch of at least PAIR_THREAD_MIN accesses runs its TLB part on the pair's
  * helper thread meanwhile (fewer: one after the other, the hand-over would cost more than it
  * saves; so does a helper that could not be started). One caller at a time. */
-const char *pair_run(SimPair *p, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes);
+const char *pair_run(SimPair *p, const SimAccesses *batch);
 void pair_finish(SimPair *p);
 size_t pair_bytes(const SimPair *p);
 /* The last batch's misses at miss_level: *n indices. */

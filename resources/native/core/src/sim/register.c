@@ -126,20 +126,18 @@ static napi_value set_points(napi_env env, napi_callback_info info) {
 /* A batch's arguments: the simulator and its arrays, checked. */
 typedef struct {
   SimBox *b;
-  uint32_t count;
-  const uint32_t *points;
-  const double *addresses;
-  const uint16_t *sizes;
+  SimAccesses a;
 } SimBatch;
 
 static bool get_batch(napi_env env, const napi_value *argv, SimBatch *out) {
   size_t np, na, ns;
-  if (!(out->b = box_of(env, argv[0])) || !stride_u32(env, argv[1], &out->count, "count")) return false;
-  out->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
-  out->addresses = out->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
-  out->sizes = out->addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
-  if (!out->sizes) return false;
-  if (np < out->count || na < out->count || ns < out->count) {
+  SimAccesses *a = &out->a;
+  if (!(out->b = box_of(env, argv[0])) || !stride_u32(env, argv[1], &a->count, "count")) return false;
+  a->points = stride_typed_array(env, argv[2], napi_uint32_array, &np, "points");
+  a->addresses = a->points ? stride_typed_array(env, argv[3], napi_float64_array, &na, "addresses") : NULL;
+  a->sizes = a->addresses ? stride_typed_array(env, argv[4], napi_uint16_array, &ns, "sizes") : NULL;
+  if (!a->sizes) return false;
+  if (np < a->count || na < a->count || ns < a->count) {
     stride_throw(env, "simulator: the arrays hold fewer accesses than count");
     return false;
   }
@@ -150,7 +148,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   SimBatch a;
   if (!stride_args(env, info, 5, argv) || !get_batch(env, argv, &a)) return NULL;
-  const char *why = pair_run(&a.b->sim, a.count, a.points, a.addresses, a.sizes);
+  const char *why = pair_run(&a.b->sim, &a.a);
   report(env, a.b);
   if (why) return stride_throw(env, why);
   size_t n;
@@ -166,7 +164,7 @@ typedef struct {
 
 static void run_execute(napi_env env, void *data) {
   AsyncRun *r = data;
-  const char *why = pair_run(&r->batch.b->sim, r->batch.count, r->batch.points, r->batch.addresses, r->batch.sizes);
+  const char *why = pair_run(&r->batch.b->sim, &r->batch.a);
   if (why) stride_work_fail(&r->w, "", why);
 }
 
