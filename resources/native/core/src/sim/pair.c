@@ -99,22 +99,21 @@ static struct TlbHelper *helper_of(SimPair *p) {
   if (p->helper) return p->helper;
   struct TlbHelper *h = calloc(1, sizeof *h);
   if (!h) return NULL;
+  int made = 0; /* how many of the lock and the two conditions exist */
+  bool ok = pthread_mutex_init(&h->lock, NULL) == 0 && ++made && pthread_cond_init(&h->wake, NULL) == 0 && ++made && pthread_cond_init(&h->done, NULL) == 0 && ++made;
   pthread_attr_t attr;
-  bool ok = pthread_mutex_init(&h->lock, NULL) == 0;
-  if (ok && pthread_cond_init(&h->wake, NULL) != 0) ok = false;
-  if (ok && pthread_cond_init(&h->done, NULL) != 0) ok = false;
-  /* The simulator's loops need little stack. */
   if (ok && pthread_attr_init(&attr) == 0) {
-    pthread_attr_setstacksize(&attr, 1 << 18);
+    pthread_attr_setstacksize(&attr, 1 << 18); /* the simulator's loops need little stack */
     ok = pthread_create(&h->thread, &attr, helper_main, h) == 0;
     pthread_attr_destroy(&attr);
   } else
     ok = false;
-  if (!ok) {
-    free(h);
-    return NULL;
-  }
-  return p->helper = h;
+  if (ok) return p->helper = h;
+  if (made > 2) pthread_cond_destroy(&h->done);
+  if (made > 1) pthread_cond_destroy(&h->wake);
+  if (made > 0) pthread_mutex_destroy(&h->lock);
+  free(h);
+  return NULL;
 }
 
 static void helper_stop(struct TlbHelper *h) {
