@@ -12,8 +12,6 @@ import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
 import { progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
-import { textOf } from '../services/json-text'
-import type { RunReport } from '../../shared/domain'
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
@@ -66,7 +64,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       stdio: 'inherit',
       // Simulated by the trace's worker beside the naming, stored with the trace, and its
       // report built there, where the points are in memory (here it would read them again).
-      ...(hierarchy ? { simulate: hierarchy, reportFirstRun: true } : {})
+      ...(hierarchy ? { simulate: hierarchy, reportFirstRun: 'lines' as const } : {})
     },
     (p) => io.progress(() => progressLine(p.phase, p.events, started))
   )
@@ -92,9 +90,9 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     // cancelled trace too: what was recorded is simulated).
     if (hierarchy && s.events > 0) {
       const first = done.firstRun
-      if (first?.run != null && done.firstReport) {
-        const { printReport } = await import('./report-output')
-        printReport(JSON.parse(textOf(done.firstReport)) as RunReport, 'line', io)
+      // Printed as the worker laid it out (printReport), from the report it built.
+      if (first?.run != null && done.firstReportLines !== undefined) {
+        io.out(done.firstReportLines)
         return 0
       }
       const simulating = await import('./simulate-command')

@@ -99,7 +99,7 @@ export class JobManager extends ApiEventChannel {
           trackHeap: input.trackHeap,
           followCalls: input.followCalls && input.functions.length > 0,
           afterLimit: input.afterLimit,
-          ...(input.simulate ? { simulate: input.simulate, reportFirstRun: true } : {})
+          ...(input.simulate ? { simulate: input.simulate, reportFirstRun: 'json' as const } : {})
         },
         (p) => this.progress(job, p)
       )

@@ -12,7 +12,6 @@ import { buildReport } from '../store/runs'
 import { SessionStatics } from '../store/session-statics'
 import { example, fixedEnv, strideOk, tempDir } from '../testing/cli-runner'
 import { FirstSimulation } from './first-simulation'
-import { textOf } from '../services/json-text'
 
 const dir = tempDir('first-sim')
 const env = fixedEnv(dir)
@@ -58,7 +57,7 @@ describe('FirstSimulation', () => {
     // Its report, from the rows and statics it kept, is the one read afresh from the file.
     const fresh = openDb(path, { readonly: true })
     try {
-      expect(textOf(first.report(path)!)).toBe(JSON.stringify(buildReport(fresh, 1, new SessionStatics())))
+      expect(JSON.stringify(first.report(path))).toBe(JSON.stringify(buildReport(fresh, 1, new SessionStatics())))
     } finally {
       fresh.close()
     }

@@ -10,14 +10,13 @@
  * named data structures placed; an error) leaves the simulation to the caller, as before; a
  * stop after the recording cancels it.
  */
-import type { HierarchyConfig, RunId } from '../../shared/domain'
+import type { HierarchyConfig, RunId, RunReport } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { openDb, type Db } from '../store/open-db'
 import { buildReport, storeRun, type SimulationResult } from '../store/runs'
 import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
-import { JsonText } from '../services/json-text'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
 import { LiveSimulation } from './live-simulation'
 
@@ -138,17 +137,17 @@ export class FirstSimulation {
   }
 
   /**
-   * The stored run's report as JSON bytes (what getReport sends), from the finished session at
-   * `path`: built here, where the run's rows and half of what else it reads are in memory,
-   * before the job is reported done (the client asks for it next). Null when there is no run,
-   * or on any error (the pool then builds it when asked).
+   * The stored run's report, from the finished session at `path`: built here, where the run's
+   * rows and half of what else it reads are in memory, before the job is reported done (the
+   * client asks for it next). Null when there is no run, or on any error (the pool then builds
+   * it when asked).
    */
-  report(path: string): Uint8Array | null {
+  report(path: string): RunReport | null {
     if (this.outcome?.run == null) return null
     try {
       const db = openSessionDb(path, { readonly: true })
       try {
-        return JsonText.bytesOf(buildReport(db, this.outcome.run, this.statics))
+        return buildReport(db, this.outcome.run, this.statics)
       } finally {
         db.close()
       }

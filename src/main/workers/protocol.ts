@@ -26,8 +26,12 @@ export interface TraceWorkerInput {
   afterLimit?: 'detach' | 'stop'
   /** The first simulation: run beside the naming and stored with the trace when it can be (`firstRun`). */
   simulate?: HierarchyConfig
-  /** Also build that run's report (JSON bytes, `firstReport`), for a client that asks for it next. */
-  reportFirstRun?: boolean
+  /**
+   * Also build that run's report for a client that asks for it next: 'json', its JSON bytes
+   * (`firstReport`, the app's getReport); 'lines', the lines `stride trace --cache` prints
+   * (`firstReportLines`: no JSON made here to be parsed there).
+   */
+  reportFirstRun?: 'json' | 'lines'
   /** 'inherit' (the CLI): the program reads Stride's stdin and writes to its terminal. */
   stdio?: 'inherit' | 'pipe'
 }
@@ -46,7 +50,7 @@ export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type:
 /** Trace worker -> parent. */
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
 // ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----

@@ -4,6 +4,8 @@ import { StrideError } from '../../shared/errors'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
 import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
+import type { RunReport } from '../../shared/domain'
+import { JsonText } from '../services/json-text'
 
 // The first run's report (its JSON bytes) moves to the main thread instead of being copied.
 const post = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
@@ -107,8 +109,17 @@ async function main(): Promise<void> {
     recorder: outcome.recorder,
     recorderNote: fallback
   }, first)
-  const firstReport = input.reportFirstRun ? first?.report(input.out) : null
-  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(firstReport ? { firstReport } : {}) })
+  const report = input.reportFirstRun ? (first?.report(input.out) ?? null) : null
+  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(report ? await reportAs(report, input.reportFirstRun!) : {}) })
+}
+
+/** The first run's report as the client asked for it (protocol.ts `reportFirstRun`). */
+async function reportAs(report: RunReport, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array } | { firstReportLines: string }> {
+  if (as === 'json') return { firstReport: JsonText.bytesOf(report) }
+  const { printReport } = await import('../cli/report-output')
+  const lines: string[] = []
+  printReport(report, 'line', { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} })
+  return { firstReportLines: lines.join('\n') }
 }
 
 main().catch((e: unknown) => {
