@@ -143,6 +143,10 @@ int main(int argc, char **argv) {
     expect(traced.status, traced.stderr).toBe(0)
     expect(traced.stderr).not.toMatch(/runs again/)
     expect(traced.stdout).toMatch(/^run 1: L1 32768B 8-way 64B lines, L2 262144B 8-way 64B lines, DTLB/m)
+    // What it printed (laid out by the trace's worker from the report it built) is the run's
+    // report read afresh from the file.
+    const printed = traced.stdout.slice(traced.stdout.indexOf('run 1: '))
+    expect(printed).toBe(strideOk(['report', session, '--run', '1', '--by', 'line'], env))
     strideOk(['simulate', session, ...hierarchy], env)
     const db = new Database(session, { readonly: true })
     try {
