@@ -113,13 +113,20 @@ async function main(): Promise<void> {
   post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(report ? await reportAs(report, input.reportFirstRun!) : {}) })
 }
 
-/** The first run's report as the client asked for it (protocol.ts `reportFirstRun`). */
-async function reportAs(report: RunReport, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array } | { firstReportLines: string }> {
-  if (as === 'json') return { firstReport: JsonText.bytesOf(report) }
-  const { printReport } = await import('../cli/report-output')
-  const lines: string[] = []
-  printReport(report, 'line', { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} })
-  return { firstReportLines: lines.join('\n') }
+/**
+ * The first run's report as the client asked for it (protocol.ts `reportFirstRun`). Nothing on
+ * an error: the session is whole, and the client reads the run from it as before.
+ */
+async function reportAs(report: RunReport, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array } | { firstReportLines: string } | Record<string, never>> {
+  try {
+    if (as === 'json') return { firstReport: JsonText.bytesOf(report) }
+    const { printReport } = await import('../cli/report-output')
+    const lines: string[] = []
+    printReport(report, 'line', { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} })
+    return { firstReportLines: lines.join('\n') }
+  } catch {
+    return {}
+  }
 }
 
 main().catch((e: unknown) => {
