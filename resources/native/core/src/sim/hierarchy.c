@@ -66,7 +66,6 @@ const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint3
   }
   s->fused = fused;
   s->max_size = compatible && min_line > 64 ? 64 : min_line;
-  if (n_caches == 0) s->max_size = UINT32_MAX; /* the pair sets its caches' */
   size_t entries = (size_t)s->n_levels * (n_vars ? n_vars : 1);
   s->current = calloc(entries, sizeof *s->current);
   s->counted = calloc((entries + 63) / 64, sizeof *s->counted);

@@ -3,8 +3,8 @@
  * cache, a cache never a TLB), so each keeps its own counts, evictors and timeline, and a
  * batch runs through both at once on two threads. The results are put back together in the
  * one-Sim layouts (levels: caches first, then TLB levels), identical to an unsplit run.
- * Split only when another core is free: on one core the two passes over a batch cost more
- * than one (bench/simulate.mjs's TLB line). */
+ * Split only with a core to spare (the caller decides: NativeHierarchyOptions.tlbThread): the
+ * two passes over a batch cost more CPU in all than one. */
 #ifndef STRIDE_SIM_PAIR_H
 #define STRIDE_SIM_PAIR_H
 #include "hierarchy.h"
