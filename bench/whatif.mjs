@@ -66,11 +66,25 @@ async function startApp() {
   let nextId = 1
   const pending = new Map()
   const jobs = new Map()
+  // A job's end can arrive in the same socket read as the call's reply, and `ws` emits both
+  // before the caller's continuation registers the job: such an end waits here (as the
+  // renderer's job store keeps early events), else the bench would wait for it forever.
+  const ended = new Map()
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString())
-    if (m.event === 'finished' || m.event === 'failed') jobs.get(m.payload.jobId)?.(m)
-    else if (typeof m.id === 'number') pending.get(m.id)?.(m)
+    if (m.event === 'finished' || m.event === 'failed') {
+      const waiting = jobs.get(m.payload.jobId)
+      if (waiting) waiting(m)
+      else ended.set(m.payload.jobId, m)
+    } else if (typeof m.id === 'number') pending.get(m.id)?.(m)
   })
+  /** The end of a job (finished or failed), whenever it came. */
+  const jobEnd = (jobId) =>
+    new Promise((resolve) => {
+      const m = ended.get(jobId)
+      if (m) return void (ended.delete(jobId), resolve(m))
+      jobs.set(jobId, (e) => (jobs.delete(jobId), resolve(e)))
+    })
   const call = (method, input) =>
     new Promise((resolve, reject) => {
       const id = nextId++
@@ -81,7 +95,7 @@ async function startApp() {
   async function whatIf(session, level) {
     const t = process.hrtime.bigint()
     const { jobId } = await call('simulate', { session, config: { levels: [level], cachegrindCompatible: true } })
-    const end = await new Promise((resolve) => jobs.set(jobId, resolve))
+    const end = await jobEnd(jobId)
     if (end.event === 'failed') throw new Error(end.payload.error)
     await call('getReport', { session, run: end.payload.run })
     return Number(process.hrtime.bigint() - t) / 1e9
@@ -90,7 +104,7 @@ async function startApp() {
   async function traceAndSimulate(program, args, out, level) {
     const t = process.hrtime.bigint()
     const { jobId } = await call('startTrace', { program, args, out, simulate: { levels: [level], cachegrindCompatible: true } })
-    const end = await new Promise((resolve) => jobs.set(jobId, resolve))
+    const end = await jobEnd(jobId)
     if (end.event === 'failed') throw new Error(end.payload.error)
     await call('getReport', { session: out, run: end.payload.run })
     return Number(process.hrtime.bigint() - t) / 1e9
