@@ -6,8 +6,8 @@
  * in order, a JSON line per address. The process ends after a few idle seconds and never
  * keeps Node running.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { StrideError } from '../../shared/errors'
+import { startTool, type ToolProcess } from './tool-process'
 
 const IDLE_MS = 5000
 
@@ -20,7 +20,9 @@ interface Request {
 
 /** One llvm-symbolizer and the requests it has been given, answered in order. */
 class Symbolizer {
-  private readonly proc: ChildProcessWithoutNullStreams
+  private readonly proc: ToolProcess | null = null
+  /** Why it could not be started (asked afterwards, it answers with this). */
+  private startError: Error | null = null
   private readonly waiting: Request[] = []
   private partial = ''
   private idle: NodeJS.Timeout | null = null
@@ -29,21 +31,21 @@ class Symbolizer {
   readonly exited: Promise<void>
 
   constructor() {
-    const proc = spawn('llvm-symbolizer', ['--output-style=JSON', '--inlines'], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let proc: ToolProcess
+    try {
+      proc = startTool('llvm-symbolizer', ['--output-style=JSON', '--inlines'])
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      this.startError = code === 'ENOENT' ? new StrideError('"llvm-symbolizer" is not installed; install llvm (Debian: apt-get install llvm).', 'tool-missing') : (e as Error)
+      this.failed(this.startError)
+      this.exited = Promise.resolve()
+      return
+    }
     this.proc = proc
     proc.stdout.setEncoding('utf8').on('data', (text: string) => this.received(text))
     proc.stderr.on('data', () => {}) // warnings; replies come on stdout
-    proc.stdin.on('error', () => {}) // a dead process is reported by 'close'
-    this.exited = new Promise((resolve) => {
-      proc.on('error', (e: NodeJS.ErrnoException) => {
-        this.failed(e.code === 'ENOENT' ? new StrideError('"llvm-symbolizer" is not installed; install llvm (Debian: apt-get install llvm).', 'tool-missing') : e)
-        resolve()
-      })
-      proc.on('close', (code, signal) => {
-        this.failed(new Error(`llvm-symbolizer ended (${signal ?? `exit ${code}`}) before answering`))
-        resolve()
-      })
-    })
+    proc.stdin.on('error', () => {}) // a dead process is reported by its exit
+    this.exited = proc.exited.then(({ code, signal }) => this.failed(new Error(`llvm-symbolizer ended (${signal ?? `exit ${code}`}) before answering`)))
   }
 
   get accepting(): boolean {
@@ -54,6 +56,7 @@ class Symbolizer {
     this.clearIdle()
     this.setRef(true)
     return new Promise((resolve, reject) => {
+      if (!this.proc) return reject(this.startError ?? new Error('llvm-symbolizer did not start'))
       this.waiting.push({ lines: [], left: linkAddresses.length, resolve, reject })
       this.proc.stdin.write(linkAddresses.map((a) => `"${path}" 0x${a.toString(16)}\n`).join(''))
     })
@@ -66,7 +69,7 @@ class Symbolizer {
       this.clearIdle()
       // Kept alive until it has exited, so that this thread reaps it.
       this.setRef(true)
-      this.proc.stdin.end()
+      this.proc?.stdin.end()
     }
     return this.exited
   }
@@ -78,7 +81,7 @@ class Symbolizer {
       const request = this.waiting[0]
       if (!request) {
         // A reply no one asked for: the stream is out of step; start afresh.
-        this.proc.kill()
+        this.proc?.kill()
         return
       }
       request.lines.push(line)
@@ -107,7 +110,9 @@ class Symbolizer {
   /** A process with nothing asked of it must not keep the thread's event loop alive. */
   private setRef(on: boolean): void {
     const { proc } = this
-    for (const handle of [proc, proc.stdin, proc.stdout, proc.stderr] as Array<{ ref(): void; unref(): void }>) {
+    if (!proc) return
+    // The wait for its exit starts once its output has ended, and then holds the loop itself.
+    for (const handle of [proc.stdin, proc.stdout, proc.stderr]) {
       if (on) handle.ref()
       else handle.unref()
     }

@@ -24,12 +24,16 @@ import type { FirstSimulation } from '../session-analysis/first-simulation'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
+  // ldd and the libraries' symbols need nothing of gdb's: they run beside it, not after (the
+  // tool's records wait for the whole layout).
+  const libraries = ownLibraries(program)
+  libraries.catch(() => {}) // awaited below; a failed read of the program fails first
   const elf = await readElf(program)
   const functions = elf.functions.filter((f) => f.size > 0)
   const variables = elf.hasDebugInfo
     ? await readProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
     : { globals: {}, frames: {} }
-  return { globals: elf.data, functions, variables, relocatable: elf.relocatable, libraries: await ownLibraries(program) }
+  return { globals: elf.data, functions, variables, relocatable: elf.relocatable, libraries: await libraries }
 }
 
 /**

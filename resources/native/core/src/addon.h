@@ -14,6 +14,7 @@ napi_status stride_register_streams(napi_env env, napi_value exports);
 napi_status stride_register_trace(napi_env env, napi_value exports);
 napi_status stride_register_pipe(napi_env env, napi_value exports);
 napi_status stride_register_attribute(napi_env env, napi_value exports);
+napi_status stride_register_proc(napi_env env, napi_value exports);
 
 /* Throws a JavaScript Error with `message` and returns NULL (for `return stride_throw(...)`). */
 napi_value stride_throw(napi_env env, const char *message);
