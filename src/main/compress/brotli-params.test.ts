@@ -34,10 +34,11 @@ describe('brotli parameters', () => {
   it('chooses quality by size, and 4 only for large residues that do not repeat', () => {
     expect(structureQuality(512, 1 << 18)).toBe(9)
     expect(structureQuality(513, 1 << 18)).toBe(10)
-    // Large for its events (an irregular trace): 10 would cost far more than it saves.
+    // Large for its events (an irregular trace): 10, and 9, would cost far more than they save.
     expect(structureQuality(8192, 1000)).toBe(10)
     expect(structureQuality(16384, 16384 * 16)).toBe(10)
-    expect(structureQuality(16385, 16384 * 16)).toBe(9)
+    expect(structureQuality(16385, 16384 * 16)).toBe(8)
+    expect(structureQuality(230_000, 1 << 18)).toBe(8)
     expect(residueQuality(planes(random(30_000, 3)))).toBe(6)
     expect(residueQuality(planes(random(40_000, 4)))).toBe(4)
     const gather = random(1_500, 5)
