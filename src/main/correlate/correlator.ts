@@ -10,7 +10,7 @@ import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
 import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 import { grownFor } from '../typed-arrays'
-import { countAnswered } from './native-attribute'
+import { NativeAttribution } from './native-attribute'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
@@ -45,6 +45,8 @@ export interface ProgramDataLayout {
 
 export class Correlator {
   private readonly map = new AddressMap()
+  /** The native loop that counts the accesses a point's span and run answer (its arrays bound once). */
+  private readonly attribution = new NativeAttribution()
   private readonly variables: VariableRecord[] = []
   private readonly contexts = new Map<string, number>()
   /** Runtime entry pc -> the frame's locals with their variable ids. */
@@ -168,7 +170,7 @@ export class Correlator {
     // The native loop counts the accesses whose point's span and run go on; each one it stops
     // at (a search of the map, a run closed, a new point) is handled here, then it goes on.
     for (let i = from; i < to; i++) {
-      i = countAnswered(points, addresses, i, to, map.spans(), kindOf, { variable: this.runVar, kind: this.runKind, count: this.runCount })
+      i = this.attribution.countAnswered(points, addresses, i, to, map.spans(), kindOf, { variable: this.runVar, kind: this.runKind, count: this.runCount })
       if (i === to) break
       map.setThread(threads[i]!)
       const point = points[i]!

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { countAnswered } from './native-attribute'
+import { NativeAttribution, type Runs } from './native-attribute'
+import type { Spans } from './address-map'
+
+const loop = new NativeAttribution()
+const countAnswered = (points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs) => loop.countAnswered(points, addresses, from, to, spans, kindOf, runs)
 
 /** Two points with spans [0x1000, 0x2000) -> variable 3 and [0x8000, 0x9000) -> variable 0 (a gap), both current. */
 function state() {
@@ -35,6 +39,19 @@ describe('the native attribution loop', () => {
     const s = state()
     expect(countAnswered(Uint32Array.of(0, 2), Float64Array.of(NaN, 0x1800), 0, 2, s.spans, s.kindOf, s.runs)).toBe(0)
     expect(countAnswered(Uint32Array.of(0, 2), Float64Array.of(0x1800, 0x1800), 0, 2, s.spans, s.kindOf, s.runs)).toBe(1)
+  })
+
+  it('binds its arrays again when one is replaced, and reads the new one', () => {
+    const fresh = new NativeAttribution()
+    const { spans, runs, kindOf } = state()
+    const points = Uint32Array.of(0, 0)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), 0, 2, spans, kindOf, runs)).toBe(2)
+    // The table grown (as grownFor makes a new array): the old one must no longer be read.
+    spans.high = Float64Array.of(0x1004, 0x9000)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), 0, 2, spans, kindOf, runs)).toBe(1)
+    runs.count = Float64Array.of(100, 0)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1000), 0, 2, spans, kindOf, runs)).toBe(2)
+    expect([...runs.count]).toEqual([102, 0])
   })
 
   it('refuses a range outside the batch with one clear message', () => {

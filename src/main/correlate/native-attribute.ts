@@ -1,35 +1,27 @@
 /**
  * The correlator's per-access loop in the native core (resources/native/core/src/trace/
  * attribute.c): the accesses that a point's remembered span and its current run answer are
- * counted there; the loop stops at the first that is not, for the correlator to handle.
+ * counted there; the loop stops at the first that is not, for the correlator to handle. The
+ * arrays are bound once and bound again only when one is replaced (a batch, a grown table):
+ * on a heap-heavy program the loop stops at most accesses, and looking up thirteen arguments
+ * per call cost more than the loop.
  */
 import { StrideError } from '../../shared/errors'
 import { nativeCore } from '../native/core'
 import type { Spans } from './address-map'
 
-type Attribute = (
-  points: Uint32Array,
-  addresses: Float64Array,
-  from: number,
-  to: number,
-  epoch: number,
-  spanEpoch: Float64Array,
-  spanLow: Float64Array,
-  spanHigh: Float64Array,
-  spanVariable: Int32Array,
-  kindOf: Uint8Array,
-  runVar: Int32Array,
-  runKind: Uint8Array,
-  runCount: Float64Array
-) => number
+type Bound = object
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array]
+type AttributeExports = {
+  traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
+  traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
+}
 
-let attribute: Attribute | null = null
-
-function traceAttribute(): Attribute {
-  if (attribute) return attribute
-  const f = nativeCore().traceAttribute
-  if (typeof f !== 'function') throw new StrideError('Stride\'s native core predates the correlator\'s loop: run "npm install" (or "node scripts/build-native.mjs") to rebuild it.', 'tool-missing')
-  return (attribute = f as Attribute)
+function attributeExports(): AttributeExports {
+  const core = nativeCore() as unknown as Partial<AttributeExports>
+  if (typeof core.traceAttributeBind !== 'function' || typeof core.traceAttributeRun !== 'function')
+    throw new StrideError('Stride\'s native core predates the correlator\'s loop: run "npm install" (or "node scripts/build-native.mjs") to rebuild it.', 'tool-missing')
+  return core as AttributeExports
 }
 
 /** Per point, its current run: variable (-1: none), kind, accesses so far. */
@@ -39,7 +31,23 @@ export interface Runs {
   count: Float64Array
 }
 
-/** Counts accesses from..to-1 into their points' runs while spans and runs answer them; returns where it stopped. */
-export function countAnswered(points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
-  return traceAttribute()(points, addresses, from, to, spans.epoch, spans.epochs, spans.low, spans.high, spans.variable, kindOf, runs.variable, runs.kind, runs.count)
+/** One correlator's loop: its arrays as last bound. */
+export class NativeAttribution {
+  private readonly native = attributeExports()
+  private binding: Bound | null = null
+  private readonly arrays: unknown[] = []
+
+  /** Counts accesses from..to-1 into their points' runs while spans and runs answer them; returns where it stopped. */
+  countAnswered(points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
+    const arrays: Arrays = [points, addresses, spans.epochs, spans.low, spans.high, spans.variable, kindOf, runs.variable, runs.kind, runs.count]
+    const a = this.arrays
+    let same = a.length === arrays.length
+    for (let k = 0; same && k < arrays.length; k++) same = a[k] === arrays[k]
+    if (!same) {
+      this.binding = this.native.traceAttributeBind(this.binding, ...arrays)
+      a.length = 0
+      a.push(...arrays)
+    }
+    return this.native.traceAttributeRun(this.binding!, from, to, spans.epoch)
+  }
 }
