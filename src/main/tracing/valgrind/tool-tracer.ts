@@ -17,11 +17,25 @@ import { ModuleMap, parseMaps } from '../proc-maps'
 import type { LaunchedTool } from './tool-launch'
 import { scanAccesses, type AccessBatch } from './native-scan'
 import { readRecords } from './record-pipe'
-import { DeferredObserver } from './deferred-observer'
-import type { ToolObserver } from './tool-observer'
 import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
+
+/** What the tool path tells the data-structure naming (the Correlator implements it). */
+export interface ToolObserver {
+  /** Whether function entries and returns are wanted (frames of stack locals). */
+  readonly wantsInstructions: boolean
+  programLoaded(base: number): void
+  /** A shared object appeared in the process at `base` (its globals may be placed). */
+  libraryLoaded(path: string, base: number): void
+  enterFunction(entry: number, sp: number, thread: number): void
+  leaveFunction(sp: number, thread: number): void
+  allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
+  freed(ptr: number): void
+  attribute(point: number, kind: number, address: number, thread: number): void
+  /** attribute() for accesses from..to-1 of the batch, in order; a point's kind is kindOf[point]. */
+  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void
+}
 
 export class ToolTrace implements ToolStreamSink {
   private child: ChildProcess | null = null
@@ -87,35 +101,17 @@ export class ToolTrace implements ToolStreamSink {
     const { program, functions } = this.options
     const { child, exited, programPath } = this.launched
     this.programPath = programPath
-    // While Valgrind starts: the ELF (its symbols: nm). Records wait in the pipe for it.
+    // While Valgrind starts: the ELF and the naming's layout. Records wait in the pipe.
     let elf: ElfInfo
     try {
-      elf = await readElf(program)
+      ;[elf, this.observer] = await Promise.all([readElf(program), this.observerReady])
       // LIBRARY:function specs were checked against the library; the tool matches them itself.
       checkTracedFunctions(elf, functions.filter((f) => !parseLibrarySpec(f)))
     } catch (e) {
       child.kill('SIGKILL')
       this.launched.dropRecords()
-      void Promise.resolve(this.observerReady).catch(() => {})
       throw e
     }
-    // The naming's layout (gdb) may take longer: records are read meanwhile, the observer's
-    // calls kept (bounded) and replayed into it once it is there.
-    const deferred = new DeferredObserver()
-    this.observer = deferred
-    let observerError: unknown = null
-    const observerArrived = Promise.resolve(this.observerReady).then(
-      (observer) => {
-        deferred.replayInto(observer)
-        this.observer = observer
-      },
-      (e: unknown) => {
-        observerError = e
-        deferred.replayInto(null)
-        this.observer = null
-        this.stop('cancelled', null)
-      }
-    )
     const stopAtLimit = this.options.afterLimit === 'stop'
     let timer: NodeJS.Timeout | null = null
     if (this.options.maxSeconds && stopAtLimit) {
@@ -134,11 +130,10 @@ export class ToolTrace implements ToolStreamSink {
     this.writer.encodeInBackground()
     let paused = false
     const { socket: records, done: recordsRead } = readRecords(this.launched.takeRecords(), reader, () => {
-      const waiting = this.observer === deferred && deferred.full
-      if ((this.writer.backlogged || waiting) && !paused) {
+      if (this.writer.backlogged && !paused) {
         paused = true
         records.pause()
-        Promise.all([this.writer.ready(), waiting ? observerArrived : null]).then(
+        this.writer.ready().then(
           () => {
             paused = false
             records.resume()
@@ -157,12 +152,10 @@ export class ToolTrace implements ToolStreamSink {
 
     // The program's end, and the last records: the pipe is not one of the child's stdio
     // streams, so its end is awaited apart.
-    const [exit] = await Promise.all([exited, recordsRead, observerArrived]).finally(() => {
+    const [exit] = await Promise.all([exited, recordsRead]).finally(() => {
       if (timer) clearTimeout(timer)
       clearInterval(progress)
     })
-    // The layout could not be read: the trace fails as it did when that was known before reading.
-    if (observerError !== null) throw observerError
     this.flush()
     this.syncCounts()
     // Every full chunk committed before the session is named and finished.
