@@ -8,7 +8,8 @@
 //   stride      `stride trace --launch` on Stride's Valgrind tool: whole program, to a session
 //               (system libraries' symbols kept from the runs before, as on a user's machine)
 //   cold        the same once with none kept (the first trace on a machine, or after an upgrade)
-// and, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
+// Programs: four examples, the heat stencil at two sizes, and a C++ program of standard
+// containers (bench/targets/containers.cpp). And, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
 // (records a million accesses, then detaches) against the Null tool. Peak RSS of `stride trace`
 // is printed for each program (flat memory: it must not grow with the trace).
 // Usage: npm run build && npm run examples && node bench/trace.mjs [R]
@@ -27,6 +28,10 @@ const env = { ...process.env, STRIDE_HOME: join(dir, 'home') }
 const heat = join(dir, 'heat')
 const cc = spawnSync('cc', ['-O2', '-g', '-o', heat, join(root, 'bench', 'targets', 'heat.c')], { encoding: 'utf8' })
 if (cc.status !== 0) throw new Error(`cannot build bench/targets/heat.c: ${cc.stderr}`)
+// C++ as Debian builds it (g++ -O2 -g, PIE): standard containers on the heap, libstdc++'s debug info.
+const containers = join(dir, 'containers')
+const cxx = spawnSync('g++', ['-O2', '-g', '-o', containers, join(root, 'bench', 'targets', 'containers.cpp')], { encoding: 'utf8' })
+if (cxx.status !== 0) throw new Error(`cannot build bench/targets/containers.cpp: ${cxx.stderr}`)
 
 // The recording engine alone: Stride's Valgrind tool exactly as Stride starts it, records to /dev/null.
 async function loadToolBuild() {
@@ -54,6 +59,7 @@ const programs = [
   example('micro'),
   example('mult'),
   { name: 'heat 512 12', program: heat, args: ['512', '12'] },
+  { name: 'containers', program: containers, args: [] },
   { name: 'heat 1024 10', program: heat, args: ['1024', '10'] }
 ]
 
