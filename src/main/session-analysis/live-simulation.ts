@@ -10,10 +10,10 @@
  * `finish` hands the hierarchy over only when it simulated exactly the stored trace; otherwise
  * it says why and the caller simulates the stored trace as before. It never fails a trace.
  */
-import { availableParallelism } from 'node:os'
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
+import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { ChunkFeed, PointRecord } from '../store/session-writer'
 import { grownFor } from '../typed-arrays'
 import { DEFAULT_INTERVALS, timelineIntervalOf } from './session-simulation'
@@ -94,7 +94,7 @@ export class LiveSimulation implements ChunkFeed {
         ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }),
         // The recording keeps two cores busy (the tool and this worker): a TLB thread would take
         // CPU from it, not add any.
-        tlbThread: availableParallelism() > 3
+        tlbThread: tlbThreadPays(3)
       })
     }
   }

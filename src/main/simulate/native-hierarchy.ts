@@ -6,7 +6,7 @@
  * `hierarchy.ts` stays as the readable reference model; `native-hierarchy.test.ts` holds the
  * two to identical counts, extras, evictors, timelines and miss streams.
  */
-import { availableParallelism } from 'node:os'
+import { tlbThreadPays } from './tlb-thread'
 import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
 import { nativeCore } from '../native/core'
 import type { EvictorCount } from './evictor-matrix'
@@ -80,7 +80,7 @@ export class NativeHierarchy {
     const adaptive = interval > 0 && options.adaptiveIntervals ? options.adaptiveIntervals : 0
     if (!(Number.isInteger(adaptive) && adaptive >= 0 && adaptive < 2 ** 31)) throw new Error(`adaptiveIntervals must be a whole number, not ${adaptive}`)
     this.adaptive = adaptive > 0
-    const split = options.tlbThread ?? availableParallelism() > 2
+    const split = options.tlbThread ?? tlbThreadPays(2)
     this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, adaptive, options.variableCount ?? 0, missLevel, split ? 1 : 0)
     core().simSetPoints(this.sim, pointKinds, pointVariables)
     this.pointCount = pointKinds.length

@@ -6,6 +6,7 @@ import { workerPath } from '../paths'
 import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
+import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 import type { KeptRun } from '../store/run-rows'
 
@@ -149,7 +150,7 @@ export function runSimulatePool(session: string, configs: HierarchyConfig[], siz
   }
   const handles = groups.map((group, g) =>
     // Each worker's TLB thread only where the workers leave cores free (as NativeHierarchy's default for one).
-    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows, tlbThread: availableParallelism() > 2 * workers }, (p) => {
+    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows, tlbThread: tlbThreadPays(2 * workers) }, (p) => {
       events[g] = p.events
       totals[g] = p.total
       report()
