@@ -10,19 +10,32 @@ import { grownFor } from '../typed-arrays'
 
 export const UNKNOWN_VARIABLE = 0
 
+/**
+ * How many of the last changes to the ranges are remembered, each as the address span it
+ * touched: a point's span from fewer changes ago is still good if none of them touched it.
+ * A power of two (the native loop masks with it).
+ */
+export const CHANGE_LOG = 64
+
 export interface Range {
   start: number
   end: number
   variable: number
 }
 
-/** Per point: the epoch its span was found in, the span, and its answer (see AddressMap.resolveAt). */
+/**
+ * Per point: the epoch its span was last known good in, the span, and its answer (see
+ * AddressMap.resolveAt); and the last CHANGE_LOG changes: change e touched
+ * [changeLow[e % CHANGE_LOG], changeHigh[e % CHANGE_LOG]).
+ */
 export interface Spans {
   epoch: number
   epochs: Float64Array
   low: Float64Array
   high: Float64Array
   variable: Int32Array
+  changeLow: Float64Array
+  changeHigh: Float64Array
 }
 
 export interface FrameLocal {
@@ -62,6 +75,19 @@ function insertionPoint(ranges: Range[], start: number): number {
   return lo
 }
 
+const EMPTY = { start: Infinity, end: -Infinity }
+
+/** The span from the first range's start to the furthest end (EMPTY for none). */
+function hull(ranges: Range[]): { start: number; end: number } {
+  let start = Infinity
+  let end = -Infinity
+  for (const r of ranges) {
+    if (r.start < start) start = r.start
+    if (r.end > end) end = r.end
+  }
+  return { start, end }
+}
+
 export class AddressMap {
   private globals: Range[] = []
   /** Every global lies in [globalsLow, globalsHigh): an address outside needs no search. */
@@ -79,14 +105,20 @@ export class AddressMap {
   /**
    * Per access point, the span around its last address that resolves to one answer (its
    * variable's range, or a gap between ranges: unknown), valid while `epoch` is unchanged. A
-   * point mostly walks through one array or one untracked region, so most accesses stop here;
-   * any change to the ranges (a frame, a block, globals) starts a new epoch.
+   * point mostly walks through one array or one untracked region, so most accesses stop here.
+   * Every change to the ranges (a frame, a block, globals) starts a new epoch and is logged
+   * with the addresses it touched: a span that none of the changes since touched still gives
+   * the same answer (a heap-heavy program allocates or enters a frame every few dozen
+   * accesses, and most of its points' spans lie elsewhere).
    */
   private epoch = 1
+  private readonly changeLow = new Float64Array(CHANGE_LOG)
+  private readonly changeHigh = new Float64Array(CHANGE_LOG)
   private spanEpoch = new Float64Array(0)
   private spanLow = new Float64Array(0)
   private spanHigh = new Float64Array(0)
   private spanVariable = new Int32Array(0)
+  private readonly view: Spans = { epoch: 0, epochs: this.spanEpoch, low: this.spanLow, high: this.spanHigh, variable: this.spanVariable, changeLow: this.changeLow, changeHigh: this.changeHigh }
 
   constructor() {
     this.stacks.set(0, this.frames)
@@ -110,7 +142,7 @@ export class AddressMap {
       if (r.end > this.globalsHigh) this.globalsHigh = r.end
       this.globalsReach.push(this.globalsHigh)
     }
-    this.forget()
+    this.changed(-Infinity, Infinity)
   }
 
   /** More globals (a shared library mapped later): merged into the sorted ranges. */
@@ -121,37 +153,48 @@ export class AddressMap {
   /** A block allocated at [start, start + size). Overlapping stale blocks are dropped. */
   alloc(start: number, size: number, variable: number): void {
     const end = start + Math.max(size, 1)
-    this.removeOverlapping(start, end)
+    const touched = this.removeOverlapping(start, end)
     this.heap.splice(insertionPoint(this.heap, start), 0, { start, end, variable })
-    this.epoch++ // it may lie in a gap a point remembers
+    // It may lie in a gap a point remembers; the last answer stays good unless a block went.
+    if (touched) this.changed(touched.start, touched.end)
+    else this.changed(start, end, false)
   }
 
   free(start: number): void {
     const i = insertionPoint(this.heap, start)
-    if (this.heap[i]?.start === start) {
-      this.forget()
+    const block = this.heap[i]
+    if (block?.start === start) {
       this.heap.splice(i, 1)
+      this.changed(block.start, block.end)
     }
   }
 
-  private removeOverlapping(start: number, end: number): void {
+  /** Drops stale blocks overlapping [start, end); returns the span they and it cover, or null if none. */
+  private removeOverlapping(start: number, end: number): { start: number; end: number } | null {
+    let low = start
+    let high = end
+    let removed = false
     let i = insertionPoint(this.heap, start)
     if (i > 0 && this.heap[i - 1]!.end > start) i--
     while (i < this.heap.length && this.heap[i]!.start < end) {
-      if (this.heap[i]!.end > start) {
-        this.forget()
+      const r = this.heap[i]!
+      if (r.end > start) {
+        low = Math.min(low, r.start)
+        high = Math.max(high, r.end)
+        removed = true
         this.heap.splice(i, 1)
       } else i++
     }
+    return removed ? { start: low, end: high } : null
   }
 
   /** A function was entered with this CFA (stack pointer before the call pushed its return address). */
   enterFrame(cfa: number, locals: FrameLocal[]): void {
-    // Frames at or below the new CFA have returned (the stack grew back over them).
-    while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= cfa) this.frames.pop()
     const ranges = locals.map((l) => ({ start: cfa + l.offset, end: cfa + l.offset + l.size, variable: l.variable })).sort((a, b) => a.start - b.start)
+    // Frames at or below the new CFA have returned (the stack grew back over them).
+    const touched = this.popTo(cfa, hull(ranges))
     this.frames.push({ cfa, ranges })
-    this.forget()
+    this.changed(touched.start, touched.end)
   }
 
   /** A read of the innermost frame's return-address slot is its `ret`: pop it. */
@@ -159,21 +202,52 @@ export class AddressMap {
     const top = this.frames[this.frames.length - 1]
     if (top && size === 8 && address === top.cfa - 8) {
       this.frames.pop()
-      this.forget()
+      const touched = hull(top.ranges)
+      this.changed(touched.start, touched.end)
     }
   }
 
   /** A function returned with the stack pointer at `sp`: frames at or below it are gone. */
   leaveTo(sp: number): void {
     const before = this.frames.length
-    while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= sp) this.frames.pop()
-    if (this.frames.length !== before) this.forget()
+    const touched = this.popTo(sp, EMPTY)
+    if (this.frames.length !== before) this.changed(touched.start, touched.end)
   }
 
-  /** Ranges changed: every remembered answer is stale. */
-  private forget(): void {
-    this.last = null
-    this.epoch++
+  /** Pops the frames whose CFA is at or below `cfa`; returns `span` widened over their locals. */
+  private popTo(cfa: number, span: { start: number; end: number }): { start: number; end: number } {
+    let { start, end } = span
+    while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= cfa) {
+      const h = hull(this.frames.pop()!.ranges)
+      start = Math.min(start, h.start)
+      end = Math.max(end, h.end)
+    }
+    return { start, end }
+  }
+
+  /**
+   * The ranges changed within [low, high) only: a new epoch, logged with that span. The last
+   * answer is dropped unless the change only added a range (`dropLast` false).
+   */
+  private changed(low: number, high: number, dropLast = true): void {
+    if (dropLast) this.last = null
+    const e = ++this.epoch % CHANGE_LOG
+    this.changeLow[e] = low
+    this.changeHigh[e] = high
+  }
+
+  /** Whether the point's span, from an earlier epoch, was touched by none of the changes since (then it is current again). */
+  private untouched(point: number): boolean {
+    const from = this.spanEpoch[point]!
+    if (from === 0 || this.epoch - from >= CHANGE_LOG) return false
+    const low = this.spanLow[point]!
+    const high = this.spanHigh[point]!
+    for (let e = from + 1; e <= this.epoch; e++) {
+      const k = e % CHANGE_LOG
+      if (low < this.changeHigh[k]! && this.changeLow[k]! < high) return false
+    }
+    this.spanEpoch[point] = this.epoch
+    return true
   }
 
   /**
@@ -181,12 +255,20 @@ export class AddressMap {
    * (native-attribute.ts); stale once resolveAt() adds a point or the ranges change.
    */
   spans(): Spans {
-    return { epoch: this.epoch, epochs: this.spanEpoch, low: this.spanLow, high: this.spanHigh, variable: this.spanVariable }
+    // One object, brought up to date: this is asked for at every access the loop stops at.
+    const v = this.view
+    v.epoch = this.epoch
+    v.epochs = this.spanEpoch
+    v.low = this.spanLow
+    v.high = this.spanHigh
+    v.variable = this.spanVariable
+    return v
   }
 
   /** resolve(address) for an access by `point`: the same answer, mostly from the point's last span. */
   resolveAt(point: number, address: number): number {
-    if (point < this.spanEpoch.length && this.spanEpoch[point] === this.epoch && address >= this.spanLow[point]! && address < this.spanHigh[point]!) return this.spanVariable[point]!
+    if (point < this.spanEpoch.length && address >= this.spanLow[point]! && address < this.spanHigh[point]! && (this.spanEpoch[point] === this.epoch || this.untouched(point)))
+      return this.spanVariable[point]!
     const variable = this.resolve(address)
     const span = variable === UNKNOWN_VARIABLE ? this.gapAround(address) : this.last
     if (span) {

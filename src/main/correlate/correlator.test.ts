@@ -135,6 +135,53 @@ describe('Correlator.attributeBatch', () => {
     )
   })
 
+  it('counts exactly as attribute() with blocks and frames changing between batches', () => {
+    // Blocks come and go in a heap band and frames of `scale` in a stack band; accesses fall
+    // on them, on G and between them. Each batch of the tracer is followed by one change, so
+    // the native loop meets spans from earlier epochs that the change did or did not touch.
+    const access = fc.record({
+      point: fc.nat(5),
+      address: fc.oneof(fc.integer({ min: 0x900000, max: 0x900400 }), fc.integer({ min: 0x7fe000 - 700, max: 0x7ff100 }), fc.integer({ min: 0x103ff0, max: 0x104810 })),
+      thread: fc.constantFrom(0, 0, 0, 1)
+    })
+    const change = fc.oneof(
+      fc.record({ op: fc.constant('alloc' as const), at: fc.integer({ min: 0x900000, max: 0x900400 }), size: fc.integer({ min: 1, max: 300 }) }),
+      fc.record({ op: fc.constant('free' as const), at: fc.integer({ min: 0x900000, max: 0x900400 }) }),
+      fc.record({ op: fc.constant('enter' as const), sp: fc.integer({ min: 0x7fe000, max: 0x7ff000 }), thread: fc.constantFrom(0, 1) }),
+      fc.record({ op: fc.constant('leave' as const), sp: fc.integer({ min: 0x7fe000, max: 0x7ff008 }), thread: fc.constantFrom(0, 1) })
+    )
+    type Change = typeof change extends fc.Arbitrary<infer T> ? T : never
+    const apply = (c: Correlator, o: Change) => {
+      if (o.op === 'alloc') c.allocated({ kind: 'alloc', ptr: o.at, size: o.size, old: 0, site: 0x101200 + (o.at & 0x30) }, [0, 0x101199])
+      else if (o.op === 'free') c.freed(o.at)
+      else if (o.op === 'enter') c.enterFunction(0x101100, o.sp, o.thread)
+      else c.leaveFunction(o.sp, o.thread)
+    }
+    // Many changes in a row too: more than the map's change log holds.
+    const steps = fc.array(fc.tuple(fc.array(access, { maxLength: 30 }), fc.array(change, { minLength: 1, maxLength: 3 }), fc.boolean()), { maxLength: 40 })
+    fc.assert(
+      fc.property(steps, fc.array(fc.constantFrom(READ, WRITE, 2), { minLength: 6, maxLength: 6 }), (plan, kinds) => {
+        const one = setUp()
+        const batched = setUp()
+        const kindOf = Uint8Array.from(kinds)
+        for (const [accesses, changes, burst] of plan) {
+          for (const a of accesses) one.attribute(a.point, kinds[a.point]!, a.address, a.thread)
+          batched.attributeBatch(Uint32Array.from(accesses, (a) => a.point), Float64Array.from(accesses, (a) => a.address), Uint16Array.from(accesses, (a) => a.thread), 0, accesses.length, kindOf)
+          for (let r = burst ? 30 : 1; r > 0; r--)
+            for (const o of changes) {
+              apply(one, o)
+              apply(batched, o)
+            }
+        }
+        const a = one.finish()
+        const b = batched.finish()
+        expect(b.variables).toEqual(a.variables)
+        expect([...b.histograms].map(([p, h]) => [p, [...h]])).toEqual([...a.histograms].map(([p, h]) => [p, [...h]]))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it('keeps a point whose runs alternate between variables in first-touched order', () => {
     const c = new Correlator(layout())
     c.programLoaded(0x100000)

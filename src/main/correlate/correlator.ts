@@ -10,7 +10,7 @@ import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
 import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 import { grownFor } from '../typed-arrays'
-import { NativeAttribution } from './native-attribute'
+import { NativeAttribution, type Runs } from './native-attribute'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
@@ -55,12 +55,10 @@ export class Correlator {
   /**
    * Per point, its current run of accesses of one kind to one variable, not yet added to its
    * histogram and the variable's counts (a point mostly touches one variable access after
-   * access): runVar -1 when none. Runs are closed in order, so each histogram gets its
+   * access): variable -1 when none. Runs are closed in order, so each histogram gets its
    * variables in the order they were first touched, as if counted one by one.
    */
-  private runVar = new Int32Array(0)
-  private runKind = new Uint8Array(0)
-  private runCount = new Float64Array(0)
+  private readonly runs: Runs = { variable: new Int32Array(0), kind: new Uint8Array(0), count: new Float64Array(0) }
   private lastStore = -1
   private loaded = false
   private readonly placedLibraries = new Set<string>()
@@ -170,7 +168,7 @@ export class Correlator {
     // The native loop counts the accesses whose point's span and run go on; each one it stops
     // at (a search of the map, a run closed, a new point) is handled here, then it goes on.
     for (let i = from; i < to; i++) {
-      i = this.attribution.countAnswered(points, addresses, i, to, map.spans(), kindOf, { variable: this.runVar, kind: this.runKind, count: this.runCount })
+      i = this.attribution.countAnswered(points, addresses, i, to, map.spans(), kindOf, this.runs)
       if (i === to) break
       map.setThread(threads[i]!)
       const point = points[i]!
@@ -182,38 +180,40 @@ export class Correlator {
   }
 
   private count(point: number, kind: number, v: number): void {
-    if (point >= this.runVar.length) {
-      this.runVar = grownFor(this.runVar, point, -1, 1024)
-      this.runKind = grownFor(this.runKind, point, 0, 1024)
-      this.runCount = grownFor(this.runCount, point, 0, 1024)
+    const runs = this.runs
+    if (point >= runs.variable.length) {
+      runs.variable = grownFor(runs.variable, point, -1, 1024)
+      runs.kind = grownFor(runs.kind, point, 0, 1024)
+      runs.count = grownFor(runs.count, point, 0, 1024)
     }
-    if (this.runVar[point] === v && this.runKind[point] === kind) {
-      this.runCount[point]++
+    if (runs.variable[point] === v && runs.kind[point] === kind) {
+      runs.count[point]++
       return
     }
     this.closeRun(point)
     // A point's first access gives it its place among the histograms.
     if (!this.histograms.has(point)) this.histograms.set(point, new Map())
-    this.runVar[point] = v
-    this.runKind[point] = kind
-    this.runCount[point] = 1
+    runs.variable[point] = v
+    runs.kind[point] = kind
+    runs.count[point] = 1
   }
 
   private closeRun(point: number): void {
-    const v = this.runVar[point]!
+    const runs = this.runs
+    const v = runs.variable[point]!
     if (v < 0) return
-    const n = this.runCount[point]!
+    const n = runs.count[point]!
     const h = this.histograms.get(point)!
     h.set(v, (h.get(v) ?? 0) + n)
     const rec = this.variables[v]!
-    const kind = this.runKind[point]!
+    const kind = runs.kind[point]!
     if (kind === KIND_READ) rec.reads += n
     else if (kind === KIND_WRITE) rec.writes += n
     else {
       rec.reads += n
       rec.writes += n
     }
-    this.runVar[point] = -1
+    runs.variable[point] = -1
   }
 
   /**
@@ -295,7 +295,7 @@ export class Correlator {
   /** All variables (id order; 0 is unknown) and, per point, accesses per variable. */
   finish(): { variables: VariableRecord[]; histograms: Map<number, Map<number, number>> } {
     if (this.pending) this.applyPending()
-    for (let point = 0; point < this.runVar.length; point++) this.closeRun(point)
+    for (let point = 0; point < this.runs.variable.length; point++) this.closeRun(point)
     return { variables: this.variables, histograms: this.histograms }
   }
 }

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { NativeAttribution, type Runs } from './native-attribute'
-import type { Spans } from './address-map'
+import { CHANGE_LOG, type Spans } from './address-map'
 
 const loop = new NativeAttribution()
 const countAnswered = (points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs) => loop.countAnswered(points, addresses, from, to, spans, kindOf, runs)
 
 /** Two points with spans [0x1000, 0x2000) -> variable 3 and [0x8000, 0x9000) -> variable 0 (a gap), both current. */
 function state() {
-  const spans = { epoch: 5, epochs: Float64Array.of(5, 5), low: Float64Array.of(0x1000, 0x8000), high: Float64Array.of(0x2000, 0x9000), variable: Int32Array.of(3, 0) }
+  const changeLow = new Float64Array(CHANGE_LOG)
+  const changeHigh = new Float64Array(CHANGE_LOG)
+  const spans = { epoch: 5, epochs: Float64Array.of(5, 5), low: Float64Array.of(0x1000, 0x8000), high: Float64Array.of(0x2000, 0x9000), variable: Int32Array.of(3, 0), changeLow, changeHigh }
   const runs = { variable: Int32Array.of(3, 0), kind: Uint8Array.of(1, 2), count: Float64Array.of(10, 0) }
   return { spans, runs, kindOf: Uint8Array.of(1, 2) }
 }
@@ -26,7 +28,12 @@ describe('the native attribution loop', () => {
 
   it('leaves to the correlator a stale span, another run, a new point, and NaN', () => {
     const cases: Array<(s: ReturnType<typeof state>) => void> = [
-      (s) => (s.spans.epoch = 6), // the ranges changed since
+      (s) => {
+        // The ranges changed since, within the span (a block allocated in it).
+        s.spans.epoch = 6
+        s.spans.changeLow[6] = 0x17f0
+        s.spans.changeHigh[6] = 0x1810
+      },
       (s) => (s.runs.variable[0] = 4), // the point's run is of another variable
       (s) => (s.runs.kind[0] = 2), // or of another kind
       (s) => (s.runs.variable = new Int32Array(0)) // a point the runs do not have yet
@@ -39,6 +46,37 @@ describe('the native attribution loop', () => {
     const s = state()
     expect(countAnswered(Uint32Array.of(0, 2), Float64Array.of(NaN, 0x1800), 0, 2, s.spans, s.kindOf, s.runs)).toBe(0)
     expect(countAnswered(Uint32Array.of(0, 2), Float64Array.of(0x1800, 0x1800), 0, 2, s.spans, s.kindOf, s.runs)).toBe(1)
+  })
+
+  it('brings a span up to date when none of the changes since touched it, as the address map does', () => {
+    const s = state()
+    // Changes 6..8 elsewhere: one ends where the span starts, one starts where it ends, one is empty.
+    s.spans.epoch = 8
+    s.spans.changeLow.set([0x800, 0x2000, Infinity], 6)
+    s.spans.changeHigh.set([0x1000, 0x3000, -Infinity], 6)
+    expect(countAnswered(Uint32Array.of(0, 0), Float64Array.of(0x1800, 0x1808), 0, 2, s.spans, s.kindOf, s.runs)).toBe(2)
+    expect(s.spans.epochs[0]).toBe(8)
+    expect(s.spans.epochs[1]).toBe(5) // not met: left as it was
+    // A change over everything (globals placed) touches every span.
+    s.spans.epoch = 9
+    s.spans.changeLow[9] = -Infinity
+    s.spans.changeHigh[9] = Infinity
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x1800), 0, 1, s.spans, s.kindOf, s.runs)).toBe(0)
+    // More changes since than the log holds: not known, left to the correlator.
+    const old = state()
+    old.spans.epoch = 5 + CHANGE_LOG
+    old.spans.changeLow.fill(0)
+    old.spans.changeHigh.fill(0)
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x1800), 0, 1, old.spans, old.kindOf, old.runs)).toBe(0)
+    old.spans.epoch = 4 + CHANGE_LOG
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x1800), 0, 1, old.spans, old.kindOf, old.runs)).toBe(1)
+  })
+
+  it('refuses a change log whose length is not a power of two', () => {
+    const s = state()
+    s.spans.changeLow = new Float64Array(3)
+    s.spans.changeHigh = new Float64Array(3)
+    expect(() => new NativeAttribution().countAnswered(Uint32Array.of(0), Float64Array.of(0x1000), 0, 1, s.spans, s.kindOf, s.runs)).toThrow(/power-of-two/)
   })
 
   it('binds its arrays again when one is replaced, and reads the new one', () => {

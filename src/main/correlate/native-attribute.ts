@@ -4,14 +4,15 @@
  * counted there; the loop stops at the first that is not, for the correlator to handle. The
  * arrays are bound once and bound again only when one is replaced (a batch, a grown table):
  * on a heap-heavy program the loop stops at most accesses, and looking up thirteen arguments
- * per call cost more than the loop.
+ * per call cost more than the loop. A span from an earlier epoch that none of the changes
+ * logged since touched is brought up to date there (AddressMap.untouched).
  */
 import { StrideError } from '../../shared/errors'
 import { nativeCore } from '../native/core'
 import type { Spans } from './address-map'
 
 type Bound = object
-type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array]
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array]
 type AttributeExports = {
   traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
   traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
@@ -35,19 +36,35 @@ export interface Runs {
 export class NativeAttribution {
   private readonly native = attributeExports()
   private binding: Bound | null = null
-  private readonly arrays: unknown[] = []
+  /** What is bound (compared field by field: this runs at every access the loop stops at). */
+  private bound: { points: Uint32Array; addresses: Float64Array; spans: Spans; epochs: Float64Array; low: Float64Array; high: Float64Array; variable: Int32Array; kindOf: Uint8Array; runs: Runs; runVariable: Int32Array; runKind: Uint8Array; runCount: Float64Array; changeLow: Float64Array; changeHigh: Float64Array } | null = null
 
   /** Counts accesses from..to-1 into their points' runs while spans and runs answer them; returns where it stopped. */
   countAnswered(points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
-    const arrays: Arrays = [points, addresses, spans.epochs, spans.low, spans.high, spans.variable, kindOf, runs.variable, runs.kind, runs.count]
-    const a = this.arrays
-    let same = a.length === arrays.length
-    for (let k = 0; same && k < arrays.length; k++) same = a[k] === arrays[k]
-    if (!same) {
-      this.binding = this.native.traceAttributeBind(this.binding, ...arrays)
-      a.length = 0
-      a.push(...arrays)
-    }
+    const b = this.bound
+    if (
+      b === null ||
+      b.points !== points ||
+      b.addresses !== addresses ||
+      b.spans !== spans ||
+      b.epochs !== spans.epochs ||
+      b.low !== spans.low ||
+      b.high !== spans.high ||
+      b.variable !== spans.variable ||
+      b.kindOf !== kindOf ||
+      b.runs !== runs ||
+      b.runVariable !== runs.variable ||
+      b.runKind !== runs.kind ||
+      b.runCount !== runs.count ||
+      b.changeLow !== spans.changeLow ||
+      b.changeHigh !== spans.changeHigh
+    )
+      this.bind(points, addresses, spans, kindOf, runs)
     return this.native.traceAttributeRun(this.binding!, from, to, spans.epoch)
+  }
+
+  private bind(points: Uint32Array, addresses: Float64Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
+    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, spans.epochs, spans.low, spans.high, spans.variable, kindOf, runs.variable, runs.kind, runs.count, spans.changeLow, spans.changeHigh)
+    this.bound = { points, addresses, spans, epochs: spans.epochs, low: spans.low, high: spans.high, variable: spans.variable, kindOf, runs, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow: spans.changeLow, changeHigh: spans.changeHigh }
   }
 }

@@ -3,7 +3,11 @@
  * span test) and whose point's current run goes on (same variable, same kind) is counted here;
  * the first that is not, stops the loop, and the JavaScript side handles it (a search of the
  * map, a run closed into a histogram) and calls again. Whole-program traces pass every access
- * through this: in JavaScript it cost 17 ns an access. */
+ * through this: in JavaScript it cost 17 ns an access.
+ * A span from an earlier epoch is still good when none of the changes logged since (the map's
+ * last CHANGE_LOG, each with the addresses it touched) touched it: then it is brought up to
+ * the current epoch here, as AddressMap.untouched does (a heap-heavy program changes the map
+ * every few dozen accesses, mostly far from the spans its loops walk). */
 #pragma GCC optimize("strict-aliasing")
 #include "../addon.h"
 #include <stdlib.h>
@@ -13,18 +17,22 @@
  * nodes and strings) the loop stops at most accesses, so that was most of the attribution's
  * time: 14 M calls, 5 s, for 24 M accesses.
  *   traceAttributeBind(binding|null, points, addresses, spanEpoch, spanLow, spanHigh,
- *                      spanVariable, kindOf, runVar, runKind, runCount) -> binding
+ *                      spanVariable, kindOf, runVar, runKind, runCount, changeLow, changeHigh)
+ *                      -> binding
  *   traceAttributeRun(binding, from, to, epoch) -> the index it stopped at
  * The binding holds references to the arrays (they stay alive, and an ArrayBuffer's memory
  * does not move; none of them is ever transferred to another thread, which would detach it);
  * the caller binds again whenever one of them is replaced (grown, or another batch). */
+#define ARRAYS 12
+
 typedef struct {
-  napi_ref refs[10];
+  napi_ref refs[ARRAYS];
   bool held;
   const uint32_t *points;
   const double *addresses;
   size_t batch;
-  const double *span_epoch, *low, *high;
+  double *span_epoch;
+  const double *low, *high;
   const int32_t *variable;
   size_t spans;
   const uint8_t *kind_of;
@@ -32,13 +40,15 @@ typedef struct {
   uint8_t *run_kind;
   double *run_count;
   size_t runs;
+  const double *change_low, *change_high;
+  uint64_t log_mask;
 } AttributeBinding;
 
 static const napi_type_tag BINDING_TAG = {0x5374726964654174ull, 0x7472696275746542ull};
 
 static void release(napi_env env, AttributeBinding *b) {
   if (!b->held) return;
-  for (int k = 0; k < 10; k++) napi_delete_reference(env, b->refs[k]);
+  for (int k = 0; k < ARRAYS; k++) napi_delete_reference(env, b->refs[k]);
   b->held = false;
 }
 
@@ -48,14 +58,14 @@ static void binding_finalize(napi_env env, void *data, void *hint) {
 }
 
 static napi_value bind(napi_env env, napi_callback_info info) {
-  napi_value argv[11];
-  if (!stride_args(env, info, 11, argv)) return NULL;
+  napi_value argv[ARRAYS + 1];
+  if (!stride_args(env, info, ARRAYS + 1, argv)) return NULL;
   napi_valuetype type;
   if (napi_typeof(env, argv[0], &type) != napi_ok) return NULL;
-  size_t n_points, n_addresses, n_epoch, n_low, n_high, n_variable, n_kind, n_run_var, n_run_kind, n_run_count;
+  size_t n_points, n_addresses, n_epoch, n_low, n_high, n_variable, n_kind, n_run_var, n_run_kind, n_run_count, n_change_low, n_change_high;
   const uint32_t *points = stride_typed_array(env, argv[1], napi_uint32_array, &n_points, "points");
   const double *addresses = points ? stride_typed_array(env, argv[2], napi_float64_array, &n_addresses, "addresses") : NULL;
-  const double *span_epoch = addresses ? stride_typed_array(env, argv[3], napi_float64_array, &n_epoch, "spanEpoch") : NULL;
+  double *span_epoch = addresses ? stride_typed_array(env, argv[3], napi_float64_array, &n_epoch, "spanEpoch") : NULL;
   const double *low = span_epoch ? stride_typed_array(env, argv[4], napi_float64_array, &n_low, "spanLow") : NULL;
   const double *high = low ? stride_typed_array(env, argv[5], napi_float64_array, &n_high, "spanHigh") : NULL;
   const int32_t *variable = high ? stride_typed_array(env, argv[6], napi_int32_array, &n_variable, "spanVariable") : NULL;
@@ -63,7 +73,11 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   int32_t *run_var = kind_of ? stride_typed_array(env, argv[8], napi_int32_array, &n_run_var, "runVar") : NULL;
   uint8_t *run_kind = run_var ? stride_typed_array(env, argv[9], napi_uint8_array, &n_run_kind, "runKind") : NULL;
   double *run_count = run_kind ? stride_typed_array(env, argv[10], napi_float64_array, &n_run_count, "runCount") : NULL;
-  if (!run_count) return NULL;
+  const double *change_low = run_count ? stride_typed_array(env, argv[11], napi_float64_array, &n_change_low, "changeLow") : NULL;
+  const double *change_high = change_low ? stride_typed_array(env, argv[12], napi_float64_array, &n_change_high, "changeHigh") : NULL;
+  if (!change_high) return NULL;
+  if (n_change_low != n_change_high || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
+    return stride_throw(env, "traceAttributeBind: changeLow and changeHigh must be of one power-of-two length");
   AttributeBinding *b;
   napi_value out = argv[0];
   if (type == napi_null || type == napi_undefined) {
@@ -74,7 +88,7 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   } else if (!(b = stride_unwrap(env, argv[0], &BINDING_TAG, "an attribution binding")))
     return NULL;
   release(env, b);
-  for (int k = 0; k < 10; k++)
+  for (int k = 0; k < ARRAYS; k++)
     if (napi_create_reference(env, argv[k + 1], 1, &b->refs[k]) != napi_ok) {
       for (int j = 0; j < k; j++) napi_delete_reference(env, b->refs[j]);
       return stride_throw(env, "cannot hold the attribution's arrays");
@@ -100,7 +114,23 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   if (n_run_count < runs) runs = n_run_count;
   if (n_kind < runs) runs = n_kind;
   b->runs = runs;
+  b->change_low = change_low;
+  b->change_high = change_high;
+  b->log_mask = n_change_low - 1;
   return out;
+}
+
+/* AddressMap.untouched: the point's span, from an earlier epoch, against the changes since. */
+static bool untouched(AttributeBinding *b, uint32_t p, double epoch) {
+  double from = b->span_epoch[p];
+  if (from == 0 || !(epoch - from <= (double)b->log_mask)) return false;
+  double low = b->low[p], high = b->high[p];
+  for (uint64_t e = (uint64_t)from + 1; e <= (uint64_t)epoch; e++) {
+    uint64_t k = e & b->log_mask;
+    if (low < b->change_high[k] && b->change_low[k] < high) return false;
+  }
+  b->span_epoch[p] = epoch;
+  return true;
 }
 
 static napi_value run(napi_env env, napi_callback_info info) {
@@ -118,7 +148,8 @@ static napi_value run(napi_env env, napi_callback_info info) {
   for (; i < to; i++) {
     uint32_t p = b->points[i];
     double a = b->addresses[i];
-    if (p >= spans || p >= runs || b->span_epoch[p] != epoch || !(a >= b->low[p]) || !(a < b->high[p])) break;
+    if (p >= spans || p >= runs || !(a >= b->low[p]) || !(a < b->high[p])) break;
+    if (b->span_epoch[p] != epoch && !untouched(b, p, epoch)) break;
     if (b->run_var[p] != b->variable[p] || b->run_kind[p] != b->kind_of[p]) break;
     b->run_count[p] += 1;
   }
