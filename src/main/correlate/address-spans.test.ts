@@ -18,6 +18,8 @@ type Op =
   | { op: 'enter'; thread: number; cfa: number; locals: Array<[number, number]> }
   | { op: 'leave'; thread: number; sp: number }
   | { op: 'access'; thread: number; point: number; address: number }
+  /** An access at (or a byte off) a range's edge, picked among the edges made so far. */
+  | { op: 'edge'; thread: number; point: number; pick: number; delta: number }
 
 const band = (base: number) => fc.integer({ min: 0, max: 4096 }).map((o) => base + o)
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -34,6 +36,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     })
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('leave' as const), thread: fc.integer({ min: 0, max: 2 }), sp: band(STACK) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ op: fc.constant('edge' as const), thread: fc.integer({ min: 0, max: 2 }), point: fc.integer({ min: 0, max: 2 }), pick: fc.nat(), delta: fc.integer({ min: -1, max: 1 }) })
+  },
   {
     weight: 12,
     arbitrary: fc.record({
@@ -76,21 +82,114 @@ function apply(map: AddressMap, o: Op, step: number): void {
   else if (o.op === 'leave') (map.setThread(o.thread), map.leaveTo(o.sp))
 }
 
+/** Every range start and end the op makes (where answers change: the edges worth probing). */
+function edges(o: Op): number[] {
+  if (o.op === 'globals') return globals(o.ranges).flatMap((r) => [r.start, r.end])
+  if (o.op === 'alloc') return [o.at, o.at + Math.max(o.size, 1)]
+  if (o.op === 'enter') return locals(o.locals, 0).flatMap((l) => [o.cfa + l.offset, o.cfa + l.offset + l.size])
+  return []
+}
+
+/**
+ * The map's rules by brute force: every range kept in a list, an address answered by the first
+ * range holding it, in resolve()'s order (the current thread's frames innermost first, heap
+ * blocks, globals, the other threads' frames). The ops make globals apart and a frame's locals
+ * apart, so where ranges overlap only that order decides.
+ */
+class NaiveMap {
+  private globals: Range[] = []
+  private heap: Range[] = []
+  private readonly stacks = new Map<number, Array<{ cfa: number; ranges: Range[] }>>([[0, []]])
+  private thread = 0
+
+  apply(o: Op, step: number): void {
+    if (o.op === 'globals') this.globals = globals(o.ranges)
+    else if (o.op === 'alloc') {
+      const end = o.at + Math.max(o.size, 1)
+      this.heap = this.heap.filter((r) => r.end <= o.at || r.start >= end)
+      this.heap.push({ start: o.at, end, variable: 1000 + step })
+    } else if (o.op === 'free') this.heap = this.heap.filter((r) => r.start !== o.at)
+    else if (o.op === 'enter' || o.op === 'leave') {
+      this.setThread(o.thread)
+      const frames = this.stacks.get(o.thread)!
+      const cfa = o.op === 'enter' ? o.cfa : o.sp
+      while (frames.length > 0 && frames[frames.length - 1]!.cfa <= cfa) frames.pop()
+      if (o.op === 'enter') frames.push({ cfa, ranges: locals(o.locals, 2000 + step * 8).map((l) => ({ start: cfa + l.offset, end: cfa + l.offset + l.size, variable: l.variable })) })
+    }
+  }
+
+  setThread(thread: number): void {
+    this.thread = thread
+    if (!this.stacks.has(thread)) this.stacks.set(thread, [])
+  }
+
+  resolve(address: number): number {
+    const holds = (r: Range) => address >= r.start && address < r.end
+    const inFrames = (frames: Array<{ ranges: Range[] }>) => {
+      for (let f = frames.length - 1; f >= 0; f--) {
+        const hit = frames[f]!.ranges.find(holds)
+        if (hit) return hit.variable
+      }
+      return null
+    }
+    const own = inFrames(this.stacks.get(this.thread)!)
+    if (own !== null) return own
+    const block = this.heap.find(holds) ?? this.globals.find(holds)
+    if (block) return block.variable
+    for (const [thread, frames] of this.stacks) {
+      if (thread === this.thread) continue
+      const other = inFrames(frames)
+      if (other !== null) return other
+    }
+    return UNKNOWN_VARIABLE
+  }
+}
+
+describe('AddressMap against its rules by brute force', () => {
+  it('answers every access, with and without spans, as the naive map does', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const map = new AddressMap()
+        const naive = new NaiveMap()
+        const made: number[] = []
+        ops.forEach((o, step) => {
+          if (o.op !== 'access' && o.op !== 'edge') {
+            apply(map, o, step)
+            naive.apply(o, step)
+            made.push(...edges(o))
+            return
+          }
+          const address = o.op === 'access' ? o.address : made.length > 0 ? made[o.pick % made.length]! + o.delta : STACK
+          map.setThread(o.thread)
+          naive.setThread(o.thread)
+          const expected = naive.resolve(address)
+          expect(map.resolveAt(o.point, address)).toBe(expected)
+          expect(map.resolve(address)).toBe(expected)
+        })
+      }),
+      { numRuns: 1000 }
+    )
+  })
+})
+
 describe('AddressMap spans per access point', () => {
   it('resolve the same as without them, through any changes to the ranges', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
         const plain = new AddressMap()
         const spans = new AddressMap()
+        const made: number[] = []
         ops.forEach((o, step) => {
-          if (o.op !== 'access') {
+          if (o.op !== 'access' && o.op !== 'edge') {
             apply(plain, o, step)
             apply(spans, o, step)
+            made.push(...edges(o))
             return
           }
+          const address = o.op === 'access' ? o.address : made.length > 0 ? made[o.pick % made.length]! + o.delta : STACK
           plain.setThread(o.thread)
           spans.setThread(o.thread)
-          expect(spans.resolveAt(o.point, o.address)).toBe(plain.resolve(o.address))
+          expect(spans.resolveAt(o.point, address)).toBe(plain.resolve(address))
         })
       }),
       { numRuns: 1000 }
