@@ -94,8 +94,16 @@ export interface ChunkFeed {
   feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void>
 }
 
-/** The points' access counts as they are now (they go on growing in the tracer's table). */
-const accessCounts = (table: readonly PointRecord[]): Float64Array => Float64Array.from(table, (p) => p.accesses)
+/**
+ * The points' access counts as they are now (they go on growing in the tracer's table). A
+ * loop: Float64Array.from with a map function lists the table first, per chunk (58 ms of a
+ * 15 M-access trace with 5,000 points, and fresh pages for the lists).
+ */
+function accessCounts(table: readonly PointRecord[]): Float64Array {
+  const out = new Float64Array(table.length)
+  for (let i = 0; i < table.length; i++) out[i] = table[i]!.accesses
+  return out
+}
 
 export class SessionWriter {
   readonly db: Db
