@@ -82,6 +82,19 @@ function apply(map: AddressMap, o: Op, step: number): void {
   else if (o.op === 'leave') (map.setThread(o.thread), map.leaveTo(o.sp))
 }
 
+/** Plays the ops: changes to `change`; accesses to `access`, an edge access at an edge made so far. */
+function replay(ops: Op[], change: (o: Op, step: number) => void, access: (thread: number, point: number, address: number) => void): void {
+  const made: number[] = []
+  ops.forEach((o, step) => {
+    if (o.op === 'access') access(o.thread, o.point, o.address)
+    else if (o.op === 'edge') access(o.thread, o.point, made.length > 0 ? made[o.pick % made.length]! + o.delta : STACK)
+    else {
+      change(o, step)
+      made.push(...edges(o))
+    }
+  })
+}
+
 /** Every range start and end the op makes (where answers change: the edges worth probing). */
 function edges(o: Op): number[] {
   if (o.op === 'globals') return globals(o.ranges).flatMap((r) => [r.start, r.end])
@@ -151,21 +164,17 @@ describe('AddressMap against its rules by brute force', () => {
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
         const map = new AddressMap()
         const naive = new NaiveMap()
-        const made: number[] = []
-        ops.forEach((o, step) => {
-          if (o.op !== 'access' && o.op !== 'edge') {
-            apply(map, o, step)
-            naive.apply(o, step)
-            made.push(...edges(o))
-            return
+        replay(
+          ops,
+          (o, step) => (apply(map, o, step), naive.apply(o, step)),
+          (thread, point, address) => {
+            map.setThread(thread)
+            naive.setThread(thread)
+            const expected = naive.resolve(address)
+            expect(map.resolveAt(point, address)).toBe(expected)
+            expect(map.resolve(address)).toBe(expected)
           }
-          const address = o.op === 'access' ? o.address : made.length > 0 ? made[o.pick % made.length]! + o.delta : STACK
-          map.setThread(o.thread)
-          naive.setThread(o.thread)
-          const expected = naive.resolve(address)
-          expect(map.resolveAt(o.point, address)).toBe(expected)
-          expect(map.resolve(address)).toBe(expected)
-        })
+        )
       }),
       { numRuns: 1000 }
     )
@@ -178,19 +187,15 @@ describe('AddressMap spans per access point', () => {
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
         const plain = new AddressMap()
         const spans = new AddressMap()
-        const made: number[] = []
-        ops.forEach((o, step) => {
-          if (o.op !== 'access' && o.op !== 'edge') {
-            apply(plain, o, step)
-            apply(spans, o, step)
-            made.push(...edges(o))
-            return
+        replay(
+          ops,
+          (o, step) => (apply(plain, o, step), apply(spans, o, step)),
+          (thread, point, address) => {
+            plain.setThread(thread)
+            spans.setThread(thread)
+            expect(spans.resolveAt(point, address)).toBe(plain.resolve(address))
           }
-          const address = o.op === 'access' ? o.address : made.length > 0 ? made[o.pick % made.length]! + o.delta : STACK
-          plain.setThread(o.thread)
-          spans.setThread(o.thread)
-          expect(spans.resolveAt(o.point, address)).toBe(plain.resolve(address))
-        })
+        )
       }),
       { numRuns: 1000 }
     )
