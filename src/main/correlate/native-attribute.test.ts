@@ -62,6 +62,12 @@ describe('the native attribution loop', () => {
     s.spans.changeLow[9] = -Infinity
     s.spans.changeHigh[9] = Infinity
     expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x1800), 0, 1, s.spans, s.kindOf, s.runs)).toBe(0)
+    // A change over the span's last byte only touches it.
+    const edge = state()
+    edge.spans.epoch = 6
+    edge.spans.changeLow[6] = 0x1fff
+    edge.spans.changeHigh[6] = 0x2000
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x1800), 0, 1, edge.spans, edge.kindOf, edge.runs)).toBe(0)
     // More changes since than the log holds: not known, left to the correlator.
     const old = state()
     old.spans.epoch = 5 + CHANGE_LOG
