@@ -252,10 +252,11 @@ export class AddressMap {
 
   /**
    * The points' remembered spans as they are now, for a loop that tests them itself
-   * (native-attribute.ts); stale once resolveAt() adds a point or the ranges change.
+   * (native-attribute.ts): one object, brought up to date at each call (its arrays are
+   * replaced when resolveAt() adds a point beyond them).
    */
   spans(): Spans {
-    // One object, brought up to date: this is asked for at every access the loop stops at.
+    // No new object: this is asked for at every access the loop stops at.
     const v = this.view
     v.epoch = this.epoch
     v.epochs = this.spanEpoch

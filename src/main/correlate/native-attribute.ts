@@ -36,8 +36,8 @@ export interface Runs {
 export class NativeAttribution {
   private readonly native = attributeExports()
   private binding: Bound | null = null
-  /** What is bound (compared field by field: this runs at every access the loop stops at). */
-  private bound: { points: Uint32Array; addresses: Float64Array; spans: Spans; epochs: Float64Array; low: Float64Array; high: Float64Array; variable: Int32Array; kindOf: Uint8Array; runs: Runs; runVariable: Int32Array; runKind: Uint8Array; runCount: Float64Array; changeLow: Float64Array; changeHigh: Float64Array } | null = null
+  /** The arrays bound (compared one by one, no array built: this runs at every access the loop stops at). */
+  private bound: { points: Uint32Array; addresses: Float64Array; epochs: Float64Array; low: Float64Array; high: Float64Array; variable: Int32Array; kindOf: Uint8Array; runVariable: Int32Array; runKind: Uint8Array; runCount: Float64Array; changeLow: Float64Array; changeHigh: Float64Array } | null = null
 
   /** Counts accesses from..to-1 into their points' runs while spans and runs answer them; returns where it stopped. */
   countAnswered(points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
@@ -46,13 +46,11 @@ export class NativeAttribution {
       b === null ||
       b.points !== points ||
       b.addresses !== addresses ||
-      b.spans !== spans ||
       b.epochs !== spans.epochs ||
       b.low !== spans.low ||
       b.high !== spans.high ||
       b.variable !== spans.variable ||
       b.kindOf !== kindOf ||
-      b.runs !== runs ||
       b.runVariable !== runs.variable ||
       b.runKind !== runs.kind ||
       b.runCount !== runs.count ||
@@ -65,6 +63,6 @@ export class NativeAttribution {
 
   private bind(points: Uint32Array, addresses: Float64Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
     this.binding = this.native.traceAttributeBind(this.binding, points, addresses, spans.epochs, spans.low, spans.high, spans.variable, kindOf, runs.variable, runs.kind, runs.count, spans.changeLow, spans.changeHigh)
-    this.bound = { points, addresses, spans, epochs: spans.epochs, low: spans.low, high: spans.high, variable: spans.variable, kindOf, runs, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow: spans.changeLow, changeHigh: spans.changeHigh }
+    this.bound = { points, addresses, epochs: spans.epochs, low: spans.low, high: spans.high, variable: spans.variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow: spans.changeLow, changeHigh: spans.changeHigh }
   }
 }
