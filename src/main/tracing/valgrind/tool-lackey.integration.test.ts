@@ -2,8 +2,9 @@
  * Lackey is the oracle for Stride's Valgrind tool: on the examples, the tool's records (pc,
  * kind, address, size, in order) equal Lackey's `--trace-mem=yes` lines, whole program and
  * for one chosen function. Both run through the same launcher with the same environment.
- * The only records allowed to differ are those Lackey itself does not repeat between two runs
- * (ld.so's strcspn reads a table on the stack indexed by random bytes).
+ * The only addresses allowed to differ are those of instructions whose addresses Lackey itself
+ * does not repeat between two runs (ld.so's strcspn reads a table on the stack indexed by random
+ * bytes).
  */
 import { spawnSync } from 'node:child_process'
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
@@ -111,19 +112,32 @@ function runLackey(program: string, name: string): Trace {
   return trace
 }
 
-/** Every record of `ours` equals Lackey's, except where two Lackey runs disagree. */
+/**
+ * Every record of `ours` equals Lackey's. An instruction whose address Lackey itself does not
+ * repeat between two runs (ld.so's strcspn indexes a table on the stack by random
+ * bytes near the stack's top; its unrolled loop reads them at up to four pcs) is compared by pc, kind and size only, at each of its records: a record
+ * where both Lackey runs drew the same random byte by chance (1 in 256) says nothing about ours.
+ */
 function expectLackey(ours: Trace, lackey: Trace, again: Trace): void {
   expect(lackey.length).toBe(again.length)
   expect(ours.length).toBe(lackey.length)
+  const randomPcs = new Set<number>()
   let unstable = 0
   for (let i = 0; i < lackey.length; i++) {
-    if (!lackey.same(i, again)) {
-      unstable++
+    if (lackey.same(i, again)) continue
+    unstable++
+    randomPcs.add(lackey.pcs[i]!)
+  }
+  for (let i = 0; i < lackey.length; i++) {
+    if (randomPcs.has(lackey.pcs[i]!)) {
+      const shape = (t: Trace) => `record ${i}: ${KINDS[t.kinds[i]!]} size ${t.sizes[i]} at pc ${t.pcs[i]?.toString(16)}`
+      if (ours.pcs[i] !== lackey.pcs[i] || ours.kinds[i] !== lackey.kinds[i] || ours.sizes[i] !== lackey.sizes[i]) expect(shape(ours)).toBe(shape(lackey))
       continue
     }
     if (!ours.same(i, lackey)) expect(`record ${i}: ${ours.show(i)}`).toBe(`record ${i}: ${lackey.show(i)}`)
   }
   expect(unstable).toBeLessThan(Math.max(16, lackey.length / 10000))
+  expect(randomPcs.size).toBeLessThan(8)
 }
 
 beforeAll(() => {
