@@ -140,6 +140,9 @@ describe.each([1, 2] as const)('native prsd-sequitur-v%i equals the TypeScript r
     expectSameEncoding([chunk(3, 4096, 1), chunk(50, 4096, 3), chunk(51, 100, 5), chunk(1000, 4096, 11)], 4096, version)
     // Chunks of very different sizes through one encoder: small, far larger, small again.
     expectSameEncoding([chunk(7, 300, 2), chunk(90, 40_000, 13), chunk(90, 100_000, 17), chunk(95, 5000, 19)], 1 << 17, version)
+    // Point tables from 5,000 to 40,000 points: the per-point arrays move from malloc's heap to
+    // pages of their own and grow by mremap (codec/pages.c), contents kept.
+    expectSameEncoding([chunk(5000, 20_000, 23), chunk(12_000, 60_000, 29), chunk(40_000, 100_000, 31), chunk(40_000, 3000, 37)], 1 << 17, version)
   })
 
   it('rejects what the format cannot hold, naming it', () => {

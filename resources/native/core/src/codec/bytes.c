@@ -1,16 +1,16 @@
 /* See bytes.h. */
 #include "bytes.h"
-#include <stdlib.h>
+#include "pages.h"
 
 void bytes_init(ByteBuf *b, size_t capacity) {
-  b->data = malloc(capacity);
+  b->data = pages_alloc(capacity);
   b->capacity = b->data ? capacity : 0;
   b->length = 0;
   b->failed = b->data == NULL;
 }
 
 void bytes_free(ByteBuf *b) {
-  free(b->data);
+  pages_free(b->data);
   b->data = NULL;
   b->capacity = b->length = 0;
 }
@@ -20,7 +20,7 @@ bool bytes_reserve(ByteBuf *b, size_t extra) {
   if (b->length + extra <= b->capacity) return true;
   size_t cap = b->capacity ? b->capacity * 2 : 1024;
   while (cap < b->length + extra) cap *= 2;
-  uint8_t *next = realloc(b->data, cap);
+  uint8_t *next = pages_realloc(b->data, cap);
   if (!next) {
     b->failed = true;
     return false;

@@ -80,7 +80,7 @@ bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version) {
   metrics_init(&e->metrics);
   bytes_init(&e->structure, 1 << 16);
   bytes_init(&e->residue, 1 << 16);
-  e->exceptions = malloc((size_t)max_events * 2 * 4 + 8);
+  e->exceptions = pages_alloc((size_t)max_events * 2 * 4 + 8);
   if (e->metrics.failed || e->structure.failed || e->residue.failed || !e->exceptions) {
     encoder_free(e);
     return false;
@@ -94,9 +94,9 @@ void encoder_free(ChunkEncoder *e) {
   prsd_free(&e->detector);
   metrics_free(&e->metrics);
   PrsdSink *s = &e->out;
-  free(s->irr_point), free(s->irr_address), free(s->desc_point), free(s->desc_before), free(s->desc);
-  free(s->pending), free(s->point_irr), free(s->point_desc), free(s->touched);
-  free(e->size_of), free(e->exceptions), free(e->order);
+  pages_free(s->irr_point), pages_free(s->irr_address), pages_free(s->desc_point), pages_free(s->desc_before), pages_free(s->desc);
+  pages_free(s->pending), pages_free(s->point_irr), pages_free(s->point_desc), pages_free(s->touched);
+  pages_free(e->size_of), pages_free(e->exceptions), pages_free(e->order);
   bytes_free(&e->structure);
   bytes_free(&e->residue);
   memset(e, 0, sizeof *e);
@@ -194,7 +194,7 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
   if (!prsd_grow(det, point_count) || !metrics_grow(metrics, point_count) || !sink_grow_points(out, point_count))
     return out_of_memory;
   if (e->size_of_cap < point_count) {
-    int32_t *next = realloc(e->size_of, (size_t)point_count * 4);
+    int32_t *next = pages_realloc(e->size_of, (size_t)point_count * 4);
     if (!next) return out_of_memory;
     e->size_of = next;
     e->size_of_cap = point_count;

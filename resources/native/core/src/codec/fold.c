@@ -24,13 +24,13 @@ static bool grow_last(Folder *f, size_t symbols) {
 }
 
 static bool set_table_size(Folder *f, uint32_t size) {
-  uint64_t *keys = calloc(size, 8);
-  uint32_t *ids = malloc((size_t)size * 4);
+  uint64_t *keys = pages_alloc((size_t)size * 8);
+  uint32_t *ids = pages_alloc((size_t)size * 4);
   if (!keys || !ids) {
-    free(keys), free(ids);
+    pages_free(keys), pages_free(ids);
     return false;
   }
-  free(f->keys), free(f->ids);
+  pages_free(f->keys), pages_free(f->ids);
   f->keys = keys;
   f->ids = ids;
   f->mask = size - 1;
@@ -46,9 +46,9 @@ bool fold_init(Folder *f, Sequitur *sink) {
 }
 
 void fold_free(Folder *f) {
-  for (int l = 0; l < FOLD_LEVELS; l++) free(f->level[l].last);
-  free(f->marker_level), free(f->marker_k), free(f->marker_r);
-  free(f->keys), free(f->ids);
+  for (int l = 0; l < FOLD_LEVELS; l++) pages_free(f->level[l].last);
+  pages_free(f->marker_level), pages_free(f->marker_k), pages_free(f->marker_r);
+  pages_free(f->keys), pages_free(f->ids);
   memset(f, 0, sizeof *f);
 }
 
@@ -108,7 +108,7 @@ static uint32_t intern(Folder *f, int level, uint32_t k, uint32_t r) {
         f->keys[s] = keys[j];
         f->ids[s] = ids[j];
       }
-      free(keys), free(ids);
+      pages_free(keys), pages_free(ids);
     }
   }
   return m;

@@ -5,20 +5,20 @@
 #include <string.h>
 
 static bool hist_init(Histogram *h, uint32_t size) {
-  h->point = malloc(size * sizeof *h->point);
-  h->key = malloc(size * sizeof *h->key);
-  h->count = malloc(size * sizeof *h->count);
-  h->used = calloc(size, 1);
+  h->point = pages_alloc(size * sizeof *h->point);
+  h->key = pages_alloc(size * sizeof *h->key);
+  h->count = pages_alloc(size * sizeof *h->count);
+  h->used = pages_alloc(size);
   h->size = 0;
   h->mask = size - 1;
   if (h->point && h->key && h->count && h->used) return true;
-  free(h->point), free(h->key), free(h->count), free(h->used);
+  pages_free(h->point), pages_free(h->key), pages_free(h->count), pages_free(h->used);
   memset(h, 0, sizeof *h);
   return false;
 }
 
 static void hist_free(Histogram *h) {
-  free(h->point), free(h->key), free(h->count), free(h->used);
+  pages_free(h->point), pages_free(h->key), pages_free(h->count), pages_free(h->used);
   memset(h, 0, sizeof *h);
 }
 
@@ -72,7 +72,7 @@ void metrics_init(RsdMetrics *m) {
 }
 
 void metrics_free(RsdMetrics *m) {
-  free(m->state), free(m->start), free(m->stride), free(m->length), free(m->accesses), free(m->predictable);
+  pages_free(m->state), pages_free(m->start), pages_free(m->stride), pages_free(m->length), pages_free(m->accesses), pages_free(m->predictable);
   hist_free(&m->lengths);
   hist_free(&m->strides);
   memset(m, 0, sizeof *m);

@@ -11,11 +11,11 @@ void prsd_init(PrsdDetector *d, PrsdSink *sink) {
 
 void prsd_free(PrsdDetector *d) {
   for (uint32_t p = 0; p < d->points; p++) free(d->upper[p]);
-  free(d->upper);
-  free(d->state0);
-  free(d->start0);
-  free(d->stride0);
-  free(d->length0);
+  pages_free(d->upper);
+  pages_free(d->state0);
+  pages_free(d->start0);
+  pages_free(d->stride0);
+  pages_free(d->length0);
   memset(d, 0, sizeof *d);
 }
 

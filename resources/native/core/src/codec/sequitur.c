@@ -10,6 +10,7 @@
 #include "sequitur.h"
 #include <stdlib.h>
 #include <string.h>
+#include "pages.h"
 
 #define NIL (-1)
 #define GUARD_BASE (-0x40000000)
@@ -18,10 +19,10 @@
 
 /* An empty index of `size` slots (a power of two). */
 static bool set_index_size(Sequitur *s, uint32_t size) {
-  struct DigramSlot *slots = malloc((size_t)size * sizeof *slots);
+  struct DigramSlot *slots = pages_alloc((size_t)size * sizeof *slots);
   if (!slots) return false;
   for (uint32_t i = 0; i < size; i++) slots[i].node = NIL;
-  free(s->slots);
+  pages_free(s->slots);
   s->slots = slots;
   s->mask = size - 1;
   s->shift = 64 - (size_t)__builtin_ctz(size);
@@ -34,19 +35,18 @@ bool sequitur_init(Sequitur *s, int32_t capacity) {
   s->capacity = capacity;
   size_t nodes = 2 * (size_t)capacity + 16;
   size_t rules = (size_t)capacity + 2;
-  s->nodes = malloc(nodes * sizeof *s->nodes);
-  s->free_nodes = malloc(nodes * 4);
-  s->rule_guard = malloc(rules * 4);
-  s->rule_refs = malloc(rules * 4);
-  s->free_rules = malloc(rules * 4);
-  s->new_id = malloc(rules * 4);
-  s->order = malloc(rules * 4);
+  s->nodes = pages_alloc(nodes * sizeof *s->nodes);
+  s->free_nodes = pages_alloc(nodes * 4);
+  s->rule_guard = pages_alloc(rules * 4);
+  s->rule_refs = pages_alloc(rules * 4);
+  s->free_rules = pages_alloc(rules * 4);
+  s->new_id = pages_alloc(rules * 4);
+  s->order = pages_alloc(rules * 4);
   if (!s->nodes || !s->free_nodes || !s->rule_guard || !s->rule_refs ||
       !s->free_rules || !s->new_id || !s->order || !set_index_size(s, MIN_INDEX)) {
     sequitur_free(s);
     return false;
   }
-  for (size_t r = 0; r < rules; r++) s->new_id[r] = NIL;
   sequitur_reset(s);
   return true;
 }
@@ -55,11 +55,11 @@ void sequitur_free(Sequitur *s) {
   int32_t **arrays[] = {&s->free_nodes, &s->rule_guard, &s->rule_refs,
                         &s->free_rules, &s->new_id, &s->order};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-    free(*arrays[i]);
+    pages_free(*arrays[i]);
     *arrays[i] = NULL;
   }
-  free(s->slots);
-  free(s->nodes);
+  pages_free(s->slots);
+  pages_free(s->nodes);
   s->slots = NULL;
   s->nodes = NULL;
 }
@@ -127,7 +127,7 @@ static void grow_index(Sequitur *s) {
   for (uint32_t j = 0; j < size; j++)
     if (old[j].node != NIL) s->slots[find(s, old[j].key)] = old[j];
   s->digrams = digrams;
-  free(old);
+  pages_free(old);
 }
 
 HOT void put(Sequitur *s, uint32_t i, uint64_t key, int32_t n) {
@@ -280,6 +280,10 @@ void sequitur_append(Sequitur *s, int32_t terminal) {
 }
 
 void sequitur_write(Sequitur *s, ByteBuf *out) {
+  /* new_id is NIL for every rule id ever used (this write puts back what it sets); ids not
+   * used before are made NIL here, not at init, whose pass over the whole array touched a
+   * page per 1024 rules of a grammar that mostly stays small. */
+  for (; s->new_id_ready < s->rule_top; s->new_id_ready++) s->new_id[s->new_id_ready] = NIL;
   int32_t count = 1;
   s->order[0] = 0;
   s->new_id[0] = 0;

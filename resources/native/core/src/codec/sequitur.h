@@ -15,6 +15,7 @@ typedef struct {
   int32_t free_node_count, node_top;
   int32_t *rule_guard, *rule_refs, *free_rules, *new_id, *order;
   int32_t free_rule_count, rule_top;
+  int32_t new_id_ready; /* new_id[0, new_id_ready) is NIL between writes */
   /* The digram index: (a, b) packed in `key`, `node` NIL when the slot is empty. It grows
    * with the grammar (load <= 1/2), so a small grammar's index stays in cache. */
   struct DigramSlot {

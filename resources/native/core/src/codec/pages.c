@@ -1,0 +1,70 @@
+/* See pages.h. Each block starts with a header (its size and whether it is mapped); the
+ * header is a cache line, so mapped blocks stay 64-byte aligned. */
+#define _GNU_SOURCE
+#include "pages.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HEADER 64
+/* Below this, malloc's heap (its small bins do not pin the top). */
+#define MAPPED_FROM ((size_t)64 << 10)
+
+typedef struct {
+  size_t bytes;  /* what the caller asked for */
+  size_t mapped; /* the mapping's length, 0 when the block is malloc's */
+} Header;
+
+static size_t mapping_for(size_t bytes) {
+  size_t page = 4096, n = bytes + HEADER;
+  return (n + page - 1) & ~(page - 1);
+}
+
+static void *place(void *base, size_t bytes, size_t mapped) {
+  Header *h = base;
+  h->bytes = bytes;
+  h->mapped = mapped;
+  return (char *)base + HEADER;
+}
+
+static Header *header_of(void *p) { return (Header *)((char *)p - HEADER); }
+
+void *pages_alloc(size_t bytes) {
+  if (bytes > SIZE_MAX - 2 * 4096) return NULL;
+  if (bytes < MAPPED_FROM) {
+    void *base = calloc(1, bytes + HEADER);
+    return base ? place(base, bytes, 0) : NULL;
+  }
+  size_t length = mapping_for(bytes);
+  void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return base == MAP_FAILED ? NULL : place(base, bytes, length);
+}
+
+void *pages_realloc(void *p, size_t bytes) {
+  if (!p) return pages_alloc(bytes);
+  Header *h = header_of(p);
+  size_t old = h->bytes;
+  if (h->mapped && bytes >= MAPPED_FROM && bytes <= SIZE_MAX - 2 * 4096) {
+    size_t length = mapping_for(bytes), was = h->mapped;
+    void *base = length == was ? (void *)h : mremap(h, was, length, MREMAP_MAYMOVE);
+    if (base == MAP_FAILED) return NULL;
+    /* Pages past the old mapping come zero-filled; bytes of it past `old` may hold what a
+     * shrink left. */
+    size_t from_old = (was < length ? was : length) - HEADER, end = from_old < bytes ? from_old : bytes;
+    if (end > old) memset((char *)base + HEADER + old, 0, end - old);
+    return place(base, bytes, length);
+  }
+  void *next = pages_alloc(bytes);
+  if (!next) return NULL;
+  memcpy(next, p, old < bytes ? old : bytes);
+  pages_free(p);
+  return next;
+}
+
+void pages_free(void *p) {
+  if (!p) return;
+  Header *h = header_of(p);
+  if (h->mapped) munmap(h, h->mapped);
+  else free(h);
+}
