@@ -7,6 +7,7 @@
  */
 
 import { grownFor } from '../typed-arrays'
+import { HeapBlocks } from './heap-blocks'
 
 export const UNKNOWN_VARIABLE = 0
 
@@ -36,7 +37,21 @@ export interface Spans {
   variable: Int32Array
   changeLow: Float64Array
   changeHigh: Float64Array
+  /** The live heap blocks, sorted (state[MapState.heapCount] of them). */
+  heapStart: Float64Array
+  heapEnd: Float64Array
+  heapVariable: Int32Array
+  /** What else resolve() reads first, shared with the native loop: see MapState. */
+  state: Float64Array
 }
+
+/**
+ * Slots of Spans.state. The last range that answered (empty: start Infinity, end -Infinity),
+ * the hull of the current thread's frames' locals (an address outside it is in none of them)
+ * and that thread: with these and the heap blocks the native loop answers an address the way
+ * resolve() would when the last answer or a heap block holds it, and leaves the rest here.
+ */
+export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, length: 8 } as const
 
 export interface FrameLocal {
   /** Offset from the CFA (DW_OP_fbreg with a call-frame-CFA frame base). */
@@ -48,6 +63,9 @@ export interface FrameLocal {
 interface Frame {
   cfa: number
   ranges: Range[]
+  /** The hull of this frame's locals and every frame's below it on its thread's stack. */
+  low: number
+  high: number
 }
 
 /** Sorted, non-overlapping ranges with binary search. */
@@ -95,13 +113,13 @@ export class AddressMap {
   private globalsHigh = -Infinity
   /** globalsReach[i]: the furthest end among globals[0..i] (they may nest). */
   private globalsReach: number[] = []
-  private readonly heap: Range[] = []
+  private readonly heap = new HeapBlocks()
   /** Frame stacks per thread; `frames` is the current thread's. */
   private readonly stacks = new Map<number, Frame[]>()
   private frames: Frame[] = []
   private thread = 0
-  /** The last range that answered: consecutive accesses mostly hit the same variable. */
-  private last: Range | null = null
+  /** The last range that answered (consecutive accesses mostly hit the same variable), and the rest of MapState. */
+  private readonly state = new Float64Array(MapState.length)
   /**
    * Per access point, the span around its last address that resolves to one answer (its
    * variable's range, or a gap between ranges: unknown), valid while `epoch` is unchanged. A
@@ -118,10 +136,24 @@ export class AddressMap {
   private spanLow = new Float64Array(0)
   private spanHigh = new Float64Array(0)
   private spanVariable = new Int32Array(0)
-  private readonly view: Spans = { epoch: 0, epochs: this.spanEpoch, low: this.spanLow, high: this.spanHigh, variable: this.spanVariable, changeLow: this.changeLow, changeHigh: this.changeHigh }
+  private readonly view: Spans = {
+    epoch: 0,
+    epochs: this.spanEpoch,
+    low: this.spanLow,
+    high: this.spanHigh,
+    variable: this.spanVariable,
+    changeLow: this.changeLow,
+    changeHigh: this.changeHigh,
+    heapStart: this.heap.start,
+    heapEnd: this.heap.end,
+    heapVariable: this.heap.variable,
+    state: this.state
+  }
 
   constructor() {
     this.stacks.set(0, this.frames)
+    this.dropLast()
+    this.framesChanged()
   }
 
   /** The thread the next frame events and accesses belong to (0 when the tracer has no threads). */
@@ -131,6 +163,8 @@ export class AddressMap {
     let frames = this.stacks.get(thread)
     if (!frames) this.stacks.set(thread, (frames = []))
     this.frames = frames
+    this.state[MapState.thread] = thread
+    this.framesChanged()
   }
 
   setGlobals(ranges: Range[]): void {
@@ -154,18 +188,21 @@ export class AddressMap {
   alloc(start: number, size: number, variable: number): void {
     const end = start + Math.max(size, 1)
     const touched = this.removeOverlapping(start, end)
-    this.heap.splice(insertionPoint(this.heap, start), 0, { start, end, variable })
+    this.heap.insert(this.heap.insertionPoint(start), start, end, variable)
+    this.state[MapState.heapCount] = this.heap.count
     // It may lie in a gap a point remembers; the last answer stays good unless a block went.
     if (touched) this.changed(touched.start, touched.end)
     else this.changed(start, end, false)
   }
 
   free(start: number): void {
-    const i = insertionPoint(this.heap, start)
-    const block = this.heap[i]
-    if (block?.start === start) {
-      this.heap.splice(i, 1)
-      this.changed(block.start, block.end)
+    const heap = this.heap
+    const i = heap.insertionPoint(start)
+    if (i < heap.count && heap.start[i] === start) {
+      const end = heap.end[i]!
+      heap.remove(i)
+      this.state[MapState.heapCount] = heap.count
+      this.changed(start, end)
     }
   }
 
@@ -174,17 +211,18 @@ export class AddressMap {
     let low = start
     let high = end
     let removed = false
-    let i = insertionPoint(this.heap, start)
-    if (i > 0 && this.heap[i - 1]!.end > start) i--
-    while (i < this.heap.length && this.heap[i]!.start < end) {
-      const r = this.heap[i]!
-      if (r.end > start) {
-        low = Math.min(low, r.start)
-        high = Math.max(high, r.end)
+    const heap = this.heap
+    let i = heap.insertionPoint(start)
+    if (i > 0 && heap.end[i - 1]! > start) i--
+    while (i < heap.count && heap.start[i]! < end) {
+      if (heap.end[i]! > start) {
+        low = Math.min(low, heap.start[i]!)
+        high = Math.max(high, heap.end[i]!)
         removed = true
-        this.heap.splice(i, 1)
+        heap.remove(i)
       } else i++
     }
+    this.state[MapState.heapCount] = heap.count
     return removed ? { start: low, end: high } : null
   }
 
@@ -192,8 +230,11 @@ export class AddressMap {
   enterFrame(cfa: number, locals: FrameLocal[]): void {
     const ranges = locals.map((l) => ({ start: cfa + l.offset, end: cfa + l.offset + l.size, variable: l.variable })).sort((a, b) => a.start - b.start)
     // Frames at or below the new CFA have returned (the stack grew back over them).
-    const touched = this.popTo(cfa, hull(ranges))
-    this.frames.push({ cfa, ranges })
+    const own = hull(ranges)
+    const touched = this.popTo(cfa, own)
+    const below = this.frames[this.frames.length - 1]
+    this.frames.push({ cfa, ranges, low: below ? Math.min(below.low, own.start) : own.start, high: below ? Math.max(below.high, own.end) : own.end })
+    this.framesChanged()
     this.changed(touched.start, touched.end)
   }
 
@@ -202,6 +243,7 @@ export class AddressMap {
     const top = this.frames[this.frames.length - 1]
     if (top && size === 8 && address === top.cfa - 8) {
       this.frames.pop()
+      this.framesChanged()
       const touched = hull(top.ranges)
       this.changed(touched.start, touched.end)
     }
@@ -211,7 +253,10 @@ export class AddressMap {
   leaveTo(sp: number): void {
     const before = this.frames.length
     const touched = this.popTo(sp, EMPTY)
-    if (this.frames.length !== before) this.changed(touched.start, touched.end)
+    if (this.frames.length !== before) {
+      this.framesChanged()
+      this.changed(touched.start, touched.end)
+    }
   }
 
   /** Pops the frames whose CFA is at or below `cfa`; returns `span` widened over their locals. */
@@ -230,10 +275,30 @@ export class AddressMap {
    * answer is dropped unless the change only added a range (`dropLast` false).
    */
   private changed(low: number, high: number, dropLast = true): void {
-    if (dropLast) this.last = null
+    if (dropLast) this.dropLast()
     const e = ++this.epoch % CHANGE_LOG
     this.changeLow[e] = low
     this.changeHigh[e] = high
+  }
+
+  private dropLast(): void {
+    this.state[MapState.lastStart] = Infinity
+    this.state[MapState.lastEnd] = -Infinity
+  }
+
+  private setLast(start: number, end: number, variable: number): number {
+    const s = this.state
+    s[MapState.lastStart] = start
+    s[MapState.lastEnd] = end
+    s[MapState.lastVariable] = variable
+    return variable
+  }
+
+  /** The current thread's frames changed: their hull, for the native loop. */
+  private framesChanged(): void {
+    const top = this.frames[this.frames.length - 1]
+    this.state[MapState.framesLow] = top ? top.low : Infinity
+    this.state[MapState.framesHigh] = top ? top.high : -Infinity
   }
 
   /** Whether the point's span, from an earlier epoch, was touched by none of the changes since (then it is current again). */
@@ -263,6 +328,9 @@ export class AddressMap {
     v.low = this.spanLow
     v.high = this.spanHigh
     v.variable = this.spanVariable
+    v.heapStart = this.heap.start
+    v.heapEnd = this.heap.end
+    v.heapVariable = this.heap.variable
     return v
   }
 
@@ -271,19 +339,24 @@ export class AddressMap {
     if (point < this.spanEpoch.length && address >= this.spanLow[point]! && address < this.spanHigh[point]! && (this.spanEpoch[point] === this.epoch || this.untouched(point)))
       return this.spanVariable[point]!
     const variable = this.resolve(address)
-    const span = variable === UNKNOWN_VARIABLE ? this.gapAround(address) : this.last
-    if (span) {
-      if (point >= this.spanEpoch.length) {
-        this.spanEpoch = grownFor(this.spanEpoch, point, 0, 1024)
-        this.spanLow = grownFor(this.spanLow, point, 0, 1024)
-        this.spanHigh = grownFor(this.spanHigh, point, 0, 1024)
-        this.spanVariable = grownFor(this.spanVariable, point, 0, 1024)
-      }
-      this.spanEpoch[point] = this.epoch
-      this.spanLow[point] = span.start
-      this.spanHigh[point] = span.end
-      this.spanVariable[point] = variable
+    let low = this.state[MapState.lastStart]!
+    let high = this.state[MapState.lastEnd]!
+    if (variable === UNKNOWN_VARIABLE) {
+      const gap = this.gapAround(address)
+      if (!gap) return variable
+      low = gap.start
+      high = gap.end
     }
+    if (point >= this.spanEpoch.length) {
+      this.spanEpoch = grownFor(this.spanEpoch, point, 0, 1024)
+      this.spanLow = grownFor(this.spanLow, point, 0, 1024)
+      this.spanHigh = grownFor(this.spanHigh, point, 0, 1024)
+      this.spanVariable = grownFor(this.spanVariable, point, 0, 1024)
+    }
+    this.spanEpoch[point] = this.epoch
+    this.spanLow[point] = low
+    this.spanHigh[point] = high
+    this.spanVariable[point] = variable
     return variable
   }
 
@@ -291,9 +364,9 @@ export class AddressMap {
   private gapAround(address: number): { start: number; end: number } | null {
     const gap = { start: -Infinity, end: Infinity }
     // Heap blocks never overlap (alloc drops stale ones): the neighbours bound the gap.
-    const h = insertionPoint(this.heap, address + 1)
-    if (h < this.heap.length) gap.end = this.heap[h]!.start
-    if (h > 0) gap.start = this.heap[h - 1]!.end
+    const h = this.heap.insertionPoint(address + 1)
+    if (h < this.heap.count) gap.end = this.heap.start[h]!
+    if (h > 0) gap.start = this.heap.end[h - 1]!
     // Globals may nest (a symbol inside another): the furthest end before the address counts.
     const g = insertionPoint(this.globals, address + 1)
     if (g < this.globals.length) gap.end = Math.min(gap.end, this.globals[g]!.start)
@@ -314,25 +387,26 @@ export class AddressMap {
   }
 
   resolve(address: number): number {
-    const last = this.last
-    if (last && address >= last.start && address < last.end) return last.variable
+    const s = this.state
+    if (address >= s[MapState.lastStart]! && address < s[MapState.lastEnd]!) return s[MapState.lastVariable]!
     // Innermost frame first: a local shadows nothing, but frames are the most volatile.
     for (let f = this.frames.length - 1; f >= 0; f--) {
       const hit = findIn(this.frames[f]!.ranges, address)
-      if (hit) return (this.last = hit).variable
+      if (hit) return this.setLast(hit.start, hit.end, hit.variable)
     }
-    const heap = this.heap.length > 0 ? findIn(this.heap, address) : null
-    if (heap) return (this.last = heap).variable
+    const heap = this.heap
+    const b = heap.count > 0 ? heap.find(address) : -1
+    if (b >= 0) return this.setLast(heap.start[b]!, heap.end[b]!, heap.variable[b]!)
     // Most accesses outside every global (heap data, untracked stacks) skip the search.
     const global = address >= this.globalsLow && address < this.globalsHigh ? findIn(this.globals, address) : null
-    if (global) return (this.last = global).variable
+    if (global) return this.setLast(global.start, global.end, global.variable)
     // Another thread's local, reached through a pointer.
     if (this.stacks.size > 1)
       for (const [thread, frames] of this.stacks) {
         if (thread === this.thread) continue
         for (let f = frames.length - 1; f >= 0; f--) {
           const hit = findIn(frames[f]!.ranges, address)
-          if (hit) return (this.last = hit).variable
+          if (hit) return this.setLast(hit.start, hit.end, hit.variable)
         }
       }
     return UNKNOWN_VARIABLE

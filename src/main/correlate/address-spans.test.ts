@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { AddressMap, UNKNOWN_VARIABLE, type FrameLocal, type Range } from './address-map'
+import { AddressMap, MapState, UNKNOWN_VARIABLE, type FrameLocal, type Range } from './address-map'
 
 /**
  * resolveAt (the per-point spans) against a map without them: every access resolves the same
@@ -132,6 +132,22 @@ class NaiveMap {
     }
   }
 
+  /** The hull of a thread's frames' locals ([Infinity, -Infinity] when it has none), and the heap's block count. */
+  framesHull(thread: number): [number, number] {
+    const ranges = (this.stacks.get(thread) ?? []).flatMap((f) => f.ranges)
+    return [Math.min(Infinity, ...ranges.map((r) => r.start)), Math.max(-Infinity, ...ranges.map((r) => r.end))]
+  }
+
+  get blocks(): number {
+    return this.heap.length
+  }
+
+  /** Whether [start, end) -> variable is one of the ranges. */
+  has(start: number, end: number, variable: number): boolean {
+    const frames = [...this.stacks.values()].flatMap((stack) => stack.flatMap((f) => f.ranges))
+    return [...frames, ...this.heap, ...this.globals].some((r) => r.start === start && r.end === end && r.variable === variable)
+  }
+
   /** The variables of every range holding the address. */
   holders(address: number): number[] {
     const holding = (ranges: Range[]) => ranges.filter((r) => address >= r.start && address < r.end).map((r) => r.variable)
@@ -159,6 +175,41 @@ describe('AddressMap against its rules by brute force', () => {
         )
       }),
       { numRuns: 1000 }
+    )
+  })
+})
+
+describe("AddressMap's state for the native loop (MapState)", () => {
+  it("holds the current thread's frames' hull, the heap's block count, and a last answer that is one of the ranges", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const map = new AddressMap()
+        const naive = new NaiveMap()
+        const state = map.spans().state
+        const expectState = (thread: number) => {
+          expect(state[MapState.thread]).toBe(thread)
+          expect([state[MapState.framesLow], state[MapState.framesHigh]]).toEqual(naive.framesHull(thread))
+          expect(state[MapState.heapCount]).toBe(naive.blocks)
+          const last = [state[MapState.lastStart]!, state[MapState.lastEnd]!, state[MapState.lastVariable]!] as const
+          if (last[0] < last[1]) expect(naive.has(...last)).toBe(true)
+        }
+        let thread = 0
+        replay(
+          ops,
+          (o, step) => {
+            apply(map, o, step)
+            naive.apply(o, step)
+            if (o.op === 'enter' || o.op === 'leave') thread = o.thread
+            expectState(thread)
+          },
+          (t, point, address) => {
+            map.setThread((thread = t))
+            map.resolveAt(point, address)
+            expectState(thread)
+          }
+        )
+      }),
+      { numRuns: 500 }
     )
   })
 })

@@ -1,15 +1,36 @@
 import { describe, expect, it } from 'vitest'
 import { NativeAttribution, type Runs } from './native-attribute'
-import { CHANGE_LOG, type Spans } from './address-map'
+import { CHANGE_LOG, MapState, type Spans } from './address-map'
 
 const loop = new NativeAttribution()
-const countAnswered = (points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs) => loop.countAnswered(points, addresses, from, to, spans, kindOf, runs)
+const countAnswered = (points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs, threads = new Uint16Array(points.length)) =>
+  loop.countAnswered(points, addresses, threads, from, to, spans, kindOf, runs)
+
+/** The map's state with no last answer, no frames and no heap blocks, in thread 0. */
+function mapState(): Float64Array {
+  const state = new Float64Array(MapState.length)
+  state[MapState.lastStart] = state[MapState.framesLow] = Infinity
+  state[MapState.lastEnd] = state[MapState.framesHigh] = -Infinity
+  return state
+}
 
 /** Two points with spans [0x1000, 0x2000) -> variable 3 and [0x8000, 0x9000) -> variable 0 (a gap), both current. */
 function state() {
   const changeLow = new Float64Array(CHANGE_LOG)
   const changeHigh = new Float64Array(CHANGE_LOG)
-  const spans = { epoch: 5, epochs: Float64Array.of(5, 5), low: Float64Array.of(0x1000, 0x8000), high: Float64Array.of(0x2000, 0x9000), variable: Int32Array.of(3, 0), changeLow, changeHigh }
+  const spans = {
+    epoch: 5,
+    epochs: Float64Array.of(5, 5),
+    low: Float64Array.of(0x1000, 0x8000),
+    high: Float64Array.of(0x2000, 0x9000),
+    variable: Int32Array.of(3, 0),
+    changeLow,
+    changeHigh,
+    heapStart: new Float64Array(4),
+    heapEnd: new Float64Array(4),
+    heapVariable: new Int32Array(4),
+    state: mapState()
+  }
   const runs = { variable: Int32Array.of(3, 0), kind: Uint8Array.of(1, 2), count: Float64Array.of(10, 0) }
   return { spans, runs, kindOf: Uint8Array.of(1, 2) }
 }
@@ -82,20 +103,72 @@ describe('the native attribution loop', () => {
     const s = state()
     s.spans.changeLow = new Float64Array(3)
     s.spans.changeHigh = new Float64Array(3)
-    expect(() => new NativeAttribution().countAnswered(Uint32Array.of(0), Float64Array.of(0x1000), 0, 1, s.spans, s.kindOf, s.runs)).toThrow(/power-of-two/)
+    expect(() => new NativeAttribution().countAnswered(Uint32Array.of(0), Float64Array.of(0x1000), Uint16Array.of(0), 0, 1, s.spans, s.kindOf, s.runs)).toThrow(/power-of-two/)
   })
 
   it('binds its arrays again when one is replaced, and reads the new one', () => {
     const fresh = new NativeAttribution()
     const { spans, runs, kindOf } = state()
     const points = Uint32Array.of(0, 0)
-    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), 0, 2, spans, kindOf, runs)).toBe(2)
+    const threads = Uint16Array.of(0, 0)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), threads, 0, 2, spans, kindOf, runs)).toBe(2)
     // The table grown (as grownFor makes a new array): the old one must no longer be read.
     spans.high = Float64Array.of(0x1004, 0x9000)
-    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), 0, 2, spans, kindOf, runs)).toBe(1)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), threads, 0, 2, spans, kindOf, runs)).toBe(1)
     runs.count = Float64Array.of(100, 0)
-    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1000), 0, 2, spans, kindOf, runs)).toBe(2)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1000), threads, 0, 2, spans, kindOf, runs)).toBe(2)
     expect([...runs.count]).toEqual([102, 0])
+  })
+
+  it("answers a span's miss from the map's last answer or its heap blocks, as resolve() would, and leaves the rest", () => {
+    // Blocks [0x10000, 0x10040) -> 3 and [0x10040, 0x10080) -> 3 (two nodes of one map),
+    // [0x20000, 0x20010) -> 0 (unknown), and the last answer [0x30000, 0x30100) -> 3 (a local).
+    const heap = (s: ReturnType<typeof state>) => {
+      s.spans.heapStart.set([0x10000, 0x10040, 0x20000])
+      s.spans.heapEnd.set([0x10040, 0x10080, 0x20010])
+      s.spans.heapVariable.set([3, 3, 0])
+      s.spans.state[MapState.heapCount] = 3
+      s.spans.state[MapState.lastStart] = 0x30000
+      s.spans.state[MapState.lastEnd] = 0x30100
+      s.spans.state[MapState.lastVariable] = 3
+      return s
+    }
+    const s = heap(state())
+    // Point 0 walks node to node; each block found becomes its span and the last answer.
+    // The local stops being the last answer, so an address in it is left to the correlator.
+    expect(countAnswered(Uint32Array.of(0, 0, 0, 0), Float64Array.of(0x10008, 0x10048, 0x1007f, 0x30010), 0, 4, s.spans, s.kindOf, s.runs)).toBe(3)
+    expect([...s.runs.count]).toEqual([13, 0])
+    expect([s.spans.low[0], s.spans.high[0], s.spans.variable[0], s.spans.epochs[0]]).toEqual([0x10040, 0x10080, 3, 5])
+    expect([...s.spans.state.subarray(MapState.lastStart, MapState.lastVariable + 1)]).toEqual([0x10040, 0x10080, 3])
+    const cases: Array<[string, (s: ReturnType<typeof state>) => void, number]> = [
+      ['between blocks: a gap', () => {}, 0x10080],
+      ['a block of no variable: a gap is looked for instead', () => {}, 0x20008],
+      ['inside the frames: a local may hold it', (s) => ((s.spans.state[MapState.framesLow] = 0x10000), (s.spans.state[MapState.framesHigh] = 0x10009)), 0x10008],
+      ['another thread than the map is in', (s) => (s.spans.state[MapState.thread] = 1), 0x10008],
+      ['blocks the arrays do not hold', (s) => (s.spans.state[MapState.heapCount] = 5), 0x10008],
+      ['no blocks', (s) => (s.spans.state[MapState.heapCount] = 0), 0x10008],
+      ['NaN', () => {}, NaN]
+    ]
+    for (const [why, change, address] of cases) {
+      const c = heap(state())
+      change(c)
+      expect(countAnswered(Uint32Array.of(0), Float64Array.of(address), 0, 1, c.spans, c.kindOf, c.runs), why).toBe(0)
+      expect(c.spans.low[0], why).toBe(0x1000)
+    }
+    // The last answer is taken before the frames and the heap, as in resolve().
+    const last = heap(state())
+    last.spans.state[MapState.framesLow] = 0
+    last.spans.state[MapState.framesHigh] = Infinity
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x300ff), 0, 1, last.spans, last.kindOf, last.runs)).toBe(1)
+    // A block of another variable ends the point's run: the span is stored, the loop stops there.
+    const other = heap(state())
+    other.spans.heapVariable[1] = 4
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x10040), 0, 1, other.spans, other.kindOf, other.runs)).toBe(0)
+    expect(other.spans.variable[0]).toBe(4)
+    // The access's own thread counts, not the previous one's.
+    const threads = heap(state())
+    threads.spans.state[MapState.thread] = 2
+    expect(countAnswered(Uint32Array.of(0, 0), Float64Array.of(0x10008, 0x10048), 0, 2, threads.spans, threads.kindOf, threads.runs, Uint16Array.of(2, 1))).toBe(1)
   })
 
   it('refuses a range outside the batch with one clear message', () => {

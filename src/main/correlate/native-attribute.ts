@@ -5,14 +5,17 @@
  * arrays are bound once and bound again only when one is replaced (a batch, a grown table):
  * on a heap-heavy program the loop stops at most accesses, and looking up thirteen arguments
  * per call cost more than the loop. A span from an earlier epoch that none of the changes
- * logged since touched is brought up to date there (AddressMap.untouched).
+ * logged since touched is brought up to date there (AddressMap.untouched). An access its
+ * point's span does not answer is searched there too when the map's last answer or a heap
+ * block holds it and no local of the thread's frames can (MapState): a point walking a
+ * C++ map's nodes meets a new block at almost every step, and each stop cost a search here.
  */
 import { StrideError } from '../../shared/errors'
 import { nativeCore } from '../native/core'
 import type { Spans } from './address-map'
 
 type Bound = object
-type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array]
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array]
 type AttributeExports = {
   traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
   traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
@@ -37,15 +40,38 @@ export class NativeAttribution {
   private readonly native = attributeExports()
   private binding: Bound | null = null
   /** The arrays bound (compared one by one, no array built: this runs at every access the loop stops at). */
-  private bound: { points: Uint32Array; addresses: Float64Array; epochs: Float64Array; low: Float64Array; high: Float64Array; variable: Int32Array; kindOf: Uint8Array; runVariable: Int32Array; runKind: Uint8Array; runCount: Float64Array; changeLow: Float64Array; changeHigh: Float64Array } | null = null
+  private bound: {
+    points: Uint32Array
+    addresses: Float64Array
+    threads: Uint16Array
+    epochs: Float64Array
+    low: Float64Array
+    high: Float64Array
+    variable: Int32Array
+    kindOf: Uint8Array
+    runVariable: Int32Array
+    runKind: Uint8Array
+    runCount: Float64Array
+    changeLow: Float64Array
+    changeHigh: Float64Array
+    heapStart: Float64Array
+    heapEnd: Float64Array
+    heapVariable: Int32Array
+    state: Float64Array
+  } | null = null
 
-  /** Counts accesses from..to-1 into their points' runs while spans and runs answer them; returns where it stopped. */
-  countAnswered(points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
+  /**
+   * Counts accesses from..to-1 (of threads[from..to-1]) into their points' runs while spans,
+   * the map's last answer or its heap blocks, and runs answer them; returns where it stopped.
+   * A point's span found there is stored as AddressMap.resolveAt would store it.
+   */
+  countAnswered(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
     const b = this.bound
     if (
       b === null ||
       b.points !== points ||
       b.addresses !== addresses ||
+      b.threads !== threads ||
       b.epochs !== spans.epochs ||
       b.low !== spans.low ||
       b.high !== spans.high ||
@@ -55,14 +81,19 @@ export class NativeAttribution {
       b.runKind !== runs.kind ||
       b.runCount !== runs.count ||
       b.changeLow !== spans.changeLow ||
-      b.changeHigh !== spans.changeHigh
+      b.changeHigh !== spans.changeHigh ||
+      b.heapStart !== spans.heapStart ||
+      b.heapEnd !== spans.heapEnd ||
+      b.heapVariable !== spans.heapVariable ||
+      b.state !== spans.state
     )
-      this.bind(points, addresses, spans, kindOf, runs)
+      this.bind(points, addresses, threads, spans, kindOf, runs)
     return this.native.traceAttributeRun(this.binding!, from, to, spans.epoch)
   }
 
-  private bind(points: Uint32Array, addresses: Float64Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
-    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, spans.epochs, spans.low, spans.high, spans.variable, kindOf, runs.variable, runs.kind, runs.count, spans.changeLow, spans.changeHigh)
-    this.bound = { points, addresses, epochs: spans.epochs, low: spans.low, high: spans.high, variable: spans.variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow: spans.changeLow, changeHigh: spans.changeHigh }
+  private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
+    const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state } = spans
+    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state)
+    this.bound = { points, addresses, threads, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state }
   }
 }
