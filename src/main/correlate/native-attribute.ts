@@ -35,30 +35,23 @@ export interface Runs {
   count: Float64Array
 }
 
+/** The arrays a binding holds: the map's (Spans but its epoch, a number) and the batch's and runs'. */
+type BoundArrays = Omit<Spans, 'epoch'> & {
+  points: Uint32Array
+  addresses: Float64Array
+  threads: Uint16Array
+  kindOf: Uint8Array
+  runVariable: Int32Array
+  runKind: Uint8Array
+  runCount: Float64Array
+}
+
 /** One correlator's loop: its arrays as last bound. */
 export class NativeAttribution {
   private readonly native = attributeExports()
   private binding: Bound | null = null
   /** The arrays bound (compared one by one, no array built: this runs at every access the loop stops at). */
-  private bound: {
-    points: Uint32Array
-    addresses: Float64Array
-    threads: Uint16Array
-    epochs: Float64Array
-    low: Float64Array
-    high: Float64Array
-    variable: Int32Array
-    kindOf: Uint8Array
-    runVariable: Int32Array
-    runKind: Uint8Array
-    runCount: Float64Array
-    changeLow: Float64Array
-    changeHigh: Float64Array
-    heapStart: Float64Array
-    heapEnd: Float64Array
-    heapVariable: Int32Array
-    state: Float64Array
-  } | null = null
+  private bound: BoundArrays | null = null
 
   /**
    * Counts accesses from..to-1 (of threads[from..to-1]) into their points' runs while spans,
