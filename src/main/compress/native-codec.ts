@@ -114,8 +114,21 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
    * across chunks): a second call while the first one's first stage runs is refused.
    */
   async encodeAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<Buffer> {
-    const first = await core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
-    return this.keep(count, first, await frameChunkAsync(first.structure, first.residue, count, this.options, this.version))
+    return this.encodeStaged(count, points, addresses, sizes, pointCount).data
+  }
+
+  /**
+   * encodeAsync in its two stages: `first` resolves when the first stage is over (the encoder
+   * takes the next chunk from then on, and the arrays may change; it never rejects), `data`
+   * with the chunk once brotli has framed it, or with the failure of either stage. A writer
+   * that starts the next chunk at `first` keeps the first stages, which must run one after
+   * another, from waiting on brotli.
+   */
+  encodeStaged(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): { first: Promise<void>; data: Promise<Buffer> } {
+    const first = core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
+    const data = first.then(async (f) => this.keep(count, f, await frameChunkAsync(f.structure, f.residue, count, this.options, this.version)))
+    const over = (): void => undefined
+    return { first: first.then(over, over), data }
   }
 
   private keep(count: number, first: FirstStage, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {

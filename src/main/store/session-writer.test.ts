@@ -103,6 +103,33 @@ describe('session writer: background encoding', () => {
     expect(() => openDb(path, { readonly: true })).toThrow()
   })
 
+  it('a chunk that fails to encode stops the writer with its reason; the chunks before it stay, nothing is thrown unhandled', async () => {
+    const path = join(dir, 'failed.stride')
+    const w = new SessionWriter(path, META)
+    w.encodeInBackground()
+    const unhandled: unknown[] = []
+    const onUnhandled = (e: unknown) => unhandled.push(e)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const good = [...batches(2 * MAX_STORED_CHUNK)]
+      for (const b of good) w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      // A chunk naming a point beyond the table the tracer hands with it: the encoder refuses it.
+      const bad = good[good.length - 1]!
+      const n = MAX_STORED_CHUNK
+      w.appendChunk(n, new Uint32Array(n).fill(bad.table.length + 7), new Float64Array(n).fill(0x1000), new Uint16Array(n).fill(8), bad.table)
+      // And one more full chunk after it, already on its way.
+      for (const b of batches(MAX_STORED_CHUNK)) w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      await expect(w.drain()).rejects.toThrow(/point/)
+      await expect(w.ready()).rejects.toThrow(/point/)
+      await new Promise((r) => setTimeout(r, 50))
+      expect(unhandled).toEqual([])
+      expect(contents(path).chunks.map((c) => (c as { seq: number }).seq)).toEqual([0, 1])
+      w.discard()
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+  })
+
   it('feeds every sealed chunk once, in order, and lends its arrays to no later chunk until the feed is done', async () => {
     const total = 5 * MAX_STORED_CHUNK + 999
     const w = new SessionWriter(join(dir, 'fed.stride'), META)

@@ -123,11 +123,16 @@ export class SessionWriter {
   private gatheredPoints: readonly PointRecord[] = []
   /**
    * Background encoding (encodeInBackground): full chunks wait here, oldest first, and are
-   * encoded on Node's thread pool one at a time, then committed in order.
+   * encoded on Node's thread pool, then committed in order. The encoder's first stage takes
+   * one chunk at a time (its stream metrics run across chunks); a chunk's brotli stage runs
+   * beside the next one's first stage. `staged`: how many of `waiting` have had their first
+   * stage started; `committing`: the chain that commits them in order.
    */
   private background = false
   private readonly waiting: SealedChunk[] = []
   private encoding = false
+  private staged = 0
+  private committing: Promise<void> = Promise.resolve()
   private failure: Error | null = null
   private readonly spare: SealedChunk[] = []
   private readonly feeders: ChunkFeed[] = []
@@ -268,24 +273,45 @@ export class SessionWriter {
   }
 
   private pump(): void {
-    if (this.encoding || this.waiting.length === 0 || this.failure) return
-    const job = this.waiting[0]!
+    if (this.encoding || this.staged >= this.waiting.length || this.failure) return
+    const job = this.waiting[this.staged++]!
     this.encoding = true
-    this.encoder.encodeAsync(job.count, job.points.subarray(0, job.count), job.addresses.subarray(0, job.count), job.sizes.subarray(0, job.count), job.table.length).then(
-      (data) => {
-        if (!this.finished) this.commitChunk(job.count, data, job.table, job.accesses)
-        this.waiting.shift()
-        this.release(job)
-      },
-      (e: unknown) => {
-        this.failure = e instanceof Error ? e : new Error(String(e))
-        this.waiting.length = 0
-      }
-    ).finally(() => {
+    const { first, data } = this.encoder.encodeStaged(job.count, job.points.subarray(0, job.count), job.addresses.subarray(0, job.count), job.sizes.subarray(0, job.count), job.table.length)
+    // Settled at once, so a failure never goes unhandled while earlier chunks commit.
+    const chunk = data.then(
+      (bytes) => ({ bytes, error: null }),
+      (e: unknown) => ({ bytes: null, error: e instanceof Error ? e : new Error(String(e)) })
+    )
+    // The encoder is free for the next chunk, and done with this one's arrays.
+    void first.then(() => {
       this.encoding = false
+      this.release(job)
       this.pump()
-      for (const wake of this.wakers.splice(0)) wake()
     })
+    this.committing = this.committing
+      .then(() => chunk)
+      .then(({ bytes, error }) => {
+        if (this.failure) return
+        if (error || !bytes) {
+          this.failure = error ?? new Error('internal: a chunk was encoded to nothing')
+          this.waiting.length = 0
+          this.staged = 0
+          return
+        }
+        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses)
+        this.waiting.shift()
+        this.staged--
+      })
+      .catch((e: unknown) => {
+        // commitChunk failed (the disk, the database): the writer stops as on an encode failure.
+        this.failure ??= e instanceof Error ? e : new Error(String(e))
+        this.waiting.length = 0
+        this.staged = 0
+      })
+      .finally(() => {
+        this.pump()
+        for (const wake of this.wakers.splice(0)) wake()
+      })
   }
 
   /** A user of the chunk's arrays is done; the last one lends them to the next chunk. */
