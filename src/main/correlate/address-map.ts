@@ -222,7 +222,6 @@ export class AddressMap {
         heap.remove(i)
       } else i++
     }
-    this.state[MapState.heapCount] = heap.count
     return removed ? { start: low, end: high } : null
   }
 
