@@ -109,20 +109,12 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
   }
 
   /**
-   * encode with both stages on Node's thread pool: the same bytes. The arrays must not change
-   * until it settles, and the encoder takes one chunk at a time (its stream metrics run on
-   * across chunks): a second call while the first one's first stage runs is refused.
-   */
-  async encodeAsync(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Promise<Buffer> {
-    return this.encodeStaged(count, points, addresses, sizes, pointCount).data
-  }
-
-  /**
-   * encodeAsync in its two stages: `first` resolves when the first stage is over (the encoder
-   * takes the next chunk from then on, and the arrays may change; it never rejects), `data`
-   * with the chunk once brotli has framed it, or with the failure of either stage. A writer
-   * that starts the next chunk at `first` keeps the first stages, which must run one after
-   * another, from waiting on brotli.
+   * encode with both stages on Node's thread pool: the same bytes. `first` resolves when the
+   * first stage is over (it never rejects): from then on the arrays may change and the encoder
+   * takes the next chunk; until then a second call is refused (its stream metrics run on
+   * across chunks, so first stages go one at a time). `data` settles with the chunk once brotli
+   * has framed it, or with the failure of either stage. A writer that starts the next chunk at
+   * `first` keeps the first stages from waiting on brotli.
    */
   encodeStaged(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): { first: Promise<void>; data: Promise<Buffer> } {
     const first = core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
