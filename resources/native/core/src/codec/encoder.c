@@ -12,7 +12,7 @@ static bool sink_grow_points(PrsdSink *s, uint32_t points) {
   uint32_t n = points > 2 * s->points_cap ? points : 2 * s->points_cap;
   uint32_t **arrays[] = {&s->pending, &s->point_irr, &s->point_desc, &s->touched};
   for (int i = 0; i < 4; i++)
-    if (!grow_zeroed((void **)arrays[i], (size_t)s->points_cap * 4, (size_t)n * 4)) return false;
+    if (!grow_zeroed((void **)arrays[i], (size_t)n * 4)) return false;
   s->points_cap = n;
   return true;
 }

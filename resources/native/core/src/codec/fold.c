@@ -17,7 +17,7 @@ static bool grow_last(Folder *f, size_t symbols) {
     size_t need = l == 0 ? f->base : symbols;
     if (need <= L->last_cap) continue;
     size_t cap = need > 2 * L->last_cap ? need : 2 * L->last_cap;
-    if (!grow_zeroed((void **)&L->last, L->last_cap * 8, cap * 8)) return false;
+    if (!grow_zeroed((void **)&L->last, cap * 8)) return false;
     L->last_cap = cap;
   }
   return true;

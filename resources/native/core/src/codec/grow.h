@@ -6,10 +6,9 @@
 #include <string.h>
 #include "pages.h"
 
-/* Reallocates *a (pages.h) from old_bytes to new_bytes, the new part zero-filled; false (and
- * *a kept) when memory runs out. */
-static inline bool grow_zeroed(void **a, size_t old_bytes, size_t new_bytes) {
-  (void)old_bytes; /* pages_realloc zero-fills what it adds */
+/* Reallocates *a (pages.h) to new_bytes, what it adds zero-filled (pages_realloc does that);
+ * false (and *a kept) when memory runs out. */
+static inline bool grow_zeroed(void **a, size_t new_bytes) {
   void *next = pages_realloc(*a, new_bytes);
   if (!next) return false;
   *a = next;

@@ -80,10 +80,10 @@ void metrics_free(RsdMetrics *m) {
 
 bool metrics_grow(RsdMetrics *m, uint32_t points) {
   if (points <= m->points) return true;
-  size_t o = m->points, n = points > 2 * m->points ? points : 2 * m->points;
-  if (!grow_zeroed((void **)&m->state, o, n) || !grow_zeroed((void **)&m->start, o * 8, n * 8) || !grow_zeroed((void **)&m->stride, o * 8, n * 8) ||
-      !grow_zeroed((void **)&m->length, o * 8, n * 8) || !grow_zeroed((void **)&m->accesses, o * 8, n * 8) ||
-      !grow_zeroed((void **)&m->predictable, o * 8, n * 8)) {
+  size_t n = points > 2 * m->points ? points : 2 * m->points;
+  if (!grow_zeroed((void **)&m->state, n) || !grow_zeroed((void **)&m->start, n * 8) || !grow_zeroed((void **)&m->stride, n * 8) ||
+      !grow_zeroed((void **)&m->length, n * 8) || !grow_zeroed((void **)&m->accesses, n * 8) ||
+      !grow_zeroed((void **)&m->predictable, n * 8)) {
     m->failed = true;
     return false;
   }

@@ -22,10 +22,10 @@ void prsd_free(PrsdDetector *d) {
 bool prsd_grow(PrsdDetector *d, uint32_t points) {
   if (points <= d->points) return true;
   uint32_t cap = points > 2 * d->points ? points : 2 * d->points;
-  size_t o = d->points, n = cap;
-  if (!grow_zeroed((void **)&d->state0, o, n) || !grow_zeroed((void **)&d->start0, o * 8, n * 8) ||
-      !grow_zeroed((void **)&d->stride0, o * 8, n * 8) || !grow_zeroed((void **)&d->length0, o * 8, n * 8) ||
-      !grow_zeroed((void **)&d->upper, o * sizeof(PrsdLevels *), n * sizeof(PrsdLevels *))) {
+  size_t n = cap;
+  if (!grow_zeroed((void **)&d->state0, n) || !grow_zeroed((void **)&d->start0, n * 8) ||
+      !grow_zeroed((void **)&d->stride0, n * 8) || !grow_zeroed((void **)&d->length0, n * 8) ||
+      !grow_zeroed((void **)&d->upper, n * sizeof(PrsdLevels *))) {
     d->failed = true;
     return false;
   }
