@@ -2,7 +2,7 @@
 // Builds Stride's native compute core (resources/native/core, Node-API, plain C) with node-gyp
 // against this machine's Node headers (npm's own node-gyp; npm config supplies nodedir).
 // Runs at `npm install` (postinstall) and before every `npm run build`; skips when the built
-// module is newer than every source. Needs cc, make and python3 (see README).
+// module is newer than every source. Needs cc, make, python3 and libbrotli-dev (see README).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -53,7 +53,9 @@ if (r.status !== 0) {
   const why = /not found: (make|cc|gcc|python3?)|(\bmake\b|\bcc\b|\bgcc\b).*(not found|No such file)/i.exec(out)
   const hint = /node_api\.h|common\.gypi|nodedir/i.test(out)
     ? "Node's headers are missing (Debian: apt-get install nodejs-dev, or set npm's nodedir)"
-    : why
+    : /brotli\/encode\.h|-lbrotlienc/.test(out)
+      ? "brotli's development files are missing (Debian: apt-get install libbrotli-dev; Fedora: brotli-devel)"
+      : why
       ? `${why[1] ?? why[2]} is missing (Debian: apt-get install build-essential python3)`
       : 'see the compiler output above'
   process.stderr.write(out.split('\n').filter((l) => /error|Error/.test(l)).slice(0, 12).join('\n') + '\n')

@@ -8,7 +8,10 @@
       "include_dirs": ["src"],
       "cflags": ["-O3", "-ffp-contract=off", "-std=gnu11", "-Wall", "-Wno-unused-parameter", "-fno-strict-aliasing"],
       "cflags!": ["-O2"],
-      "defines": ["NAPI_VERSION=8"]
+      "defines": ["NAPI_VERSION=8"],
+      # The codec's second stage (src/codec/brotli.c): Debian's libbrotli-dev. In Node the
+      # symbols resolve to Node's own brotli (it exports them), the one zlib uses.
+      "libraries": ["-lbrotlienc"]
     }
   ]
 }

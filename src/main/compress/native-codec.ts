@@ -1,16 +1,19 @@
 /**
  * The production `prsd-sequitur-v1`/`-v2` codec: the first stage (PRSD detector, loop folding
  * and SEQUITUR, the structure and residue bytes, the stream metrics) and its decoder run in Stride's native
- * core (resources/native/core/src/codec); the second stage stays Node's brotli, called once
- * per stream, so the bytes are the ones the TypeScript reference (prsd-codec.ts) writes.
- * Batches cross as typed arrays; the encoder's memory is fixed by its chunk size.
+ * core (resources/native/core/src/codec); so does the second stage, brotli once per stream
+ * with the reference's settings through the brotli Node's zlib uses, so the bytes are the ones
+ * the TypeScript reference (prsd-codec.ts) writes. Brotli's memory stays with the core between
+ * chunks (src/codec/scratch.h). Batches cross as typed arrays; the encoder's memory is fixed
+ * by its chunk size.
  */
 import { brotliDecompressSync } from 'node:zlib'
 import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
-import { frameChunk, frameChunkAsync, prsdCodecName, PRSD_VERSION, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions, type PrsdVersion } from './prsd-codec'
+import { framed, prsdCodecName, secondStageSettings, PRSD_VERSION, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions, type PrsdVersion } from './prsd-codec'
 
 export { PRSD_CODEC, PRSD_CODEC_V2 } from './prsd-codec'
+import type { BrotliSetting } from './brotli-params'
 import type { PointStreamMetrics } from './rsd-metrics'
 
 /** Opaque handles to C memory (freed when collected). */
@@ -37,6 +40,8 @@ interface CodecExports {
   codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): DecodedAccesses
   codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): Promise<DecodedAccesses>
   codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<DecodedAccesses>
+  codecBrotli(data: Uint8Array, quality: number, lgwin: number, lgblock: number): Buffer
+  codecBrotliAsync(data: Uint8Array, quality: number, lgwin: number, lgblock: number): Promise<Buffer>
 }
 
 /** Arrays a caller lends the decoder to write into, each at least the chunk's count long. */
@@ -104,8 +109,11 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
   }
 
   encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
-    const first = core().codecEncode(this.handle, count, points, addresses, sizes, pointCount)
-    return this.keep(count, first, frameChunk(first.structure, first.residue, count, this.options, this.version))
+    const c = core()
+    const first = c.codecEncode(this.handle, count, points, addresses, sizes, pointCount)
+    const s = secondStageSettings(first.structure, first.residue, count, this.options)
+    const brotli = (data: Uint8Array, t: BrotliSetting): Buffer => c.codecBrotli(data, t.quality, t.lgwin, t.lgblock)
+    return this.keep(count, first, framed(brotli(first.structure, s.structure), first.residue && s.residue ? brotli(first.residue, s.residue) : null, this.version))
   }
 
   /**
@@ -117,22 +125,28 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
    * `first` keeps the first stages from waiting on brotli.
    */
   encodeStaged(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): { first: Promise<void>; data: Promise<Buffer> } {
-    const first = core().codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
-    const data = first.then(async (f) => this.keep(count, f, await frameChunkAsync(f.structure, f.residue, count, this.options, this.version)))
+    const c = core()
+    const first = c.codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
+    const brotli = (data: Uint8Array, t: BrotliSetting): Promise<Buffer> => c.codecBrotliAsync(data, t.quality, t.lgwin, t.lgblock)
+    const data = first.then(async (f) => {
+      const s = secondStageSettings(f.structure, f.residue, count, this.options)
+      const [structure, residue] = await Promise.all([brotli(f.structure, s.structure), f.residue && s.residue ? brotli(f.residue, s.residue) : null])
+      return this.keep(count, f, framed(structure, residue, this.version))
+    })
     const over = (): void => undefined
     return { first: first.then(over, over), data }
   }
 
-  private keep(count: number, first: FirstStage, framed: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {
+  private keep(count: number, first: FirstStage, chunk: { data: Buffer; structureBytes: number; residueBytes: number }): Buffer {
     this.lastStats = {
       events: count,
       descriptors: first.descriptors,
       irregular: first.irregular,
       rules: first.rules,
-      structureBytes: framed.structureBytes,
-      residueBytes: framed.residueBytes
+      structureBytes: chunk.structureBytes,
+      residueBytes: chunk.residueBytes
     }
-    return framed.data
+    return chunk.data
   }
 }
 

@@ -35,9 +35,8 @@
  * Each chunk is self-contained: the detector and the grammar start afresh, so a session cut
  * short keeps every chunk it committed, and any chunk decodes alone.
  */
-import { promisify } from 'node:util'
-import { brotliCompress, brotliCompressSync, brotliDecompressSync } from 'node:zlib'
-import { brotliParams, residueQuality, structureQuality } from './brotli-params'
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
+import { brotliParams, brotliSetting, residueQuality, structureQuality, type BrotliSetting } from './brotli-params'
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
@@ -276,27 +275,27 @@ function readMarkers(r: ByteReader, count: number): { base: number; markers: Fol
 
 /**
  * The second stage and the header: brotli of the structure and of the residue planes (none
- * when nothing is irregular). Shared by every encoder of this format.
+ * when nothing is irregular), with Node's zlib: the reference's. The native encoder runs the
+ * same settings (secondStageSettings) in the core and frames with `framed`.
  */
 export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}, version: PrsdVersion = 1): { data: Buffer; structureBytes: number; residueBytes: number } {
-  const residue = planes ? brotliCompressSync(planes, residueBrotli(planes, options)) : null
-  return framed(brotliCompressSync(structure, structureBrotli(structure, events, options)), residue, version)
+  const residue = planes ? brotliCompressSync(planes, brotliParams(planes, residueQualityOf(planes, options))) : null
+  return framed(brotliCompressSync(structure, brotliParams(structure, structureQualityOf(structure, events, options))), residue, version)
 }
 
-/** frameChunk with brotli on Node's thread pool: the same bytes. */
-export async function frameChunkAsync(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}, version: PrsdVersion = 1): Promise<{ data: Buffer; structureBytes: number; residueBytes: number }> {
-  const [compressed, residue] = await Promise.all([
-    brotliAsync(structure, structureBrotli(structure, events, options)),
-    planes ? brotliAsync(planes, residueBrotli(planes, options)) : Promise.resolve(null)
-  ])
-  return framed(compressed, residue, version)
+/** The brotli settings of a chunk's structure and residue (null when it has none). */
+export function secondStageSettings(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}): { structure: BrotliSetting; residue: BrotliSetting | null } {
+  return {
+    structure: brotliSetting(structure, structureQualityOf(structure, events, options)),
+    residue: planes ? brotliSetting(planes, residueQualityOf(planes, options)) : null
+  }
 }
 
-const brotliAsync = promisify(brotliCompress)
-const structureBrotli = (structure: Uint8Array, events: number, options: EncoderOptions) => brotliParams(structure, options.structureQuality ?? structureQuality(structure.length, events))
-const residueBrotli = (planes: Uint8Array, options: EncoderOptions) => brotliParams(planes, options.residueQuality ?? residueQuality(planes))
+const structureQualityOf = (structure: Uint8Array, events: number, options: EncoderOptions): number => options.structureQuality ?? structureQuality(structure.length, events)
+const residueQualityOf = (planes: Uint8Array, options: EncoderOptions): number => options.residueQuality ?? residueQuality(planes)
 
-function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
+/** The chunk's bytes: the header, then the compressed structure and residue. */
+export function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
   const head = new ByteWriter(16)
   head.byte(version)
   head.uint(compressed.length)

@@ -11,7 +11,7 @@ import { StrideError } from '../../shared/errors'
 import { projectRoot } from '../paths'
 
 /** Must equal STRIDE_CORE_ABI in resources/native/core/src/addon.c. */
-export const NATIVE_CORE_ABI = 15
+export const NATIVE_CORE_ABI = 16
 
 export interface NativeCoreModule {
   abi(): number
@@ -29,7 +29,7 @@ export function nativeCorePath(): string {
 export function nativeCore(): NativeCoreModule {
   if (loaded) return loaded
   const file = nativeCorePath()
-  const fix = 'run "npm install" (or "node scripts/build-native.mjs"); it needs cc, make and python3'
+  const fix = 'run "npm install" (or "node scripts/build-native.mjs"); it needs cc, make, python3 and libbrotli-dev'
   if (!existsSync(file)) throw new StrideError(`Stride's native core is not built (${file} is missing): ${fix}.`, 'tool-missing')
   let mod: NativeCoreModule
   try {
