@@ -11,7 +11,7 @@
       "defines": ["NAPI_VERSION=8"],
       # The codec's second stage (src/codec/brotli.c): Debian's libbrotli-dev. In Node the
       # symbols resolve to Node's own brotli (it exports them), the one zlib uses.
-      "libraries": ["-lbrotlienc"]
+      "libraries": ["-lbrotlienc", "-lbrotlidec"]
     }
   ]
 }

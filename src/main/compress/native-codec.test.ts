@@ -4,12 +4,13 @@
  * damaged chunks rejected with a clear error, quickly, without large allocations.
  */
 import fc from 'fast-check'
+import { brotliCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { loopTraceArb, traceArb, type Trace } from '../testing/trace-arbitrary'
 import { ByteWriter } from './bytes'
 import { FOLD_MAX_BODY } from './fold'
 import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
-import { decodePrsdSequiturChunk, frameChunk, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
+import { decodePrsdSequiturChunk, frameChunk, framed, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
 import { RsdMetrics } from './rsd-metrics'
 
 const arrays = (t: Trace) => ({ points: Uint32Array.from(t.points), addresses: Float64Array.from(t.addresses), sizes: Uint16Array.from(t.sizes) })
@@ -209,6 +210,38 @@ describe('the native decoder rejects damaged chunks', () => {
     expect(() => decodePrsdSequiturChunkNative(chunk(rules), 1)).toThrow(/more accesses than it declares/)
     expect(() => decodePrsdSequiturChunkNative(chunk(good), 1, 5)).toThrow(/declares 4 events, the session 5/)
     expect(performance.now() - t).toBeLessThan(1000)
+  })
+
+  describe('in its brotli streams, decoded in the core with the store\'s count and without, here and on the thread pool', () => {
+    const structure = (values: number[]): Buffer => {
+      const w = new ByteWriter()
+      for (const v of values) w.uint(v)
+      return brotliCompressSync(w.view())
+    }
+    const whole = structure(good)
+    it.each([
+      ['a stream cut short', framed(whole.subarray(0, whole.length - 2), null, 1).data, /brotli stream is cut short/],
+      ['bytes after a stream', framed(Buffer.concat([whole, Buffer.from([1, 2, 3])]), null, 1).data, /other bytes follow a brotli stream/],
+      ['a stream that is not brotli', framed(Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), null, 1).data, /brotli stream is damaged \(/],
+      ['a residue that is not brotli', framed(whole, Buffer.from([0xff, 0xff, 0xff, 0xff]), 1).data, /brotli stream is damaged \(/],
+      // 4 events may need at most 4 x 64 + 1024 bytes of structure.
+      ['a structure past what its count may need', framed(structure([...good, ...new Array<number>(1300).fill(0)]), null, 1).data, /holds more than the 1280 bytes it may/]
+    ])('%s', async (_, data, reason) => {
+      for (const events of [4, undefined]) {
+        // Without the store's count, the one the structure declares bounds it the same.
+        const sync = (): unknown => decodePrsdSequiturChunkNative(data, 1, events)
+        expect(sync).toThrow(reason)
+        expect(sync).toThrow(damaged)
+      }
+      await expect(decodePrsdSequiturChunkNativeAsync(data, 1, 4)).rejects.toThrow(reason)
+      await expect(decodePrsdSequiturChunkNativeAsync(data, 1, 4)).rejects.toThrow(damaged)
+    })
+
+    it('a count the session records that no chunk can hold', async () => {
+      expect(() => decodePrsdSequiturChunkNative(chunk(good), 1, 2 ** 21)).toThrow(/the session records 2097152 events for it/)
+      await expect(decodePrsdSequiturChunkNativeAsync(chunk(good), 1, 4.5)).rejects.toThrow(damaged)
+      expect(Array.from((await decodePrsdSequiturChunkNativeAsync(chunk(good), 1, 4)).addresses)).toEqual([64, 72, 80, 88])
+    })
   })
 
   it.each([1, 2] as const)('random corruption of real v%i chunks: the original back, or a damaged-chunk error (fast-check)', (version) => {

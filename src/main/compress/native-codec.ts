@@ -3,11 +3,10 @@
  * and SEQUITUR, the structure and residue bytes, the stream metrics) and its decoder run in Stride's native
  * core (resources/native/core/src/codec); so does the second stage, brotli once per stream
  * with the reference's settings through the brotli Node's zlib uses, so the bytes are the ones
- * the TypeScript reference (prsd-codec.ts) writes. Brotli's memory stays with the core between
+ * the TypeScript reference (prsd-codec.ts) writes; the decoder undoes both there too. Brotli's memory stays with the core between
  * chunks (src/codec/scratch.h). Batches cross as typed arrays; the encoder's memory is fixed
  * by its chunk size.
  */
-import { brotliDecompressSync } from 'node:zlib'
 import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
 import { framed, prsdCodecName, secondStageSettings, PRSD_VERSION, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions, type PrsdVersion } from './prsd-codec'
@@ -36,10 +35,12 @@ interface CodecExports {
   codecMetricsCreate(): Handle
   codecMetricsAdd(m: Handle, count: number, points: Uint32Array, addresses: Float64Array, pointCount: number): void
   codecMetricsFinish(m: Handle): MetricsRows
-  codecDeclaredCount(structure: Uint8Array): number
-  codecDecode(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): DecodedAccesses
-  codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): Promise<DecodedAccesses>
-  codecDecodeAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<DecodedAccesses>
+  /** The count a chunk's compressed structure declares, or -1; throws when its brotli stream is damaged. */
+  codecChunkCount(structure: Uint8Array): number
+  /** Both stages undone: the chunk's two brotli streams as stored, and the count they must declare. */
+  codecDecodeChunk(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): DecodedAccesses
+  codecDecodeChunkAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion): Promise<DecodedAccesses>
+  codecDecodeChunkAsync(structure: Uint8Array, residue: Uint8Array, pointCount: number, count: number, format: PrsdVersion, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<DecodedAccesses>
   codecBrotli(data: Uint8Array, quality: number, lgwin: number, lgblock: number): Buffer
   codecBrotliAsync(data: Uint8Array, quality: number, lgwin: number, lgblock: number): Promise<Buffer>
 }
@@ -64,8 +65,6 @@ const core = (): CodecExports => nativeCore() as unknown as CodecExports
  * above is damage, and decoding it would allocate without bound.
  */
 export const MAX_DECODED_CHUNK_EVENTS = 1 << 20
-/** A valid structure stream needs well under this many bytes per event (about 45 worst case). */
-const STRUCTURE_BYTES_PER_EVENT = 64
 
 function toMetrics({ rows, pairs }: MetricsRows): PointStreamMetrics[] {
   const out: PointStreamMetrics[] = []
@@ -169,41 +168,43 @@ function damaged(e: unknown): Error {
 }
 
 /**
- * Decodes one `prsd-sequitur-v1` or `-v2` chunk (its format byte says which; `version`, when
- * the store says which codec wrote it, must match). Damage (a bad header or brotli stream,
- * counts that do not add up, points outside the table, addresses not below 2^53, a declared
- * count above MAX_DECODED_CHUNK_EVENTS, repeats that expand past it) throws an Error saying the
- * chunk is damaged; work and memory stay bounded by the declared count. `events`, when the
- * store knows it, must match.
+ * Decodes one `prsd-sequitur-v1` or `-v2` chunk, both stages in the native core (its format
+ * byte says which; `version`, when the store says which codec wrote it, must match). Damage (a
+ * bad header or brotli stream, counts that do not add up, points outside the table, addresses
+ * not below 2^53, a declared count above MAX_DECODED_CHUNK_EVENTS, repeats that expand past
+ * it) throws an Error saying the chunk is damaged; work and memory stay bounded by the declared
+ * count. `events`, when the store knows it, must match.
  */
 export function decodePrsdSequiturChunkNative(data: Uint8Array, pointCount: number, events?: number, version?: PrsdVersion): DecodedAccesses {
-  const { format, structure, residue, count } = secondStage(data, events, version)
-  return core().codecDecode(structure, residue, pointCount, count, format)
+  const { format, structure, residue, count } = stored(data, events, version)
+  return core().codecDecodeChunk(structure, residue, pointCount, count, format)
 }
 
 /**
- * decodePrsdSequiturChunkNative with the first stage on Node's thread pool: the caller works
- * on the previous chunk meanwhile (the brotli stage, a small part, runs here first).
+ * decodePrsdSequiturChunkNative on Node's thread pool, brotli included: the caller works on
+ * the previous chunk meanwhile.
  */
 export async function decodePrsdSequiturChunkNativeAsync(data: Uint8Array, pointCount: number, events?: number, version?: PrsdVersion, into?: DecodeInto): Promise<DecodedAccesses> {
-  const { format, structure, residue, count } = secondStage(data, events, version)
-  if (!into) return core().codecDecodeAsync(structure, residue, pointCount, count, format)
+  const { format, structure, residue, count } = stored(data, events, version)
+  if (!into) return core().codecDecodeChunkAsync(structure, residue, pointCount, count, format)
   // Lent arrays: a streaming reader reuses them instead of a zero-filled allocation per chunk.
-  await core().codecDecodeAsync(structure, residue, pointCount, count, format, into.points, into.addresses, into.sizes)
+  await core().codecDecodeChunkAsync(structure, residue, pointCount, count, format, into.points, into.addresses, into.sizes)
   return { count, points: into.points.subarray(0, count), addresses: into.addresses.subarray(0, count), sizes: into.sizes.subarray(0, count) }
 }
 
-/** Undoes the second stage (brotli) and checks the declared count: the first stage's input. */
-function secondStage(data: Uint8Array, events?: number, version?: PrsdVersion): { format: PrsdVersion; structure: Uint8Array; residue: Uint8Array; count: number } {
+/**
+ * The chunk's header checked and its two brotli streams, with the count it must declare: the
+ * store's, or, when the caller does not know it, the one its structure declares (brotli undone
+ * once more for it in the core: only tools and tests decode without the store's count).
+ */
+function stored(data: Uint8Array, events?: number, version?: PrsdVersion): { format: PrsdVersion; structure: Uint8Array; residue: Uint8Array; count: number } {
   try {
     const parts = splitChunk(data, version)
-    const most = (events ?? MAX_DECODED_CHUNK_EVENTS) * STRUCTURE_BYTES_PER_EVENT + 1024
-    const structure = brotliDecompressSync(parts.structure, { maxOutputLength: most })
-    const count = core().codecDeclaredCount(structure)
+    if (events !== undefined && !(Number.isInteger(events) && events >= 0 && events <= MAX_DECODED_CHUNK_EVENTS))
+      throw new Error(`the session records ${events} events for it, more than a chunk holds`)
+    const count = events ?? core().codecChunkCount(parts.structure)
     if (count < 0 || count > MAX_DECODED_CHUNK_EVENTS) throw new Error(`it declares ${count < 0 ? 'an unreadable number of' : count} events`)
-    if (events !== undefined && count !== events) throw new Error(`it declares ${count} events, the session ${events}`)
-    const residue = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: Math.max(8, 8 * count) }) : new Uint8Array(0)
-    return { format: parts.format, structure, residue, count }
+    return { ...parts, count }
   } catch (e) {
     throw damaged(e)
   }

@@ -1,8 +1,14 @@
 /* See brotli.h. */
 #include "brotli.h"
 #include "scratch.h"
+#include <brotli/decode.h>
 #include <brotli/encode.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Per thread: streams are undone on Node's thread pool, several at once. */
+static _Thread_local char problem_text[160];
 
 const char *brotli_setting_problem(const BrotliSetting *s) {
   if (s->quality < BROTLI_MIN_QUALITY || s->quality > BROTLI_MAX_QUALITY) return "brotli quality must be in [0, 11]";
@@ -56,5 +62,62 @@ const char *brotli_compress(const uint8_t *in, size_t n, const BrotliSetting *s,
 fail:
   free(buf);
   if (b) BrotliEncoderDestroyInstance(b);
+  return problem;
+}
+
+const char *brotli_decompress(const uint8_t *in, size_t n, size_t most, uint8_t **out, size_t *out_length) {
+  const char *problem = "out of memory decoding a trace chunk";
+  BrotliDecoderState *b = BrotliDecoderCreateInstance(scratch_alloc, scratch_free, NULL);
+  /* Streams are mostly 4-10x smaller than what they hold; the buffer doubles from there, and
+   * one byte past `most` shows a stream that would write more. */
+  size_t cap = n < (SIZE_MAX >> 4) ? 8 * n + 4096 : SIZE_MAX >> 1;
+  if (cap > most + 1) cap = most + 1;
+  uint8_t *buf = b ? scratch_alloc(NULL, cap) : NULL;
+  if (!buf) goto fail;
+  size_t total = 0, avail_in = n;
+  const uint8_t *next_in = in;
+  for (;;) {
+    size_t avail_out = cap - total;
+    uint8_t *next_out = buf + total;
+    BrotliDecoderResult r = BrotliDecoderDecompressStream(b, &avail_in, &next_in, &avail_out, &next_out, NULL);
+    total = (size_t)(next_out - buf);
+    if (total > most) {
+      snprintf(problem_text, sizeof problem_text, "a brotli stream holds more than the %zu bytes it may", most);
+      problem = problem_text;
+      goto fail;
+    }
+    if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+      if (avail_in) {
+        problem = "other bytes follow a brotli stream";
+        goto fail;
+      }
+      break;
+    }
+    if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT) {
+      problem = "a brotli stream is cut short";
+      goto fail;
+    }
+    if (r == BROTLI_DECODER_RESULT_ERROR) {
+      snprintf(problem_text, sizeof problem_text, "a brotli stream is damaged (%s)", BrotliDecoderErrorString(BrotliDecoderGetErrorCode(b)));
+      problem = problem_text;
+      goto fail;
+    }
+    /* Needs more output: grow, past `most` by one byte at most. */
+    size_t next = cap > (SIZE_MAX >> 2) ? SIZE_MAX >> 1 : 2 * cap;
+    if (next > most + 1) next = most + 1;
+    uint8_t *bigger = next > cap ? scratch_alloc(NULL, next) : NULL;
+    if (!bigger) goto fail;
+    memcpy(bigger, buf, total);
+    scratch_free(NULL, buf);
+    buf = bigger;
+    cap = next;
+  }
+  BrotliDecoderDestroyInstance(b);
+  *out = buf;
+  *out_length = total;
+  return NULL;
+fail:
+  scratch_free(NULL, buf);
+  if (b) BrotliDecoderDestroyInstance(b);
   return problem;
 }

@@ -1,5 +1,5 @@
 /* Decoder of chunk codecs prsd-sequitur-v1 and -v2's first stage (the second stage, brotli, is undone
- * in JavaScript). Every loop and every output is bounded by the chunk's declared event count
+ * before it: brotli.h, register.c). Every loop and every output is bounded by the chunk's declared event count
  * or by the bytes it holds; damage is reported, never followed. */
 #ifndef STRIDE_CODEC_DECODER_H
 #define STRIDE_CODEC_DECODER_H

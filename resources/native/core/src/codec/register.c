@@ -7,11 +7,14 @@
  *   codecEncoderMetrics(encoder) -> metrics rows (see metrics_to_js)
  *   codecMetricsCreate() -> metrics;  codecMetricsAdd(metrics, count, points, addresses)
  *   codecMetricsFinish(metrics) -> metrics rows
- *   codecDeclaredCount(structure) -> the chunk's declared event count, or -1
- *   codecDecode(structure, residue, pointCount, count, format) -> { points, addresses, sizes }
- *   codecDecodeAsync(same) -> a promise of the same, decoded on the thread pool */
+ *   codecChunkCount(structure) -> the event count a chunk's compressed structure declares, or -1
+ *   codecDecodeChunk(structure, residue, pointCount, count, format) -> { points, addresses, sizes }
+ *     (the chunk's two brotli streams as stored; count: the events it must declare)
+ *   codecDecodeChunkAsync(same) -> a promise of the same, both stages undone on the thread pool */
 #include "../addon.h"
+#include "brotli.h"
 #include "decoder.h"
+#include "scratch.h"
 #include "encoder.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,19 +256,30 @@ static napi_value metrics_finish_js(napi_env env, napi_callback_info info) {
 
 /* ---- decoder ---- */
 
-static napi_value declared_count(napi_env env, napi_callback_info info) {
+/* What a valid structure may expand to: well under this per event (about 45 worst case). */
+#define STRUCTURE_BYTES_PER_EVENT 64
+/* Most events a chunk may declare (src/main/compress/native-codec.ts, MAX_DECODED_CHUNK_EVENTS). */
+#define MAX_CHUNK_EVENTS (1u << 20)
+
+static napi_value chunk_count(napi_env env, napi_callback_info info) {
   napi_value argv[1];
-  size_t n;
+  size_t n, plain_length;
+  uint8_t *plain = NULL;
   if (!stride_args(env, info, 1, argv)) return NULL;
   uint8_t *structure = stride_typed_array(env, argv[0], napi_uint8_array, &n, "structure");
-  return structure ? stride_number(env, (double)decoder_count(structure, n)) : NULL;
+  if (!structure) return NULL;
+  const char *why = brotli_decompress(structure, n, (size_t)MAX_CHUNK_EVENTS * STRUCTURE_BYTES_PER_EVENT + 1024, &plain, &plain_length);
+  if (why) return throw_damaged(env, why);
+  int64_t count = decoder_count(plain, plain_length);
+  scratch_free(NULL, plain);
+  return stride_number(env, (double)count);
 }
 
 /* A decode in flight: the inputs and the three output arrays are held by references until it
  * completes, so the collector cannot free what the thread pool writes into. */
 typedef struct {
   StrideWork w; /* holds the structure, residue, points, addresses, sizes */
-  const uint8_t *structure, *residue;
+  const uint8_t *structure, *residue; /* brotli streams, as stored */
   size_t ns, nr;
   uint32_t point_count, format;
   DecodedChunk out;
@@ -319,18 +333,42 @@ static napi_value decoded(napi_env env, uint32_t count, napi_value *arrays) {
   return result;
 }
 
+/* Both stages of a stored chunk that must declare d->out.count events: brotli undone (each
+ * stream bounded by what that many events may need), the count checked, then the first stage. */
+static const char *decode_stored(AsyncDecode *d) {
+  static _Thread_local char why_count[120];
+  static const uint8_t none[1];
+  uint8_t *structure = NULL, *residue = NULL;
+  size_t ns = 0, nr = 0;
+  uint32_t count = d->out.count;
+  const char *why = brotli_decompress(d->structure, d->ns, (size_t)count * STRUCTURE_BYTES_PER_EVENT + 1024, &structure, &ns);
+  if (!why) {
+    int64_t declared = decoder_count(structure, ns);
+    if (declared < 0) why = "it declares an unreadable number of events";
+    else if (declared != count) {
+      snprintf(why_count, sizeof why_count, "it declares %lld events, the session %u", (long long)declared, count);
+      why = why_count;
+    }
+  }
+  if (!why && d->nr > 0) why = brotli_decompress(d->residue, d->nr, count > 0 ? 8 * (size_t)count : 8, &residue, &nr);
+  if (!why) why = decoder_decode((int)d->format, structure, ns, residue ? residue : none, nr, d->point_count, &d->out);
+  scratch_free(NULL, structure);
+  scratch_free(NULL, residue);
+  return why;
+}
+
 static napi_value decode(napi_env env, napi_callback_info info) {
   napi_value argv[5], arrays[3];
   AsyncDecode d = {0};
   if (!decode_args(env, info, argv, &d, arrays)) return NULL;
-  const char *damage = decoder_decode((int)d.format, d.structure, d.ns, d.residue, d.nr, d.point_count, &d.out);
+  const char *damage = decode_stored(&d);
   if (damage) return throw_damaged(env, damage);
   return decoded(env, d.out.count, arrays);
 }
 
 static void decode_execute(napi_env env, void *data) {
   AsyncDecode *d = data;
-  const char *damage = decoder_decode((int)d->format, d->structure, d->ns, d->residue, d->nr, d->point_count, &d->out);
+  const char *damage = decode_stored(d);
   if (damage) stride_work_fail(&d->w, "trace chunk is damaged: ", damage);
 }
 
@@ -343,8 +381,8 @@ static void decode_complete(napi_env env, napi_status status, void *data) {
   free(d);
 }
 
-/* codecDecodeAsync: decode's work on Node's thread pool, so the next chunk decodes while the
- * caller simulates this one. Resolves to decode's result; rejects when the chunk is damaged. */
+/* codecDecodeChunkAsync: decode's work on Node's thread pool, so the next chunk decodes while
+ * the caller simulates this one. Resolves to decode's result; rejects when the chunk is damaged. */
 static napi_value decode_async(napi_env env, napi_callback_info info) {
   napi_value argv[5], arrays[3];
   AsyncDecode *d = calloc(1, sizeof *d);
@@ -367,9 +405,9 @@ napi_status stride_register_codec(napi_env env, napi_value exports) {
       {"codecMetricsCreate", NULL, metrics_create, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecMetricsAdd", NULL, metrics_add_batch, NULL, NULL, NULL, napi_enumerable, NULL},
       {"codecMetricsFinish", NULL, metrics_finish_js, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"codecDeclaredCount", NULL, declared_count, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"codecDecode", NULL, decode, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"codecDecodeAsync", NULL, decode_async, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecChunkCount", NULL, chunk_count, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecDecodeChunk", NULL, decode, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"codecDecodeChunkAsync", NULL, decode_async, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
 }
