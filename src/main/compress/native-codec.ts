@@ -3,9 +3,9 @@
  * and SEQUITUR, the structure and residue bytes, the stream metrics) and its decoder run in Stride's native
  * core (resources/native/core/src/codec); so does the second stage, brotli once per stream
  * with the reference's settings through the brotli Node's zlib uses, so the bytes are the ones
- * the TypeScript reference (prsd-codec.ts) writes; the decoder undoes both there too. Brotli's memory stays with the core between
- * chunks (src/codec/scratch.h). Batches cross as typed arrays; the encoder's memory is fixed
- * by its chunk size.
+ * the TypeScript reference (prsd-codec.ts) writes; the decoder undoes both there too. Brotli's
+ * memory stays with the core between chunks (src/codec/scratch.h). Batches cross as typed
+ * arrays; the encoder's memory is fixed by its chunk size.
  */
 import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
