@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { nativeBuildHint } from './native-build-hint.mjs'
 
 const core = join(import.meta.dirname, '..', 'resources', 'native', 'core')
 const built = join(core, 'build', 'Release', 'stride_core.node')
@@ -50,14 +51,7 @@ const args = [gyp, 'rebuild', '--release', `--directory=${core}`, ...(dir ? [`--
 const r = spawnSync(process.execPath, args, { encoding: 'utf8' })
 if (r.status !== 0) {
   const out = `${r.stdout}\n${r.stderr}`
-  const why = /not found: (make|cc|gcc|python3?)|(\bmake\b|\bcc\b|\bgcc\b).*(not found|No such file)/i.exec(out)
-  const hint = /node_api\.h|common\.gypi|nodedir/i.test(out)
-    ? "Node's headers are missing (Debian: apt-get install nodejs-dev, or set npm's nodedir)"
-    : /brotli\/encode\.h|-lbrotlienc/.test(out)
-      ? "brotli's development files are missing (Debian: apt-get install libbrotli-dev; Fedora: brotli-devel)"
-      : why
-      ? `${why[1] ?? why[2]} is missing (Debian: apt-get install build-essential python3)`
-      : 'see the compiler output above'
+  const hint = nativeBuildHint(out)
   process.stderr.write(out.split('\n').filter((l) => /error|Error/.test(l)).slice(0, 12).join('\n') + '\n')
   console.error(`native core: the build failed: ${hint}.`)
   process.exit(1)
