@@ -2,14 +2,15 @@
  * header is a cache line, so mapped blocks stay 64-byte aligned. */
 #define _GNU_SOURCE
 #include "pages.h"
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #define HEADER 64
-/* Below this, malloc's heap (its small bins do not pin the top). */
-#define MAPPED_FROM ((size_t)64 << 10)
+/* Below PAGES_MAPPED_FROM, malloc's heap (its small bins do not pin the top). */
+#define MAPPED_FROM PAGES_MAPPED_FROM
 
 typedef struct {
   size_t bytes;  /* what the caller asked for */
@@ -30,15 +31,23 @@ static void *place(void *base, size_t bytes, size_t mapped) {
 
 static Header *header_of(void *p) { return (Header *)((char *)p - HEADER); }
 
-void *pages_alloc(size_t bytes) {
+static void *alloc(size_t bytes, bool zeroed) {
   if (bytes > SIZE_MAX - 2 * 4096) return NULL;
   if (bytes < MAPPED_FROM) {
-    void *base = calloc(1, bytes + HEADER);
+    void *base = zeroed ? calloc(1, bytes + HEADER) : malloc(bytes + HEADER);
     return base ? place(base, bytes, 0) : NULL;
   }
   size_t length = mapping_for(bytes);
   void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return base == MAP_FAILED ? NULL : place(base, bytes, length);
+}
+
+void *pages_alloc(size_t bytes) { return alloc(bytes, true); }
+void *pages_alloc_raw(size_t bytes) { return alloc(bytes, false); }
+
+size_t pages_capacity(const void *p) {
+  const Header *h = (const Header *)((const char *)p - HEADER);
+  return h->mapped ? h->mapped - HEADER : 0;
 }
 
 void *pages_realloc(void *p, size_t bytes) {

@@ -1,80 +1,60 @@
-/* See scratch.h. A block is reused for a request of at least half its size (a call's tables
- * have the same sizes chunk after chunk; its ring buffer and commands follow the input). Only
- * the pages a call touches are resident, so a larger block costs address space, not memory. */
-#define _GNU_SOURCE
+/* See scratch.h. Blocks are pages.c's (mapped from PAGES_MAPPED_FROM up); a kept one is handed
+ * out again for a request of at least half its capacity (a call's tables have the same sizes
+ * chunk after chunk; its ring buffer and commands follow the input). Only the pages a call
+ * touches are resident, so a larger block costs address space, not memory. */
 #include "scratch.h"
+#include "pages.h"
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <sys/mman.h>
 
-#define HEADER 64 /* a cache line: mapped blocks stay 64-byte aligned */
-#define KEPT_FROM ((size_t)64 << 10)
 #define KEEP_BLOCKS 64
 
-typedef struct {
-  size_t length; /* the mapping's length, 0 when the block is malloc's */
-} Header;
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static Header *kept[KEEP_BLOCKS];
+static void *kept[KEEP_BLOCKS];
 static size_t n_kept, kept_bytes;
 
-/* The smallest kept block of at least `length` and at most twice it, taken out; or NULL. */
-static Header *take(size_t length) {
+/* The smallest kept block that holds `bytes` in at most twice that, taken out; or NULL. */
+static void *take(size_t bytes) {
   pthread_mutex_lock(&lock);
-  size_t best = n_kept;
+  size_t best = n_kept, best_capacity = SIZE_MAX;
   for (size_t i = 0; i < n_kept; i++) {
-    size_t l = kept[i]->length;
-    if (l >= length && l / 2 <= length && (best == n_kept || l < kept[best]->length)) best = i;
+    size_t c = pages_capacity(kept[i]);
+    if (c >= bytes && c / 2 <= bytes && c < best_capacity) {
+      best = i;
+      best_capacity = c;
+    }
   }
-  Header *h = NULL;
+  void *p = NULL;
   if (best < n_kept) {
-    h = kept[best];
+    p = kept[best];
     kept[best] = kept[--n_kept];
-    kept_bytes -= h->length;
+    kept_bytes -= best_capacity;
   }
   pthread_mutex_unlock(&lock);
-  return h;
+  return p;
 }
 
 void *scratch_alloc(void *opaque, size_t bytes) {
   (void)opaque;
-  if (bytes > SIZE_MAX / 2) return NULL;
-  if (bytes + HEADER < KEPT_FROM) {
-    Header *h = malloc(bytes + HEADER);
-    if (!h) return NULL;
-    h->length = 0;
-    return (char *)h + HEADER;
-  }
-  size_t length = (bytes + HEADER + 4095) & ~(size_t)4095;
-  Header *h = take(length);
-  if (!h) {
-    void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) return NULL;
-    h = base;
-    h->length = length;
-  }
-  return (char *)h + HEADER;
+  void *p = bytes >= PAGES_MAPPED_FROM ? take(bytes) : NULL;
+  return p ? p : pages_alloc_raw(bytes);
 }
 
 void scratch_free(void *opaque, void *p) {
   (void)opaque;
-  if (!p) return;
-  Header *h = (Header *)((char *)p - HEADER);
-  if (!h->length) {
-    free(h);
-    return;
+  size_t capacity = p ? pages_capacity(p) : 0;
+  bool keep = false;
+  if (capacity) {
+    pthread_mutex_lock(&lock);
+    keep = n_kept < KEEP_BLOCKS && kept_bytes + capacity <= SCRATCH_KEEP_BYTES;
+    if (keep) {
+      kept[n_kept++] = p;
+      kept_bytes += capacity;
+    }
+    pthread_mutex_unlock(&lock);
   }
-  pthread_mutex_lock(&lock);
-  bool keep = n_kept < KEEP_BLOCKS && kept_bytes + h->length <= SCRATCH_KEEP_BYTES;
-  if (keep) {
-    kept[n_kept++] = h;
-    kept_bytes += h->length;
-  }
-  pthread_mutex_unlock(&lock);
-  if (!keep) munmap(h, h->length);
+  if (!keep) pages_free(p);
 }
 
 void scratch_kept(size_t *blocks, size_t *bytes) {

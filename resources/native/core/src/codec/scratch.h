@@ -3,8 +3,8 @@
  * blocks this large to fresh mappings, so every chunk's brotli would fault its tables in
  * afresh: ~14 us a page on these VMs, ~35 K faults on a C++ program's trace (docs/BENCHMARKS.md,
  * "Brotli in the core"). Kept blocks are shared by every thread (one lock, taken twice a
- * block), at most SCRATCH_KEEP_BYTES of them; small blocks stay malloc's. The signatures are
- * brotli's allocator hooks (opaque unused). */
+ * block), at most SCRATCH_KEEP_BYTES of them; small blocks stay malloc's (pages.h). The
+ * signatures are brotli's allocator hooks (opaque unused). */
 #ifndef STRIDE_CODEC_SCRATCH_H
 #define STRIDE_CODEC_SCRATCH_H
 #include <stddef.h>
