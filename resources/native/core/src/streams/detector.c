@@ -22,9 +22,16 @@ static NumSlot *free_slots(uint32_t n) {
   return slots;
 }
 
+/* A table starts at 16 slots and, once those fill, goes to its window's size: a whole-program
+ * trace keeps a detector per function (hundreds), most seeing a few addresses, and tables
+ * sized for the window up front cost 5 pages each to fill in (~14 us a page fault on this
+ * kind of VM). A busy detector's tables are as large as before (the probe runs as short). */
+#define FIRST_BITS 4
+
 static bool table_init(NumTable *h, uint32_t expected) {
-  uint32_t bits = 4;
-  while ((1u << bits) < expected * 4u) bits++;
+  uint32_t bits = FIRST_BITS, sized = 1u << FIRST_BITS;
+  while (sized < expected * 4u) sized *= 2;
+  h->sized = sized;
   h->shift = 64 - bits;
   h->mask = (1u << bits) - 1;
   h->size = 0;
@@ -61,7 +68,10 @@ static bool table_grow(NumTable *h);
 /* Fills the free slot i (from table_find) with key -> value. */
 static inline bool table_insert_at(NumTable *h, uint32_t i, int64_t key, int64_t value) {
   h->slots[i] = (NumSlot){key, value};
-  if (++h->size * 2 > h->mask) return table_grow(h);
+  /* Half full, or a quarter while it has its first 16 slots: a detector that sees more than a
+   * few addresses gets its window's table at once. */
+  ++h->size;
+  if (h->size * 2 > h->mask || (h->mask + 1 < h->sized && h->size * 4 > h->mask + 1)) return table_grow(h);
   return true;
 }
 
@@ -77,7 +87,8 @@ static bool table_set(NumTable *h, int64_t key, int64_t value) {
 static bool table_grow(NumTable *h) {
   NumTable old = *h;
   uint32_t n = (old.mask + 1) * 2;
-  h->shift--;
+  if (n < h->sized) n = h->sized;
+  h->shift = 64 - (uint32_t)__builtin_ctz(n);
   h->mask = n - 1;
   h->size = 0;
   h->slots = free_slots(n);
@@ -132,7 +143,8 @@ static void tally_add(StreamTally *t, int64_t len, int64_t signed_stride, double
 /* ---- the detector ---- */
 
 static bool grow_streams(StreamDetector *d) {
-  uint32_t n = d->cap ? d->cap * 2 : d->window + 8;
+  /* From 16 records, doubling: most detectors of a whole-program trace hold a few streams. */
+  uint32_t n = d->cap ? d->cap * 2 : 16;
   Stream *s = aligned_alloc(64, n * sizeof *s);
   if (!s) return false;
   if (d->streams) memcpy(s, d->streams, d->cap * sizeof *s);
@@ -145,6 +157,31 @@ static bool grow_streams(StreamDetector *d) {
   return true;
 }
 
+/* The filter cell of a `latest` key (saturated counts stay, so a cell never drops to 0 while
+ * a key of it is in the table). */
+static inline uint8_t *filter_cell(const StreamDetector *d, int64_t key) { return &d->latest_filter[((uint64_t)key * HASH_MUL) >> d->filter_shift]; }
+
+/* Sizes `latest`'s filter to the table (8 cells a slot, up to 2^16: it grows with the table,
+ * small while the table is) and counts the table's keys into it. False when out of memory
+ * (the filter stays as it was). */
+static bool fit_filter(StreamDetector *d) {
+  uint32_t bits = 64 - d->latest.shift + 3;
+  if (bits > 16) bits = 16;
+  if (d->latest_filter && d->filter_shift == 64 - bits) return true;
+  uint8_t *cells = calloc((size_t)1 << bits, 1);
+  if (!cells) return false;
+  free(d->latest_filter);
+  d->latest_filter = cells;
+  d->filter_shift = 64 - bits;
+  const NumTable *h = &d->latest;
+  for (uint32_t i = 0; i <= h->mask; i++)
+    if (h->slots[i].key != FREE_KEY) {
+      uint8_t *f = filter_cell(d, h->slots[i].key);
+      if (*f != 255) ++*f;
+    }
+  return true;
+}
+
 bool detector_init(StreamDetector *d, uint32_t window) {
   memset(d, 0, sizeof *d);
   if (window < 3) return false;
@@ -154,13 +191,7 @@ bool detector_init(StreamDetector *d, uint32_t window) {
   d->marked = calloc(window, 1);
   d->newest = d->oldest = NONE;
   bool tables = table_init(&d->latest, window) && table_init(&d->table, window);
-  if (tables) {
-    uint32_t bits = 64 - d->latest.shift + 3;
-    if (bits > 16) bits = 16;
-    d->filter_shift = 64 - bits;
-    d->latest_filter = calloc((size_t)1 << bits, 1);
-  }
-  if (!d->addr || !d->prev_same || !d->marked || !tables || !d->latest_filter || !grow_streams(d)) {
+  if (!d->addr || !d->prev_same || !d->marked || !tables || !fit_filter(d) || !grow_streams(d)) {
     detector_free(d);
     return false;
   }
@@ -179,10 +210,6 @@ void detector_free(StreamDetector *d) {
   free(d->free_list);
   memset(d, 0, sizeof *d);
 }
-
-/* The filter cell of a `latest` key (saturated counts stay, so a cell never drops to 0 while
- * a key of it is in the table). */
-static inline uint8_t *filter_cell(const StreamDetector *d, int64_t key) { return &d->latest_filter[((uint64_t)key * HASH_MUL) >> d->filter_shift]; }
 
 /* Puts stream s, not in the age list, at its young end. */
 static inline void push_newest(StreamDetector *d, int32_t s) {
@@ -333,7 +360,9 @@ static __attribute__((noinline)) void search_pool(StreamDetector *d, int64_t add
     d->prev_same[col] = NONE;
     uint8_t *f = filter_cell(d, address);
     if (*f != 255) ++*f;
-    if (!table_insert_at(&d->latest, i, address, t)) d->failed = true;
+    /* A grown table gets a filter to match (this key counted again with the rest). */
+    uint32_t mask = d->latest.mask;
+    if (!table_insert_at(&d->latest, i, address, t) || (d->latest.mask != mask && !fit_filter(d))) d->failed = true;
   }
 }
 

@@ -18,6 +18,7 @@ typedef struct {
 typedef struct {
   NumSlot *slots;
   uint32_t mask, shift, size; /* shift = 64 - log2(slots): a key's home is its hash's top bits */
+  uint32_t sized; /* slots from the first growth on: what the window needs */
 } NumTable;
 
 /* The retired streams' statistics, accumulated in the model's order and arithmetic. */
