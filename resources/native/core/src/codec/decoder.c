@@ -2,6 +2,7 @@
 #include "decoder.h"
 #include "bytes.h"
 #include "fold.h"
+#include "scratch.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +36,24 @@ typedef struct {
   char message[160];
 } Decoder;
 
+/* A decode's arrays (a few MB a chunk: the expansion, the folded order, each point's addresses)
+ * are kept memory (scratch.c), not malloc's: on a pool thread malloc maps blocks this large
+ * afresh and hands them back each chunk, and every chunk faulted them in again (~7,500 page
+ * faults, ~14 us each, in a 60-chunk re-simulation: docs/BENCHMARKS.md). */
+static void *take(size_t bytes) { return scratch_alloc(NULL, bytes); }
+
+static void *take_zeroed(size_t bytes) {
+  void *p = take(bytes);
+  if (p) memset(p, 0, bytes);
+  return p;
+}
+
+static void give(void *p) { scratch_free(NULL, p); }
+
 static void free_decoder(Decoder *d) {
-  free(d->starts), free(d->symbols), free(d->stack_rule), free(d->stack_pos);
-  free(d->per_point), free(d->by_point), free(d->size_of);
-  free(d->marker_level), free(d->marker_k), free(d->marker_r), free(d->spare);
+  give(d->starts), give(d->symbols), give(d->stack_rule), give(d->stack_pos);
+  give(d->per_point), give(d->by_point), give(d->size_of);
+  give(d->marker_level), give(d->marker_k), give(d->marker_r), give(d->spare);
 }
 
 /* v2's repeat markers: base, count, then per marker level + FOLD_LEVELS * (k - 1), r - 2. */
@@ -52,7 +67,7 @@ static const char *read_markers(Decoder *d) {
   d->base = (uint32_t)base;
   d->markers = (uint32_t)markers;
   size_t n = (size_t)markers + 1;
-  d->marker_level = malloc(n * 4), d->marker_k = malloc(n * 4), d->marker_r = malloc(n * 4);
+  d->marker_level = take(n * 4), d->marker_k = take(n * 4), d->marker_r = take(n * 4);
   if (!d->marker_level || !d->marker_k || !d->marker_r) return "out of memory";
   for (uint32_t m = 0; m < d->markers; m++) {
     uint64_t shape = in_uint(r), repeats = in_uint(r);
@@ -75,10 +90,10 @@ static const char *read_grammar(Decoder *d) {
   if (r->error) return r->error;
   if (rules == 0 || rules > left) return "its grammar's rule count does not fit its bytes";
   d->rules = (uint32_t)rules;
-  d->starts = malloc(((size_t)rules + 1) * 4);
-  d->symbols = malloc((left + 1) * 4);
-  d->stack_rule = malloc(((size_t)rules + 1) * 4);
-  d->stack_pos = malloc(((size_t)rules + 1) * 4);
+  d->starts = take(((size_t)rules + 1) * 4);
+  d->symbols = take((left + 1) * 4);
+  d->stack_rule = take(((size_t)rules + 1) * 4);
+  d->stack_pos = take(((size_t)rules + 1) * 4);
   if (!d->starts || !d->symbols || !d->stack_rule || !d->stack_pos) return "out of memory";
   size_t n = 0;
   for (uint32_t k = 0; k < rules; k++) {
@@ -300,17 +315,17 @@ const char *decoder_decode(int format, const uint8_t *structure, size_t structur
     damage = expand_grammar(&d, out->points, &n);
   } else if (!damage) {
     /* Two scratch arrays of `count` (the folded order, then each pass): bounded like the output. */
-    uint32_t *folded = malloc(((size_t)d.count + 1) * 4), n = 0;
-    d.spare = malloc(((size_t)d.count + 1) * 4);
+    uint32_t *folded = take(((size_t)d.count + 1) * 4), n = 0;
+    d.spare = take(((size_t)d.count + 1) * 4);
     if (!folded || !d.spare) damage = "out of memory";
     if (!damage) damage = expand_grammar(&d, folded, &n);
     if (!damage) damage = unfold(&d, folded, n, out->points);
-    free(folded);
+    give(folded);
   }
   if (!damage) {
-    d.per_point = calloc((size_t)point_count + 1, 4);
-    d.by_point = malloc(((size_t)d.count + 1) * 8);
-    d.size_of = calloc((size_t)point_count + 1, 2);
+    d.per_point = take_zeroed(((size_t)point_count + 1) * 4);
+    d.by_point = take(((size_t)d.count + 1) * 8);
+    d.size_of = take_zeroed(((size_t)point_count + 1) * 2);
     if (!d.per_point || !d.by_point || !d.size_of) damage = "out of memory";
   }
   if (!damage) {
