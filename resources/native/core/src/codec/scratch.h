@@ -1,5 +1,6 @@
 /* Brotli's working memory (the second stage's hash tables, ring buffer and command arrays:
- * 0.1-5 MB a call), kept for the process between calls instead of returned. malloc hands
+ * 0.1-5 MB a call) and the decoder's arrays (a few MB a chunk), kept for the process between
+ * calls instead of returned. malloc hands
  * blocks this large to fresh mappings, so every chunk's brotli would fault its tables in
  * afresh: ~14 us a page on these VMs, ~35 K faults on a C++ program's trace (docs/BENCHMARKS.md,
  * "Brotli in the core"). Kept blocks are shared by every thread (one lock, taken twice a
