@@ -28,7 +28,8 @@ export interface ProgramVariables {
   frames: Record<string, FrameLocalInfo[]>
 }
 
-const SCRIPT = `
+/** The Python gdb runs (kept answers are keyed by it: kept-layout.ts). */
+export const GDB_VARIABLES_SCRIPT = `
 import gdb, json, os, re
 req = json.load(open(os.environ["STRIDE_REQ"]))
 def shape(t):
@@ -87,7 +88,7 @@ export async function readProgramVariables(program: string, globals: string[], f
     const out = join(dir, 'out.json')
     const script = join(dir, 'vars.py')
     writeFileSync(req, JSON.stringify({ globals, functions }))
-    writeFileSync(script, SCRIPT)
+    writeFileSync(script, GDB_VARIABLES_SCRIPT)
     await runTool('gdb', ['-batch', '-nx', '-ex', `file ${program}`, '-x', script], undefined, { STRIDE_REQ: req, STRIDE_OUT: out })
     return JSON.parse(readFileSync(out, 'utf8')) as ProgramVariables
   } finally {

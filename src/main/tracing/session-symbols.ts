@@ -9,7 +9,7 @@ import { endSymbolizer } from '../symbols/symbolizer-process'
 import type { PointNames, PointRecord, SessionWriter } from '../store/session-writer'
 import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
-import { readProgramVariables } from '../symbols/gdb-variables'
+import { keptProgramVariables } from '../symbols/kept-layout'
 import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
 import { computeFunctionStreams } from '../store/stream-store'
@@ -31,7 +31,7 @@ export async function programDataLayout(program: string): Promise<ProgramDataLay
   const elf = await readElf(program)
   const functions = elf.functions.filter((f) => f.size > 0)
   const variables = elf.hasDebugInfo
-    ? await readProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
+    ? await keptProgramVariables(program, elf.data.map((d) => d.name), functions.map((f) => [f.name, f.start]))
     : { globals: {}, frames: {} }
   return { globals: elf.data, functions, variables, relocatable: elf.relocatable, libraries: await libraries }
 }
