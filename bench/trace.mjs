@@ -6,8 +6,9 @@
 //   lackey      valgrind --tool=lackey --trace-mem=yes into /dev/null (the old backend's floor;
 //               one run; skipped above 20 M accesses, it takes minutes)
 //   stride      `stride trace --launch` on Stride's Valgrind tool: whole program, to a session
-//               (system libraries' symbols kept from the runs before, as on a user's machine)
-//   cold        the same once with none kept (the first trace on a machine, or after an upgrade)
+//               (system libraries' symbols, and what gdb read of this build's variables, kept
+//               from the runs before, as on a user's machine re-tracing a program)
+//   cold        the same once with none kept (the first trace on a machine, or of a new build)
 // Programs: four examples, the heat stencil at two sizes, and a C++ program of standard
 // containers (bench/targets/containers.cpp). And, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
 // (records a million accesses, then detaches) against the Null tool. Peak RSS of `stride trace`
@@ -82,7 +83,7 @@ function measure(cmd, args, times = R, options = {}) {
   return { s: median(runs.map((r) => r.s)), kb: Math.max(...runs.map((r) => r.kb)), out: runs[0].out }
 }
 
-/** An empty cache folder sharing the built Valgrind tool: no system library's symbols kept (src/main/paths.ts cacheDir()). */
+/** An empty cache folder sharing the built Valgrind tool: no system library's symbols, no program's variables kept (src/main/paths.ts cacheDir()). */
 function coldEnv() {
   const cache = join(dir, `cache-${Math.random().toString(36).slice(2)}`)
   mkdirSync(cache)
