@@ -85,3 +85,22 @@ describe('isProgramVariables', () => {
     expect(isProgramVariables(value)).toBe(ok)
   })
 })
+
+describe('the kept programs', () => {
+  it('stay at most `keep`, the least recently written removed first', async () => {
+    const { program, options, cache } = setUp()
+    const others = Array.from({ length: 4 }, (_, i) => {
+      const p = `${program}-${i}`
+      copyFileSync(program, p)
+      return p
+    })
+    for (const p of others) await keptProgramVariables(p, [], [], { ...options, keep: 3 })
+    expect(readdirSync(cache)).toHaveLength(3)
+    // The oldest written (others[0]) is gone: gdb reads it again; the newest is still kept.
+    const calls: string[] = []
+    const counting = { ...options, keep: 3, read: async (p: string) => (calls.push(p), structuredClone(LAYOUT)) }
+    await keptProgramVariables(others[3]!, [], [], counting)
+    await keptProgramVariables(others[0]!, [], [], counting)
+    expect(calls).toEqual([others[0]])
+  })
+})

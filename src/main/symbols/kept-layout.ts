@@ -11,6 +11,8 @@
  * does not have ProgramVariables' form, and gdb reads the program again.
  */
 import { createHash } from 'node:crypto'
+import { readdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { detachedDebugFile } from './elf-reader'
 import { GDB_VARIABLES_SCRIPT, readProgramVariables, type FrameLocalInfo, type ProgramVariables, type TypeShape } from './gdb-variables'
 import { keptFile, keptFolder, objectIdentity, readKept, writeKept } from './kept-files'
@@ -18,11 +20,16 @@ import { keptFile, keptFolder, objectIdentity, readKept, writeKept } from './kep
 /** Bumped when ProgramVariables changes form: older kept files are then ignored. */
 const FORMAT = 1
 
+/** Programs kept at most (a few KB each): traces of programs built in fresh folders each time (test suites) add one each. */
+const KEEP_PROGRAMS = 256
+
 export interface KeptLayoutOptions {
   /** Where the files go (default: the user's cache folder). */
   dir?: string
   /** What reads the program when nothing is kept (default: readProgramVariables). */
   read?: typeof readProgramVariables
+  /** Programs kept at most (default KEEP_PROGRAMS); the least recently written go first. */
+  keep?: number
 }
 
 /** readProgramVariables(program, globals, functions), from the kept file when it answers for this build. */
@@ -32,12 +39,27 @@ export async function keptProgramVariables(program: string, globals: string[], f
   if (identity === null) return read(program, globals, functions)
   const asked = createHash('sha256').update(GDB_VARIABLES_SCRIPT).update(JSON.stringify([globals, functions])).digest('hex')
   const key = `layout ${FORMAT}|${identity}|${asked}`
-  const file = keptFile(`layout|${program}`, options.dir ?? keptFolder('layouts'))
+  const folder = options.dir ?? keptFolder('layouts')
+  const file = keptFile(`layout|${program}`, folder)
   const kept = await readKept(file, key)
   if (isProgramVariables(kept)) return kept
   const variables = await read(program, globals, functions)
   await writeKept(file, key, variables)
+  await pruneOldest(folder, options.keep ?? KEEP_PROGRAMS)
   return variables
+}
+
+/** Best effort: removes the least recently written files beyond `keep` (a file that goes meanwhile is simply gone). */
+async function pruneOldest(folder: string, keep: number): Promise<void> {
+  try {
+    const names = (await readdir(folder)).filter((n) => n.endsWith('.json'))
+    if (names.length <= keep) return
+    const files = await Promise.all(names.map(async (n) => ({ path: join(folder, n), at: (await stat(join(folder, n)).catch(() => null))?.mtimeMs ?? 0 })))
+    files.sort((a, b) => a.at - b.at)
+    await Promise.all(files.slice(0, files.length - keep).map((f) => rm(f.path, { force: true })))
+  } catch {
+    // An unreadable folder only means nothing is pruned.
+  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
