@@ -2,6 +2,7 @@
  * What Stride reads out of system libraries (their symbols, their instructions' source lines),
  * kept in the user's cache folder across traces: these files change only with a package
  * upgrade, and reading them again costs every whole-program trace about a second of tool runs.
+ * (What gdb reads of a program's variables is kept the same way, per build: kept-layout.ts.)
  *
  * A kept file holds its key: the identity (path, size, mtime, inode) of the object, of its
  * detached debug file and of the tools that read them. Anything that changes the answer

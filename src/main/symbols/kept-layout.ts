@@ -7,8 +7,8 @@
  *
  * One file per program path, so rebuilding a program replaces its file instead of adding one;
  * its key (kept-files.ts) is the binary's identity (path, size, mtime, inode), its detached
- * debug file's and gdb's, the script gdb runs and the request. Anything else, or a file that
- * does not have ProgramVariables' form, and gdb reads the program again.
+ * debug file's and gdb's, the script gdb runs and the request. When any of them changes, or
+ * the file does not have ProgramVariables' form, gdb reads the program again.
  */
 import { createHash } from 'node:crypto'
 import { readdir, rm, stat } from 'node:fs/promises'
