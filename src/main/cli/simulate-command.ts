@@ -220,6 +220,8 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // collation data (~15 ms): let that happen here, while the worker simulates.
     'a'.localeCompare('b')
     const done = await handle.result
+    // Nothing else runs on the pool in this command.
+    taskPool.retireIdle()
     io.progress(null)
     // A worker's runs are folded into the file when it closes, unless a reader (this one)
     // still held older pages then: fold again now that none does.

@@ -59,6 +59,24 @@ describe('warm worker pool', () => {
     expect(slots.running).toBe(0)
   })
 
+  it('ends idle workers on retireIdle, leaves a busy one, and stays open for the next task', async () => {
+    const { pool: p } = pool(2)
+    const a = p.run('simulate', { session: 's', configs: [] })
+    const b = p.run('simulate', { session: 's', configs: [] })
+    await new Promise((r) => setTimeout(r, 50))
+    a.stop()
+    await expect(a.result).resolves.toMatchObject({ cancelled: true })
+    expect(p.size).toBe(2)
+    p.retireIdle()
+    expect(p.size).toBe(1)
+    b.stop()
+    await expect(b.result).resolves.toMatchObject({ cancelled: true })
+    p.retireIdle()
+    expect(p.size).toBe(0)
+    await expect(report(p, 2)).resolves.toMatchObject({ input: { session: 's', run: 2 } })
+    expect(p.size).toBe(1)
+  })
+
   it('runs tasks side by side up to the slots, the rest waiting their turn', async () => {
     const { pool: p, slots } = pool(2)
     const a = p.run('simulate', { session: 's', configs: [] })
