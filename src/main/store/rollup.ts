@@ -9,11 +9,12 @@
 import type { SliceFact } from '../analysis/query/slice-reduce'
 import type { Db } from './open-db'
 import { eachSliceFact } from './slice-facts'
+import { BatchInsert } from './batch-insert'
 
 /** Kept only when it is this many times smaller than the run's rows; else the indexed per-point path is as fast. */
 const MIN_SHRINK = 4
 
-interface Group {
+export interface RollUpGroup {
   variable: string | null
   function: string | null
   loop: number | null
@@ -31,40 +32,66 @@ export function rollUpRun(db: Db, run: number, minShrink = MIN_SHRINK): void {
 
 /** One run's roll-up from its facts, however they come (read back, or from the rows as they are stored). */
 export function rollUpFacts(db: Db, run: number, eachFact: (add: (f: SliceFact) => void) => void, minShrink = MIN_SHRINK): void {
-  // A group per data structure x function x loop x level, found through a map per part
-  // rather than one text key built and hashed per fact (most of the roll-up's time). Each
-  // part is keyed by its text (`${v}`: a name as it is, null as "null"), so facts group
-  // exactly as by the joined text key they used to. Groups are kept in first-seen order.
-  const groups: Group[] = []
-  const index = new Map<string, Map<string, Map<string, Group[]>>>()
-  let perPoint = 0
-  eachFact((f) => {
-    perPoint++
-    const variable = `${f.variable}`
-    const fn = `${f.function}`
-    const loop = `${f.loop}`
-    let byFunction = index.get(variable)
-    if (!byFunction) index.set(variable, (byFunction = new Map()))
-    let byLoop = byFunction.get(fn)
-    if (!byLoop) byFunction.set(fn, (byLoop = new Map()))
-    let byLevel = byLoop.get(loop)
-    if (!byLevel) byLoop.set(loop, (byLevel = []))
-    let g = byLevel[f.level]
-    if (!g) groups.push((g = byLevel[f.level] = { variable: f.variable, function: f.function, loop: f.loop, level: f.level, sums: [0, 0, 0, 0], metrics: [null, null, null] }))
-    g.sums[0] += f.reads
-    g.sums[1] += f.writes
-    g.sums[2] += f.readMisses
-    g.sums[3] += f.writeMisses
-    g.metrics[0] = plus(g.metrics[0], f.temporalHits)
-    g.metrics[1] = plus(g.metrics[1], f.spatialHits)
-    g.metrics[2] = plus(g.metrics[2], f.evictions)
-  })
-  // Programs whose every point touches its own data structure in its own function gain nothing.
-  if (groups.length * minShrink > perPoint) return
-  const insert = db.prepare(
-    'INSERT INTO run_rollup (run, level, variable, function, loop, reads, writes, read_misses, write_misses, temporal_hits, spatial_hits, evictions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)'
-  )
-  db.transaction(() => {
-    for (const g of groups) insert.run(run, g.level, g.variable, g.function, g.loop, ...g.sums, ...g.metrics)
-  })()
+  const rollup = new RollUp()
+  eachFact((f) => rollup.add(f))
+  rollup.store(db, run, minShrink)
+}
+
+/**
+ * The groups of a roll-up, in first-seen order. A group per data structure x function x loop x
+ * level, found through a map per part rather than one text key built and hashed per fact (most
+ * of the roll-up's time). Each part is keyed by its text (`${v}`: a name as it is, null as
+ * "null"), so facts group exactly as by the joined text key they used to.
+ */
+export class RollUp {
+  private readonly groups: RollUpGroup[] = []
+  private readonly index = new Map<string, Map<string, Map<string, RollUpGroup[]>>>()
+  /** Facts added, for the size test in `store`. */
+  facts = 0
+
+  /** The groups of one data structure, function and loop, by level (filled as levels are met). */
+  levelsOf(variable: string | null, fn: string | null, loop: number | null): RollUpGroup[] {
+    const v = `${variable}`
+    const f = `${fn}`
+    const l = `${loop}`
+    let byFunction = this.index.get(v)
+    if (!byFunction) this.index.set(v, (byFunction = new Map()))
+    let byLoop = byFunction.get(f)
+    if (!byLoop) byFunction.set(f, (byLoop = new Map()))
+    let byLevel = byLoop.get(l)
+    if (!byLevel) byLoop.set(l, (byLevel = []))
+    return byLevel
+  }
+
+  /**
+   * One fact's figures into its group at `level` of `byLevel` (from levelsOf): a caller with
+   * many facts of one structure, function and loop finds their groups once.
+   */
+  addTo(byLevel: RollUpGroup[], variable: string | null, fn: string | null, loop: number | null, level: number, reads: number, writes: number, readMisses: number, writeMisses: number, temporalHits: number | null, spatialHits: number | null, evictions: number | null): void {
+    this.facts++
+    let g = byLevel[level]
+    if (!g) this.groups.push((g = byLevel[level] = { variable, function: fn, loop, level, sums: [0, 0, 0, 0], metrics: [null, null, null] }))
+    g.sums[0] += reads
+    g.sums[1] += writes
+    g.sums[2] += readMisses
+    g.sums[3] += writeMisses
+    g.metrics[0] = plus(g.metrics[0], temporalHits)
+    g.metrics[1] = plus(g.metrics[1], spatialHits)
+    g.metrics[2] = plus(g.metrics[2], evictions)
+  }
+
+  add(f: SliceFact): void {
+    this.addTo(this.levelsOf(f.variable, f.function, f.loop), f.variable, f.function, f.loop, f.level, f.reads, f.writes, f.readMisses, f.writeMisses, f.temporalHits, f.spatialHits, f.evictions)
+  }
+
+  /** Stored as run `run`'s roll-up, unless it is not `minShrink` times smaller than its facts. */
+  store(db: Db, run: number, minShrink = MIN_SHRINK): void {
+    // Programs whose every point touches its own data structure in its own function gain nothing.
+    if (this.groups.length * minShrink > this.facts) return
+    db.transaction(() => {
+      const insert = new BatchInsert(db, 'run_rollup', ['run', 'level', 'variable', 'function', 'loop', 'reads', 'writes', 'read_misses', 'write_misses', 'temporal_hits', 'spatial_hits', 'evictions'])
+      for (const g of this.groups) insert.add(run, g.level, g.variable, g.function, g.loop, g.sums[0], g.sums[1], g.sums[2], g.sums[3], g.metrics[0], g.metrics[1], g.metrics[2])
+      insert.finish()
+    })()
+  }
 }

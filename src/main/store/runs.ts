@@ -34,9 +34,9 @@ import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/
 import { groupLines, levelNames, lineSizes, spatialReuse } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { parseRunConfig } from './session-reader'
-import { rollUpFacts } from './rollup'
+import { RollUp } from './rollup'
 import { BatchInsert } from './batch-insert'
-import { eachRowFact } from './slice-facts'
+import { rollUpRow, type RowRollUp } from './slice-facts'
 import { SessionStatics } from './session-statics'
 import { EVICTOR_COLUMNS, EVICTOR_WIDTH, POINT_WIDTH, RUN_POINT_COLUMNS, flatRows, orNull, type EvictorRow, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
@@ -139,9 +139,9 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
     cell.finish()
     // The rows just stored, in the order eachSliceFact reads them back (point, then level).
-    rollUpFacts(db, run, (add) => {
-      for (let i = 0; i < stored; i++) eachRowFact(columns, touches, kept.points, i * POINT_WIDTH, evictions[i]!, add)
-    })
+    const rollup: RowRollUp = { rollup: new RollUp(), points: [] }
+    for (let i = 0; i < stored; i++) rollUpRow(rollup, columns, touches, kept.points, i * POINT_WIDTH, evictions[i]!)
+    rollup.rollup.store(db, run)
     return run
   })()
   // Committed: the report of this run, asked next, needs not read back what was just written.
