@@ -135,7 +135,9 @@ async function addSourceExpressions(points: PointRecord[], names: PointNames[]):
   const byLine = new Map<string, PointRecord[]>()
   for (const p of points) {
     const n = names[p.idx]!
-    if (!n.file || !n.line) continue
+    // A path relative to a library's build tree elsewhere (glibc's ./string/...) is not read:
+    // most of a whole-program trace's points, left out before their lines are grouped.
+    if (!n.file || !n.line || !isAbsolute(n.file)) continue
     const key = `${n.file}\0${n.line}`
     const list = byLine.get(key) ?? []
     list.push(p)
@@ -144,8 +146,6 @@ async function addSourceExpressions(points: PointRecord[], names: PointNames[]):
   const files = new Map<string, string[] | null>()
   for (const [key, list] of byLine) {
     const [file, lineText] = key.split('\0') as [string, string]
-    // A path relative to a library's build tree elsewhere (glibc's ./string/...) is not read.
-    if (!files.has(file) && !isAbsolute(file)) files.set(file, null)
     if (!files.has(file)) {
       try {
         files.set(file, readFileSync(file, 'utf8').split('\n'))
