@@ -9,6 +9,7 @@ import { StrideError } from '../../shared/errors'
 import type { RunReport } from '../../shared/domain'
 import type { Db } from '../store/open-db'
 import { buildReport } from '../store/runs'
+import { SessionStatics } from '../store/session-statics'
 import { openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
@@ -24,11 +25,13 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   if (!BYS.includes(by)) throw new StrideError(`stride report: --by must be one of ${BYS.join(', ')}, not "${by}".`)
   const run = flag(args, 'run') ? positiveInt(flag(args, 'run')!, '--run', 'report') : null
   const db = openSessionDb(session, { readonly: true })
+  // Read once for both runs of a comparison; the CLI's tables and JSON show no stream metrics.
+  const statics = new SessionStatics({ streams: false })
   try {
-    const report = buildReport(db, run)
+    const report = buildReport(db, run, statics)
     const against = flag(args, 'against')
     if (against) {
-      const base = baselineReport(db, against)
+      const base = baselineReport(db, against, statics)
       if (by === 'function' || by === 'loop') throw new StrideError(`stride report: --against compares by line, reference or variable; not by ${by}.`)
       if (has(args, 'json')) io.out(JSON.stringify(diffJson(base, report), null, 2))
       else printDiff(base, report, by, io)
@@ -43,12 +46,12 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /** `M` (a run of this session), `OTHER.stride` (its latest run) or `OTHER.stride:M`. */
-function baselineReport(db: Db, against: string): RunReport {
-  if (/^\d+$/.test(against)) return buildReport(db, positiveInt(against, '--against', 'report'))
+function baselineReport(db: Db, against: string, statics: SessionStatics): RunReport {
+  if (/^\d+$/.test(against)) return buildReport(db, positiveInt(against, '--against', 'report'), statics)
   const m = /^(.*?)(?::(\d+))?$/.exec(against)!
   const other = openSessionDb(m[1]!, { readonly: true })
   try {
-    return buildReport(other, m[2] ? positiveInt(m[2], '--against', 'report') : null)
+    return buildReport(other, m[2] ? positiveInt(m[2], '--against', 'report') : null, new SessionStatics({ streams: false }))
   } finally {
     other.close()
   }

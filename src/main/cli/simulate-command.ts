@@ -209,7 +209,8 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // structures, loops): read while the workers simulate (after one turn of the event
     // loop, in which the pool starts its workers), not after them.
     await new Promise((r) => setImmediate(r))
-    const statics = new SessionStatics()
+    // The CLI's tables and JSON show no stream metrics.
+    const statics = new SessionStatics({ streams: false })
     withSession(path, true, (db) => {
       statics.points(db)
       statics.touches(db)

@@ -42,7 +42,7 @@ export class FirstSimulation {
   private simulated: Promise<Simulated | string> | null = null
   private stopped = false
   /** What the stored run's roll-up read (the points' columns, touches) and its rows. */
-  private readonly statics = new SessionStatics()
+  private readonly statics: SessionStatics
   /** Set once the run is stored, or known not to be. */
   outcome: FirstRun | null = null
   /** Fed the chunks while the program runs (SessionWriter.feedChunks). */
@@ -52,9 +52,12 @@ export class FirstSimulation {
 
   constructor(
     private readonly config: HierarchyConfig,
-    private readonly onProgress: (done: number, total: number) => void
+    private readonly onProgress: (done: number, total: number) => void,
+    /** `reportStreams: false`: its report is laid out as the CLI's lines, which show no stream metrics (not read). */
+    { reportStreams = true }: { reportStreams?: boolean } = {}
   ) {
     this.live = new LiveSimulation(config)
+    this.statics = new SessionStatics({ streams: reportStreams })
   }
 
   /** A layout filter places the data structures, which are named only at the end: that one runs after the naming. */

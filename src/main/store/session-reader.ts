@@ -202,10 +202,14 @@ const POINT_COLUMNS = [
   ['disasm', 'text?']
 ] as const
 
-export function readPoints(db: Db): AccessPoint[] {
+/**
+ * The point table. `streams: false` leaves out each point's stream metrics (a JSON text per
+ * point, about half the read), for callers that never show them: the CLI's tables and JSON.
+ */
+export function readPoints(db: Db, { streams: withStreams = true }: { streams?: boolean } = {}): AccessPoint[] {
   const rows = allTuples(db.prepare(`SELECT ${POINT_COLUMNS.map(([c]) => c).join(', ')} FROM points ORDER BY idx`), POINT_COLUMNS)
   const streams = new Map<number, PointStreams>()
-  if (hasTable(db, 'point_streams'))
+  if (withStreams && hasTable(db, 'point_streams'))
     for (const [point, metrics] of allTuples(db.prepare('SELECT point, metrics FROM point_streams'), [['point', 'number'], ['metrics', 'text']] as const)) {
       const m = JSON.parse(metrics) as PointStreams
       streams.set(point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })

@@ -37,8 +37,11 @@ export class SessionStatics {
   private loopNests: LoopInfo[] | null = null
   private readonly keptRuns = new Map<RunId, KeptRun>()
 
+  /** `streams: false`: points without their stream metrics, for holders whose reports never show them (readPoints). */
+  constructor(private readonly options: { streams?: boolean } = {}) {}
+
   points(db: Db): AccessPoint[] {
-    return (this.pointTable ??= readPoints(db))
+    return (this.pointTable ??= readPoints(db, this.options))
   }
 
   /** Kind code per point, the simulator's input. */

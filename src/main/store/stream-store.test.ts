@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { RsdMetrics } from '../compress/rsd-metrics'
 import { MAX_STORED_CHUNK, SessionWriter } from './session-writer'
-import { openSessionDb } from './session-reader'
+import { openSessionDb, readPoints } from './session-reader'
+import { SessionStatics } from './session-statics'
 import { computeFunctionStreams, readPointStreams, sessionStreams } from './stream-store'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-streams-'))
@@ -51,6 +52,13 @@ describe('stored stream metrics', () => {
       expect([...stored.values()].map((s) => [s.point, s.accesses, s.streams])).toEqual(want.map((m) => [m.point, m.accesses, m.streams]))
       expect(stored.get(3)!.regularity).toBeLessThan(0.2)
       expect(stored.get(0)!.regularity).toBeGreaterThan(0.9)
+      // The point table carries them, unless asked not to (the CLI's reports never show them).
+      expect(readPoints(db).map((p) => p.streams?.regularity)).toEqual([0, 1, 2, 3].map((p) => stored.get(p)!.regularity))
+      const without = readPoints(db, { streams: false })
+      expect(without.every((p) => p.streams === undefined)).toBe(true)
+      expect(without.map((p) => p.id)).toEqual(readPoints(db).map((p) => p.id))
+      expect(new SessionStatics({ streams: false }).points(db).every((p) => p.streams === undefined)).toBe(true)
+      expect(new SessionStatics().points(db).every((p) => p.streams !== undefined)).toBe(true)
       db.prepare('DELETE FROM point_streams').run()
       const recomputed = (await sessionStreams(db, [null, null, null, null])).points
       expect(recomputed).toEqual(stored)

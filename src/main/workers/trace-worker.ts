@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   // The first simulation runs beside the naming (a layout filter's, after it: the caller's).
   const first =
     input.simulate && FirstSimulation.runsBeside(input.simulate)
-      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }))
+      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines' })
       : null
   // It simulates each chunk as it is sealed, while the program runs.
   if (first) writer.feedChunks(first.live)
