@@ -20,7 +20,6 @@ import { readTouches, type Touches } from './touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
 import { allTuples } from './rows'
 import { orNull } from './run-rows'
-import type { RollUp, RollUpGroup } from './rollup'
 
 export interface FactFilter {
   /** Only these data structures (null: all). `unknown` (points without one) disables the filter. */
@@ -218,42 +217,6 @@ export function eachRowFact(columns: PointFactColumns, touches: Touches, rows: F
     p
   ]
   factsOfRow(r, touches, out)
-}
-
-/** Per point, where rollUpRow puts its rows: its groups by level, or null for a point split over several structures. */
-export interface RowRollUp {
-  rollup: RollUp
-  points: Array<PointGroups | null | undefined>
-}
-interface PointGroups {
-  byLevel: RollUpGroup[]
-  variable: string | null
-  fn: string | null
-  loop: number | null
-}
-
-/**
- * A stored row into a roll-up exactly as eachRowFact's facts would go, without a fact per row:
- * a point on one data structure (most) goes straight into its groups, found once per point;
- * a point split over several (factsOfRow's apportioned case) goes through its facts.
- */
-export function rollUpRow(into: RowRollUp, columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number): void {
-  const p = rows[at]!
-  let groups = into.points[p]
-  if (groups === undefined) {
-    // factsOfRow's choice of the fact's data structure, made once for the point.
-    const touched = touches.get(p)
-    const split = touched !== undefined && touched.length > 1 && touched.reduce((a, t) => a + t.accesses, 0) > 0
-    const variable = touched?.length === 1 ? touched[0]!.variable : (columns.variable[p] ?? null)
-    const fn = columns.function[p] ?? null
-    const loop = columns.loop[p] ?? null
-    groups = into.points[p] = split ? null : { byLevel: into.rollup.levelsOf(variable, fn, loop), variable, fn, loop }
-  }
-  if (groups === null) {
-    eachRowFact(columns, touches, rows, at, evictions, (f) => into.rollup.add(f))
-    return
-  }
-  into.rollup.addTo(groups.byLevel, groups.variable, groups.fn, groups.loop, rows[at + 1]!, rows[at + 2]!, rows[at + 3]!, rows[at + 4]!, rows[at + 5]!, orNull(rows[at + 6]!), orNull(rows[at + 7]!), evictions)
 }
 
 export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {
