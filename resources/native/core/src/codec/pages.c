@@ -19,7 +19,7 @@ typedef struct {
 
 /* From HUGE_FROM up a block is whole huge pages (2 MB, aligned) that the kernel is asked to
  * back with transparent huge pages: one fault per 2 MB instead of 512 (~14 us each on these
- * VMs, docs/BENCHMARKS.md "Huge pages for the codec's large blocks"), for at most twice the
+ * VMs; docs/BENCHMARKS.md, "Where a short command's time goes"), for at most twice the
  * memory of a block just past HUGE_FROM. Without THP the advice is refused: ordinary pages. */
 #define HUGE ((size_t)2 << 20)
 #define HUGE_FROM ((size_t)1 << 20)
