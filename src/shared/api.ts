@@ -21,6 +21,7 @@ import type {
   RecentSession,
   RunAdvice,
   RunReport,
+  RunFigures,
   SessionInfo,
   SourceFile,
   TraceStopReason
@@ -59,6 +60,11 @@ export const API_INPUT_SCHEMAS = {
   cancelJob: z.object({ jobId: z.string().min(1).max(64) }).strict(),
   openSession: z.object({ path: sessionPath }).strict(),
   getReport: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
+  /**
+   * A run's report without what no run changes (shared/report-figures.ts): a client holding an
+   * earlier report of the same recording (its staticsKey) completes it from that one.
+   */
+  getRunFigures: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
   getSource: z.object({ session: sessionPath, file: z.string().min(1).max(4096) }).strict(),
   recentSessions: z.object({}).strict(),
   // ---- Advisor ----
@@ -181,6 +187,7 @@ export interface ApiResults {
   cancelJob: { cancelled: boolean }
   openSession: SessionInfo
   getReport: RunReport
+  getRunFigures: RunFigures
   getSource: SourceFile
   recentSessions: RecentSession[]
   // ---- Advisor ----

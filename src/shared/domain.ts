@@ -367,6 +367,42 @@ export interface RunReport {
   variables?: VariableInfo[]
   /** The traced program's loop nests (absent for sessions traced before loops were found). */
   loops?: LoopInfo[]
+  /**
+   * The recording this run is of: reports with one key share everything no run changes, so a
+   * client holding one completes another's figures (getRunFigures). Absent while unfinished.
+   */
+  staticsKey?: string
+}
+
+/** What a run changes of a reference: its figures, the reference found by its id. */
+export type ReferenceFigures = Pick<ReferenceStats, 'id' | 'reads' | 'writes' | 'levels' | 'evictors'>
+
+/** What no run changes of a reference (its point, names, stream metrics, data structures touched). */
+export type StaticReference = Omit<ReferenceStats, 'reads' | 'writes' | 'levels' | 'evictors'>
+
+/**
+ * A run's report without what no run changes (getRunFigures): each reference's figures only,
+ * completed by report-figures.ts from an earlier report of the same recording. A what-if of a
+ * whole-program session sends about half the bytes of its RunReport.
+ */
+export interface RunFigures {
+  run: RunId
+  config: HierarchyConfig
+  levels: LevelTotals[]
+  lines: LineStats[]
+  references: ReferenceFigures[]
+  timelines?: MissTimeline[]
+  /** The recording the references belong to: the ReferenceStatics with this key complete them. */
+  staticsKey: string
+}
+
+/** The parts of a recording's reports that no run changes, as a client keeps them from one report. */
+export interface ReferenceStatics {
+  staticsKey: string
+  /** The report's references without their figures. */
+  references: StaticReference[]
+  variables?: VariableInfo[]
+  loops?: LoopInfo[]
 }
 
 export interface RecentSession {

@@ -13,6 +13,7 @@ import { rollUpRun } from './rollup'
 import { buildReport, storeRun, type SimulationResult } from './runs'
 import { migrate } from './schema'
 import { SessionStatics } from './session-statics'
+import { figuresOf, joinReport, staticsOf } from '../../shared/report-figures'
 
 const POINTS = 300
 const LEVELS = 2
@@ -113,5 +114,46 @@ describe('storeRun', () => {
     const report = buildReport(db, run, statics)
     expect(report).toEqual(buildReport(db, run))
     expect(report.references.find((r) => r.id === 'ref_1')!.reads).toBe(102)
+  })
+})
+
+describe('report figures', () => {
+  /** The session as a finished recording leaves it (what a report's staticsKey names), one point with stream metrics. */
+  function finished(): Db {
+    const db = session()
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('createdAt', '"2026-11-26T15:00:00.000Z"'), ('events', '1000')`).run()
+    db.prepare('INSERT INTO point_streams (point, metrics) VALUES (1, ?)').run(JSON.stringify({ point: 1, accesses: 101, regularity: 0.5, meanStreamLength: 4, streams: 2, distinctLengths: 1, distinctStrides: 1, lengths: [4], strides: [8] }))
+    return db
+  }
+
+  it('completes a run from its figures and another run of the recording, exactly as the store reports it', () => {
+    const db = finished()
+    const first = buildReport(db, storeRun(db, result()))
+    const other = result()
+    other.pointStats = other.pointStats.map((v, i) => (v > 0 ? v + (i % 4) : v))
+    other.evictors = [[{ evictee: 5, evictor: 6, count: 3 }], []]
+    const second = buildReport(db, storeRun(db, other))
+    expect(first.staticsKey).toMatch(/\S/)
+    expect(second.staticsKey).toBe(first.staticsKey)
+    expect(second.references.some((r) => r.touches) && second.references.some((r) => r.streams)).toBe(true)
+    const joined = joinReport(figuresOf(second), staticsOf(first)!)
+    expect(joined).toEqual(second)
+    // The same fields in the same order: the JSON is byte for byte the report's.
+    expect(JSON.stringify(joined)).toBe(JSON.stringify(second))
+    expect(JSON.stringify(figuresOf(second)).length).toBeLessThan(JSON.stringify(second).length)
+  })
+
+  it('does not complete figures from another recording, an unfinished one, or statics missing a reference', () => {
+    const db = finished()
+    const report = buildReport(db, storeRun(db, result()))
+    const statics = staticsOf(report)!
+    expect(joinReport({ ...figuresOf(report), staticsKey: 'another recording' }, statics)).toBeNull()
+    expect(joinReport(figuresOf(report), { ...statics, references: statics.references.slice(1) })).toBeNull()
+    expect(joinReport(figuresOf(report), { ...statics, references: [...statics.references, statics.references[0]!] })).toBeNull()
+    const open = session()
+    const unfinished = buildReport(open, storeRun(open, result()))
+    expect(unfinished.staticsKey).toBeUndefined()
+    expect(staticsOf(unfinished)).toBeNull()
+    expect(figuresOf(unfinished).staticsKey).toBe('')
   })
 })

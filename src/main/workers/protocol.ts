@@ -78,6 +78,10 @@ export interface ReportTaskInput {
   session: string
   run: RunId | null
 }
+/** A report task answers the whole report, or its figures only (shared/report-figures.ts). */
+export interface ReportPartTaskInput extends ReportTaskInput {
+  part?: 'report' | 'figures'
+}
 /** The advisor's diagnosis of a run at one cache level (null: its first). */
 export interface AdviceTaskInput extends ReportTaskInput {
   level: string | null
@@ -101,7 +105,7 @@ export interface PoolTasks {
   simulate: { input: SimulateTaskInput; result: SimulateResult }
   /** The RunReport as JSON text. */
   /** The report's JSON as UTF-8 bytes (JsonText.bytesOf). */
-  report: { input: ReportTaskInput; result: Uint8Array }
+  report: { input: ReportPartTaskInput; result: Uint8Array }
   advice: { input: AdviceTaskInput; result: RunAdvice }
   query: { input: QueryTaskInput; result: QuerySlice }
   objects: { input: ObjectsTaskInput; result: ObjectsReport }

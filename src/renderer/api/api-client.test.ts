@@ -85,6 +85,7 @@ describe('WebSocket StrideApi client', () => {
         'getAdvice',
         'getObjects',
         'getReport',
+        'getRunFigures',
         'getSource',
         'inspectProgram',
         'listExamples',

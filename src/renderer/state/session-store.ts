@@ -9,6 +9,10 @@ import type { HeatMetric } from '../logic/heat-metrics'
 import { computeSourceFiles } from '../logic/references'
 import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
+import { ReportLoader } from './report-loader'
+
+/** Reports by run: whole the first time for a recording, its figures after (report-loader.ts). */
+const reports = new ReportLoader(stride)
 
 /** The workspace's views of one run; each is a tab (keyboard: Alt+1..9). */
 export type WorkspaceTab =
@@ -125,7 +129,7 @@ export const useSession = create<SessionState>((set, get) => ({
     const my = ++ticket
     set({ run, reportStatus: 'loading', error: null })
     try {
-      const report = await stride().getReport({ session: path, run })
+      const report = await reports.load(path, run)
       if (my !== ticket) return
       const levels = report.levels.map((l) => l.name)
       const prevLevel = get().level
@@ -165,7 +169,7 @@ export const useSession = create<SessionState>((set, get) => ({
     if (!baseline) return void set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null })
     set({ baseline, baselineStatus: 'loading', baselineError: null })
     try {
-      const report = await stride().getReport({ session: baseline.session, run: baseline.run })
+      const report = await reports.load(baseline.session, baseline.run)
       if (my === baselineTicket) set({ baselineReport: report, baselineStatus: 'ready' })
     } catch (e) {
       if (my === baselineTicket) set({ baselineReport: null, baselineStatus: 'error', baselineError: errorMessage(e) })
