@@ -3,8 +3,10 @@
 //   cachegrind  re-running the program under valgrind --tool=cachegrind for each cache
 //   stride      tracing once, then `stride simulate` per cache on the stored trace
 //   app         the same re-simulation as the app asks it: a `simulate` job on the running
-//               backend (`stride serve`, its warm worker pool), then `getReport`, over the
-//               app's own WebSocket API
+//               backend (`stride serve`, its warm worker pool), then the run's report as the
+//               session view loads it (src/renderer/state/report-loader.ts, run here as it is:
+//               the first report of a session whole, later ones as figures completed from it),
+//               over the app's own WebSocket API
 //   app trace   the launch dialog's flow: one `startTrace` job with the first cache to
 //               simulate (the trace, then its simulation), then `getReport`: trace + first
 //               simulation as a user of the app waits for it
@@ -19,11 +21,18 @@
 // Usage: npm run build && npm run examples && node bench/whatif.mjs [R] [program ...]
 import { spawn, spawnSync } from 'node:child_process'
 import WebSocket from 'ws'
+import { build } from 'esbuild'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
+/** A TypeScript module of the app, bundled as it is and loaded here. */
+async function importTs(path) {
+  const out = await build({ entryPoints: [join(root, path)], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'error' })
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`)
+}
+const { ReportLoader } = await importTs('src/renderer/state/report-loader.ts')
 const cli = join(root, 'out', 'main', 'cli.js')
 const R = Number(process.argv[2] ?? 3)
 const dir = mkdtempSync(join(tmpdir(), 'stride-bench-'))
@@ -91,13 +100,15 @@ async function startApp() {
       pending.set(id, (m) => (pending.delete(id), m.ok ? resolve(m.result) : reject(new Error(m.error.message))))
       ws.send(JSON.stringify({ id, method, input }))
     })
+  // The session view's reports: whole the first time for a recording, figures after.
+  const reports = new ReportLoader(() => ({ getReport: (input) => call('getReport', input), getRunFigures: (input) => call('getRunFigures', input) }))
   /** The what-if as the app runs it: simulate (a job), then the run's report. */
   async function whatIf(session, level) {
     const t = process.hrtime.bigint()
     const { jobId } = await call('simulate', { session, config: { levels: [level], cachegrindCompatible: true } })
     const end = await jobEnd(jobId)
     if (end.event === 'failed') throw new Error(end.payload.error)
-    await call('getReport', { session, run: end.payload.run })
+    await reports.load(session, end.payload.run)
     return Number(process.hrtime.bigint() - t) / 1e9
   }
   /** Trace + first simulation as the launch dialog asks it: one trace job that simulates, then the report. */
@@ -106,7 +117,7 @@ async function startApp() {
     const { jobId } = await call('startTrace', { program, args, out, simulate: { levels: [level], cachegrindCompatible: true } })
     const end = await jobEnd(jobId)
     if (end.event === 'failed') throw new Error(end.payload.error)
-    await call('getReport', { session: out, run: end.payload.run })
+    await reports.load(out, end.payload.run)
     return Number(process.hrtime.bigint() - t) / 1e9
   }
   return { whatIf, traceAndSimulate, close: () => (ws.close(), child.kill('SIGTERM')) }
