@@ -26,7 +26,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const run = flag(args, 'run') ? positiveInt(flag(args, 'run')!, '--run', 'report') : null
   const db = openSessionDb(session, { readonly: true })
   // Read once for both runs of a comparison; the CLI's tables and JSON show no stream metrics.
-  const statics = new SessionStatics({ streams: false })
+  const statics = new SessionStatics({ streams: false, keyed: false })
   try {
     const report = buildReport(db, run, statics)
     const against = flag(args, 'against')
@@ -51,7 +51,7 @@ function baselineReport(db: Db, against: string, statics: SessionStatics): RunRe
   const m = /^(.*?)(?::(\d+))?$/.exec(against)!
   const other = openSessionDb(m[1]!, { readonly: true })
   try {
-    return buildReport(other, m[2] ? positiveInt(m[2], '--against', 'report') : null, new SessionStatics({ streams: false }))
+    return buildReport(other, m[2] ? positiveInt(m[2], '--against', 'report') : null, new SessionStatics({ streams: false, keyed: false }))
   } finally {
     other.close()
   }

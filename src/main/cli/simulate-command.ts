@@ -209,8 +209,8 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // structures, loops): read while the workers simulate (after one turn of the event
     // loop, in which the pool starts its workers), not after them.
     await new Promise((r) => setImmediate(r))
-    // The CLI's tables and JSON show no stream metrics.
-    const statics = new SessionStatics({ streams: false })
+    // The CLI's tables and JSON show no stream metrics, and no client keeps its reports' statics.
+    const statics = new SessionStatics({ streams: false, keyed: false })
     withSession(path, true, (db) => {
       statics.points(db)
       statics.touches(db)

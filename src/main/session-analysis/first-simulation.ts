@@ -53,11 +53,11 @@ export class FirstSimulation {
   constructor(
     private readonly config: HierarchyConfig,
     private readonly onProgress: (done: number, total: number) => void,
-    /** `reportStreams: false`: its report is laid out as the CLI's lines, which show no stream metrics (not read). */
+    /** `reportStreams: false`: its report is laid out as the CLI's lines, which show no stream metrics or key (not read). */
     { reportStreams = true }: { reportStreams?: boolean } = {}
   ) {
     this.live = new LiveSimulation(config)
-    this.statics = new SessionStatics({ streams: reportStreams })
+    this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
 
   /** A layout filter places the data structures, which are named only at the end: that one runs after the naming. */

@@ -36,7 +36,7 @@ import type { Db } from './open-db'
 import { parseRunConfig } from './session-reader'
 import { RollUp, rollUpRow, type RowRollUp } from './rollup'
 import { BatchInsert } from './batch-insert'
-import { SessionStatics, staticsIdentity } from './session-statics'
+import { SessionStatics } from './session-statics'
 import { EVICTOR_COLUMNS, EVICTOR_WIDTH, POINT_WIDTH, RUN_POINT_COLUMNS, flatRows, orNull, type EvictorRow, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
 
@@ -273,7 +273,7 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
   if (variables.length > 0) report.variables = variables
   const loops = statics.loops(db)
   if (loops.length > 0) report.loops = loops
-  const key = staticsIdentity(db)
+  const key = statics.reportKey(db)
   if (key !== null) report.staticsKey = key
   return report
 }

@@ -36,12 +36,28 @@ export class SessionStatics {
   private variableTable: VariableInfo[] | null = null
   private loopNests: LoopInfo[] | null = null
   private readonly keptRuns = new Map<RunId, KeptRun>()
+  /** The recording's key, once known (undefined: not asked yet). */
+  private key: string | null | undefined
 
-  /** `streams: false`: points without their stream metrics, for holders whose reports never show them (readPoints). */
-  constructor(private readonly options: { streams?: boolean } = {}) {}
+  /**
+   * For holders whose reports only the CLI prints: `streams: false` reads the points without
+   * their stream metrics (readPoints), `keyed: false` leaves the reports without the
+   * recording's key (a client's, report-figures.ts; finding it reads a few tables). `identity`:
+   * the key, when the holder already found it (workers/session-cache.ts).
+   */
+  constructor(private readonly options: { streams?: boolean; keyed?: boolean; identity?: string | null } = {}) {
+    this.key = options.identity
+  }
 
   points(db: Db): AccessPoint[] {
     return (this.pointTable ??= readPoints(db, this.options))
+  }
+
+  /** The key a report of this holder carries (staticsIdentity, found once); null: none. */
+  reportKey(db: Db): string | null {
+    if (this.options.keyed === false) return null
+    if (this.key === undefined) this.key = staticsIdentity(db)
+    return this.key
   }
 
   /** Kind code per point, the simulator's input. */

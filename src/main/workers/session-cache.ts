@@ -75,7 +75,7 @@ export class SessionCache {
     else {
       const identity = staticsIdentity(db)
       const same = kept !== undefined && identity !== null && kept.identity === identity
-      entry = { stamp: stamp ?? 'changing', identity, statics: same ? kept.statics : new SessionStatics() }
+      entry = { stamp: stamp ?? 'changing', identity, statics: same ? kept.statics : new SessionStatics({ identity }) }
     }
     this.entries.set(key, entry) // most recently used last
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
