@@ -19,6 +19,7 @@ import { runSimulatePool, taskPool } from '../workers/run-worker'
 import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { groupDigits } from '../../shared/counts'
+import { loadCollation } from '../../shared/report-model'
 import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
 
 export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...
@@ -217,9 +218,8 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
       statics.variables(db)
       statics.loops(db)
     })
-    // The report sorts its source files with localeCompare, whose first call loads ICU's
-    // collation data (~15 ms): let that happen here, while the worker simulates.
-    'a'.localeCompare('b')
+    // While the worker simulates.
+    loadCollation()
     const done = await handle.result
     // Nothing else runs on the pool in this command.
     taskPool.retireIdle()

@@ -6,6 +6,7 @@
  * user's first report or advice).
  */
 import type { PoolTaskKind, PoolTasks, TaskContext } from './protocol'
+import { loadCollation } from '../../shared/report-model'
 
 type Runner<K extends PoolTaskKind> = (input: PoolTasks[K]['input'], ctx: TaskContext) => Promise<PoolTasks[K]['result']>
 type Loaders = { [K in PoolTaskKind]: () => Promise<Runner<K>> }
@@ -26,6 +27,5 @@ export function taskRunner<K extends PoolTaskKind>(kind: K): Promise<Runner<K>> 
 /** Loads every task's module now, one at a time, so a later first use is not slowed by it. */
 export async function preloadTaskRunners(): Promise<void> {
   for (const kind of Object.keys(LOADERS) as PoolTaskKind[]) await taskRunner(kind)
-  // A report sorts its files with localeCompare, whose first call loads ICU's collation data (~8 ms).
-  'a'.localeCompare('b')
+  loadCollation()
 }

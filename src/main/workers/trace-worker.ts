@@ -6,6 +6,7 @@ import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-la
 import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 import type { RunReport } from '../../shared/domain'
 import { JsonText } from '../services/json-text'
+import { loadCollation } from '../../shared/report-model'
 
 // The first run's report (its JSON bytes) moves to the main thread instead of being copied.
 const post = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
@@ -85,10 +86,10 @@ async function main(): Promise<void> {
   let outcome
   try {
     const running = trace.run() // Valgrind is running (or spawned) before this returns
-    // The C parser the naming ends with (~0.15 s to load) loads while the program runs; so
-    // does ICU's collation data, which the first report's sort of its files loads (~8 ms).
+    // The C parser the naming ends with (~0.15 s to load), and what the first report's sort
+    // needs, load while the program runs.
     void cParser()
-    'a'.localeCompare('b')
+    loadCollation()
     outcome = await running
     recording = false
   } catch (e) {
