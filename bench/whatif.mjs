@@ -6,7 +6,8 @@
 //               backend (`stride serve`, its warm worker pool), then the run's report as the
 //               session view loads it (src/renderer/state/report-loader.ts, run here as it is:
 //               the first report of a session whole, later ones as figures completed from it),
-//               over the app's own WebSocket API
+//               over the app's own WebSocket API; `whole`: the same what-if with the whole
+//               report every time (getReport), as the app asked before reports came as figures
 //   app trace   the launch dialog's flow: one `startTrace` job with the first cache to
 //               simulate (the trace, then its simulation), then `getReport`: trace + first
 //               simulation as a user of the app waits for it
@@ -103,12 +104,13 @@ async function startApp() {
   // The session view's reports: whole the first time for a recording, figures after.
   const reports = new ReportLoader(() => ({ getReport: (input) => call('getReport', input), getRunFigures: (input) => call('getRunFigures', input) }))
   /** The what-if as the app runs it: simulate (a job), then the run's report. */
-  async function whatIf(session, level) {
+  async function whatIf(session, level, whole = false) {
     const t = process.hrtime.bigint()
     const { jobId } = await call('simulate', { session, config: { levels: [level], cachegrindCompatible: true } })
     const end = await jobEnd(jobId)
     if (end.event === 'failed') throw new Error(end.payload.error)
-    await reports.load(session, end.payload.run)
+    if (whole) await call('getReport', { session, run: end.payload.run })
+    else await reports.load(session, end.payload.run)
     return Number(process.hrtime.bigint() - t) / 1e9
   }
   /** Trace + first simulation as the launch dialog asks it: one trace job that simulates, then the report. */
@@ -129,7 +131,7 @@ const levelOf = (d1) => {
 const app = await startApp()
 
 console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
-console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg')
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  whole s  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg')
 for (const p of programs) {
   const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
   const traces = []
@@ -142,18 +144,22 @@ for (const p of programs) {
   const cgs = []
   const sims = []
   const apps = []
+  const wholes = []
   for (const [spec, d1] of caches) {
     const cg = []
     const sim = []
     const inApp = []
+    const whole = []
     for (let r = 0; r < R; r++) {
       cg.push(timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, p.program, ...p.args]).s)
       sim.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']).s)
       inApp.push(await app.whatIf(session, levelOf(d1)))
+      whole.push(await app.whatIf(session, levelOf(d1), true))
     }
     cgs.push(median(cg))
     sims.push(median(sim))
     apps.push(median(inApp))
+    wholes.push(median(whole))
   }
   // `stride trace --cache`: the trace and its first simulation in one command (the first cache).
   const oneCommand = []
@@ -168,6 +174,7 @@ for (const p of programs) {
   const cg = mean(cgs)
   const sim = mean(sims)
   const inApp = mean(apps)
+  const inAppWhole = mean(wholes)
   console.log(
     [
       p.name.padEnd(15),
@@ -178,6 +185,7 @@ for (const p of programs) {
       (cg / sim).toFixed(2).padStart(7),
       inApp.toFixed(2).padStart(10),
       (cg / inApp).toFixed(2).padStart(7),
+      inAppWhole.toFixed(2).padStart(8),
       ((trace + sims[0]) / cgs[0]).toFixed(1).padStart(15),
       appTrace.toFixed(2).padStart(16),
       (appTrace / cgs[0]).toFixed(1).padStart(4),
