@@ -10,7 +10,9 @@ import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shar
 import { parseSize } from '../../shared/sizes'
 import { checkCompatible, checkConfig, parseLevels, parseTlbs, usage } from './hierarchy-flags'
 import { buildLayoutMap } from '../simulate/layout-filter'
-import { buildReport } from '../store/runs'
+import { buildReport, reportOfRun } from '../store/runs'
+import type { KeptRun } from '../store/run-rows'
+import type { PendingRun } from '../workers/protocol'
 import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
@@ -189,6 +191,12 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
 export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], options: { baseline: boolean; poolSize: number; json: boolean; command?: string }, io: Io): Promise<number> {
   const { baseline, poolSize } = options
   const started = Date.now()
+  // Each run as its worker stores it: the reports are built and printed while the workers
+  // write (~0.1 s for a whole-program session), not after.
+  const pending: Array<PendingRun | undefined> = new Array(jobs.length)
+  let handedOut = 0
+  let everyRunPending: () => void = () => {}
+  const allPending = new Promise<'pending'>((r) => (everyRunPending = () => r('pending')))
   const handle = runSimulatePool(
     path,
     jobs,
@@ -201,7 +209,11 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
         return `simulating ${p.finished}/${p.jobs} runs: ${groupDigits(p.events)}${pct} accesses, ${groupDigits(p.events / Math.max(s, 1e-3))}/s, ${s.toFixed(1)} s`
       })
     },
-    true
+    (p) => {
+      if (pending[p.index]) return
+      pending[p.index] = p
+      if (++handedOut === jobs.length) everyRunPending()
+    }
   )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
@@ -220,6 +232,20 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     })
     // While the worker simulates.
     loadCollation()
+    // Settled either way here; a failure is thrown by the `await handle.result` below.
+    const finished = handle.result.then(
+      () => 'finished' as const,
+      () => 'finished' as const
+    )
+    if ((await Promise.race([allPending, finished])) === 'pending') {
+      io.progress(null)
+      const printed = printRuns(path, pending.map((p) => p!.run), statics, options, io, pending.map((p) => p!.rows))
+      // The runs are in the file only now: a failure to store them is said after their tables.
+      await handle.result
+      taskPool.retireIdle()
+      withSession(path, false, foldLog)
+      return printed
+    }
     const done = await handle.result
     // Nothing else runs on the pool in this command.
     taskPool.retireIdle()
@@ -228,9 +254,6 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // still held older pages then: fold again now that none does.
     withSession(path, false, foldLog)
     if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.', options.command)
-    // The rows each worker just stored, handed over with the run: its report need not read them
-    // back (buildReport takes them only for the run stored with that creation time and configuration).
-    for (const d of done) if (d.rows) statics.keepRun(d.run!, d.rows)
     return printRuns(path, done.map((d) => d.run!), statics, options, io)
   } finally {
     process.off('SIGINT', stop)
@@ -239,11 +262,13 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
 
 /**
  * Stored runs printed as `stride simulate` prints them (with a baseline: each run followed by
- * its baseline). `statics` may hold what the reports read already.
+ * its baseline). `statics` may hold what the reports read already; `records[i]`, what was
+ * stored of `runs[i]` (storeRun's rows, handed out ahead of its commit), read from the file if
+ * not given.
  */
-export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean }, io: Io): number {
+export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean }, io: Io, records?: KeptRun[]): number {
   const { baseline } = options
-  const reports = withSession(path, true, (db) => runs.map((run) => buildReport(db, run, statics)))
+  const reports = withSession(path, true, (db) => runs.map((run, i) => (records ? reportOfRun(db, run, records[i]!, statics) : buildReport(db, run, statics))))
   // Pairs (padded, unpadded) when there is a baseline.
   const step = baseline ? 2 : 1
   const outputs: Array<{ report: RunReport; base: RunReport | null }> = []

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { EXTRA_FIELDS, STAT_FIELDS, STAT_LINE_ENDS, STAT_READS, STAT_WRITES } from '../simulate/hierarchy'
 import { openDb, type Db } from './open-db'
 import { rollUpRun } from './rollup'
-import { buildReport, storeRun, type SimulationResult } from './runs'
+import { buildReport, reportOfRun, storeRun, type SimulationResult } from './runs'
+import type { KeptRun } from './run-rows'
 import { migrate } from './schema'
 import { SessionStatics } from './session-statics'
 import { figuresOf, joinReport, staticsOf } from '../../shared/report-figures'
@@ -102,6 +103,35 @@ describe('storeRun', () => {
     buildReport(db, first, statics)
     const second = storeRun(db, result(), statics)
     expect(buildReport(db, second, statics)).toEqual(buildReport(db, second))
+  })
+
+  it('hands out a run ahead of its commit that reports exactly as the stored run, timeline order included', () => {
+    const db = session()
+    const r = result()
+    // Data structure names whose order differs between JavaScript's and SQLite's (UTF-8) text order.
+    const names = ['B', 'A', 'std::map<int, int>', '\uFF01x', '\u{1F600}', 'ü']
+    r.timeline = Array.from({ length: 90 }, (_, i) => ({ level: i % 2, variable: names[(i >> 1) % names.length]!, interval: 44 - (i >> 1), misses: i + 1 }))
+    let ahead: { run: number; kept: KeptRun; inFile: number } | null = null
+    const run = storeRun(db, r, new SessionStatics(), (id, kept) => {
+      ahead = { run: id, kept, inFile: db.prepare('SELECT COUNT(*) FROM run_points WHERE run = ?').pluck().get(id) as number }
+    })
+    const got = ahead as unknown as { run: number; kept: KeptRun; inFile: number }
+    expect(got.run).toBe(run)
+    expect(got.inFile).toBe(0) // handed out before the rows were written
+    const fromFile = buildReport(db, run)
+    expect(fromFile.timelines!.length).toBe(2)
+    expect(Object.keys(fromFile.timelines![0]!.series)).toEqual(['A', 'B', 'std::map<int, int>', 'ü', '\uFF01x', '\u{1F600}'])
+    expect(JSON.stringify(reportOfRun(db, run, got.kept, new SessionStatics()))).toBe(JSON.stringify(fromFile))
+  })
+
+  it('stores nothing of a run whose transaction fails after handing it out', () => {
+    const db = session()
+    expect(() =>
+      storeRun(db, result(), new SessionStatics(), () => {
+        throw new Error('the reader went away')
+      })
+    ).toThrow('the reader went away')
+    expect(db.prepare('SELECT COUNT(*) FROM runs').pluck().get()).toBe(0)
   })
 
   it('builds a report from kept rows only for the run stored under that id', () => {

@@ -37,7 +37,7 @@ import { parseRunConfig } from './session-reader'
 import { RollUp, rollUpRow, type RowRollUp } from './rollup'
 import { BatchInsert } from './batch-insert'
 import { SessionStatics } from './session-statics'
-import { EVICTOR_COLUMNS, EVICTOR_WIDTH, POINT_WIDTH, RUN_POINT_COLUMNS, flatRows, orNull, type EvictorRow, type KeptRun } from './run-rows'
+import { EVICTOR_COLUMNS, EVICTOR_WIDTH, POINT_WIDTH, RUN_POINT_COLUMNS, compareText, flatRows, orNull, type EvictorRow, type KeptLevel, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
 
 /** What a finished simulation hands to the store (layouts of simulate/hierarchy.ts). */
@@ -57,89 +57,118 @@ export interface SimulationResult {
 }
 
 /**
+ * What a run's report reads of it, from the simulator's result: the rows storeRun writes, in
+ * the report statements' orders, and each row's evictions (which the report does not read, the
+ * roll-up does).
+ */
+export function keptRunOf(r: SimulationResult, createdAt: string): { kept: KeptRun; evictions: Float64Array } {
+  const nLevels = r.totals.length
+  const levels: KeptLevel[] = r.totals.map((t, l) => {
+    const e = l * EXTRA_FIELDS
+    return {
+      level: l,
+      name: t.name,
+      reads: t.reads,
+      writes: t.writes,
+      readMisses: t.readMisses,
+      writeMisses: t.writeMisses,
+      metrics: {
+        writebacks: r.extras[e + EXTRA_WRITEBACKS]!,
+        prefetches: r.extras[e + EXTRA_PREFETCHES]!,
+        usefulPrefetches: r.extras[e + EXTRA_USEFUL_PREFETCHES]!,
+        backInvalidations: r.extras[e + EXTRA_BACK_INVALIDATIONS]!,
+        evictions: r.extras[e + EXTRA_EVICTIONS]!
+      }
+    }
+  })
+  const rows = new Float64Array(r.pointCount * nLevels * POINT_WIDTH)
+  const evictions = new Float64Array(r.pointCount * nLevels)
+  let stored = 0
+  const s = r.pointStats
+  for (let p = 0; p < r.pointCount; p++) {
+    for (let l = 0; l < nLevels; l++) {
+      const at = (p * nLevels + l) * STAT_FIELDS
+      const reads = s[at + STAT_READS]!
+      const writes = s[at + STAT_WRITES]!
+      const lineEnds = s[at + STAT_LINE_ENDS]!
+      // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
+      if (reads === 0 && writes === 0 && lineEnds === 0) continue
+      // RUN_POINT_COLUMNS' order.
+      const w = stored * POINT_WIDTH
+      rows[w] = p
+      rows[w + 1] = l
+      rows[w + 2] = reads
+      rows[w + 3] = writes
+      rows[w + 4] = s[at + STAT_READ_MISSES]!
+      rows[w + 5] = s[at + STAT_WRITE_MISSES]!
+      rows[w + 6] = s[at + STAT_TEMPORAL_HITS]!
+      rows[w + 7] = s[at + STAT_SPATIAL_HITS]!
+      rows[w + 8] = s[at + STAT_USED_BYTES]!
+      rows[w + 9] = lineEnds
+      evictions[stored++] = s[at + STAT_EVICTIONS]!
+    }
+  }
+  const evictorRows: EvictorRow[] = []
+  r.evictors.forEach((entries, l) => {
+    for (const e of entries) evictorRows.push([l, e.evictee, e.evictor, e.count])
+  })
+  // The report statement's order; ties (same level, count and evictor) are other evictees' rows, whose order no report shows.
+  evictorRows.sort((a, b) => a[0] - b[0] || b[3] - a[3] || a[2] - b[2] || a[1] - b[1])
+  const timeline = r.timeline.map((c) => ({ level: c.level, variable: c.variable, interval: c.interval, misses: c.misses }))
+  timeline.sort((a, b) => a.level - b.level || compareText(a.variable, b.variable) || a.interval - b.interval)
+  return {
+    kept: { createdAt, config: JSON.stringify(r.config), levels, timelineInterval: r.timelineInterval, timeline, points: rows.slice(0, stored * POINT_WIDTH), evictors: flatRows(evictorRows, EVICTOR_WIDTH) },
+    evictions: evictions.subarray(0, stored)
+  }
+}
+
+/**
  * Stores totals, the per point x level counts and the simulator's metrics, in one
  * transaction, with the run's roll-up built from the same rows in memory. `statics` gives
  * the point columns and touches the roll-up needs (a warm worker's are already read).
+ * `ahead`, if given, gets the run's id and rows inside the transaction, once the id is known
+ * and before the rest is written: a caller can report the run while it is being stored (the
+ * run is in the file only if storeRun then returns).
  */
-export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = new SessionStatics()): RunId {
-  const nLevels = r.totals.length
+export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = new SessionStatics(), ahead?: (run: RunId, kept: KeptRun) => void): RunId {
   const nCaches = r.config.levels.length
   const columns = statics.factColumns(db)
   const touches = statics.touches(db)
-  const kept: KeptRun = { createdAt: new Date().toISOString(), config: JSON.stringify(r.config), points: new Float64Array(0), evictors: new Float64Array(0) }
+  const { kept, evictions } = keptRunOf(r, new Date().toISOString())
   const run = db.transaction(() => {
     const run = Number(
       db.prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)').run(kept.createdAt, kept.config, r.accesses, r.timelineInterval).lastInsertRowid
     )
+    ahead?.(run, kept)
     const level = db.prepare('INSERT INTO run_levels (run, level, name, reads, writes, read_misses, write_misses) VALUES (?,?,?,?,?,?,?)')
     const levelMetrics = db.prepare(
       'INSERT INTO run_level_metrics (run, level, kind, writebacks, prefetches, useful_prefetches, back_invalidations, evictions) VALUES (?,?,?,?,?,?,?,?)'
     )
-    r.totals.forEach((t, l) => {
-      level.run(run, l, t.name, t.reads, t.writes, t.readMisses, t.writeMisses)
-      const e = l * EXTRA_FIELDS
-      levelMetrics.run(run, l, l < nCaches ? 'cache' : 'tlb', r.extras[e + EXTRA_WRITEBACKS]!, r.extras[e + EXTRA_PREFETCHES]!, r.extras[e + EXTRA_USEFUL_PREFETCHES]!, r.extras[e + EXTRA_BACK_INVALIDATIONS]!, r.extras[e + EXTRA_EVICTIONS]!)
-    })
+    for (const t of kept.levels) {
+      level.run(run, t.level, t.name, t.reads, t.writes, t.readMisses, t.writeMisses)
+      const m = t.metrics!
+      levelMetrics.run(run, t.level, t.level < nCaches ? 'cache' : 'tlb', m.writebacks, m.prefetches, m.usefulPrefetches, m.backInvalidations, m.evictions)
+    }
     const point = new BatchInsert(db, 'run_points', ['run', 'point', 'level', 'reads', 'writes', 'read_misses', 'write_misses'])
     const metrics = new BatchInsert(db, 'run_point_metrics', ['run', 'point', 'level', 'temporal_hits', 'spatial_hits', 'used_bytes', 'line_ends', 'evictions'])
-    // Each stored row once, as the report reads it back (flat, at most a row per point and
-    // level), and its evictions for the roll-up.
-    const evictions: number[] = []
-    const rows = new Float64Array(r.pointCount * nLevels * POINT_WIDTH)
-    let stored = 0
-    const s = r.pointStats
-    for (let p = 0; p < r.pointCount; p++) {
-      for (let l = 0; l < nLevels; l++) {
-        const at = (p * nLevels + l) * STAT_FIELDS
-        const reads = s[at + STAT_READS]!
-        const writes = s[at + STAT_WRITES]!
-        const lineEnds = s[at + STAT_LINE_ENDS]!
-        // A point can own lines at a level it never accessed directly only through inclusion; skip empty rows.
-        if (reads === 0 && writes === 0 && lineEnds === 0) continue
-        const readMisses = s[at + STAT_READ_MISSES]!
-        const writeMisses = s[at + STAT_WRITE_MISSES]!
-        const temporalHits = s[at + STAT_TEMPORAL_HITS]!
-        const spatialHits = s[at + STAT_SPATIAL_HITS]!
-        const usedBytes = s[at + STAT_USED_BYTES]!
-        const evicted = s[at + STAT_EVICTIONS]!
-        // RUN_POINT_COLUMNS' order.
-        const w = stored++ * POINT_WIDTH
-        rows[w] = p
-        rows[w + 1] = l
-        rows[w + 2] = reads
-        rows[w + 3] = writes
-        rows[w + 4] = readMisses
-        rows[w + 5] = writeMisses
-        rows[w + 6] = temporalHits
-        rows[w + 7] = spatialHits
-        rows[w + 8] = usedBytes
-        rows[w + 9] = lineEnds
-        evictions.push(evicted)
-        point.add(run, p, l, reads, writes, readMisses, writeMisses)
-        metrics.add(run, p, l, temporalHits, spatialHits, usedBytes, lineEnds, evicted)
-      }
+    const rows = kept.points
+    for (let i = 0, w = 0; w < rows.length; i++, w += POINT_WIDTH) {
+      point.add(run, rows[w]!, rows[w + 1]!, rows[w + 2]!, rows[w + 3]!, rows[w + 4]!, rows[w + 5]!)
+      metrics.add(run, rows[w]!, rows[w + 1]!, rows[w + 6]!, rows[w + 7]!, rows[w + 8]!, rows[w + 9]!, evictions[i]!)
     }
     point.finish()
     metrics.finish()
-    kept.points = rows.slice(0, stored * POINT_WIDTH)
     const evictor = new BatchInsert(db, 'run_evictors', ['run', 'level', 'evictee', 'evictor', 'count'])
-    const evictorRows: EvictorRow[] = []
     r.evictors.forEach((entries, l) => {
-      for (const e of entries) {
-        evictor.add(run, l, e.evictee, e.evictor, e.count)
-        evictorRows.push([l, e.evictee, e.evictor, e.count])
-      }
+      for (const e of entries) evictor.add(run, l, e.evictee, e.evictor, e.count)
     })
     evictor.finish()
-    // The report statement's order; ties (same level, count and evictor) are other evictees' rows, whose order no report shows.
-    evictorRows.sort((a, b) => a[0] - b[0] || b[3] - a[3] || a[2] - b[2] || a[1] - b[1])
-    kept.evictors = flatRows(evictorRows, EVICTOR_WIDTH)
     const cell = new BatchInsert(db, 'run_timeline', ['run', 'level', 'variable', 'interval', 'misses'])
     for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
     cell.finish()
     // The rows just stored, in the order eachSliceFact reads them back (point, then level).
     const rollup: RowRollUp = { rollup: new RollUp(), points: [] }
-    for (let i = 0; i < stored; i++) rollUpRow(rollup, columns, touches, kept.points, i * POINT_WIDTH, evictions[i]!)
+    for (let i = 0; i < evictions.length; i++) rollUpRow(rollup, columns, touches, rows, i * POINT_WIDTH, evictions[i]!)
     rollup.rollup.store(db, run)
     return run
   })()
@@ -166,33 +195,31 @@ const ownerName = (points: AccessPoint[], owner: number): string =>
 export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatics = new SessionStatics()): RunReport {
   const run = runArg ?? latestRun(db)
   if (run === null) throw new StrideError('This session has no simulation runs yet; run "stride simulate SESSION --cache L1:32K:8:64" first.', 'not-found')
-  const runRow = getRow(db.prepare('SELECT config, created_at FROM runs WHERE run = ?'), { config: 'text', created_at: 'text' }, run)
-  if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
-  const config = parseRunConfig(run, runRow.config)
-  const names = levelNames(config)
-  const lines = lineSizes(config)
-  const nCaches = config.levels.length
-  const extras = new Map(
-    (allRows(db.prepare('SELECT level, writebacks, prefetches, useful_prefetches, back_invalidations, evictions FROM run_level_metrics WHERE run = ?'), { level: 'number', writebacks: 'number', prefetches: 'number', useful_prefetches: 'number', back_invalidations: 'number', evictions: 'number' }, run)).map((r) => [r.level, r])
-  )
-  const levels: LevelTotals[] = (allRows(db.prepare('SELECT level, name, reads, writes, read_misses, write_misses FROM run_levels WHERE run = ? ORDER BY level'), { level: 'number', name: 'text', reads: 'number', writes: 'number', read_misses: 'number', write_misses: 'number' }, run)).map((r) => {
-    const t: LevelTotals = { name: r.name, reads: r.reads, writes: r.writes, readMisses: r.read_misses, writeMisses: r.write_misses }
-    const e = extras.get(r.level)
-    if (e)
-      Object.assign(t, {
-        kind: r.level < nCaches ? 'cache' : 'tlb',
-        writebacks: e.writebacks,
-        prefetches: e.prefetches,
-        usefulPrefetches: e.useful_prefetches,
-        backInvalidations: e.back_invalidations,
-        evictions: e.evictions
-      })
-    return t
-  })
+  return reportOfRun(db, run, readRun(db, run, statics), statics)
+}
 
-  const points = statics.points(db)
+/** What a report reads of a stored run: kept by `statics` if it stored that very run, else read from the file. */
+export function readRun(db: Db, run: RunId, statics: SessionStatics): KeptRun {
+  const runRow = getRow(db.prepare('SELECT config, created_at, timeline_interval FROM runs WHERE run = ?'), { config: 'text', created_at: 'text', timeline_interval: 'number?' }, run)
+  if (!runRow) throw new StrideError(`Run ${run} is not in this session; "stride info" lists its runs.`, 'not-found')
   const kept = statics.keptRun(run, runRow.created_at, runRow.config)
-  const rows = kept?.points ?? flatRows(allTuples(
+  if (kept) return kept
+  const metrics = new Map(
+    allRows(db.prepare('SELECT level, writebacks, prefetches, useful_prefetches, back_invalidations, evictions FROM run_level_metrics WHERE run = ?'), { level: 'number', writebacks: 'number', prefetches: 'number', useful_prefetches: 'number', back_invalidations: 'number', evictions: 'number' }, run).map((r) => [
+      r.level,
+      { writebacks: r.writebacks, prefetches: r.prefetches, usefulPrefetches: r.useful_prefetches, backInvalidations: r.back_invalidations, evictions: r.evictions }
+    ])
+  )
+  const levels: KeptLevel[] = allRows(db.prepare('SELECT level, name, reads, writes, read_misses, write_misses FROM run_levels WHERE run = ? ORDER BY level'), { level: 'number', name: 'text', reads: 'number', writes: 'number', read_misses: 'number', write_misses: 'number' }, run).map((r) => ({
+    level: r.level,
+    name: r.name,
+    reads: r.reads,
+    writes: r.writes,
+    readMisses: r.read_misses,
+    writeMisses: r.write_misses,
+    metrics: metrics.get(r.level) ?? null
+  }))
+  const points = flatRows(allTuples(
     db.prepare(
       `SELECT p.point, p.level, p.reads, p.writes, p.read_misses, p.write_misses,
               m.temporal_hits, m.spatial_hits, m.used_bytes, m.line_ends
@@ -202,6 +229,32 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     RUN_POINT_COLUMNS,
     run
   ), POINT_WIDTH)
+  const evictors = flatRows(allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run), EVICTOR_WIDTH)
+  // Read only where the report shows timelines (a run with level metrics) and has an interval.
+  const timeline = metrics.size > 0 && runRow.timeline_interval
+    ? allRows(db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval'), { level: 'number', variable: 'text', interval: 'number', misses: 'number' }, run)
+    : []
+  return { createdAt: runRow.created_at, config: runRow.config, levels, timelineInterval: runRow.timeline_interval, timeline, points, evictors }
+}
+
+/**
+ * Run `run`'s report from what was stored of it (`rec`: readRun's, or the rows storeRun hands
+ * out ahead of its commit). The session's parts come from `statics`, read from `db` if not held.
+ */
+export function reportOfRun(db: Db, run: RunId, rec: KeptRun, statics: SessionStatics): RunReport {
+  const config = parseRunConfig(run, rec.config)
+  const names = levelNames(config)
+  const lines = lineSizes(config)
+  const nCaches = config.levels.length
+  const withMetrics = rec.levels.some((l) => l.metrics !== null)
+  const levels: LevelTotals[] = rec.levels.map((r) => {
+    const t: LevelTotals = { name: r.name, reads: r.reads, writes: r.writes, readMisses: r.readMisses, writeMisses: r.writeMisses }
+    const e = r.metrics
+    if (e) Object.assign(t, { kind: r.level < nCaches ? 'cache' : 'tlb', ...e })
+    return t
+  })
+  const points = statics.points(db)
+  const rows = rec.points
   const refs = new Map<number, ReferenceStats>()
   // Rows read by index from the flat array: a whole-program run has thousands (an array or
   // a destructuring per row was most of this loop's time while it runs cold, once per CLI report).
@@ -242,7 +295,7 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     ref.levels[name] = stats
   }
   // Evictors: per evictee reference, who evicted its lines, with the fraction of its evictions.
-  const evRows = kept?.evictors ?? flatRows(allTuples(db.prepare('SELECT level, evictee, evictor, count FROM run_evictors WHERE run = ? ORDER BY level, count DESC, evictor'), EVICTOR_COLUMNS, run), EVICTOR_WIDTH)
+  const evRows = rec.evictors
   // Per level, per evictee: all its evictions (numbers as keys, no text key per row).
   const evictedTotal = new Map<number, Map<number, number>>()
   for (let at = 0; at < evRows.length; at += EVICTOR_WIDTH) {
@@ -252,7 +305,7 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
     if (!totals) evictedTotal.set(level, (totals = new Map()))
     totals.set(evictee, (totals.get(evictee) ?? 0) + evRows[at + 3]!)
   }
-  const withEvictors = rows.length > 0 && extras.size > 0
+  const withEvictors = rows.length > 0 && withMetrics
   if (withEvictors) for (const ref of refs.values()) ref.evictors = []
   for (let at = 0; at < evRows.length; at += EVICTOR_WIDTH) {
     const level = evRows[at]!
@@ -268,7 +321,7 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
   }
   const references = [...refs.values()]
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
-  if (extras.size > 0) report.timelines = readTimelines(db, run, names)
+  if (withMetrics) report.timelines = timelinesOf(rec, names)
   const variables = statics.variables(db)
   if (variables.length > 0) report.variables = variables
   const loops = statics.loops(db)
@@ -278,10 +331,10 @@ export function buildReport(db: Db, runArg: RunId | null, statics: SessionStatic
   return report
 }
 
-function readTimelines(db: Db, run: RunId, names: string[]): MissTimeline[] {
-  const interval = oneRow(db.prepare('SELECT timeline_interval AS n FROM runs WHERE run = ?'), { n: 'number?' }, run).n
+function timelinesOf(rec: KeptRun, names: string[]): MissTimeline[] {
+  const interval = rec.timelineInterval
   if (!interval) return []
-  const cells = allRows(db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval'), { level: 'number', variable: 'text', interval: 'number', misses: 'number' }, run)
+  const cells = rec.timeline
   const count = cells.reduce((m, c) => Math.max(m, c.interval + 1), 0)
   const byLevel = new Map<number, MissTimeline>()
   for (const c of cells) {
@@ -294,4 +347,3 @@ function readTimelines(db: Db, run: RunId, names: string[]): MissTimeline[] {
   }
   return [...byLevel.values()]
 }
-

@@ -89,11 +89,6 @@ export class SessionStatics {
     while (this.keptRuns.size > KEPT_RUNS) this.keptRuns.delete(this.keptRuns.keys().next().value!)
   }
 
-  /** The rows of a run this holder's worker just stored (null: not kept), as it stored them. */
-  storedRun(run: RunId): KeptRun | null {
-    return this.keptRuns.get(run) ?? null
-  }
-
   /** A kept run's rows, if that run is the one stored under this id (same creation time and configuration). */
   keptRun(run: RunId, createdAt: string, config: string): KeptRun | null {
     const kept = this.keptRuns.get(run)

@@ -6,7 +6,8 @@ import { WorkerSlots } from './worker-slots'
 /**
  * A stand-in task worker speaking the pool's protocol: 'report' answers with its input and the
  * worker's thread id, 'simulate' ticks progress until told to stop, 'query' spins without ever
- * yielding (only terminate ends it), 'objects' kills its own thread, 'advice' fails.
+ * yielding (only terminate ends it), 'objects' kills its own thread, 'advice' fails. A
+ * 'simulate' with \`withRows\` hands out two runs ahead of its result instead.
  */
 const STAND_IN = `
 const { parentPort, threadId } = require('node:worker_threads')
@@ -16,7 +17,11 @@ parentPort.on('message', (m) => {
   const post = (x) => parentPort.postMessage({ id: m.id, ...x })
   if (m.kind === 'report') post({ type: 'done', result: { input: m.input, thread: threadId } })
   else if (m.kind === 'advice') post({ type: 'error', message: 'No run 9 in this session; pick one of 1, 2.', code: 'not-found' })
-  else if (m.kind === 'simulate') {
+  else if (m.kind === 'simulate' && m.input.withRows) {
+    post({ type: 'partial', value: { index: 0, run: 7 } })
+    post({ type: 'partial', value: { index: 1, run: 8 } })
+    post({ type: 'done', result: { runs: [7, 8], accesses: 20, cancelled: false } })
+  } else if (m.kind === 'simulate') {
     let events = 0
     const tick = () => {
       if (stops.has(m.id)) return post({ type: 'done', result: { runs: [], accesses: events, cancelled: true } })
@@ -46,6 +51,16 @@ afterEach(async () => {
 const report = (p: WorkerPool, run: number) => p.run('report', { session: 's', run }).result as Promise<unknown> as Promise<{ input: unknown; thread: number }>
 
 describe('warm worker pool', () => {
+  it("hands a task's partial results to the caller, in order, before its result", async () => {
+    const { pool: p } = pool()
+    const seen: unknown[] = []
+    const h = p.run('simulate', { session: 's', configs: [], withRows: true }, undefined, (pending) => seen.push(pending))
+    const result = await h.result.then((r) => ({ r, seenBefore: seen.length }))
+    expect(seen).toEqual([{ index: 0, run: 7 }, { index: 1, run: 8 }])
+    expect(result.seenBefore).toBe(2)
+    expect(result.r.runs).toEqual([7, 8])
+  })
+
   it('reuses one warm worker for tasks in sequence, and answers each with its own result', async () => {
     const { pool: p, slots } = pool()
     p.warm()

@@ -38,6 +38,7 @@ interface Task {
   kind: PoolTaskKind
   stopped: boolean
   onProgress(p: TaskProgress): void
+  onPartial(value: unknown): void
   settle(error: JobError | null, result?: unknown): void
 }
 
@@ -81,7 +82,13 @@ export class WorkerPool {
     }
   }
 
-  run<K extends PoolTaskKind>(kind: K, input: PoolTasks[K]['input'], onProgress: (p: TaskProgress) => void = () => {}): WorkerHandle<PoolTasks[K]['result']> {
+  /** `onPartial` gets what the task hands out ahead of its result (PoolTasks' `partial`), before the result settles. */
+  run<K extends PoolTaskKind>(
+    kind: K,
+    input: PoolTasks[K]['input'],
+    onProgress: (p: TaskProgress) => void = () => {},
+    onPartial: (value: PoolTasks[K]['partial']) => void = () => {}
+  ): WorkerHandle<PoolTasks[K]['result']> {
     let task: Task | null = null
     let pooled: Pooled | null = null
     let stopped = false
@@ -111,6 +118,7 @@ export class WorkerPool {
             kind,
             stopped: false,
             onProgress,
+            onPartial: onPartial as (value: unknown) => void,
             settle: (error, value) => {
               if (settled) return
               settled = true
@@ -193,6 +201,7 @@ export class WorkerPool {
       const t = p.task
       if (!t || m.id !== t.id) return // a late message from a task already given up on
       if (m.type === 'progress') t.onProgress({ phase: m.phase, events: m.events, total: m.total })
+      else if (m.type === 'partial') t.onPartial(m.value)
       else if (m.type === 'done') t.settle(null, m.result)
       else t.settle(new JobError(m.message, t.stopped && m.code === 'internal' ? 'cancelled' : m.code, null))
     })

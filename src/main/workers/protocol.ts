@@ -59,7 +59,11 @@ export type WorkerMessage =
 export interface SimulateTaskInput {
   session: string
   configs: HierarchyConfig[]
-  /** Return each stored run's rows too (the CLI reports on its main thread; the app asks this worker). */
+  /**
+   * Hand each run's rows out as it is being stored (`PendingRun`, a `partial` message), ahead of
+   * the result: the CLI reports on its main thread while the worker writes. The app asks this
+   * worker for its reports instead.
+   */
   withRows?: boolean
   /** TLB levels on a thread of their own (NativeHierarchy's `tlbThread`): whether a sweep's workers leave cores free. */
   tlbThread?: boolean
@@ -69,8 +73,17 @@ export interface SimulateResult {
   runs: RunId[]
   accesses: number
   cancelled: boolean
-  /** With `withRows`: `rows[i]` holds run `runs[i]`'s rows, flat (~0.4 MB for 5,000 points; null: not kept). */
-  rows?: Array<KeptRun | null>
+}
+/**
+ * With `withRows`: run `run` of `configs[index]`, handed out inside its transaction, before the
+ * rest of it is written (store/runs.ts storeRun's `ahead`). It is in the file once the task's
+ * result says so; a task that fails after it stored nothing of it. The rows are flat (~0.4 MB
+ * for 5,000 points).
+ */
+export interface PendingRun {
+  index: number
+  run: RunId
+  rows: KeptRun
 }
 
 /** A stored run to read back as the API's RunReport (null: the latest). */
@@ -100,21 +113,21 @@ export interface ObjectsTaskInput {
   options: ObjectsOptions
 }
 
-/** Every task the pool runs: its input and its result. */
+/** Every task the pool runs: its input, its result, and what it may hand out ahead of the result (`partial`). */
 export interface PoolTasks {
-  simulate: { input: SimulateTaskInput; result: SimulateResult }
-  /** The RunReport as JSON text. */
+  simulate: { input: SimulateTaskInput; result: SimulateResult; partial: PendingRun }
   /** The report's JSON as UTF-8 bytes (JsonText.bytesOf). */
-  report: { input: ReportPartTaskInput; result: Uint8Array }
-  advice: { input: AdviceTaskInput; result: RunAdvice }
-  query: { input: QueryTaskInput; result: QuerySlice }
-  objects: { input: ObjectsTaskInput; result: ObjectsReport }
+  report: { input: ReportPartTaskInput; result: Uint8Array; partial: never }
+  advice: { input: AdviceTaskInput; result: RunAdvice; partial: never }
+  query: { input: QueryTaskInput; result: QuerySlice; partial: never }
+  objects: { input: ObjectsTaskInput; result: ObjectsReport; partial: never }
 }
 export type PoolTaskKind = keyof PoolTasks
 
-/** What a running task may do besides returning: report progress, notice a stop, and use the worker's kept sessions. */
+/** What a running task may do besides returning: report progress, hand out part of its result ahead of it, notice a stop, and use the worker's kept sessions. */
 export interface TaskContext {
   progress(phase: ProgressPhase, events: number, total: number | null): void
+  partial(value: unknown): void
   shouldStop(): boolean
   /** The worker's sessions, kept between its tasks while their files are unchanged. */
   sessions: SessionCache
@@ -126,5 +139,6 @@ export type PoolCommand = { type: 'task'; id: number; kind: PoolTaskKind; input:
 /** Pool worker -> parent, each tagged with its task's id. */
 export type PoolMessage =
   | { type: 'progress'; id: number; phase: ProgressPhase; events: number; total: number | null }
+  | { type: 'partial'; id: number; value: unknown }
   | { type: 'done'; id: number; result: unknown }
   | { type: 'error'; id: number; message: string; code: StrideErrorCode }

@@ -7,8 +7,7 @@ import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
 import { tlbThreadPays } from '../simulate/tlb-thread'
-import type { SimulateResult, SimulateTaskInput, TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
-import type { KeptRun } from '../store/run-rows'
+import type { PendingRun, SimulateResult, SimulateTaskInput, TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
@@ -104,8 +103,8 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
 }
 
 /** Simulations of a session in one pass; a failure names the session, which keeps its trace. */
-export function runSimulateWorker(input: SimulateTaskInput, onProgress: (p: TaskProgress) => void): WorkerHandle<SimulateResult> {
-  const handle = taskPool.run('simulate', input, onProgress)
+export function runSimulateWorker(input: SimulateTaskInput, onProgress: (p: TaskProgress) => void, onPending?: (p: PendingRun) => void): WorkerHandle<SimulateResult> {
+  const handle = taskPool.run('simulate', input, onProgress, onPending)
   return { stop: handle.stop, result: handle.result.catch((e: unknown) => Promise.reject(e instanceof JobError && e.session === null ? new JobError(e.message, e.code, input.session) : e)) }
 }
 
@@ -118,11 +117,10 @@ export interface PoolProgress {
   jobs: number
 }
 
-/** One run of a sweep: its stored run id, or cancelled (nothing stored); with `withRows`, its rows as stored. */
+/** One run of a sweep: its stored run id, or cancelled (nothing stored). */
 export interface SweepRun {
   run: number | null
   accesses: number
-  rows: KeptRun | null
 }
 
 /**
@@ -130,14 +128,21 @@ export interface SweepRun {
  * are dealt round-robin into one group per worker, and each worker simulates its group in
  * one pass over the trace (each chunk decoded once), so a sweep of N costs about N / size
  * simulations, not N worker starts and N decodes. Results come back in input order; the
- * first failure stops the rest.
+ * first failure stops the rest. `onPending`, if given, gets each run's rows while it is being
+ * stored (`PendingRun`, its index that of `configs`), before the result settles.
  */
-export function runSimulatePool(session: string, configs: HierarchyConfig[], size: number, onProgress: (p: PoolProgress) => void, withRows = false): WorkerHandle<SweepRun[]> {
+export function runSimulatePool(
+  session: string,
+  configs: HierarchyConfig[],
+  size: number,
+  onProgress: (p: PoolProgress) => void,
+  onPending?: (p: PendingRun) => void
+): WorkerHandle<SweepRun[]> {
   const workers = Math.max(1, Math.min(size, configs.length))
   const groups = Array.from({ length: workers }, (_, g) => configs.map((_, i) => i).filter((i) => i % workers === g))
   const events = new Array<number>(workers).fill(0)
   const totals = new Array<number | null>(workers).fill(null)
-  const results: SweepRun[] = configs.map(() => ({ run: null, accesses: 0, rows: null }))
+  const results: SweepRun[] = configs.map(() => ({ run: null, accesses: 0 }))
   let finished = 0
   const report = () => {
     const known = totals.every((t) => t !== null)
@@ -150,17 +155,21 @@ export function runSimulatePool(session: string, configs: HierarchyConfig[], siz
   }
   const handles = groups.map((group, g) =>
     // Each worker's TLB thread only where the workers leave cores free (as NativeHierarchy's default for one).
-    runSimulateWorker({ session, configs: group.map((i) => configs[i]!), withRows, tlbThread: tlbThreadPays(2 * workers) }, (p) => {
-      events[g] = p.events
-      totals[g] = p.total
-      report()
-    })
+    runSimulateWorker(
+      { session, configs: group.map((i) => configs[i]!), withRows: onPending !== undefined, tlbThread: tlbThreadPays(2 * workers) },
+      (p) => {
+        events[g] = p.events
+        totals[g] = p.total
+        report()
+      },
+      onPending && ((p) => onPending({ ...p, index: group[p.index]! }))
+    )
   )
   const result = Promise.all(
     handles.map((h, g) =>
       h.result.then(
         (done) => {
-          groups[g]!.forEach((i, k) => (results[i] = { run: done.cancelled ? null : done.runs[k]!, accesses: done.accesses, rows: done.cancelled ? null : (done.rows?.[k] ?? null) }))
+          groups[g]!.forEach((i, k) => (results[i] = { run: done.cancelled ? null : done.runs[k]!, accesses: done.accesses }))
           events[g] = done.accesses
           finished += groups[g]!.length
           report()

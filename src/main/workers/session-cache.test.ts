@@ -51,7 +51,7 @@ function edit(path: string, change: (db: ReturnType<typeof openDb>) => void): vo
   }
 }
 
-const context = (sessions: SessionCache): TaskContext => ({ progress: () => {}, shouldStop: () => false, sessions })
+const context = (sessions: SessionCache): TaskContext => ({ progress: () => {}, partial: () => {}, shouldStop: () => false, sessions })
 
 /** The statics the cache hands out for `path` now. */
 function staticsOf(cache: SessionCache, path: string) {

@@ -32,6 +32,7 @@ parentPort!.on('message', (m: PoolCommand) => {
   running = task
   const ctx: TaskContext = {
     progress: (phase, events, total) => post({ type: 'progress', id: task.id, phase, events, total }),
+    partial: (value) => post({ type: 'partial', id: task.id, value }),
     shouldStop: () => task.stop,
     sessions
   }

@@ -5,7 +5,7 @@
  * then one run stored per hierarchy. A sweep splits its hierarchies over a few pool workers.
  */
 import { StrideError } from '../../../shared/errors'
-import type { HierarchyConfig } from '../../../shared/domain'
+import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
@@ -14,7 +14,7 @@ import { foldLog, type Db } from '../../store/open-db'
 import { countEvents, openSessionDb } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from '../../session-analysis/session-simulation'
-import type { SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
+import type { PendingRun, SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
 
 interface Simulation {
   config: HierarchyConfig
@@ -50,17 +50,15 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
   try {
-    // With `withRows`, each run's rows taken as soon as it is stored (statics keep only the last few).
-    const rows: Array<KeptRun | null> = []
-    const runs = sims.map(({ config, hierarchy, interval }) => {
+    const runs = sims.map(({ config, hierarchy, interval }, index) => {
       hierarchy.finish()
       const timeline = hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
-      const run = storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics)
-      if (input.withRows) rows.push(statics.storedRun(run))
-      return run
+      // With `withRows`, the run's rows go out while the rest of it is written.
+      const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
+      return storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics, ahead)
     })
     foldLog(writer)
-    return { runs, accesses: done, cancelled: false, ...(input.withRows ? { rows } : {}) }
+    return { runs, accesses: done, cancelled: false }
   } finally {
     writer.close()
   }
