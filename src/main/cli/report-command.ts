@@ -8,12 +8,12 @@
 import { StrideError } from '../../shared/errors'
 import type { RunReport } from '../../shared/domain'
 import type { Db } from '../store/open-db'
-import { buildReport } from '../store/runs'
+import { buildLineReport, buildReport } from '../store/runs'
 import { SessionStatics } from '../store/session-statics'
 import { openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
-import { diffJson, printDiff, printReport, reportJson, type ReportBy } from './report-output'
+import { diffJson, printDiff, printLineReport, printReport, reportJson, type ReportBy } from './report-output'
 
 const BYS: ReportBy[] = ['line', 'reference', 'variable', 'function', 'loop']
 
@@ -28,8 +28,13 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   // Read once for both runs of a comparison; the CLI's tables and JSON show no stream metrics.
   const statics = new SessionStatics({ streams: false, keyed: false })
   try {
-    const report = buildReport(db, run, statics)
     const against = flag(args, 'against')
+    // The table by line needs the run's totals and lines only, not its references.
+    if (by === 'line' && !against && !has(args, 'json')) {
+      printLineReport(buildLineReport(db, run, statics), io)
+      return 0
+    }
+    const report = buildReport(db, run, statics)
     if (against) {
       const base = baselineReport(db, against, statics)
       if (by === 'function' || by === 'loop') throw new StrideError(`stride report: --against compares by line, reference or variable; not by ${by}.`)

@@ -1,6 +1,6 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
 import type { RunReport } from '../../shared/domain'
-import { groupFunctions, levelNames } from '../../shared/report-model'
+import { groupFunctions, levelNames, type LineReport } from '../../shared/report-model'
 import { groupVariables } from '../../shared/report-model'
 import { computeRunDiff } from '../../shared/run-diff'
 import { groupLoops } from '../store/loops'
@@ -53,29 +53,27 @@ function table(header: string[], rows: string[][], io: Io): void {
 
 const ratio = (misses: number, total: number) => (total > 0 ? (misses / total).toFixed(4) : '-')
 
+type Levels = Record<string, { readMisses: number; writeMisses: number }>
+type Row = { label: string; reads: number; writes: number; levels: Levels; misses: number }
+// A row takes what the table shows (no spread copy of each line or reference), and its
+// misses summed once, not in every comparison of the sort.
+const row = (label: string, r: { reads: number; writes: number; levels: Levels }): Row => {
+  let misses = 0
+  for (const n in r.levels) misses += r.levels[n]!.readMisses + r.levels[n]!.writeMisses
+  return { label, reads: r.reads, writes: r.writes, levels: r.levels, misses }
+}
+
+/** A run's totals and its table by line: printReport(report, 'line'), from the totals and lines alone. */
+export function printLineReport(report: LineReport, io: Io): void {
+  printTable(report, 'file:line', report.lines.map((l) => row(`${l.file}:${l.line}`, l)), io)
+}
+
 export function printReport(report: RunReport, by: ReportBy, io: Io): void {
-  const names = levelNames(report.config)
-  io.out(`run ${report.run}: ${describeConfig(report)}`)
-  for (const l of report.levels)
-    io.out(`  ${l.name}: ${l.reads} reads, ${l.writes} writes, ${l.readMisses} read misses, ${l.writeMisses} write misses, miss ratio ${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)}`)
-  io.out('')
-  const missCols = names.flatMap((n) => [`${n} rd miss`, `${n} wr miss`])
-  type Levels = Record<string, { readMisses: number; writeMisses: number }>
-  type Row = { label: string; reads: number; writes: number; levels: Levels; misses: number }
-  // A row takes what the table shows (no spread copy of each line or reference), and its
-  // misses summed once, not in every comparison of the sort.
-  const row = (label: string, r: { reads: number; writes: number; levels: Levels }): Row => {
-    let misses = 0
-    for (const n in r.levels) misses += r.levels[n]!.readMisses + r.levels[n]!.writeMisses
-    return { label, reads: r.reads, writes: r.writes, levels: r.levels, misses }
-  }
   let rows: Row[]
   let label: string
   switch (by) {
     case 'line':
-      label = 'file:line'
-      rows = report.lines.map((l) => row(`${l.file}:${l.line}`, l))
-      break
+      return printLineReport(report, io)
     case 'reference':
       label = 'reference'
       rows = report.references.map((r) => row(`${r.id} ${r.file ? `${r.file.split('/').pop()}:${r.line}` : r.pc}`, r))
@@ -93,17 +91,28 @@ export function printReport(report: RunReport, by: ReportBy, io: Io): void {
       rows = groupLoops(report).map((l) => row(`${'  '.repeat(l.depth)}${l.name}`, l))
       break
   }
+  printTable(report, label, rows, io)
+  if (by === 'variable' && rows.some((r) => r.label.endsWith(' *')))
+    io.out('* some references touch several data structures: each access counts for the one it touched; their misses are split by the same shares.')
+}
+
+/** The run's header and totals, then its rows (by misses, most first) under `label`. */
+function printTable(report: LineReport, label: string, rows: Row[], io: Io): void {
+  const names = levelNames(report.config)
+  io.out(`run ${report.run}: ${describeConfig(report)}`)
+  for (const l of report.levels)
+    io.out(`  ${l.name}: ${l.reads} reads, ${l.writes} writes, ${l.readMisses} read misses, ${l.writeMisses} write misses, miss ratio ${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)}`)
+  io.out('')
+  const missCols = names.flatMap((n) => [`${n} rd miss`, `${n} wr miss`])
   rows.sort((a, b) => b.misses - a.misses || b.reads + b.writes - (a.reads + a.writes))
   table(
     [label, 'reads', 'writes', ...missCols],
     rows.map((r) => [r.label, String(r.reads), String(r.writes), ...names.flatMap((n) => [String(r.levels[n]?.readMisses ?? 0), String(r.levels[n]?.writeMisses ?? 0)])]),
     io
   )
-  if (by === 'variable' && rows.some((r) => r.label.endsWith(' *')))
-    io.out('* some references touch several data structures: each access counts for the one it touched; their misses are split by the same shares.')
 }
 
-export function describeConfig(report: RunReport): string {
+export function describeConfig(report: Pick<RunReport, 'config'>): string {
   const c = report.config
   const levels = c.levels.map((l) => {
     const opts = [l.policy !== 'lru' ? l.policy : '', l.writePolicy === 'write-through' ? 'write-through' : '', l.writeAllocate === false ? 'no write-allocate' : '', l.inclusive ? 'inclusive' : '', l.prefetch && l.prefetch !== 'none' ? `${l.prefetch} prefetch` : ''].filter(Boolean)
@@ -115,7 +124,7 @@ export function describeConfig(report: RunReport): string {
 }
 
 /** One row per configuration of a sweep: misses and miss ratio per level. */
-export function printSweep(reports: RunReport[], io: Io): void {
+export function printSweep(reports: LineReport[], io: Io): void {
   const rows = reports.map((r) => [String(r.run), describeConfig(r), ...r.levels.map((l) => `${l.name} ${l.readMisses + l.writeMisses} (${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)})`)])
   const width = Math.max(...rows.map((r) => r.length))
   table(['run', 'configuration', ...Array.from({ length: width - 2 }, (_, i) => `level ${i + 1} misses (ratio)`)], rows.map((r) => [...r, ...new Array<string>(width - r.length).fill('')]), io)

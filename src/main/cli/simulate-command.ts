@@ -10,7 +10,7 @@ import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shar
 import { parseSize } from '../../shared/sizes'
 import { checkCompatible, checkConfig, parseLevels, parseTlbs, usage } from './hierarchy-flags'
 import { buildLayoutMap } from '../simulate/layout-filter'
-import { buildReport, reportOfRun } from '../store/runs'
+import { lineReportOfRun, readRun, reportOfRun } from '../store/runs'
 import type { KeptRun } from '../store/run-rows'
 import type { PendingRun } from '../workers/protocol'
 import { foldLog, type Db } from '../store/open-db'
@@ -22,7 +22,7 @@ import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './arg
 import type { Io } from './io'
 import { groupDigits } from '../../shared/counts'
 import { loadCollation } from '../../shared/report-model'
-import { diffJson, printDiff, printReport, printSweep, reportJson } from './report-output'
+import { diffJson, printDiff, printLineReport, printReport, printSweep, reportJson } from './report-output'
 
 export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...
         [--tlb NAME:ENTRIES:ASSOC:PAGE[:POLICY]] ... [--pad VAR=BYTES] ... [--pad-dim VAR=DIM:EXTENT[:row|col]] ...
@@ -268,26 +268,35 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
  */
 export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean }, io: Io, records?: KeptRun[]): number {
   const { baseline } = options
-  const reports = withSession(path, true, (db) => runs.map((run, i) => (records ? reportOfRun(db, run, records[i]!, statics) : buildReport(db, run, statics))))
-  // Pairs (padded, unpadded) when there is a baseline.
-  const step = baseline ? 2 : 1
-  const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
-  for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
-
-  if (options.json) {
-    const one = (o: { report: RunReport; base: RunReport | null }) =>
-      o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
-    io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
-    return 0
-  }
-  if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
-  for (const o of outputs) {
-    if (outputs.length === 1) printReport(o.report, 'line', io)
-    if (o.base) {
-      if (outputs.length > 1) io.out('')
-      io.out('')
-      printDiff(o.base, o.report, 'variable', io)
+  return withSession(path, true, (db) => {
+    const stored = (i: number) => records?.[i] ?? readRun(db, runs[i]!, statics)
+    // The tables need each run's totals and lines only; JSON and a baseline's differences, whole reports.
+    if (!options.json && !baseline) {
+      const reports = runs.map((run, i) => lineReportOfRun(db, run, stored(i), statics))
+      if (reports.length > 1) printSweep(reports, io)
+      else printLineReport(reports[0]!, io)
+      return 0
     }
-  }
-  return 0
+    const reports = runs.map((run, i) => reportOfRun(db, run, stored(i), statics))
+    // Pairs (padded, unpadded) when there is a baseline.
+    const step = baseline ? 2 : 1
+    const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
+    for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
+    if (options.json) {
+      const one = (o: { report: RunReport; base: RunReport | null }) =>
+        o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
+      io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
+      return 0
+    }
+    if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
+    for (const o of outputs) {
+      if (outputs.length === 1) printReport(o.report, 'line', io)
+      if (o.base) {
+        if (outputs.length > 1) io.out('')
+        io.out('')
+        printDiff(o.base, o.report, 'variable', io)
+      }
+    }
+    return 0
+  })
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { EXTRA_FIELDS, STAT_FIELDS, STAT_LINE_ENDS, STAT_READS, STAT_WRITES } from '../simulate/hierarchy'
 import { openDb, type Db } from './open-db'
 import { rollUpRun } from './rollup'
-import { buildReport, reportOfRun, storeRun, type SimulationResult } from './runs'
+import { buildReport, lineReportOfRun, readRun, reportOfRun, storeRun, type SimulationResult } from './runs'
 import type { KeptRun } from './run-rows'
 import { migrate } from './schema'
 import { SessionStatics } from './session-statics'
@@ -122,6 +122,35 @@ describe('storeRun', () => {
     expect(fromFile.timelines!.length).toBe(2)
     expect(Object.keys(fromFile.timelines![0]!.series)).toEqual(['A', 'B', 'std::map<int, int>', 'ü', '\uFF01x', '\u{1F600}'])
     expect(JSON.stringify(reportOfRun(db, run, got.kept, new SessionStatics()))).toBe(JSON.stringify(fromFile))
+  })
+
+  it("makes a run's totals and lines without its references exactly as its whole report has them", () => {
+    const db = session()
+    // Points without a line (no debug info), and points with rows at L2 only.
+    db.prepare('UPDATE points SET file = NULL, line = NULL WHERE idx % 17 = 5').run()
+    const r = result()
+    for (let p = 0; p < POINTS; p += 13) r.pointStats.fill(0, p * LEVELS * STAT_FIELDS, (p * LEVELS + 1) * STAT_FIELDS)
+    // A data TLB as the third level: the line sums skip its temporal figures, as the report's do.
+    const withTlb: SimulationResult = {
+      ...r,
+      config: { ...r.config, tlb: [{ name: 'DTLB', entries: 64, assoc: 4, pageSize: 4096 }] },
+      totals: [...r.totals, { name: 'DTLB', reads: 900, writes: 100, readMisses: 5, writeMisses: 1 }],
+      pointStats: Float64Array.from({ length: POINTS * 3 * STAT_FIELDS }, (_, i) => {
+        const p = Math.floor(i / (3 * STAT_FIELDS))
+        const l = Math.floor(i / STAT_FIELDS) % 3
+        return l < 2 ? r.pointStats[(p * LEVELS + l) * STAT_FIELDS + (i % STAT_FIELDS)]! : p % 11 === 0 ? 0 : (p * 3 + (i % STAT_FIELDS)) % 7
+      }),
+      extras: new Float64Array(3 * EXTRA_FIELDS).fill(1),
+      evictors: [...r.evictors, []]
+    }
+    for (const sim of [r, withTlb]) {
+      const statics = new SessionStatics()
+      const run = storeRun(db, sim, statics)
+      const whole = buildReport(db, run)
+      expect(whole.lines.length).toBeGreaterThan(5)
+      const lines = lineReportOfRun(db, run, readRun(db, run, new SessionStatics()), statics)
+      expect(JSON.stringify(lines)).toBe(JSON.stringify({ run: whole.run, config: whole.config, levels: whole.levels, lines: whole.lines }))
+    }
   })
 
   it('stores nothing of a run whose transaction fails after handing it out', () => {
