@@ -14,7 +14,8 @@ import type { HierarchyConfig, RunId, RunReport } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { openDb, type Db } from '../store/open-db'
-import { buildReport, storeRun, type SimulationResult } from '../store/runs'
+import { buildLineReport, buildReport, storeRun, type SimulationResult } from '../store/runs'
+import type { LineReport } from '../../shared/report-model'
 import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
@@ -146,11 +147,21 @@ export class FirstSimulation {
    * it when asked).
    */
   report(path: string): RunReport | null {
-    if (this.outcome?.run == null) return null
+    return this.fromSession(path, (db, run) => buildReport(db, run, this.statics))
+  }
+
+  /** The stored run's totals and lines (what `stride trace --cache` prints), as `report` builds its report. */
+  lineReport(path: string): LineReport | null {
+    return this.fromSession(path, (db, run) => buildLineReport(db, run, this.statics))
+  }
+
+  private fromSession<T>(path: string, build: (db: Db, run: RunId) => T): T | null {
+    const run = this.outcome?.run
+    if (run == null) return null
     try {
       const db = openSessionDb(path, { readonly: true })
       try {
-        return buildReport(db, this.outcome.run, this.statics)
+        return build(db, run)
       } finally {
         db.close()
       }

@@ -4,7 +4,7 @@ import { StrideError } from '../../shared/errors'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
 import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
-import type { RunReport } from '../../shared/domain'
+import type { FirstSimulation } from '../session-analysis/first-simulation'
 import { JsonText } from '../services/json-text'
 import { loadCollation } from '../../shared/report-model'
 
@@ -112,20 +112,25 @@ async function main(): Promise<void> {
     recorder: outcome.recorder,
     recorderNote: fallback
   }, first)
-  const report = input.reportFirstRun ? (first?.report(input.out) ?? null) : null
-  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(report ? await reportAs(report, input.reportFirstRun!) : {}) })
+  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(first && input.reportFirstRun ? await reportAs(first, input.out, input.reportFirstRun) : {}) })
 }
 
 /**
  * The first run's report as the client asked for it (protocol.ts `reportFirstRun`). Nothing on
  * an error: the session is whole, and the client reads the run from it as before.
  */
-async function reportAs(report: RunReport, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array } | { firstReportLines: string } | Record<string, never>> {
+async function reportAs(first: FirstSimulation, out: string, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array } | { firstReportLines: string } | Record<string, never>> {
   try {
-    if (as === 'json') return { firstReport: JsonText.bytesOf(report) }
-    const { printReport } = await import('../cli/report-output')
+    if (as === 'json') {
+      const report = first.report(out)
+      return report ? { firstReport: JsonText.bytesOf(report) } : {}
+    }
+    // The table needs the run's totals and lines only.
+    const report = first.lineReport(out)
+    if (!report) return {}
+    const { printLineReport } = await import('../cli/report-output')
     const lines: string[] = []
-    printReport(report, 'line', { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} })
+    printLineReport(report, { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} })
     return { firstReportLines: lines.join('\n') }
   } catch {
     return {}
