@@ -32,24 +32,22 @@ export function addInto(target: Rollup, ref: ReferenceStats, names: string[], li
   target.reads += ref.reads
   target.writes += ref.writes
   // for-in, not Object.entries: no array per reference and level (reports have thousands).
-  for (const name in ref.levels) addLevelInto(target, name, ref.levels[name]!, names, lines)
-}
-
-/** Adds one level of a reference's counts into a roll-up (addInto, level by level). */
-export function addLevelInto(target: Rollup, name: string, l: ReferenceLevelStats, names: string[], lines: number[]): void {
-  const t = (target.levels[name] ??= { readMisses: 0, writeMisses: 0 })
-  t.readMisses += l.readMisses
-  t.writeMisses += l.writeMisses
-  t.hits = (t.hits ?? 0) + l.hits
-  t.misses = (t.misses ?? 0) + l.misses
-  if (l.temporalHits === undefined) return
-  t.temporalHits = (t.temporalHits ?? 0) + l.temporalHits
-  t.spatialHits = (t.spatialHits ?? 0) + (l.spatialHits ?? 0)
-  let acc = reuseInputs.get(t)
-  if (!acc) reuseInputs.set(t, (acc = { used: 0, ends: 0, line: lines[names.indexOf(name)] ?? 1 }))
-  acc.used += l.usedBytes ?? 0
-  acc.ends += l.lineEnds ?? 0
-  t.spatialReuse = spatialReuse(acc.used, acc.ends, acc.line)
+  for (const name in ref.levels) {
+    const l = ref.levels[name]!
+    const t = (target.levels[name] ??= { readMisses: 0, writeMisses: 0 })
+    t.readMisses += l.readMisses
+    t.writeMisses += l.writeMisses
+    t.hits = (t.hits ?? 0) + l.hits
+    t.misses = (t.misses ?? 0) + l.misses
+    if (l.temporalHits === undefined) continue
+    t.temporalHits = (t.temporalHits ?? 0) + l.temporalHits
+    t.spatialHits = (t.spatialHits ?? 0) + (l.spatialHits ?? 0)
+    let acc = reuseInputs.get(t)
+    if (!acc) reuseInputs.set(t, (acc = { used: 0, ends: 0, line: lines[names.indexOf(name)] ?? 1 }))
+    acc.used += l.usedBytes ?? 0
+    acc.ends += l.lineEnds ?? 0
+    t.spatialReuse = spatialReuse(acc.used, acc.ends, acc.line)
+  }
 }
 
 /**
@@ -63,45 +61,45 @@ export function loadCollation(): void {
 
 /** Per source line; references without a line (no debug info) are left out here. */
 export function groupLines(references: ReferenceStats[], names: string[], lines: number[] = []): LineStats[] {
-  const grouped = new LineGroups(names)
+  // Found by file, then line (no text key built per reference); kept in first-seen order.
+  const byFile = new Map<string, Map<number, LineStats>>()
+  const out: LineStats[] = []
   for (const ref of references) {
-    const l = grouped.of(ref)
-    if (l) addInto(l, ref, names, lines)
+    if (!ref.file || !ref.line) continue
+    let byLine = byFile.get(ref.file)
+    if (!byLine) byFile.set(ref.file, (byLine = new Map()))
+    let l = byLine.get(ref.line)
+    if (!l) {
+      l = { file: ref.file, line: ref.line, function: ref.function, reads: 0, writes: 0, levels: emptyLevels(names) }
+      byLine.set(ref.line, l)
+      out.push(l)
+    }
+    addInto(l, ref, names, lines)
   }
-  return grouped.sorted()
+  return out.sort((a, b) => compareLines(a.file, a.line, b.file, b.line))
 }
 
 /**
- * A run's lines as groupLines makes them: found by file, then line (no text key built per
- * reference), created for the first reference met on each, in the report's order by file and line.
+ * The report's order of lines: by file (as the user's locale sorts text), then line. Files the
+ * collation calls equal keep a fixed order (their text's), whichever reference was met first.
  */
-export class LineGroups {
-  private readonly byFile = new Map<string, Map<number, LineStats>>()
-  private readonly out: LineStats[] = []
-
-  constructor(private readonly names: string[]) {}
-
-  /** The line of a reference with a file and line (null: none), created if it is the line's first. */
-  of(ref: { file: string | null; line: number | null; function: string | null }): LineStats | null {
-    if (!ref.file || !ref.line) return null
-    let byLine = this.byFile.get(ref.file)
-    if (!byLine) this.byFile.set(ref.file, (byLine = new Map()))
-    let l = byLine.get(ref.line)
-    if (!l) {
-      l = { file: ref.file, line: ref.line, function: ref.function, reads: 0, writes: 0, levels: emptyLevels(this.names) }
-      byLine.set(ref.line, l)
-      this.out.push(l)
-    }
-    return l
-  }
-
-  sorted(): LineStats[] {
-    return this.out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
-  }
+export function compareLines(fileA: string, lineA: number, fileB: string, lineB: number): number {
+  return fileA.localeCompare(fileB) || lineA - lineB || (fileA < fileB ? -1 : fileA > fileB ? 1 : 0)
 }
 
-/** A run's totals and lines without its references: all `stride simulate` prints of a run. */
-export type LineReport = Pick<RunReport, 'run' | 'config' | 'levels' | 'lines'>
+/** A line's accesses and misses per level: what a run's table by line shows of it. */
+export interface LineMisses {
+  file: string
+  line: number
+  reads: number
+  writes: number
+  levels: Record<string, { readMisses: number; writeMisses: number }>
+}
+
+/** A run's totals and its lines' misses, without its references: all `stride simulate` prints of a run. */
+export interface LineReport extends Pick<RunReport, 'run' | 'config' | 'levels'> {
+  lines: LineMisses[]
+}
 
 export function groupFunctions(report: RunReport): FunctionStats[] {
   const names = levelNames(report.config)

@@ -225,13 +225,15 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     // The CLI's tables and JSON show no stream metrics, and no client keeps its reports' statics.
     const statics = new SessionStatics({ streams: false, keyed: false })
     withSession(path, true, (db) => {
+      // The tables need each point's line only (and the lines' order: the collation's first
+      // use loads its data); JSON and a baseline's differences, whole reports.
+      if (!options.json && !baseline) return statics.linePlan(db)
       statics.points(db)
       statics.touches(db)
       statics.variables(db)
       statics.loops(db)
+      loadCollation()
     })
-    // While the worker simulates.
-    loadCollation()
     // Settled either way here; a failure is thrown by the `await handle.result` below.
     const finished = handle.result.then(
       () => 'finished' as const,

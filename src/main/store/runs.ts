@@ -31,7 +31,7 @@ import {
   STAT_WRITES
 } from '../simulate/hierarchy'
 import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
-import { LineGroups, addLevelInto, groupLines, levelNames, lineSizes, spatialReuse, type LineReport } from '../../shared/report-model'
+import { groupLines, levelNames, lineSizes, spatialReuse, type LineMisses, type LineReport } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { parseRunConfig } from './session-reader'
 import { RollUp, rollUpRow, type RowRollUp } from './rollup'
@@ -351,30 +351,43 @@ function rowLevelStats(rows: Float64Array, at: number, nCaches: number, lines: n
 }
 
 /**
- * Run `run`'s totals and lines, as its report (reportOfRun) has them, without building its
- * references, evictors or timelines: what `stride simulate` prints of a run, in a third of
- * the time for a whole-program session.
+ * Run `run`'s totals and its lines' accesses and misses, as its report (reportOfRun) has them,
+ * without building its references, evictors or timelines: what `stride simulate` prints of a
+ * run. The rows are summed by line into one typed array, through the session's line plan.
  */
 export function lineReportOfRun(db: Db, run: RunId, rec: KeptRun, statics: SessionStatics): LineReport {
-  const { config, names, lines, nCaches, levels } = runHead(run, rec)
-  const points = statics.points(db)
+  const { config, names, levels } = runHead(run, rec)
+  const plan = statics.linePlan(db)
   const rows = rec.points
-  const grouped = new LineGroups(names)
-  // Row by row, as reportOfRun then groupLines add them reference by reference (a point's rows
-  // are together, level by level): the same sums, made in the same order.
+  const nLevels = names.length
+  // Per line: reads, writes, then read and write misses per level.
+  const width = 2 + 2 * nLevels
+  const sums = new Float64Array(plan.files.length * width)
+  const seen = new Uint8Array(plan.files.length)
   for (let at = 0; at < rows.length; at += POINT_WIDTH) {
-    const p = points[rows[at]!]
-    if (!p) continue
-    const l = grouped.of(p)
-    if (!l) continue
+    const point = rows[at]!
     const level = rows[at + 1]!
+    const line = point < plan.lineOf.length ? plan.lineOf[point]! : -1
+    // A row of a level the configuration does not name is not a stored run's; nor its table.
+    if (line < 0 || level >= nLevels) continue
+    const base = line * width
+    seen[line] = 1
     if (level === 0) {
-      l.reads += rows[at + 2]!
-      l.writes += rows[at + 3]!
+      sums[base] += rows[at + 2]!
+      sums[base + 1] += rows[at + 3]!
     }
-    addLevelInto(l, names[level] ?? `L${level + 1}`, rowLevelStats(rows, at, nCaches, lines), names, lines)
+    sums[base + 2 + 2 * level] += rows[at + 4]!
+    sums[base + 3 + 2 * level] += rows[at + 5]!
   }
-  return { run, config, levels, lines: grouped.sorted() }
+  const lines: LineMisses[] = []
+  for (const line of plan.order) {
+    if (!seen[line]) continue
+    const base = line * width
+    const byLevel: LineMisses['levels'] = {}
+    for (let l = 0; l < nLevels; l++) byLevel[names[l]!] = { readMisses: sums[base + 2 + 2 * l]!, writeMisses: sums[base + 3 + 2 * l]! }
+    lines.push({ file: plan.files[line]!, line: plan.lines[line]!, reads: sums[base]!, writes: sums[base + 1]!, levels: byLevel })
+  }
+  return { run, config, levels, lines }
 }
 
 function timelinesOf(rec: KeptRun, names: string[]): MissTimeline[] {

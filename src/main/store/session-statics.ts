@@ -17,6 +17,7 @@
 import type { AccessPoint, LoopInfo, RunId, VariableInfo } from '../../shared/domain'
 import type { Db } from './open-db'
 import { readLoopNests } from './loops'
+import { linePlan, type LinePlan } from './line-plan'
 import { readPoints } from './session-reader'
 import type { PointFactColumns } from './slice-facts'
 import { readPointColumns, type PointColumns } from './point-columns'
@@ -35,6 +36,7 @@ export class SessionStatics {
   private touchTable: Touches | null = null
   private variableTable: VariableInfo[] | null = null
   private loopNests: LoopInfo[] | null = null
+  private lines: LinePlan | null = null
   private readonly keptRuns = new Map<RunId, KeptRun>()
   /** The recording's key, once known (undefined: not asked yet). */
   private key: string | null | undefined
@@ -68,6 +70,11 @@ export class SessionStatics {
   /** The variable each point's accesses fall in (null: none), for the simulator's timeline. */
   pointVariables(db: Db): Array<string | null> {
     return this.columns(db).facts.variable
+  }
+
+  /** Each point's source line and the lines' order, for a run's table by line. */
+  linePlan(db: Db): LinePlan {
+    return (this.lines ??= linePlan(this.points(db)))
   }
 
   touches(db: Db): Touches {

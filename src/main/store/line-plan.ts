@@ -1,0 +1,43 @@
+/**
+ * A session's source lines as a run's table by line lists them, worked out once from the point
+ * table (no run changes it): each point's line, and the lines in the report's order (by file,
+ * then line). A run's table then sums its rows into typed arrays by line, with no line looked up
+ * by name and no sort (`lineReportOfRun`, store/runs.ts).
+ */
+import type { AccessPoint } from '../../shared/domain'
+import { compareLines } from '../../shared/report-model'
+
+export interface LinePlan {
+  /** Per point: the index of its line, or -1 (no file or line: left out of the table). */
+  lineOf: Int32Array
+  files: string[]
+  lines: number[]
+  /** `file:line`, as the table labels each line. */
+  labels: string[]
+  /** Line indices in the report's order. */
+  order: Int32Array
+}
+
+export function linePlan(points: readonly AccessPoint[]): LinePlan {
+  const lineOf = new Int32Array(points.length).fill(-1)
+  const byFile = new Map<string, Map<number, number>>()
+  const files: string[] = []
+  const lines: number[] = []
+  for (let p = 0; p < points.length; p++) {
+    const { file, line } = points[p]!
+    if (!file || !line) continue
+    let byLine = byFile.get(file)
+    if (!byLine) byFile.set(file, (byLine = new Map()))
+    let at = byLine.get(line)
+    if (at === undefined) {
+      at = files.length
+      byLine.set(line, at)
+      files.push(file)
+      lines.push(line)
+    }
+    lineOf[p] = at
+  }
+  const order = Int32Array.from(files.keys())
+    .sort((a, b) => compareLines(files[a]!, lines[a]!, files[b]!, lines[b]!))
+  return { lineOf, files, lines, labels: files.map((f, i) => `${f}:${lines[i]}`), order }
+}
