@@ -17,7 +17,8 @@ import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from '../session-analysis/placed-variables'
-import { runSimulatePool, taskPool } from '../workers/run-worker'
+import { JobError, runSimulatePool, taskPool } from '../workers/run-worker'
+import { StrideError } from '../../shared/errors'
 import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { groupDigits } from '../../shared/counts'
@@ -243,7 +244,10 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
       io.progress(null)
       const printed = printRuns(path, pending.map((p) => p!.run), statics, options, io, pending.map((p) => p!.rows))
       // The runs are in the file only now: a failure to store them is said after their tables.
-      await handle.result
+      await handle.result.catch((e: unknown) => {
+        const why = e instanceof Error ? e.message : String(e)
+        throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}`, e instanceof StrideError ? e.code : 'internal', path)
+      })
       taskPool.retireIdle()
       withSession(path, false, foldLog)
       return printed
