@@ -61,7 +61,7 @@ export interface SimulationResult {
  * the report statements' orders, and each row's evictions (which the report does not read, the
  * roll-up does).
  */
-export function keptRunOf(r: SimulationResult, createdAt: string): { kept: KeptRun; evictions: Float64Array } {
+function keptRunOf(r: SimulationResult, createdAt: string): { kept: KeptRun; evictions: Float64Array } {
   const nLevels = r.totals.length
   const levels: KeptLevel[] = r.totals.map((t, l) => {
     const e = l * EXTRA_FIELDS
