@@ -1,10 +1,9 @@
 /**
  * A session's source lines as a run's table by line lists them, worked out once from the point
- * table (no run changes it): each point's line, and the lines in the report's order (by file,
+ * table's file and line columns (no run changes them): each point's line, and the lines in the report's order (by file,
  * then line). A run's table then sums its rows into typed arrays by line, with no line looked up
  * by name and no sort (`lineReportOfRun`, store/runs.ts).
  */
-import type { AccessPoint } from '../../shared/domain'
 import { compareLines } from '../../shared/report-model'
 
 export interface LinePlan {
@@ -18,13 +17,15 @@ export interface LinePlan {
   order: Int32Array
 }
 
-export function linePlan(points: readonly AccessPoint[]): LinePlan {
-  const lineOf = new Int32Array(points.length).fill(-1)
+/** From each point's file and line (by index; null: unknown). */
+export function linePlan(pointFiles: ReadonlyArray<string | null>, pointLines: ReadonlyArray<number | null>): LinePlan {
+  const lineOf = new Int32Array(pointFiles.length).fill(-1)
   const byFile = new Map<string, Map<number, number>>()
   const files: string[] = []
   const lines: number[] = []
-  for (let p = 0; p < points.length; p++) {
-    const { file, line } = points[p]!
+  for (let p = 0; p < pointFiles.length; p++) {
+    const file = pointFiles[p]
+    const line = pointLines[p]
     if (!file || !line) continue
     let byLine = byFile.get(file)
     if (!byLine) byFile.set(file, (byLine = new Map()))

@@ -74,7 +74,8 @@ export class SessionStatics {
 
   /** Each point's source line and the lines' order, for a run's table by line. */
   linePlan(db: Db): LinePlan {
-    return (this.lines ??= linePlan(this.points(db)))
+    // From the point columns (a light read), not the whole point table with its disassembly.
+    return (this.lines ??= linePlan(this.columns(db).facts.file, this.columns(db).facts.line))
   }
 
   touches(db: Db): Touches {
