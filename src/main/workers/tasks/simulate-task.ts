@@ -40,24 +40,15 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
   // A pool worker outlives its tasks: every handle is closed whatever happens.
   const { db: reader, statics } = ctx.sessions.open(input.session)
   let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
-  // Opened before the simulation, not after it: what the runs' roll-ups need is read through
-  // it while the first chunk decodes (simulateAll).
-  let writer: Db | null = null
   try {
-    writer = openSessionDb(input.session)
-    simulated = await simulateAll(reader, writer, statics, input, ctx)
-  } catch (e) {
-    writer?.close()
-    throw e
+    simulated = await simulateAll(reader, statics, input, ctx)
   } finally {
     reader.close()
   }
   const { sims, variables, kinds, total, done } = simulated
-  if (ctx.shouldStop()) {
-    writer.close()
-    return { runs: [], accesses: done, cancelled: true }
-  }
+  if (ctx.shouldStop()) return { runs: [], accesses: done, cancelled: true }
   ctx.progress('saving', done, total)
+  const writer = openSessionDb(input.session)
   try {
     const runs = sims.map(({ config, hierarchy, interval }, index) => {
       hierarchy.finish()
@@ -74,7 +65,7 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
 }
 
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
-async function simulateAll(reader: Db, writer: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
+async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
   const kinds = statics.kinds(reader)
   const total = countEvents(reader)
   // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
@@ -84,33 +75,18 @@ async function simulateAll(reader: Db, writer: Db, statics: SessionStatics, inpu
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
   for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce, input.tlbThread))
-  // What each point touched, which storing the runs rolls them up by: read while the first
-  // chunks decode on the thread pool (this thread would only wait for them; 15-35 ms for a
-  // whole-program session), through the writer, as the reader is walking the chunks.
-  const touches = setImmediate(() => {
-    try {
-      statics.touches(writer)
-    } catch {
-      // Read again, and reported, when the runs are stored.
-    }
-  })
-  let done: number
-  try {
-    done = await eachStoredChunk(
-      reader,
-      kinds.length,
-      (chunk) => {
-        for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
-      },
-      (done) => {
-        ctx.progress('simulating', done, total)
-        // Chunks are processed synchronously otherwise: the stop message gets in here.
-        return !ctx.shouldStop()
-      },
-      200
-    )
-  } finally {
-    clearImmediate(touches)
-  }
+  const done = await eachStoredChunk(
+    reader,
+    kinds.length,
+    (chunk) => {
+      for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
+    },
+    (done) => {
+      ctx.progress('simulating', done, total)
+      // Chunks are processed synchronously otherwise: the stop message gets in here.
+      return !ctx.shouldStop()
+    },
+    200
+  )
   return { sims, variables, kinds, total, done }
 }
