@@ -75,7 +75,8 @@ export class SessionStatics {
   /** Each point's source line and the lines' order, for a run's table by line. */
   linePlan(db: Db): LinePlan {
     // From the point columns (a light read), not the whole point table with its disassembly.
-    return (this.lines ??= linePlan(this.columns(db).facts.file, this.columns(db).facts.line))
+    const { file, line } = this.columns(db).facts
+    return (this.lines ??= linePlan(file, line))
   }
 
   touches(db: Db): Touches {
