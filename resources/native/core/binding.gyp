@@ -7,7 +7,8 @@
       "sources": ["<!@(node list-sources.js)"],
       "include_dirs": ["src"],
       "cflags": ["-O3", "-ffp-contract=off", "-std=gnu11", "-Wall", "-Wno-unused-parameter", "-fno-strict-aliasing"],
-      "cflags!": ["-O2"],
+      # node-gyp's defaults keep the frame pointer: one register fewer for the simulator's loop (1-3%).
+      "cflags!": ["-O2", "-fno-omit-frame-pointer"],
       "defines": ["NAPI_VERSION=8"],
       # The codec's second stage (src/codec/brotli.c): Debian's libbrotli-dev. In Node the
       # symbols resolve to Node's own brotli (it exports them), the one zlib uses.

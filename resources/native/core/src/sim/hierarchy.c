@@ -82,6 +82,7 @@ void sim_free(Sim *s) {
     evictors_free(&s->evictors[l]);
   }
   free(s->stats);
+  free(s->refs);
   free(s->kinds);
   free(s->last_address);
   free(s->last_stride);
@@ -94,7 +95,7 @@ void sim_free(Sim *s) {
 }
 
 size_t sim_bytes(const Sim *s) {
-  size_t n = (size_t)s->point_count * (s->n_levels * ST_FIELDS * 8 + 1 + 16 + 4) + s->cap_cells * sizeof *s->cells + s->cap_misses * 4;
+  size_t n = (size_t)s->point_count * (s->n_levels * ST_FIELDS * 8 + 3 * 8 + 1 + 16 + 4) + s->cap_cells * sizeof *s->cells + s->cap_misses * 4;
   for (uint32_t l = 0; l < s->n_levels; l++) n += level_bytes(&s->levels[l]) + evictors_bytes(&s->evictors[l]);
   return n;
 }
@@ -138,7 +139,9 @@ const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const i
     size_t row = (size_t)s->n_levels * ST_FIELDS * sizeof *s->stats;
     uint64_t *stats = grow_copy(s->stats, old * row, count * row);
     if (stats) s->stats = stats;
-    double *last = stats ? realloc(s->last_address, count * sizeof *last) : NULL;
+    uint64_t *refs = stats ? grow_copy(s->refs, old * 3 * sizeof *refs, count * 3 * sizeof *refs) : NULL;
+    if (refs) s->refs = refs;
+    double *last = refs ? realloc(s->last_address, count * sizeof *last) : NULL;
     if (last) s->last_address = last;
     double *stride = last ? grow_copy(s->last_stride, old * sizeof *stride, count * sizeof *stride) : NULL;
     if (stride) s->last_stride = stride;
@@ -233,9 +236,11 @@ static void close_interval(Sim *s) {
   if (s->max_intervals && s->interval_index == 2 * s->max_intervals && !halve_timeline(s)) s->failed = true;
 }
 
-/* A miss at level l by the access being simulated: the timeline and the miss stream. */
-static inline void on_miss(Sim *s, uint32_t l, int32_t point) {
-  if (s->interval && s->point_vars && (uint32_t)point < s->n_point_vars) {
+/* A miss at level l by the access being simulated: the timeline and the miss stream. The
+ * fused loop reads `track` and `miss_level` once per batch (each counter store could change
+ * s->interval as far as the compiler knows; 2-5% on bench/simulate.mjs). */
+static inline __attribute__((always_inline)) void on_miss_as(Sim *s, uint32_t l, int32_t point, bool track, int32_t miss_level) {
+  if (track && (uint32_t)point < s->n_point_vars) {
     int32_t v = s->point_vars[point];
     if (v >= 0) {
       size_t i = (size_t)l * (s->n_vars ? s->n_vars : 1) + (uint32_t)v;
@@ -243,7 +248,7 @@ static inline void on_miss(Sim *s, uint32_t l, int32_t point) {
       s->counted[i >> 6] |= 1ull << (i & 63);
     }
   }
-  if ((int32_t)l == s->miss_level) {
+  if ((int32_t)l == miss_level) {
     if (s->n_misses == s->cap_misses) {
       size_t cap = s->cap_misses ? s->cap_misses * 2 : 4096;
       uint32_t *next = realloc(s->misses, cap * sizeof *next);
@@ -257,6 +262,8 @@ static inline void on_miss(Sim *s, uint32_t l, int32_t point) {
     s->misses[s->n_misses++] = s->index;
   }
 }
+
+static inline void on_miss(Sim *s, uint32_t l, int32_t point) { on_miss_as(s, l, point, s->interval && s->point_vars, s->miss_level); }
 
 static inline uint64_t *stat_row(Sim *s, int32_t point, uint32_t l) { return s->stats + ((size_t)point * s->n_levels + l) * ST_FIELDS; }
 
@@ -462,18 +469,48 @@ static const char *run_general(Sim *s, uint32_t count, const uint32_t *points, c
 
 /* ---- the fused path ---- */
 
+/* The POPCNT instruction where the CPU has it (checked once, at load): a one-word byte vector's
+ * count inline, not through level_used_bytes' load-time-chosen call (3% of bench/simulate.mjs's
+ * L1 + L2 + TLB). */
+static bool has_popcnt;
+__attribute__((constructor)) static void check_popcnt(void) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  has_popcnt = __builtin_cpu_supports("popcnt");
+#endif
+}
+
+static inline uint32_t used_bytes_at(const SimLevel *v, uint32_t slot) {
+#if defined(__x86_64__)
+  if (v->words == 1 && has_popcnt) {
+    uint64_t n;
+    __asm__("popcnt %1, %0" : "=r"(n) : "rm"(line_at(v, slot)->used[0]));
+    return (uint32_t)n;
+  }
+#endif
+  return v->words ? level_used_bytes(v, slot) : 0;
+}
+
 static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t bytes);
 
 /* The line at position `at` of fused level l (still in place) leaves for `by`'s line; a
- * dirty line is written to the next level first. */
-static inline __attribute__((always_inline)) void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by) {
+ * dirty line is written to the next level first. The level's evictions and the owner's line
+ * ends are not counted here: sim_extra and sim_stat_row find them from the evictor cells and
+ * the owner's evictions. `n_caches` is the fused loop's constant (s->n_caches elsewhere), so
+ * a TLB level's copy has no byte or dirty work in it (4% on bench/simulate.mjs's (b)). */
+static inline __attribute__((always_inline)) void fused_evict(Sim *s, uint32_t l, SimLevel *v, uint64_t at, int32_t by, const uint32_t n_caches) {
+  const bool cache = l < n_caches;
   uint32_t slot = v->slots[at];
-  s->extras[l * EX_FIELDS + EX_EVICTIONS]++;
   int32_t owner = line_at(v, slot)->owner;
-  credit_eviction(s, l, owner, by, owner >= 0 && v->words ? level_used_bytes(v, slot) : 0);
-  if (l < s->n_caches && line_at(v, slot)->dirty) {
+  evictors_add(&s->evictors[l], owner, by, 1);
+  if (owner >= 0) {
+    uint64_t *row = stat_row(s, owner, l);
+    if (cache) row[ST_USED_BYTES] += used_bytes_at(v, slot);
+    row[ST_EVICTIONS]++;
+  }
+  if (cache && line_at(v, slot)->dirty) {
     s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
-    if (l + 1 < s->n_caches) fused_write_back(s, l + 1, v->tags[at] * v->line_size, v->line_size);
+    if (l + 1 < n_caches) fused_write_back(s, l + 1, v->tags[at] * v->line_size, v->line_size);
   }
 }
 
@@ -510,7 +547,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
       }
       missed = true;
       p--;
-      if (tags[p] != SIM_EMPTY) fused_evict(s, k, v, p, OWNER_WRITEBACK);
+      if (tags[p] != SIM_EMPTY) fused_evict(s, k, v, p, OWNER_WRITEBACK, s->n_caches);
       uint32_t slot = move_to_front(v, base, p, block);
       line_at(v, slot)->owner = OWNER_WRITEBACK;
       line_at(v, slot)->dirty = 1;
@@ -522,7 +559,7 @@ static void fused_write_back(Sim *s, uint32_t k, uint64_t address, uint32_t byte
 
 /* Moves `block` to the front of its set (positions before it shift down one); on a miss the
  * last position (empty or least recent) is evicted first. Returns the slot; *missed says which. */
-static inline __attribute__((always_inline)) uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool *missed) {
+static inline __attribute__((always_inline)) uint32_t fused_touch(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool *missed, const uint32_t n_caches) {
   uint64_t *tags = v->tags;
   uint32_t *slots = v->slots;
   uint64_t base = level_base(v, block);
@@ -535,7 +572,7 @@ static inline __attribute__((always_inline)) uint32_t fused_touch(Sim *s, uint32
   *missed = p == stop;
   if (*missed) {
     p--;
-    if (tags[p] != SIM_EMPTY) fused_evict(s, l, v, p, point);
+    if (tags[p] != SIM_EMPTY) fused_evict(s, l, v, p, point, n_caches);
   }
   return move_to_front(v, base, p, block);
 }
@@ -543,9 +580,9 @@ static inline __attribute__((always_inline)) uint32_t fused_touch(Sim *s, uint32
 /* A demand use of one line of fused cache level l, bytes lo..hi of it: the line's owner, dirty
  * bit and byte vector, and whether it was a miss, a temporal or a spatial hit. Always inlined:
  * left to the compiler it became a call and cost 12% on bench/simulate.mjs's trace. */
-static inline __attribute__((always_inline)) int fused_line(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool write, uint32_t lo, uint32_t hi) {
+static inline __attribute__((always_inline)) int fused_line(Sim *s, uint32_t l, SimLevel *v, uint64_t block, int32_t point, bool write, uint32_t lo, uint32_t hi, const uint32_t n_caches) {
   bool miss;
-  uint32_t slot = fused_touch(s, l, v, block, point, &miss);
+  uint32_t slot = fused_touch(s, l, v, block, point, &miss, n_caches);
   SimLine *line = line_at(v, slot);
   if (miss) {
     line->owner = point;
@@ -562,7 +599,8 @@ static inline __attribute__((always_inline)) int fused_line(Sim *s, uint32_t l, 
 static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s, uint32_t count, const uint32_t *points, const double *addresses,
                                                                           const uint16_t *sizes, const uint32_t n_caches, const uint32_t n_levels) {
   const uint32_t max_size = s->max_size;
-  const bool compatible = s->compatible, timed = s->interval != 0;
+  const bool compatible = s->compatible, timed = s->interval != 0, track = timed && s->point_vars;
+  const int32_t miss_level = s->miss_level;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
     if (point >= s->point_count) return outside(s, i, point);
@@ -573,18 +611,19 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
     uint64_t last = address + size - 1;
     uint64_t *row = stat_row(s, (int32_t)point, 0);
     s->index = i;
+    /* Reads and writes per level follow from these (sim_stat_row). */
+    s->refs[point * 3 + kind]++;
     /* Data TLB levels: one translation per access, one lookup per page touched. */
     bool tlb_write = kind == KIND_WRITE;
     for (uint32_t l = n_caches; l < n_levels; l++) {
       uint64_t *at = row + l * ST_FIELDS;
-      at[tlb_write ? ST_WRITES : ST_READS]++;
       SimLevel *v = &s->levels[l];
       uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
       if (end - first > 1) return straddle(s, i, size, address);
       bool missed = false;
       for (uint64_t block = first; block <= end; block++) {
         bool miss;
-        uint32_t slot = fused_touch(s, l, v, block, (int32_t)point, &miss);
+        uint32_t slot = fused_touch(s, l, v, block, (int32_t)point, &miss, n_caches);
         if (miss) {
           line_at(v, slot)->owner = (int32_t)point;
           missed = true;
@@ -592,7 +631,7 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
       }
       if (!missed) break;
       at[tlb_write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
-      on_miss(s, l, (int32_t)point);
+      on_miss_as(s, l, (int32_t)point, track, miss_level);
     }
     /* Cache levels (write-back, write-allocate: a hit ends the walk). A modify is a read
      * then a write; in Cachegrind-compatible mode one read. */
@@ -600,18 +639,17 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
     for (int rep = kind == KIND_MODIFY && !compatible ? 2 : 1; rep > 0; rep--, write = true) {
       for (uint32_t l = 0; l < n_caches; l++) {
         uint64_t *at = row + l * ST_FIELDS;
-        at[write ? ST_WRITES : ST_READS]++;
         SimLevel *v = &s->levels[l];
         uint32_t line = v->line_size;
         uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
         if (end - first > 1) return straddle(s, i, size, address);
         int result;
         if (first == end) /* the common case: one line, no straddle */
-          result = fused_line(s, l, v, first, (int32_t)point, write, (uint32_t)(address - first * line), (uint32_t)(last - first * line));
+          result = fused_line(s, l, v, first, (int32_t)point, write, (uint32_t)(address - first * line), (uint32_t)(last - first * line), n_caches);
         else {
           /* Two lines: a miss if either missed (Cachegrind's rule), temporal only if both were. */
-          int r1 = fused_line(s, l, v, first, (int32_t)point, write, (uint32_t)(address - first * line), line - 1);
-          int r2 = fused_line(s, l, v, end, (int32_t)point, write, 0, (uint32_t)(last - end * line));
+          int r1 = fused_line(s, l, v, first, (int32_t)point, write, (uint32_t)(address - first * line), line - 1, n_caches);
+          int r2 = fused_line(s, l, v, end, (int32_t)point, write, 0, (uint32_t)(last - end * line), n_caches);
           result = r1 > r2 ? r1 : r2;
         }
         if (result != SIM_MISS) {
@@ -619,7 +657,7 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
           break;
         }
         at[write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
-        on_miss(s, l, (int32_t)point);
+        on_miss_as(s, l, (int32_t)point, track, miss_level);
       }
     }
     if (timed && --s->until_boundary == 0) close_interval(s);
@@ -667,4 +705,34 @@ void sim_finish(Sim *s) {
     }
   }
   if (s->interval && s->until_boundary != s->interval) close_interval(s);
+}
+
+void sim_stat_row(const Sim *s, uint32_t point, uint32_t level, uint64_t *out) {
+  const uint64_t *row = s->stats + ((size_t)point * s->n_levels + level) * ST_FIELDS;
+  for (int f = 0; f < ST_FIELDS; f++) out[f] = row[f];
+  if (!s->fused) return;
+  out[ST_LINE_ENDS] += row[ST_EVICTIONS];
+  if (level == 0 || level == s->n_caches) {
+    const uint64_t *r = s->refs + (size_t)point * 3;
+    out[ST_READS] = r[KIND_READ] + r[KIND_MODIFY];
+    out[ST_WRITES] = r[KIND_WRITE] + (level < s->n_caches && !s->compatible ? r[KIND_MODIFY] : 0);
+  } else {
+    const uint64_t *before = row - ST_FIELDS;
+    out[ST_READS] = before[ST_READ_MISSES];
+    out[ST_WRITES] = before[ST_WRITE_MISSES];
+  }
+}
+
+uint64_t sim_extra(const Sim *s, uint32_t level, uint32_t field) {
+  if (!s->fused || field != EX_EVICTIONS) return s->extras[level * EX_FIELDS + field];
+  /* Every fused eviction is one evictor cell count. */
+  uint64_t n = 0;
+  const SimEvictors *m = &s->evictors[level];
+  if (m->dense) {
+    for (size_t i = 0, cells = (size_t)m->width * m->width; i < cells; i++) n += m->dense[i];
+  } else {
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i]) n += m->counts[i];
+  }
+  return n;
 }

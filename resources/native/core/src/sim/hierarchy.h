@@ -37,8 +37,14 @@ typedef struct {
   bool compatible, fused, any_inclusive;
   uint32_t max_size;
   uint64_t extras[SIM_MAX_LEVELS * EX_FIELDS];
-  /* stats[(point * n_levels + level) * ST_FIELDS + field] */
+  /* stats[(point * n_levels + level) * ST_FIELDS + field]. A fused Sim leaves some fields to be
+   * worked out when read (sim_stat_row, sim_extra): fewer stores per access. */
   uint64_t *stats;
+  /* Fused: references per point and kind, refs[point * 3 + kind]. They give every level's
+   * reads and writes: the first cache level and the first TLB level see each reference (a
+   * modify as a read, then, outside Cachegrind-compatible mode, a write); a later level sees
+   * exactly the misses of the one before. */
+  uint64_t *refs;
   uint32_t point_count;
   uint8_t *kinds;
   /* Stride prefetcher state per point (NaN: no access yet), as doubles like the model's. */
@@ -90,5 +96,9 @@ const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const i
  * over more than two lines, out of memory). */
 const char *sim_run(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes);
 void sim_finish(Sim *s);
+/* A point's counts at a level, as the reference model keeps them (ST_FIELDS values). */
+void sim_stat_row(const Sim *s, uint32_t point, uint32_t level, uint64_t *out);
+/* A level's count that belongs to no reference (an EX_ field). */
+uint64_t sim_extra(const Sim *s, uint32_t level, uint32_t field);
 size_t sim_bytes(const Sim *s);
 #endif

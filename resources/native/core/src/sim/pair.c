@@ -177,17 +177,18 @@ void pair_stats(const SimPair *p, double *out) {
     for (uint32_t l = 0; l < p->n_levels; l++) {
       const Sim *s = p->split && l >= p->n_caches ? p->tlb : &p->main;
       uint32_t at = p->split && l >= p->n_caches ? l - p->n_caches : l;
-      const uint64_t *row = s->stats + ((size_t)point * s->n_levels + at) * ST_FIELDS;
+      uint64_t row[ST_FIELDS];
+      sim_stat_row(s, point, at, row);
       double *to = out + ((size_t)point * p->n_levels + l) * ST_FIELDS;
       for (int f = 0; f < ST_FIELDS; f++) to[f] = (double)row[f];
     }
 }
 
 void pair_extras(const SimPair *p, double *out) {
-  for (uint32_t i = 0; i < p->main.n_levels * EX_FIELDS; i++) out[i] = (double)p->main.extras[i];
+  for (uint32_t i = 0; i < p->main.n_levels * EX_FIELDS; i++) out[i] = (double)sim_extra(&p->main, i / EX_FIELDS, i % EX_FIELDS);
   if (!p->split) return;
   double *to = out + (size_t)p->n_caches * EX_FIELDS;
-  for (uint32_t i = 0; i < p->tlb->n_levels * EX_FIELDS; i++) to[i] = (double)p->tlb->extras[i];
+  for (uint32_t i = 0; i < p->tlb->n_levels * EX_FIELDS; i++) to[i] = (double)sim_extra(p->tlb, i / EX_FIELDS, i % EX_FIELDS);
 }
 
 size_t pair_cells(const SimPair *p) { return p->main.n_cells + (p->split ? p->tlb->n_cells : 0); }
