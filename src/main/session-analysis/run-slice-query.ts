@@ -27,7 +27,7 @@ export interface SliceQueryInput {
 export interface SliceQueryHooks {
   /** Accesses re-simulated so far (array sections only). */
   onProgress?: (events: number, total: number) => void
-  /** Checked between chunks; true stops the query with "Query cancelled.". */
+  /** Checked after every chunk; true stops the query with "Query cancelled.". */
   shouldStop?: () => boolean
 }
 
@@ -59,8 +59,8 @@ async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, 
       lastPost = now
       hooks.onProgress?.(done, total)
       await new Promise((r) => setImmediate(r)) // let a stop message in
-      if (hooks.shouldStop?.()) throw new StrideError('Query cancelled.', 'cancelled')
     }
+    if (hooks.shouldStop?.()) throw new StrideError('Query cancelled.', 'cancelled')
   }
   const loops = hasTable(db, 'point_loops')
   const rows = allRows(

@@ -6,7 +6,8 @@ import { WorkerSlots } from './worker-slots'
 /**
  * A stand-in task worker speaking the pool's protocol: 'report' answers with its input and the
  * worker's thread id, 'simulate' ticks progress until told to stop, 'query' spins without ever
- * yielding (only terminate ends it), 'objects' kills its own thread, 'advice' fails. A
+ * yielding (only terminate ends it; the query 'poll' watches the shared stop flag, and ends
+ * when it names the task), 'objects' kills its own thread, 'advice' fails. A
  * 'simulate' with \`withRows\` hands out two runs ahead of its result instead.
  */
 const STAND_IN = `
@@ -30,6 +31,9 @@ parentPort.on('message', (m) => {
       setTimeout(tick, 5)
     }
     tick()
+  } else if (m.kind === 'query' && m.input.query === 'poll') {
+    while (Atomics.load(m.stopFlag, 0) !== m.id) {}
+    post({ type: 'done', result: { sawStop: !stops.has(m.id), thread: threadId } })
   } else if (m.kind === 'query') { for (;;) {} }
   else if (m.kind === 'objects') process.exit(3)
 })`
@@ -133,6 +137,17 @@ describe('warm worker pool', () => {
     expect(slots.running).toBe(0)
     const after = await report(p, 2)
     expect(after.thread).not.toBe(before.thread)
+  })
+
+  it('a task that never yields sees its stop through the shared flag, and keeps its worker', async () => {
+    const { pool: p } = pool(2, { stopGraceMs: 60_000 })
+    const before = await report(p, 1)
+    const busy = p.run('query', { session: 's', run: null, query: 'poll', reduction: 'sum' })
+    await new Promise((r) => setTimeout(r, 30))
+    busy.stop()
+    // The stop message was never read (the task never yielded); the flag alone ended it.
+    expect(await busy.result).toEqual({ sawStop: true, thread: before.thread })
+    expect((await report(p, 2)).thread).toBe(before.thread)
   })
 
   it("a task's own error reaches the caller with its code and the worker stays", async () => {

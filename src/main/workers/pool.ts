@@ -44,6 +44,8 @@ interface Task {
 
 interface Pooled {
   worker: Worker
+  /** Shared with the worker (PoolCommand's stopFlag): the id of the task told to stop. */
+  stopFlag: Int32Array
   task: Task | null
   idleTimer: ReturnType<typeof setTimeout> | null
   gone: boolean
@@ -132,7 +134,7 @@ export class WorkerPool {
           task = t
           p.task = t
           p.worker.ref()
-          p.worker.postMessage({ type: 'task', id: t.id, kind, input } satisfies PoolCommand)
+          p.worker.postMessage({ type: 'task', id: t.id, kind, input, stopFlag: p.stopFlag } satisfies PoolCommand)
         },
         (e: unknown) => {
           settled = true
@@ -147,6 +149,7 @@ export class WorkerPool {
       const p = pooled as Pooled | null
       if (!t || !p) return // still waiting for a slot: it will not start
       t.stopped = true
+      Atomics.store(p.stopFlag, 0, t.id)
       p.worker.postMessage({ type: 'stop', id: t.id } satisfies PoolCommand)
       setTimeout(() => {
         if (p.task === t) void this.retire(p)
@@ -195,7 +198,7 @@ export class WorkerPool {
 
   private start(): Pooled {
     const worker = this.options.spawn()
-    const p: Pooled = { worker, task: null, idleTimer: null, gone: false }
+    const p: Pooled = { worker, stopFlag: new Int32Array(new SharedArrayBuffer(4)), task: null, idleTimer: null, gone: false }
     this.all.add(p)
     worker.on('message', (m: PoolMessage) => {
       const t = p.task

@@ -133,8 +133,12 @@ export interface TaskContext {
   sessions: SessionCache
 }
 
-/** Parent -> pool worker: one task at a time, and stop for the one running. */
-export type PoolCommand = { type: 'task'; id: number; kind: PoolTaskKind; input: unknown } | { type: 'stop'; id: number }
+/**
+ * Parent -> pool worker: one task at a time, and stop for the one running. `stopFlag` is the
+ * worker's shared cell: the parent stores a task's id there to stop it, which the task sees at
+ * its next check without yielding (a stop message waits for the worker's event loop).
+ */
+export type PoolCommand = { type: 'task'; id: number; kind: PoolTaskKind; input: unknown; stopFlag: Int32Array } | { type: 'stop'; id: number }
 
 /** Pool worker -> parent, each tagged with its task's id. */
 export type PoolMessage =

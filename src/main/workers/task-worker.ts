@@ -1,7 +1,8 @@
 /**
  * A warm pool worker (workers/pool.ts): it stays alive between tasks, so a report, a query or
  * a what-if run does not pay for a thread start and module loading each time. One task at a
- * time; a stop message for it is seen at the task's next yield.
+ * time; a stop is seen at the task's next check (the parent sets the shared stop flag), or its
+ * next yield (the stop message).
  */
 import { parentPort } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
@@ -33,7 +34,7 @@ parentPort!.on('message', (m: PoolCommand) => {
   const ctx: TaskContext = {
     progress: (phase, events, total) => post({ type: 'progress', id: task.id, phase, events, total }),
     partial: (value) => post({ type: 'partial', id: task.id, value }),
-    shouldStop: () => task.stop,
+    shouldStop: () => task.stop || Atomics.load(m.stopFlag, 0) === task.id,
     sessions
   }
   started = true
