@@ -472,13 +472,13 @@ static const char *run_general(Sim *s, uint32_t count, const uint32_t *points, c
 /* The POPCNT instruction where the CPU has it (checked once, at load): a one-word byte vector's
  * count inline, not through level_used_bytes' load-time-chosen call (3% of bench/simulate.mjs's
  * L1 + L2 + TLB). */
+#if defined(__x86_64__)
 static bool has_popcnt;
 __attribute__((constructor)) static void check_popcnt(void) {
-#if defined(__x86_64__)
   __builtin_cpu_init();
   has_popcnt = __builtin_cpu_supports("popcnt");
-#endif
 }
+#endif
 
 static inline uint32_t used_bytes_at(const SimLevel *v, uint32_t slot) {
 #if defined(__x86_64__)
