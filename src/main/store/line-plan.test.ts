@@ -9,7 +9,7 @@ describe('linePlan', () => {
   it("gives each point its line (none without a file or line) and the lines in the report's order", () => {
     const plan = planOf([['/s/b.c', 3], [null, 4], ['/s/a.c', 9], ['/s/b.c', 3], ['/s/a.c', 2], ['/s/b.c', 0]])
     expect(Array.from(plan.lineOf)).toEqual([0, -1, 1, 0, 2, -1])
-    expect(Array.from(plan.order, (i) => plan.labels[i])).toEqual(['/s/a.c:2', '/s/a.c:9', '/s/b.c:3'])
+    expect(Array.from(plan.order, (i) => `${plan.files[i]}:${plan.lines[i]}`)).toEqual(['/s/a.c:2', '/s/a.c:9', '/s/b.c:3'])
   })
 
   it('orders files the collation calls equal by their text, whichever was met first, as groupLines does', () => {

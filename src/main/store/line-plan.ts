@@ -11,8 +11,6 @@ export interface LinePlan {
   lineOf: Int32Array
   files: string[]
   lines: number[]
-  /** `file:line`, as the table labels each line. */
-  labels: string[]
   /** Line indices in the report's order. */
   order: Int32Array
 }
@@ -40,5 +38,5 @@ export function linePlan(pointFiles: ReadonlyArray<string | null>, pointLines: R
   }
   const order = Int32Array.from(files.keys())
     .sort((a, b) => compareLines(files[a]!, lines[a]!, files[b]!, lines[b]!))
-  return { lineOf, files, lines, labels: files.map((f, i) => `${f}:${lines[i]}`), order }
+  return { lineOf, files, lines, order }
 }
