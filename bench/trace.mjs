@@ -9,6 +9,9 @@
 //               (system libraries' symbols, and what gdb read of this build's variables, kept
 //               from the runs before, as on a user's machine re-tracing a program)
 //   cold        the same once with none kept (the first trace on a machine, or of a new build)
+//   pipe        `stride trace` with the records through a pipe (STRIDE_RECORD_TRANSPORT=pipe), as
+//               before the shared ring (record-ring.ts); `stride` runs with the value `ring`, the
+//               default, so both programs see environments of one size
 // Programs: four examples, the heat stencil at two sizes, and a C++ program of standard
 // containers (bench/targets/containers.cpp). And, for the heat stencil: `--functions step` (one small function) and `--max-events 1000000`
 // (records a million accesses, then detaches) against the Null tool. Peak RSS of `stride trace`
@@ -94,14 +97,15 @@ function coldEnv() {
 const valgrind = (tool, extra, p, times = R) => measure('sh', ['-c', `valgrind --tool=${tool} ${extra} ${p.program} ${p.args.join(' ')} >/dev/null 2>&1 9>/dev/null`], times)
 
 console.log(`R = ${R} runs each, medians; peak RSS is the largest of the runs`)
-console.log('program          accesses  native s  null s  cachegrind s  lackey s  tool s  stride s  cold s  tool/cachegrind  stride/cachegrind  cold/cachegrind  stride peak MB')
+console.log('program          accesses  native s  null s  cachegrind s  lackey s  tool s  stride s  cold s  pipe s  tool/cachegrind  stride/cachegrind  cold/cachegrind  pipe/stride  stride peak MB')
 for (const p of programs) {
   const native = measure(p.program, p.args)
   const none = valgrind('none', '', p)
   const cg = valgrind('cachegrind', '--cachegrind-out-file=/dev/null', p)
   const traceArgs = [cli, 'trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args]
   const cold = once(process.execPath, traceArgs, { env: coldEnv() })
-  const stride = measure(process.execPath, traceArgs)
+  const stride = measure(process.execPath, traceArgs, R, { env: { ...env, STRIDE_RECORD_TRANSPORT: 'ring' } })
+  const piped = measure(process.execPath, traceArgs, R, { env: { ...env, STRIDE_RECORD_TRANSPORT: 'pipe' } })
   const accesses = Number(/^(\d+) events/m.exec(stride.out)?.[1] ?? 0)
   const tool = toolAlone(p, ['--frames=no'])
   // Lackey once: it is the old backend's floor, and slow.
@@ -117,9 +121,11 @@ for (const p of programs) {
       (tool ? tool.s.toFixed(2) : '-').padStart(7),
       stride.s.toFixed(2).padStart(9),
       cold.s.toFixed(2).padStart(7),
+      piped.s.toFixed(2).padStart(7),
       (tool ? (tool.s / cg.s).toFixed(2) : '-').padStart(16),
       (stride.s / cg.s).toFixed(2).padStart(18),
       (cold.s / cg.s).toFixed(2).padStart(16),
+      (piped.s / stride.s).toFixed(2).padStart(12),
       (stride.kb / 1024).toFixed(0).padStart(15)
     ].join(' ')
   )

@@ -63,14 +63,26 @@ static const HChar* exe_path = NULL;
 /* ---------------------------------------------------------------- output */
 
 #define BLOCK_RECORDS (96 * 1024) /* 1.5 MiB: few write calls, and the pipe stays full */
-static Record block[BLOCK_RECORDS];
+static Record own_block[BLOCK_RECORDS];
+/* The block being filled: own_block for a pipe; in ring mode, the ring's current block. */
+static Record* block = own_block;
+static UInt block_records = BLOCK_RECORDS;
 static UInt used = 0;
 static Bool reader_gone = False;
 
-static void flush(void) {
-   const HChar* p = (const HChar*)block;
-   SizeT left = used * sizeof(Record);
-   used = 0;
+/* Ring mode (--ring-fd, st_protocol.h): the records go into blocks of a memory ring shared
+   with Stride, and out_fd carries one token per full block. A pipe copied every record into
+   the kernel and out again: a tenth of a second for a 15 M-access trace. */
+static Long ring_fd = -1, ack_fd = -1, ring_blocks = 0;
+static Record* ring = NULL;
+static ULong published = 0; /* blocks handed to Stride */
+static ULong acked = 0;     /* blocks Stride gave back */
+
+/* This tool's view of an aspacemgr function the core exports but pub_tool does not declare
+   (Valgrind's gdbserver maps its shared memory with it, as other out-of-tree tools do). */
+extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot, Int fd, Off64T offset);
+
+static void write_all(const HChar* p, SizeT left) {
    while (left > 0 && !reader_gone) {
       Int n = VG_(write)((Int)out_fd, p, left);
       if (n <= 0) { reader_gone = True; break; } /* Stride went away: the program still runs */
@@ -79,8 +91,60 @@ static void flush(void) {
    }
 }
 
+static void flush(void) {
+   if (!ring) {
+      SizeT left = used * sizeof(Record);
+      used = 0;
+      write_all((const HChar*)block, left);
+      return;
+   }
+   if (used == 0 || reader_gone) {
+      used = 0;
+      return;
+   }
+   UInt token = used;
+   used = 0;
+   write_all((const HChar*)&token, sizeof token);
+   if (reader_gone) return;
+   published++;
+   /* The next block is free once Stride gave back the one it held there. */
+   while (published - acked >= (ULong)ring_blocks && !reader_gone) {
+      HChar acks[64];
+      Int n = VG_(read)((Int)ack_fd, acks, sizeof acks);
+      if (n <= 0) reader_gone = True;
+      else acked += (ULong)n;
+   }
+   block = ring + (published % (ULong)ring_blocks) * ST_RING_BLOCK_RECORDS;
+}
+
+/* Maps the ring; False (told why) when it cannot be, and the records then go through out_fd. */
+static Bool open_ring(void) {
+   if (ring_fd < 0) return False;
+   if (ack_fd < 0 || ring_blocks < 2 || ring_blocks > 64) {
+      VG_(umsg)("stride: --ring-fd needs --ack-fd and --ring-blocks=2..64\n");
+      VG_(exit)(2);
+   }
+   Int fd = VG_(safe_fd)((Int)ring_fd);
+   ack_fd = VG_(safe_fd)((Int)ack_fd);
+   if (fd < 0 || ack_fd < 0) {
+      VG_(umsg)("stride: --ring-fd and --ack-fd must be open file descriptors\n");
+      VG_(exit)(2);
+   }
+   SizeT bytes = (SizeT)ring_blocks * ST_RING_BLOCK_RECORDS * sizeof(Record);
+   SysRes res = VG_(am_shared_mmap_file_float_valgrind)(bytes, VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
+   VG_(close)(fd);
+   if (sr_isError(res)) {
+      VG_(umsg)("stride: cannot map the record ring (error %lu)\n", sr_Err(res));
+      VG_(exit)(2);
+   }
+   ring = (Record*)(Addr)sr_Res(res);
+   block = ring;
+   block_records = ST_RING_BLOCK_RECORDS;
+   return True;
+}
+
 static inline Record* next_record(void) {
-   if (used == BLOCK_RECORDS) flush();
+   if (used == block_records) flush();
    return &block[used++];
 }
 
@@ -500,6 +564,7 @@ static void st_post_clo_init(void) {
       VG_(umsg)("stride: --out-fd is not an open file descriptor\n");
       VG_(exit)(2);
    }
+   open_ring();
    points = VG_(HT_construct)("stride.points");
    follow_depth = VG_(calloc)("stride.follow", VG_N_THREADS, sizeof(UInt));
    follow_sp = VG_(calloc)("stride.follow_sp", VG_N_THREADS, sizeof(*follow_sp));
@@ -518,6 +583,9 @@ static void st_fini(Int exitcode) {
 static Bool st_process_cmd_line_option(const HChar* arg) {
    const HChar* s;
    if VG_INT_CLO(arg, "--out-fd", out_fd) {}
+   else if VG_INT_CLO(arg, "--ring-fd", ring_fd) {}
+   else if VG_INT_CLO(arg, "--ack-fd", ack_fd) {}
+   else if VG_INT_CLO(arg, "--ring-blocks", ring_blocks) {}
    else if VG_STR_CLO(arg, "--fn", s) {
       if (n_fns == MAX_FNS) VG_(fmsg_bad_option)(arg, "at most %d functions\n", MAX_FNS);
       fn_names[n_fns++] = s;
@@ -535,6 +603,10 @@ static Bool st_process_cmd_line_option(const HChar* arg) {
 static void st_print_usage(void) {
    VG_(printf)(
       "    --out-fd=<n>            write the binary record stream (format %d) to fd n\n"
+      "    --ring-fd=<n>           put the records in this shared memory ring instead; fd n\n"
+      "                            (--out-fd) gets one token per full block\n"
+      "    --ack-fd=<n>            where Stride gives blocks of the ring back (one byte each)\n"
+      "    --ring-blocks=<n>       blocks in the ring (of %d records each)\n"
       "    --fn=<name>             record only this function's instructions (repeatable;\n"
       "                            OBJECT:name for a shared object's)\n"
       "    --follow-calls=no|yes   also record what the chosen functions call [no]\n"
@@ -543,7 +615,7 @@ static void st_print_usage(void) {
       "    --max-ms=<n>            detach after n milliseconds [no limit]\n"
       "    --stop-at-limit=no|yes  at a limit, kill the program (SIGKILL) instead of detaching [no]\n"
       "    --exe=<path>            the program's path as mapped (default: its name)\n",
-      ST_FORMAT_VERSION);
+      ST_FORMAT_VERSION, ST_RING_BLOCK_RECORDS);
 }
 static void st_print_debug_usage(void) {}
 

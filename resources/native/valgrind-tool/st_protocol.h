@@ -7,6 +7,13 @@
 #define ST_FORMAT_VERSION 2
 #define ST_MAGIC 0x3252545345444952ULL /* "RIDESTR2" little-endian: a Stride tool stream */
 
+/* Transport: through --out-fd (a pipe), or, with --ring-fd, in a ring of --ring-blocks blocks
+   of ST_RING_BLOCK_RECORDS records shared with Stride: the tool fills the blocks in turn and
+   writes a u32 token (the block's record count) to --out-fd for each, in order; Stride gives
+   each block back with one byte on --ack-fd once it has read it. The byte stream read block
+   after block is the same as the pipe's (a control record's slots may go on in the next). */
+#define ST_RING_BLOCK_RECORDS (32 * 1024) /* 512 KiB */
+
 /* Every record is 16 bytes, little-endian:
      u64 a; u32 tag; u16 aux; u16 tid;
    An access has tag = its access point id (< ST_CONTROL) and a = the address, aux = size.

@@ -14,6 +14,7 @@ napi_status stride_register_brotli(napi_env env, napi_value exports);
 napi_status stride_register_streams(napi_env env, napi_value exports);
 napi_status stride_register_trace(napi_env env, napi_value exports);
 napi_status stride_register_pipe(napi_env env, napi_value exports);
+napi_status stride_register_ring(napi_env env, napi_value exports);
 napi_status stride_register_attribute(napi_env env, napi_value exports);
 napi_status stride_register_proc(napi_env env, napi_value exports);
 

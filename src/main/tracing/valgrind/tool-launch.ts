@@ -9,14 +9,15 @@ import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/errors'
 import { toolCommand, type StrideTool } from './tool-build'
 import { closePipeEnd, recordPipe } from './record-pipe'
+import { closeToolEnds, dropRing, recordRing, RING_TOOL_ARGS, type RecordSource } from './record-ring'
 import { RecentOutput } from './recent-output'
 import type { TraceOptions } from './valgrind-tracer'
 
 export interface LaunchedTool {
   child: ChildProcess
-  /** The reading end of the tool's record pipe (its fd 3), handed out once (to the reader). */
-  takeRecords(): number
-  /** Closes the reading end if nobody took it (a trace that failed before reading). */
+  /** Where the tool's records arrive (our ends of its ring, or of its pipe, fd 3), handed out once (to the reader). */
+  takeRecords(): RecordSource
+  /** Closes our ends if nobody took them (a trace that failed before reading). */
   dropRecords(): void
   /** The program's real path, as the tool was told it (--exe). */
   programPath: string
@@ -50,19 +51,25 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
   ]
   const env: NodeJS.ProcessEnv = { ...process.env, ...tool.env }
   if (options.trackHeap !== false) env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
-  // The CLI hands the program its terminal (stdin included); the app keeps the output's tail.
-  const pipe = recordPipe()
-  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', pipe.writeFd, 'pipe'] : ['ignore', 'pipe', 'pipe', pipe.writeFd, 'pipe']
-  const start = toolCommand(tool, [...toolArgs, program, ...options.args])
+  // The records go through a ring of shared memory (fds 3, 5 and 6), or a pipe (fd 3) where
+  // none can be made. The CLI hands the program its terminal (stdin included); the app keeps
+  // the output's tail.
+  const ring = recordRing()
+  const pipe = ring ? null : recordPipe()
+  const toolEnds: Array<number | 'pipe'> = ring ? [ring.tokenWrite, 'pipe', ring.memFd, ring.ackRead] : [pipe!.writeFd, 'pipe']
+  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', ...toolEnds] : ['ignore', 'pipe', 'pipe', ...toolEnds]
+  const start = toolCommand(tool, [...toolArgs, ...(ring ? RING_TOOL_ARGS : []), program, ...options.args])
   let child: ChildProcess
   try {
     child = spawn(start.command, start.args, { stdio, env })
   } catch (e) {
-    closePipeEnd(pipe.readFd)
+    if (ring) dropRing(ring)
+    else closePipeEnd(pipe!.readFd)
     throw e
   } finally {
-    // The tool has its copy (or none): ours would keep the pipe open after the tool exits.
-    closePipeEnd(pipe.writeFd)
+    // The tool has its copies (or none): ours would keep its pipes open after it exits.
+    if (ring) closeToolEnds(ring)
+    else closePipeEnd(pipe!.writeFd)
   }
   const recent = new RecentOutput()
   ;(child.stdio[4] as Readable).on('data', (b: Buffer) => recent.logBytes(b))
@@ -72,14 +79,18 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     child.on('close', (code, signal) => resolve({ code, signal }))
   })
   exited.catch(() => {}) // awaited by the tracer; a start failure must not go unhandled meanwhile
-  let recordsFd = pipe.readFd
-  const takeRecords = () => {
-    const fd = recordsFd
-    recordsFd = -1
-    return fd
+  let records: RecordSource | null = ring ? { ring } : { pipe: pipe!.readFd }
+  const takeRecords = (): RecordSource => {
+    if (!records) throw new Error('internal: the tool\'s records were handed out twice')
+    const taken = records
+    records = null
+    return taken
   }
   const dropRecords = () => {
-    if (recordsFd >= 0) closePipeEnd(takeRecords())
+    if (!records) return
+    const taken = takeRecords()
+    if ('ring' in taken) dropRing(taken.ring)
+    else closePipeEnd(taken.pipe)
   }
   return { child, takeRecords, dropRecords, programPath, recent, exited }
 }

@@ -4,6 +4,7 @@
  * widens --functions, and a limit detaches (the program runs on) or stops it.
  */
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CLI, example, fixedEnv, sessionInfo, strideOk, tempDir } from '../../testing/cli-runner'
@@ -91,6 +92,20 @@ describe("stride trace on Stride's Valgrind tool", () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/the program exited with status 2 -> /)
     expect(info(session).programExit).toEqual({ code: 2, signal: null })
+  })
+
+  it('the records come through the shared ring as through a pipe, byte for byte (many times round the ring)', () => {
+    // Values of one length: the program's environment, and so its run, is the same for both.
+    const raw = (transport: 'ring' | 'pipe') => {
+      const session = join(dir, `micro-${transport}.stride`)
+      const out = join(dir, `micro-${transport}.raw`)
+      strideOk(['trace', '--launch', example('micro'), '--out', session], { ...env, STRIDE_RECORD_TRANSPORT: transport })
+      strideOk(['export', session, '--format', 'raw', '--out', out], env)
+      return readFileSync(out)
+    }
+    const ring = raw('ring')
+    expect(ring.length).toBeGreaterThan(1_000_000 * 24) // a million accesses: 30 blocks of the ring
+    expect(ring.equals(raw('pipe'))).toBe(true)
   })
 
   it('the example sessions say what recorded them', () => {

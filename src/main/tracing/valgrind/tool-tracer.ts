@@ -16,7 +16,7 @@ import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import type { LaunchedTool } from './tool-launch'
 import { scanAccesses, type AccessBatch } from './native-scan'
-import { readRecords } from './record-pipe'
+import { readToolRecords } from './record-ring'
 import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
@@ -129,7 +129,7 @@ export class ToolTrace implements ToolStreamSink {
     this.writer.feedChunks(functionStreams)
     this.writer.encodeInBackground()
     let paused = false
-    const { socket: records, done: recordsRead } = readRecords(this.launched.takeRecords(), reader, () => {
+    const { socket: records, done: recordsRead } = readToolRecords(this.launched.takeRecords(), reader, () => {
       if (this.writer.backlogged && !paused) {
         paused = true
         records.pause()

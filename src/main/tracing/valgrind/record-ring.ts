@@ -1,0 +1,141 @@
+/**
+ * The tool's records through a ring of memory shared with it (the native core makes it,
+ * resources/native/core/src/trace/ring.c; the tool's side is st_main.c's ring mode): the tool
+ * fills the ring's blocks in turn and sends a token per full block down a pipe; each block is
+ * copied into the stream reader's staging buffer and given back with one byte on the ack
+ * pipe. Through a pipe, every record was copied into the kernel and out again, which took a
+ * tenth of a second of a 15 M-access trace (docs/BENCHMARKS.md, "The records through shared
+ * memory"). A paused socket stops the acknowledgements: the tool then waits, as it did on a
+ * full pipe, so memory stays flat.
+ */
+import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net'
+import { nativeCore } from '../../native/core'
+import { readRecords, type StagingReader } from './record-pipe'
+
+/** Where the tool's records arrive: a ring shared with it, or the reading end of its pipe (where no ring could be made). */
+export type RecordSource = { ring: RecordRing } | { pipe: number }
+
+/** Blocks in the ring, and records per block (ST_RING_BLOCK_RECORDS in st_protocol.h). */
+export const RING_BLOCKS = 4
+export const RING_BLOCK_RECORDS = 32 * 1024
+const RECORD_BYTES = 16
+const BLOCK_BYTES = RING_BLOCK_RECORDS * RECORD_BYTES
+
+export interface RecordRing {
+  /** The core's handle on the mapping. */
+  handle: unknown
+  /** The tool's: the ring itself (its --ring-fd), the token pipe's write end (--out-fd) and the ack pipe's read end (--ack-fd). */
+  memFd: number
+  tokenWrite: number
+  ackRead: number
+  /** Ours: tokens in, acknowledgements out. */
+  tokenRead: number
+  ackWrite: number
+}
+
+type RingExports = {
+  traceRing: (blocks: number, blockBytes: number) => [unknown, number, number, number, number, number]
+  traceRingCopy: (ring: unknown, block: number, from: number, into: Uint8Array, at: number, bytes: number) => void
+  traceRingAck: (fd: number) => boolean
+  traceRingClose: (ring: unknown) => void
+  tracePipeClose: (fd: number) => void
+}
+
+const core = () => nativeCore() as unknown as RingExports
+
+/**
+ * A new ring, or null where one cannot be made (no memfd_create, a core built before it, or
+ * STRIDE_RECORD_TRANSPORT=pipe): the records then go through a pipe, as before.
+ */
+export function recordRing(): RecordRing | null {
+  if (process.env.STRIDE_RECORD_TRANSPORT === 'pipe') return null
+  try {
+    const c = core()
+    if (typeof c.traceRing !== 'function') return null
+    const [handle, memFd, tokenRead, tokenWrite, ackRead, ackWrite] = c.traceRing(RING_BLOCKS, BLOCK_BYTES)
+    return { handle, memFd, tokenRead, tokenWrite, ackRead, ackWrite }
+  } catch {
+    return null
+  }
+}
+
+/** The tool's options for this ring, whose ends it gets as fds 3 (tokens), 5 (the ring) and 6 (acks). */
+export const RING_TOOL_ARGS = ['--ring-fd=5', '--ack-fd=6', `--ring-blocks=${RING_BLOCKS}`]
+
+/** Closes the ends the tool was given (it has its copies, or none): ours would keep its pipes open after it exits. */
+export function closeToolEnds(ring: RecordRing): void {
+  for (const fd of [ring.memFd, ring.tokenWrite, ring.ackRead]) core().tracePipeClose(fd)
+}
+
+/** Closes our ends and the mapping, for a ring nobody reads (a trace that failed before reading). */
+export function dropRing(ring: RecordRing): void {
+  core().tracePipeClose(ring.tokenRead)
+  core().tracePipeClose(ring.ackWrite)
+  core().traceRingClose(ring.handle)
+}
+
+/**
+ * Reads the ring into `reader` as tokens arrive, calling `afterRead` after each read of the
+ * token pipe: readRecords' contract (record-pipe.ts), for the ring. `done` settles once the
+ * token pipe is closed (the tool exited) and every block announced was read.
+ */
+export function readRing(ring: RecordRing, reader: StagingReader, afterRead: () => void, failed: (e: unknown) => void): { socket: Socket; done: Promise<void> } {
+  const c = core()
+  // Tokens are 4-byte writes (atomic on a pipe), read in a buffer whose size is a multiple of 4;
+  // a split one is still carried over rather than trusted to never happen.
+  const tokens = new Uint8Array(4096)
+  const view = new DataView(tokens.buffer)
+  let carry = 0
+  let seq = 0
+  const block = (count: number) => {
+    if (!(count > 0 && count <= RING_BLOCK_RECORDS)) throw new Error(`the record ring announced a block of ${count} records`)
+    const index = seq++ % RING_BLOCKS
+    for (let from = 0, left = count * RECORD_BYTES; left > 0; ) {
+      const space = reader.space()
+      const n = Math.min(left, space.length)
+      c.traceRingCopy(ring.handle, index, from, space, 0, n)
+      reader.received(n)
+      from += n
+      left -= n
+    }
+    c.traceRingAck(ring.ackWrite)
+  }
+  const options: SocketConstructorOpts & { onread: OnReadOpts } = {
+    fd: ring.tokenRead,
+    readable: true,
+    writable: false,
+    onread: {
+      buffer: () => tokens.subarray(carry),
+      callback: (n: number) => {
+        const total = carry + n
+        const whole = total - (total % 4)
+        try {
+          for (let at = 0; at < whole; at += 4) block(view.getUint32(at, true))
+        } catch (e) {
+          failed(e)
+          socket.destroy()
+          return false
+        }
+        carry = total - whole
+        tokens.copyWithin(0, whole, total)
+        afterRead()
+        return true
+      }
+    }
+  }
+  const socket = new Socket(options)
+  socket.on('error', (e) => failed(e))
+  const done = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      c.tracePipeClose(ring.ackWrite)
+      c.traceRingClose(ring.handle)
+      resolve()
+    })
+  )
+  return { socket, done }
+}
+
+/** readRing or readRecords, as the tool was started. */
+export function readToolRecords(source: RecordSource, reader: StagingReader, afterRead: () => void, failed: (e: unknown) => void): { socket: Socket; done: Promise<void> } {
+  return 'ring' in source ? readRing(source.ring, reader, afterRead, failed) : readRecords(source.pipe, reader, afterRead, failed)
+}
