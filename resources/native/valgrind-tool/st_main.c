@@ -134,8 +134,13 @@ static Bool open_ring(void) {
    SysRes res = VG_(am_shared_mmap_file_float_valgrind)(bytes, VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
    VG_(close)(fd);
    if (sr_isError(res)) {
-      VG_(umsg)("stride: cannot map the record ring (error %lu)\n", sr_Err(res));
-      VG_(exit)(2);
+      /* The records go through --out-fd after all, and Stride is told so in the token stream. */
+      VG_(umsg)("stride: cannot map the record ring (error %lu); the records go through the pipe\n", sr_Err(res));
+      VG_(close)((Int)ack_fd);
+      ack_fd = -1;
+      UInt token = ST_RING_NONE;
+      write_all((const HChar*)&token, sizeof token);
+      return False;
    }
    ring = (Record*)(Addr)sr_Res(res);
    block = ring;

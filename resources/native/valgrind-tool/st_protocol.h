@@ -13,6 +13,9 @@
    each block back with one byte on --ack-fd once it has read it. The byte stream read block
    after block is the same as the pipe's (a control record's slots may go on in the next). */
 #define ST_RING_BLOCK_RECORDS (32 * 1024) /* 512 KiB */
+/* The token a tool that could not map the ring sends first: the rest of --out-fd is the
+   record stream itself, as without --ring-fd. */
+#define ST_RING_NONE 0xFFFFFFFFu
 
 /* Every record is 16 bytes, little-endian:
      u64 a; u32 tag; u16 aux; u16 tid;

@@ -32,6 +32,12 @@ describe('proc maps', () => {
     expect(mm.find(0x7ffca97a1000)).toBeNull()
   })
 
+  it("leaves out Stride's own record ring, a mapping of the tool's (a memfd)", () => {
+    const mm = new ModuleMap()
+    mm.add(parseMaps(`${MAPS}\n1002001000-1002201000 rw-s 00000000 00:01 3072                       /memfd:stride-records (deleted)`))
+    expect(mm.all().map((m) => m.path)).toEqual(['/tmp/ex/reuse', '/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2'])
+  })
+
   it('hands out each shared object once, never the program itself', () => {
     const mm = new ModuleMap()
     mm.add(parseMaps(MAPS))

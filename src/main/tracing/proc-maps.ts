@@ -45,8 +45,9 @@ export class ModuleMap {
     let changed = false
     for (const m of mappings) {
       // Valgrind's own tool binary and preloads are not the client's code.
-      // (Stride's own tool and its preload live in the cache's valgrind-tool/HASH/.)
-      if (/\/valgrind\/[^/]*-(amd64|arm64|x86|ppc64le|s390x)-linux$|\/valgrind-tool\/[0-9a-f]+\//.test(m.path) || m.path.startsWith('/tmp/vgdb-pipe')) continue
+      // (Stride's own tool and its preload live in the cache's valgrind-tool/HASH/; its record
+      // ring is the memfd named in the native core's ring.c.)
+      if (/\/valgrind\/[^/]*-(amd64|arm64|x86|ppc64le|s390x)-linux$|\/valgrind-tool\/[0-9a-f]+\//.test(m.path) || m.path.startsWith('/tmp/vgdb-pipe') || m.path === '/memfd:stride-records') continue
       const base = m.start - m.offset
       const known = this.modules.get(m.path)
       if (!known) {

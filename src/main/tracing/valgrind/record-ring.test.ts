@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import type { StagingReader } from './record-pipe'
-import { closeToolEnds, readRing, recordRing, RING_BLOCK_RECORDS, RING_BLOCKS, type RecordRing } from './record-ring'
+import { closeToolEnds, readRing, recordRing, RING_BLOCK_RECORDS, RING_BLOCKS, RING_NONE, type RecordRing } from './record-ring'
 
 /** A staging reader that keeps a checksum of every byte, in a buffer smaller than a block. */
 class Collector implements StagingReader {
@@ -26,10 +26,21 @@ class Collector implements StagingReader {
  * block into the ring's file (fd 5) at its place, announces it with a u32 token on fd 3, and
  * waits for an acknowledgement on fd 6 before reusing a block. Byte k of the stream is k % 251.
  */
-function toolLike(ring: RecordRing, blocks: number[]) {
+function toolLike(ring: RecordRing, blocks: number[], { unmapped = false } = {}) {
+  // `unmapped`: as a tool that could not map the ring: the token RING_NONE, then the stream itself.
   const script = `
     const fs = require('node:fs')
     const counts = ${JSON.stringify(blocks)}
+    if (${unmapped}) {
+      let k = 0
+      const none = Buffer.alloc(4)
+      none.writeUInt32LE(${RING_NONE})
+      const bytes = Buffer.alloc(counts.reduce((a, b) => a + b, 0) * 16)
+      for (let i = 0; i < bytes.length; i++) bytes[i] = k++ % 251
+      fs.writeSync(3, Buffer.concat([none, bytes.subarray(0, 100)]))
+      fs.writeSync(3, bytes.subarray(100))
+      process.exit(0)
+    }
     const blockBytes = ${RING_BLOCK_RECORDS * 16}, ringBlocks = ${RING_BLOCKS}
     let published = 0, acked = 0, k = 0
     for (const count of counts) {
@@ -67,6 +78,21 @@ describe('the record ring', () => {
     if (!ring) throw new Error('this machine cannot make a record ring (memfd_create)')
     const blocks = [RING_BLOCK_RECORDS, 5, RING_BLOCK_RECORDS, 1, 17, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, 300, RING_BLOCK_RECORDS, 2, RING_BLOCK_RECORDS, 9]
     const child = toolLike(ring, blocks)
+    const reader = new Collector()
+    const failures: unknown[] = []
+    const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))
+    await done
+    await child.closed
+    expect(failures).toEqual([])
+    const bytes = blocks.reduce((a, b) => a + b, 0) * 16
+    expect(reader.total).toBe(bytes)
+    expect({ sum: reader.sum, weighted: reader.weighted }).toEqual(expected(bytes))
+  })
+
+  it('a tool that could not map the ring says so first, and its stream then comes through the token pipe', async () => {
+    const ring = recordRing()!
+    const blocks = [RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, 77]
+    const child = toolLike(ring, blocks, { unmapped: true })
     const reader = new Collector()
     const failures: unknown[] = []
     const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))

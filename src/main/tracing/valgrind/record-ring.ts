@@ -20,6 +20,8 @@ export const RING_BLOCKS = 4
 export const RING_BLOCK_RECORDS = 32 * 1024
 const RECORD_BYTES = 16
 const BLOCK_BYTES = RING_BLOCK_RECORDS * RECORD_BYTES
+/** ST_RING_NONE: the tool could not map the ring; the rest of the token pipe is the record stream itself. */
+export const RING_NONE = 0xffffffff
 
 export interface RecordRing {
   /** The core's handle on the mapping. */
@@ -100,24 +102,47 @@ export function readRing(ring: RecordRing, reader: StagingReader, afterRead: () 
     }
     c.traceRingAck(ring.ackWrite)
   }
+  /** Bytes of the record stream itself, once the tool said it could not map the ring. */
+  const stream = (bytes: Uint8Array) => {
+    for (let at = 0; at < bytes.length; ) {
+      const space = reader.space()
+      const n = Math.min(bytes.length - at, space.length)
+      space.set(bytes.subarray(at, at + n))
+      reader.received(n)
+      at += n
+    }
+  }
+  let piped = false
   const options: SocketConstructorOpts & { onread: OnReadOpts } = {
     fd: ring.tokenRead,
     readable: true,
     writable: false,
     onread: {
-      buffer: () => tokens.subarray(carry),
+      // Piped, reads land in the reader's staging buffer, as readRecords' do.
+      buffer: () => (piped ? reader.space() : tokens.subarray(carry)),
       callback: (n: number) => {
-        const total = carry + n
-        const whole = total - (total % 4)
         try {
-          for (let at = 0; at < whole; at += 4) block(view.getUint32(at, true))
+          if (piped) reader.received(n)
+          else {
+            const total = carry + n
+            const whole = total - (total % 4)
+            let at = 0
+            for (; at < whole && !piped; at += 4) {
+              const token = view.getUint32(at, true)
+              if (token === RING_NONE && seq === 0) piped = true
+              else block(token)
+            }
+            if (piped) stream(tokens.subarray(at, total))
+            else {
+              carry = total - whole
+              tokens.copyWithin(0, whole, total)
+            }
+          }
         } catch (e) {
           failed(e)
           socket.destroy()
           return false
         }
-        carry = total - whole
-        tokens.copyWithin(0, whole, total)
         afterRead()
         return true
       }

@@ -96,15 +96,16 @@ describe("stride trace on Stride's Valgrind tool", () => {
 
   it('the records come through the shared ring as through a pipe, byte for byte (many times round the ring)', () => {
     // Values of one length: the program's environment, and so its run, is the same for both.
+    // One function: ld.so's start-up reads a stack table at random offsets, different each run.
     const raw = (transport: 'ring' | 'pipe') => {
       const session = join(dir, `micro-${transport}.stride`)
       const out = join(dir, `micro-${transport}.raw`)
-      strideOk(['trace', '--launch', example('micro'), '--out', session], { ...env, STRIDE_RECORD_TRANSPORT: transport })
+      strideOk(['trace', '--launch', example('micro'), '--functions', 'sequential_stores', '--out', session], { ...env, STRIDE_RECORD_TRANSPORT: transport })
       strideOk(['export', session, '--format', 'raw', '--out', out], env)
       return readFileSync(out)
     }
     const ring = raw('ring')
-    expect(ring.length).toBeGreaterThan(1_000_000 * 24) // a million accesses: 30 blocks of the ring
+    expect(ring.length).toBeGreaterThanOrEqual(1_000_000 * 24) // a million stores: 30 blocks of the ring
     expect(ring.equals(raw('pipe'))).toBe(true)
   })
 
