@@ -54,7 +54,14 @@ async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLay
   return libraries.filter((l) => l !== null)
 }
 
-async function writeSymbols(writer: SessionWriter, correlator: Correlator, { points, modules, elf, functionStreams: live, loops: early }: TraceOutcome, first: FirstSimulation | null): Promise<void> {
+async function writeSymbols(
+  writer: SessionWriter,
+  correlator: Correlator,
+  { points, modules, elf, functionStreams: live, loops: early }: TraceOutcome,
+  first: FirstSimulation | null,
+  /** Called once no symbol is looked up any more. */
+  lookupsDone: () => void
+): Promise<void> {
   // The loop nests need no names: objdump and their lines run while the points are named
   // (or ran while the program did, when the backend started them).
   const loops = early ?? programLoops(elf)
@@ -96,6 +103,7 @@ async function writeSymbols(writer: SessionWriter, correlator: Correlator, { poi
   await streamsStored
   writer.writePoints(points, names, modules)
   await loops.then((l) => storeLoops(writer, points, modules, elf, names, l)).catch(() => {}) // no objdump: no loops
+  lookupsDone()
   // The run's roll-up reads the points' names and loops: stored last.
   if (first) {
     await first.store(writer.db)
@@ -191,17 +199,26 @@ export interface TraceOutcome {
  * stored before the session closes (`first.outcome`). Returns whether it is partial.
  */
 export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<boolean> {
-  try {
-    await writeSymbols(writer, correlator, outcome, first)
-  } finally {
-    // The naming is the trace's last lookup; the worker that ran it may end right after.
-    await endSymbolizer()
-    // Its reader must be closed before the file is (a failed naming: the simulation stops).
-    if (first) {
-      if (!first.outcome) first.stop()
-      await first.settled()
-    }
+  // The naming is the trace's last lookup: llvm-symbolizer is ended once it is done, and its
+  // exit awaited at the very end (the worker that ran it may end right after), not before the
+  // first simulation's run is stored (6-12 ms of a heat trace's end).
+  let ended: Promise<void> | null = null
+  const endLookups = () => (ended ??= endSymbolizer())
+  // The simulation's reader must be closed before the file is (a failed naming: it stops).
+  const settleFirst = async () => {
+    if (!first) return
+    if (!first.outcome) first.stop()
+    await first.settled()
   }
+  try {
+    await writeSymbols(writer, correlator, outcome, first, endLookups)
+  } catch (e) {
+    await endLookups()
+    await settleFirst()
+    throw e
+  }
+  void endLookups()
+  await settleFirst()
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
   const partial = outcome.stopReason !== 'completed'
   writer.finish({
@@ -211,5 +228,6 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     hasDebugInfo: outcome.elf.hasDebugInfo,
     debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
   })
+  await ended
   return partial
 }
