@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openDb, type Db } from './open-db'
-import { readPointColumns } from './point-columns'
+import { pointColumnsOf, readPointColumns } from './point-columns'
+import { SessionWriter, type PointNames, type PointRecord } from './session-writer'
 import { migrate } from './schema'
 import { SessionStatics } from './session-statics'
 
@@ -25,6 +26,21 @@ describe('point columns', () => {
     const { kinds, facts } = readPointColumns(session())
     expect([...kinds]).toEqual([0, 1, 2])
     expect(facts).toEqual({ variable: ['A', 'B', null], function: ['foo', 'bar', null], file: ['/src/k.c', '/src/k.c', null], line: [10, 11, null], loop: [null, 7, null] })
+  })
+
+  it('pointColumnsOf gives, value for value, what readPointColumns reads back after writePoints and writeLoops', () => {
+    const writer = new SessionWriter(join(mkdtempSync(join(tmpdir(), 'stride-point-columns-')), 'w.stride'), { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
+    // Out of index order, one point unnamed, names with nulls, loops for some points only.
+    const points: PointRecord[] = [3, 0, 2, 1, 4].map((idx) => ({ idx, pc: 0x401000 + idx * 4, kind: idx % 3, accesses: idx * 10, firstAddress: 0x1000 }))
+    const name = (idx: number, n: Partial<PointNames>): PointNames => ({ idx, refId: `r${idx}`, file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null, ...n })
+    const names = [name(0, { file: '/src/k.c', line: 10, function: 'foo', variable: 'A' }), name(2, { file: '/src/ü.c', line: 3, function: 'bar' }), name(3, { variable: '' }), name(4, { line: 0, function: 'main', variable: 'heap 0x10' })]
+    writer.writePoints(points, names, [])
+    const pointLoops = new Map([[0, 1], [4, 0]])
+    writer.writeLoops([{ function: 'main', start: 1, end: 2, depth: 0, parent: -1, file: null, line: null }, { function: 'foo', start: 3, end: 4, depth: 1, parent: 0, file: null, line: null }], pointLoops)
+    const read = readPointColumns(writer.db)
+    expect(pointColumnsOf(points, names, pointLoops)).toEqual(read)
+    expect(read.facts.loop).toEqual([1, null, null, null, 0]) // the fixture means something
+    writer.discard()
   })
 
   it('names a point table with gaps as damage', () => {

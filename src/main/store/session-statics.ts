@@ -110,6 +110,11 @@ export class SessionStatics {
   }
 
   /** Kinds, variables and fact columns: one read of the point table for all three. */
+  /** The point columns as the caller just wrote them (pointColumnsOf): not read back from the file. */
+  seedColumns(columns: PointColumns): void {
+    this.columnTable ??= columns
+  }
+
   private columns(db: Db): PointColumns {
     return (this.columnTable ??= readPointColumns(db))
   }

@@ -13,6 +13,7 @@ import { keptProgramVariables } from '../symbols/kept-layout'
 import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
 import { computeFunctionStreams } from '../store/stream-store'
+import { pointColumnsOf } from '../store/point-columns'
 import type { LiveFunctionStreams } from '../store/live-function-streams'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
@@ -102,11 +103,13 @@ async function writeSymbols(
   const names = await naming
   await streamsStored
   writer.writePoints(points, names, modules)
-  await loops.then((l) => storeLoops(writer, points, modules, elf, names, l)).catch(() => {}) // no objdump: no loops
+  // The points' loops as stored (none: no objdump, or a failed write, rolled back).
+  let pointLoops: ReadonlyMap<number, number> = new Map()
+  await loops.then(async (l) => (pointLoops = await storeLoops(writer, points, modules, elf, names, l))).catch(() => {})
   lookupsDone()
   // The run's roll-up reads the points' names and loops: stored last.
   if (first) {
-    await first.store(writer.db)
+    await first.store(writer.db, pointColumnsOf(points, names, pointLoops))
     // As for the stream statistics: not the user's concern, the session says why, for us.
     if (first.liveReason) writer.writeMeta({ firstSimulationAfterTrace: first.liveReason })
   }
@@ -156,11 +159,11 @@ async function storeLoops(
   elf: ElfInfo,
   names: PointNames[],
   { loops, lines }: ProgramLoops
-): Promise<void> {
+): Promise<ReadonlyMap<number, number>> {
   const exe = modules.find((m) => m.path === elf.path)
-  if (!exe) return
+  if (!exe) return new Map()
   const offset = elf.relocatable ? exe.base : 0
-  if (loops.length === 0) return
+  if (loops.length === 0) return new Map()
   const pointLoops = new Map<number, number>()
   const byIdx = new Map(names.map((n) => [n.idx, n]))
   const body = loops.map(() => [] as Array<{ file: string | null; line: number | null }>)
@@ -177,6 +180,7 @@ async function storeLoops(
     loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLine(lines[i], body[i]!) })),
     pointLoops
   )
+  return pointLoops
 }
 
 /** What every backend's trace ends with. */
