@@ -49,17 +49,34 @@ export interface StagingReader {
  * the pipe fails, and `done` settles once it is closed: every byte the tool wrote was read.
  */
 export function readRecords(readFd: number, reader: StagingReader, afterRead: () => void, failed: (e: unknown) => void): { socket: Socket; done: Promise<void> } {
+  return readInto(readFd, () => reader.space(), (n) => reader.received(n), afterRead, failed)
+}
+
+/**
+ * A socket that reads `fd` into the buffers `buffer()` gives, no Buffer allocated per read, and
+ * hands each read's length to `received`; a throw there stops the reading (`failed` gets it, the
+ * socket is destroyed), as a failure of the pipe does. `done` settles once the socket is closed,
+ * after `closed()`. Also the record ring's token reader (record-ring.ts).
+ */
+export function readInto(
+  fd: number,
+  buffer: () => Uint8Array,
+  received: (n: number) => void,
+  afterRead: () => void,
+  failed: (e: unknown) => void,
+  closed: () => void = () => {}
+): { socket: Socket; done: Promise<void> } {
   // Node's Socket constructor takes `onread` (connect() passes its options through to it);
   // @types/node lists it only among connect()'s options.
   const options: SocketConstructorOpts & { onread: OnReadOpts } = {
-    fd: readFd,
+    fd,
     readable: true,
     writable: false,
     onread: {
-      buffer: () => reader.space(),
+      buffer,
       callback: (n: number) => {
         try {
-          reader.received(n)
+          received(n)
         } catch (e) {
           failed(e)
           socket.destroy()
@@ -72,6 +89,11 @@ export function readRecords(readFd: number, reader: StagingReader, afterRead: ()
   }
   const socket = new Socket(options)
   socket.on('error', (e) => failed(e))
-  const done = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  const done = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      closed()
+      resolve()
+    })
+  )
   return { socket, done }
 }

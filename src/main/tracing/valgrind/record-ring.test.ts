@@ -62,14 +62,17 @@ function toolLike(ring: RecordRing, blocks: number[], { unmapped = false } = {})
   return Object.assign(child, { closed: once(child, 'close') })
 }
 
-function expected(bytes: number) {
+/** The reader got exactly the stream toolLike wrote for `blocks`, in order. */
+function expectStream(reader: Collector, blocks: number[]) {
+  const bytes = blocks.reduce((a, b) => a + b, 0) * 16
   let sum = 0
   let weighted = 0
   for (let k = 0; k < bytes; k++) {
     sum += k % 251
     weighted = (weighted * 31 + (k % 251)) % 1_000_000_007
   }
-  return { sum, weighted }
+  expect(reader.total).toBe(bytes)
+  expect({ sum: reader.sum, weighted: reader.weighted }).toEqual({ sum, weighted })
 }
 
 describe('the record ring', () => {
@@ -84,9 +87,7 @@ describe('the record ring', () => {
     await done
     await child.closed
     expect(failures).toEqual([])
-    const bytes = blocks.reduce((a, b) => a + b, 0) * 16
-    expect(reader.total).toBe(bytes)
-    expect({ sum: reader.sum, weighted: reader.weighted }).toEqual(expected(bytes))
+    expectStream(reader, blocks)
   })
 
   it('a tool that could not map the ring says so first, and its stream then comes through the token pipe', async () => {
@@ -99,9 +100,7 @@ describe('the record ring', () => {
     await done
     await child.closed
     expect(failures).toEqual([])
-    const bytes = blocks.reduce((a, b) => a + b, 0) * 16
-    expect(reader.total).toBe(bytes)
-    expect({ sum: reader.sum, weighted: reader.weighted }).toEqual(expected(bytes))
+    expectStream(reader, blocks)
   })
 
   it('a token naming an impossible block stops the reading with one clear error', async () => {

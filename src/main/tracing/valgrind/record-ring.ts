@@ -8,9 +8,9 @@
  * memory"). A paused socket stops the acknowledgements: the tool then waits, as it did on a
  * full pipe, so memory stays flat.
  */
-import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net'
+import type { Socket } from 'node:net'
 import { nativeCore } from '../../native/core'
-import { readRecords, type StagingReader } from './record-pipe'
+import { readInto, readRecords, type StagingReader } from './record-pipe'
 
 /** Where the tool's records arrive: a ring shared with it, or the reading end of its pipe (where no ring could be made). */
 export type RecordSource = { ring: RecordRing } | { pipe: number }
@@ -113,51 +113,26 @@ export function readRing(ring: RecordRing, reader: StagingReader, afterRead: () 
     }
   }
   let piped = false
-  const options: SocketConstructorOpts & { onread: OnReadOpts } = {
-    fd: ring.tokenRead,
-    readable: true,
-    writable: false,
-    onread: {
-      // Piped, reads land in the reader's staging buffer, as readRecords' do.
-      buffer: () => (piped ? reader.space() : tokens.subarray(carry)),
-      callback: (n: number) => {
-        try {
-          if (piped) reader.received(n)
-          else {
-            const total = carry + n
-            const whole = total - (total % 4)
-            let at = 0
-            for (; at < whole && !piped; at += 4) {
-              const token = view.getUint32(at, true)
-              if (token === RING_NONE && seq === 0) piped = true
-              else block(token)
-            }
-            if (piped) stream(tokens.subarray(at, total))
-            else {
-              carry = total - whole
-              tokens.copyWithin(0, whole, total)
-            }
-          }
-        } catch (e) {
-          failed(e)
-          socket.destroy()
-          return false
-        }
-        afterRead()
-        return true
-      }
+  // Piped, reads land in the reader's staging buffer, as readRecords' do.
+  const buffer = () => (piped ? reader.space() : tokens.subarray(carry))
+  const received = (n: number) => {
+    if (piped) return reader.received(n)
+    const total = carry + n
+    const whole = total - (total % 4)
+    let at = 0
+    for (; at < whole && !piped; at += 4) {
+      const token = view.getUint32(at, true)
+      if (token === RING_NONE && seq === 0) piped = true
+      else block(token)
     }
+    if (piped) return stream(tokens.subarray(at, total))
+    carry = total - whole
+    tokens.copyWithin(0, whole, total)
   }
-  const socket = new Socket(options)
-  socket.on('error', (e) => failed(e))
-  const done = new Promise<void>((resolve) =>
-    socket.once('close', () => {
-      c.tracePipeClose(ring.ackWrite)
-      c.traceRingClose(ring.handle)
-      resolve()
-    })
-  )
-  return { socket, done }
+  return readInto(ring.tokenRead, buffer, received, afterRead, failed, () => {
+    c.tracePipeClose(ring.ackWrite)
+    c.traceRingClose(ring.handle)
+  })
 }
 
 /** readRing or readRecords, as the tool was started. */
