@@ -62,6 +62,20 @@ function toolLike(ring: RecordRing, blocks: number[], { unmapped = false } = {})
   return Object.assign(child, { closed: once(child, 'close') })
 }
 
+/** A toolLike writer's `blocks`, read through a new ring: every byte arrives, in order, and nothing fails. */
+async function deliversAll(blocks: number[], options: { unmapped?: boolean } = {}) {
+  const ring = recordRing()
+  if (!ring) throw new Error('this machine cannot make a record ring (memfd_create)')
+  const child = toolLike(ring, blocks, options)
+  const reader = new Collector()
+  const failures: unknown[] = []
+  const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))
+  await done
+  await child.closed
+  expect(failures).toEqual([])
+  expectStream(reader, blocks)
+}
+
 /** The reader got exactly the stream toolLike wrote for `blocks`, in order. */
 function expectStream(reader: Collector, blocks: number[]) {
   const bytes = blocks.reduce((a, b) => a + b, 0) * 16
@@ -77,30 +91,11 @@ function expectStream(reader: Collector, blocks: number[]) {
 
 describe('the record ring', () => {
   it('delivers every block in order through a staging buffer smaller than a block, far more blocks than the ring holds', async () => {
-    const ring = recordRing()
-    if (!ring) throw new Error('this machine cannot make a record ring (memfd_create)')
-    const blocks = [RING_BLOCK_RECORDS, 5, RING_BLOCK_RECORDS, 1, 17, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, 300, RING_BLOCK_RECORDS, 2, RING_BLOCK_RECORDS, 9]
-    const child = toolLike(ring, blocks)
-    const reader = new Collector()
-    const failures: unknown[] = []
-    const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))
-    await done
-    await child.closed
-    expect(failures).toEqual([])
-    expectStream(reader, blocks)
+    await deliversAll([RING_BLOCK_RECORDS, 5, RING_BLOCK_RECORDS, 1, 17, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, 300, RING_BLOCK_RECORDS, 2, RING_BLOCK_RECORDS, 9])
   })
 
   it('a tool that could not map the ring says so first, and its stream then comes through the token pipe', async () => {
-    const ring = recordRing()!
-    const blocks = [RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, 77]
-    const child = toolLike(ring, blocks, { unmapped: true })
-    const reader = new Collector()
-    const failures: unknown[] = []
-    const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))
-    await done
-    await child.closed
-    expect(failures).toEqual([])
-    expectStream(reader, blocks)
+    await deliversAll([RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, RING_BLOCK_RECORDS, 77], { unmapped: true })
   })
 
   it('a token naming an impossible block stops the reading with one clear error', async () => {
