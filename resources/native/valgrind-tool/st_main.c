@@ -234,6 +234,25 @@ static VG_REGPARM(2) void on_leave(Addr sp, UWord chosen) {
    }
 }
 
+/* A fork's child runs on unrecorded: Stride records one process, and the child must not
+   write into its parent's stream (its copy of the ring is the same memory). It closes its
+   copies of the stream's fds, so that the stream ends when the parent exits, however long
+   the child lives, and its code is retranslated without instrumentation. */
+static void on_fork_child(ThreadId tid) {
+   reader_gone = True;
+   ring = NULL;
+   block = own_block;
+   block_records = BLOCK_RECORDS;
+   used = 0;
+   if (out_fd >= 0) VG_(close)((Int)out_fd);
+   if (ack_fd >= 0) VG_(close)((Int)ack_fd);
+   out_fd = ack_fd = -1;
+   if (!detached) {
+      detached = True;
+      discard_pending = True;
+   }
+}
+
 /* Thread ids are reused after a thread exits: creations are what count threads. */
 static void on_thread_create(ThreadId parent, ThreadId child) {
    /* The first thread exists before the header is written (points is built with it). */
@@ -570,6 +589,7 @@ static void st_post_clo_init(void) {
       VG_(exit)(2);
    }
    open_ring();
+   VG_(atfork)(NULL, NULL, on_fork_child);
    points = VG_(HT_construct)("stride.points");
    follow_depth = VG_(calloc)("stride.follow", VG_N_THREADS, sizeof(UInt));
    follow_sp = VG_(calloc)("stride.follow_sp", VG_N_THREADS, sizeof(*follow_sp));

@@ -109,6 +109,21 @@ describe("stride trace on Stride's Valgrind tool", () => {
     expect(ring.equals(raw('pipe'))).toBe(true)
   })
 
+  it('a forked child runs on unrecorded: the session holds the started process alone, through the ring or the pipe', () => {
+    const forking = compile('fork.c', ['-O0'])
+    for (const transport of ['ring', 'pipe']) {
+      const session = join(dir, `fork-${transport}.stride`)
+      const out = strideOk(['trace', '--launch', forking, '--out', session], { ...env, STRIDE_RECORD_TRANSPORT: transport })
+      expect(out).toMatch(/^child done$/m)
+      expect(out).toMatch(/^parent done$/m)
+      const s = info(session)
+      expect(s).toMatchObject({ partial: false, programExit: { code: 0 } })
+      const accesses = (fn: string) => s.points.filter((p) => p.function === fn).reduce((n, p) => n + p.accesses, 0)
+      expect(accesses('parent_work')).toBeGreaterThanOrEqual(100_000) // its stores, and -O0's loop counter
+      expect(accesses('child_work')).toBe(0)
+    }
+  })
+
   it('the example sessions say what recorded them', () => {
     const session = join(dir, 'conflict.stride')
     strideOk(['trace', '--launch', example('conflict'), '--out', session], env)
