@@ -31,6 +31,9 @@ export interface LaunchedTool {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
+/** How long the pipes the tool held may stay open after it exited (see `exited`). */
+const EXIT_GRACE_MS = 250
+
 export function launchStrideTool(options: TraceOptions, tool: StrideTool): LaunchedTool {
   const { program, functions } = options
   const programPath = realpathSync(program)
@@ -77,6 +80,17 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${tool.tool} to rebuild it.`, 'tool-missing')))
     child.on('close', (code, signal) => resolve({ code, signal }))
+    // A child the program forked and left running (a daemon) holds the log pipe and the output
+    // pipes open, and `close` waits for it. What the tool wrote before it exited is read in a
+    // moment: after EXIT_GRACE_MS the trace goes on without the child (as Cachegrind's run
+    // ends while it lives on).
+    child.on('exit', (code, signal) => {
+      const grace = setTimeout(() => {
+        for (const stream of [child.stdio[4], child.stdout, child.stderr]) (stream as Readable | null)?.destroy()
+        resolve({ code, signal })
+      }, EXIT_GRACE_MS)
+      child.once('close', () => clearTimeout(grace))
+    })
   })
   exited.catch(() => {}) // awaited by the tracer; a start failure must not go unhandled meanwhile
   let records: RecordSource | null = ring ? { ring } : { pipe: pipe!.readFd }

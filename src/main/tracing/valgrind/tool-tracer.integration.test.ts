@@ -3,8 +3,9 @@
  * stdin and keeps its fds, its exit status is reported, threads are recorded, --follow-calls
  * widens --functions, and a limit detaches (the program runs on) or stops it.
  */
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CLI, example, fixedEnv, sessionInfo, strideOk, tempDir } from '../../testing/cli-runner'
@@ -122,6 +123,24 @@ describe("stride trace on Stride's Valgrind tool", () => {
       expect(accesses('parent_work')).toBeGreaterThanOrEqual(100_000) // its stores, and -O0's loop counter
       expect(accesses('child_work')).toBe(0)
     }
+  })
+
+  it('a child the program leaves running (a daemon) does not hold the trace open', async () => {
+    const daemon = compile('daemon.c', [])
+    const session = join(dir, 'daemon.stride')
+    const log = join(dir, 'daemon.out')
+    // Output to a file: the daemon keeps whatever it inherited open for a minute.
+    const out = openSync(log, 'w')
+    const started = Date.now()
+    const trace = spawn(process.execPath, [CLI, 'trace', '--launch', daemon, '--out', session], { env, stdio: ['ignore', out, out] })
+    const [code] = (await once(trace, 'exit')) as [number | null]
+    const took = Date.now() - started
+    closeSync(out)
+    const pid = Number(/^daemon (\d+)$/m.exec(readFileSync(log, 'utf8'))?.[1])
+    if (pid > 0) process.kill(pid, 'SIGKILL')
+    expect(code, readFileSync(log, 'utf8')).toBe(0)
+    expect(took).toBeLessThan(20_000) // the daemon sleeps 60 s
+    expect(info(session)).toMatchObject({ partial: false, programExit: { code: 0, signal: null } })
   })
 
   it('the example sessions say what recorded them', () => {
