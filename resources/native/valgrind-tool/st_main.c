@@ -117,9 +117,9 @@ static void flush(void) {
    block = ring + (published % (ULong)ring_blocks) * ST_RING_BLOCK_RECORDS;
 }
 
-/* Maps the ring; False (told why) when it cannot be, and the records then go through out_fd. */
-static Bool open_ring(void) {
-   if (ring_fd < 0) return False;
+/* Maps the ring (with --ring-fd); where it cannot be, says why, and the records go through out_fd. */
+static void open_ring(void) {
+   if (ring_fd < 0) return;
    if (ack_fd < 0 || ring_blocks < 2 || ring_blocks > 64) {
       VG_(umsg)("stride: --ring-fd needs --ack-fd and --ring-blocks=2..64\n");
       VG_(exit)(2);
@@ -140,12 +140,11 @@ static Bool open_ring(void) {
       ack_fd = -1;
       UInt token = ST_RING_NONE;
       write_all((const HChar*)&token, sizeof token);
-      return False;
+      return;
    }
    ring = (Record*)(Addr)sr_Res(res);
    block = ring;
    block_records = ST_RING_BLOCK_RECORDS;
-   return True;
 }
 
 static inline Record* next_record(void) {

@@ -51,16 +51,18 @@ export function pointColumnsOf(
   pointLoops: ReadonlyMap<number, number>
 ): PointColumns {
   const byIdx = new Map(names.map((n) => [n.idx, n]))
-  const kinds = new Uint8Array(points.length)
-  const facts: PointFactColumns = { variable: [], function: [], file: [], line: [], loop: [] }
-  for (const p of points) if (p.idx >= points.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
-  for (const p of [...points].sort((a, b) => a.idx - b.idx)) {
-    const n = byIdx.get(p.idx)
+  const n = points.length
+  const kinds = new Uint8Array(n)
+  const column = () => new Array<null>(n).fill(null) as never[]
+  const facts: PointFactColumns = { variable: column(), function: column(), file: column(), line: column(), loop: column() }
+  for (const p of points) {
+    if (p.idx >= n) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
+    const name = byIdx.get(p.idx)
     kinds[p.idx] = p.kind
-    facts.variable[p.idx] = n?.variable ?? null
-    facts.function[p.idx] = n?.function ?? null
-    facts.file[p.idx] = n?.file ?? null
-    facts.line[p.idx] = n?.line ?? null
+    facts.variable[p.idx] = name?.variable ?? null
+    facts.function[p.idx] = name?.function ?? null
+    facts.file[p.idx] = name?.file ?? null
+    facts.line[p.idx] = name?.line ?? null
     facts.loop[p.idx] = pointLoops.get(p.idx) ?? null
   }
   return { kinds, facts }

@@ -58,7 +58,7 @@ async function run(unmappable: boolean) {
   const stand = unmappable ? recordPipe() : null
   const start = toolCommand(tool, ['--tool=stride', '--out-fd=3', '--log-fd=4', '--demangle=no', '--frames=no', '--fn=sequential_stores', ...RING_TOOL_ARGS, program])
   const child = spawn(start.command, start.args, { stdio: ['ignore', 'ignore', 'ignore', ring.tokenWrite, 'pipe', stand ? stand.readFd : ring.memFd, ring.ackRead], env: { ...env, ...tool.env } })
-  closeToolEnds(ring)
+  closeToolEnds([ring.tokenWrite, ring.memFd, ring.ackRead])
   if (stand) {
     closePipeEnd(stand.readFd)
     closePipeEnd(stand.writeFd)

@@ -58,7 +58,7 @@ function toolLike(ring: RecordRing, blocks: number[], { unmapped = false } = {})
       }
     }`
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'ignore', ring.tokenWrite, 'ignore', ring.memFd, ring.ackRead] })
-  closeToolEnds(ring)
+  closeToolEnds([ring.tokenWrite, ring.memFd, ring.ackRead])
   return Object.assign(child, { closed: once(child, 'close') })
 }
 

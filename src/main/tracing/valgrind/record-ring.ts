@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net'
 import { nativeCore } from '../../native/core'
-import { readInto, readRecords, type StagingReader } from './record-pipe'
+import { readInto, readRecords, recordPipe, type StagingReader } from './record-pipe'
 
 /** Where the tool's records arrive: a ring shared with it, or the reading end of its pipe (where no ring could be made). */
 export type RecordSource = { ring: RecordRing } | { pipe: number }
@@ -61,20 +61,8 @@ export function recordRing(): RecordRing | null {
   }
 }
 
-/** The tool's options for this ring, whose ends it gets as fds 3 (tokens), 5 (the ring) and 6 (acks). */
+/** The tool's options for a ring, whose ends it gets as fds 3 (tokens), 5 (the ring) and 6 (acks). */
 export const RING_TOOL_ARGS = ['--ring-fd=5', '--ack-fd=6', `--ring-blocks=${RING_BLOCKS}`]
-
-/** Closes the ends the tool was given (it has its copies, or none): ours would keep its pipes open after it exits. */
-export function closeToolEnds(ring: RecordRing): void {
-  for (const fd of [ring.memFd, ring.tokenWrite, ring.ackRead]) core().tracePipeClose(fd)
-}
-
-/** Closes our ends and the mapping, for a ring nobody reads (a trace that failed before reading). */
-export function dropRing(ring: RecordRing): void {
-  core().tracePipeClose(ring.tokenRead)
-  core().tracePipeClose(ring.ackWrite)
-  core().traceRingClose(ring.handle)
-}
 
 /**
  * Reads the ring into `reader` as tokens arrive, calling `afterRead` after each read of the
@@ -133,6 +121,35 @@ export function readRing(ring: RecordRing, reader: StagingReader, afterRead: () 
     c.tracePipeClose(ring.ackWrite)
     c.traceRingClose(ring.handle)
   })
+}
+
+/** The tool's record stream, as it is started: a ring where one can be made, else a pipe. */
+export interface ToolStream {
+  /** The tool's fds from 3 on (spawn's stdio entries: fd 4 is Valgrind's log), and its options for them. */
+  toolEnds: Array<number | 'pipe'>
+  toolArgs: string[]
+  /** Our ends, for the reader. */
+  source: RecordSource
+}
+
+export function toolStream(): ToolStream {
+  const ring = recordRing()
+  if (ring) return { toolEnds: [ring.tokenWrite, 'pipe', ring.memFd, ring.ackRead], toolArgs: RING_TOOL_ARGS, source: { ring } }
+  const pipe = recordPipe()
+  return { toolEnds: [pipe.writeFd, 'pipe'], toolArgs: [], source: { pipe: pipe.readFd } }
+}
+
+/** Closes the ends the tool was given (it has its copies, or none): ours would keep its pipes open after it exits. */
+export function closeToolEnds(ends: ReadonlyArray<number | 'pipe'>): void {
+  for (const fd of ends) if (typeof fd === 'number') core().tracePipeClose(fd)
+}
+
+/** Closes our ends (and the ring's mapping), for a stream nobody reads (a trace that failed before reading). */
+export function dropSource(source: RecordSource): void {
+  if ('pipe' in source) return core().tracePipeClose(source.pipe)
+  core().tracePipeClose(source.ring.tokenRead)
+  core().tracePipeClose(source.ring.ackWrite)
+  core().traceRingClose(source.ring.handle)
 }
 
 /** readRing or readRecords, as the tool was started. */

@@ -8,8 +8,7 @@ import { realpathSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { StrideError } from '../../../shared/errors'
 import { toolCommand, type StrideTool } from './tool-build'
-import { closePipeEnd, recordPipe } from './record-pipe'
-import { closeToolEnds, dropRing, recordRing, RING_TOOL_ARGS, type RecordSource } from './record-ring'
+import { closeToolEnds, dropSource, toolStream, type RecordSource } from './record-ring'
 import { RecentOutput } from './recent-output'
 import type { TraceOptions } from './valgrind-tracer'
 
@@ -57,22 +56,17 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
   // The records go through a ring of shared memory (fds 3, 5 and 6), or a pipe (fd 3) where
   // none can be made. The CLI hands the program its terminal (stdin included); the app keeps
   // the output's tail.
-  const ring = recordRing()
-  const pipe = ring ? null : recordPipe()
-  const toolEnds: Array<number | 'pipe'> = ring ? [ring.tokenWrite, 'pipe', ring.memFd, ring.ackRead] : [pipe!.writeFd, 'pipe']
-  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', ...toolEnds] : ['ignore', 'pipe', 'pipe', ...toolEnds]
-  const start = toolCommand(tool, [...toolArgs, ...(ring ? RING_TOOL_ARGS : []), program, ...options.args])
+  const stream = toolStream()
+  const stdio: StdioOptions = options.stdio === 'inherit' ? ['inherit', 'inherit', 'inherit', ...stream.toolEnds] : ['ignore', 'pipe', 'pipe', ...stream.toolEnds]
+  const start = toolCommand(tool, [...toolArgs, ...stream.toolArgs, program, ...options.args])
   let child: ChildProcess
   try {
     child = spawn(start.command, start.args, { stdio, env })
   } catch (e) {
-    if (ring) dropRing(ring)
-    else closePipeEnd(pipe!.readFd)
+    dropSource(stream.source)
     throw e
   } finally {
-    // The tool has its copies (or none): ours would keep its pipes open after it exits.
-    if (ring) closeToolEnds(ring)
-    else closePipeEnd(pipe!.writeFd)
+    closeToolEnds(stream.toolEnds)
   }
   const recent = new RecentOutput()
   ;(child.stdio[4] as Readable).on('data', (b: Buffer) => recent.logBytes(b))
@@ -93,7 +87,7 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     })
   })
   exited.catch(() => {}) // awaited by the tracer; a start failure must not go unhandled meanwhile
-  let records: RecordSource | null = ring ? { ring } : { pipe: pipe!.readFd }
+  let records: RecordSource | null = stream.source
   const takeRecords = (): RecordSource => {
     if (!records) throw new Error('internal: the tool\'s records were handed out twice')
     const taken = records
@@ -101,10 +95,7 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     return taken
   }
   const dropRecords = () => {
-    if (!records) return
-    const taken = takeRecords()
-    if ('ring' in taken) dropRing(taken.ring)
-    else closePipeEnd(taken.pipe)
+    if (records) dropSource(takeRecords())
   }
   return { child, takeRecords, dropRecords, programPath, recent, exited }
 }
