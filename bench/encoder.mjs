@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// The trace encoder's speed on programs outside the examples, in this thread, beside issue 13's
+// goal (>= 20 M events/s per worker). bench/compression.mjs measures the examples; this one the
+// heat stencil and a C++ program of standard containers (bench/targets), whole program, as
+// `stride trace --launch P --no-heap` records them:
+//   first      the native codec's first stage (PRSDs, loops folded, SEQUITUR): codecEncode
+//   whole      NativePrsdSequiturEncoder.encode, the brotli second stage included (production)
+// Each over the trace's own accesses (its raw export, `stride export --format raw`), in chunks of
+// the writer's size (256 K events), a fresh encoder per pass as a session has; best of R passes.
+// Usage: npm run build && node bench/encoder.mjs [R]
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '..')
+const cli = join(root, 'out', 'main', 'cli.js')
+const R = Number(process.argv[2] ?? 3)
+const dir = mkdtempSync(join(tmpdir(), 'stride-bench-encoder-'))
+const CHUNK = 1 << 18 // MAX_STORED_CHUNK (src/main/store/session-writer.ts)
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 })
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
+  return r.stdout
+}
+
+// The production encoder, bundled from its TypeScript as the app builds it.
+const { build } = await import('rolldown')
+const entry = join(dir, 'entry.ts')
+writeFileSync(entry, `export { NativePrsdSequiturEncoder } from ${JSON.stringify(join(root, 'src/main/compress/native-codec.ts'))}\nexport { nativeCore } from ${JSON.stringify(join(root, 'src/main/native/core.ts'))}\n`)
+const bundle = join(root, 'out', `bench-encoder-${process.pid}.cjs`)
+await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'cjs' } })
+const { NativePrsdSequiturEncoder, nativeCore } = createRequire(import.meta.url)(bundle)
+rmSync(bundle, { force: true })
+
+run('cc', ['-O2', '-g', '-o', join(dir, 'heat'), join(root, 'bench', 'targets', 'heat.c')])
+run('g++', ['-O2', '-g', '-o', join(dir, 'containers'), join(root, 'bench', 'targets', 'containers.cpp')])
+const programs = [
+  { name: 'heat 512 12', program: join(dir, 'heat'), args: ['512', '12'] },
+  { name: 'containers', program: join(dir, 'containers'), args: [] }
+]
+
+/** The raw export's accesses as the encoder takes them: points numbered by (pc, kind) in order of first access. */
+function accesses(file) {
+  const buf = readFileSync(file)
+  const n = buf.length / 24
+  const points = new Uint32Array(n)
+  const addresses = new Float64Array(n)
+  const sizes = new Uint16Array(n)
+  const ids = new Map()
+  for (let i = 0, at = 0; i < n; i++, at += 24) {
+    const key = (buf.readUInt32LE(at + 4) * 2 ** 32 + buf.readUInt32LE(at)) * 4 + buf.readUInt32LE(at + 20)
+    let p = ids.get(key)
+    if (p === undefined) ids.set(key, (p = ids.size))
+    points[i] = p
+    addresses[i] = buf.readUInt32LE(at + 12) * 2 ** 32 + buf.readUInt32LE(at + 8)
+    sizes[i] = buf.readUInt32LE(at + 16)
+  }
+  return { n, points, addresses, sizes, pointCount: ids.size }
+}
+
+/** Best of R passes of `encodeChunk` over the trace in CHUNK-event chunks, a fresh encoder each pass: seconds. */
+function best(t, fresh) {
+  let s = Infinity
+  for (let r = 0; r < R; r++) {
+    const encodeChunk = fresh()
+    const started = process.hrtime.bigint()
+    for (let at = 0; at < t.n; at += CHUNK) {
+      const k = Math.min(CHUNK, t.n - at)
+      encodeChunk(k, t.points.subarray(at, at + k), t.addresses.subarray(at, at + k), t.sizes.subarray(at, at + k))
+    }
+    s = Math.min(s, Number(process.hrtime.bigint() - started) / 1e9)
+  }
+  return s
+}
+
+console.log(`best of ${R} passes, in this thread; issue 13's goal: >= 20 M events/s`)
+console.log('program            events   points  first s  first Mev/s  whole s  whole Mev/s')
+for (const p of programs) {
+  const session = join(dir, 's.stride')
+  const raw = join(dir, 's.raw')
+  run(process.execPath, [cli, 'trace', '--launch', p.program, '--no-heap', '--out', session, '--force', '--', ...p.args])
+  run(process.execPath, [cli, 'export', session, '--format', 'raw', '--out', raw])
+  const t = accesses(raw)
+  rmSync(raw)
+  const core = nativeCore()
+  const first = best(t, () => {
+    const e = core.codecEncoderCreate(CHUNK, 2)
+    return (k, pts, adr, sz) => core.codecEncode(e, k, pts, adr, sz, t.pointCount)
+  })
+  const whole = best(t, () => {
+    const e = new NativePrsdSequiturEncoder(CHUNK)
+    return (k, pts, adr, sz) => e.encode(k, pts, adr, sz, t.pointCount)
+  })
+  console.log(
+    [
+      p.name.padEnd(14),
+      String(t.n).padStart(10),
+      String(t.pointCount).padStart(8),
+      first.toFixed(2).padStart(8),
+      (t.n / first / 1e6).toFixed(1).padStart(12),
+      whole.toFixed(2).padStart(8),
+      (t.n / whole / 1e6).toFixed(1).padStart(12)
+    ].join(' ')
+  )
+}
+rmSync(dir, { recursive: true, force: true })
