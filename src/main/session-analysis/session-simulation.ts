@@ -28,22 +28,45 @@ export function timelineIntervalOf(config: HierarchyConfig, total: number): numb
 
 /**
  * Every stored chunk, in order, to `onChunk` (the next one decoding on the thread pool
- * meanwhile; a chunk's arrays are valid only until the call, or the promise it returns, ends). Every `yieldMs` of work it
- * yields a turn of the event loop (messages, child processes' output) and asks `between`
- * whether to go on. Returns the accesses handed over.
+ * meanwhile; a chunk's arrays are valid only until the call, or the promise it returns, ends).
+ * `meanwhile`, if given, runs once the first chunks have begun decoding and before the first is
+ * handed over: a caller's own reads of the session then overlap the first decode instead of
+ * preceding it. Every `yieldMs` of work it yields a turn of the event
+ * loop (messages, child processes' output) and asks `between` whether to go on. Returns the
+ * accesses handed over.
  */
-export async function eachStoredChunk(reader: Db, pointCount: number, onChunk: (chunk: DecodedChunk) => void | Promise<void>, between: (done: number) => boolean, yieldMs: number): Promise<number> {
+export async function eachStoredChunk(
+  reader: Db,
+  pointCount: number,
+  onChunk: (chunk: DecodedChunk) => void | Promise<void>,
+  between: (done: number) => boolean,
+  yieldMs: number,
+  meanwhile?: () => void | Promise<void>
+): Promise<number> {
   let done = 0
   let last = 0 // the first chunk reports at once
-  for await (const chunk of iterateChunksAhead(reader, pointCount, { reuse: true })) {
-    await onChunk(chunk)
-    done += chunk.count
-    const now = Date.now()
-    if (now - last >= yieldMs) {
-      last = now
-      await new Promise((r) => setImmediate(r))
-      if (!between(done)) break
+  const chunks = iterateChunksAhead(reader, pointCount, { reuse: true })
+  try {
+    // The generator's first step starts the first chunks' decoding, then waits for the first.
+    let next = chunks.next()
+    if (meanwhile) {
+      next.catch(() => {}) // a damaged first chunk is reported below, when it is awaited
+      await meanwhile()
     }
+    for (let step = await next; !step.done; step = await next) {
+      await onChunk(step.value)
+      done += step.value.count
+      const now = Date.now()
+      if (now - last >= yieldMs) {
+        last = now
+        await new Promise((r) => setImmediate(r))
+        if (!between(done)) break
+      }
+      next = chunks.next()
+    }
+  } finally {
+    // Stopped early, or failed: no more chunks are read (a decode still running ends first).
+    await chunks.return(undefined)
   }
   return done
 }

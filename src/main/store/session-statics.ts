@@ -62,6 +62,14 @@ export class SessionStatics {
     return this.key
   }
 
+  /**
+   * How many points the session has: kinds(db).length, without reading the point table when it
+   * is not read yet (a simulation starts decoding with it, and reads the table meanwhile).
+   */
+  pointCount(db: Db): number {
+    return this.columnTable ? this.columnTable.kinds.length : (db.prepare('SELECT COUNT(*) FROM points').pluck().get() as number)
+  }
+
   /** Kind code per point, the simulator's input. */
   kinds(db: Db): Uint8Array {
     return this.columns(db).kinds

@@ -66,18 +66,16 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
 
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
 async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
-  const kinds = statics.kinds(reader)
   const total = countEvents(reader)
-  // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
-  const { variables, pointVariables } = timelineVariables(statics.pointVariables(reader))
   let placed: Promise<PlacedVariable[]> | null = null
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
-  for (const config of input.configs) sims.push(await simulation(reader, config, kinds, pointVariables, variables.length, total, placedOnce, input.tlbThread))
+  let kinds: Uint8Array = new Uint8Array(0)
+  let variables: string[] = []
   const done = await eachStoredChunk(
     reader,
-    kinds.length,
+    statics.pointCount(reader),
     (chunk) => {
       for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
     },
@@ -86,7 +84,17 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
       // Chunks are processed synchronously otherwise: the stop message gets in here.
       return !ctx.shouldStop()
     },
-    200
+    200,
+    // While the first chunks decode: the points' kinds and data structures, which the
+    // hierarchies need, and their touches, which storing the runs will.
+    async () => {
+      kinds = statics.kinds(reader)
+      // Per point, the variable its accesses fall in (the reference's variable) for the timeline.
+      const timeline = timelineVariables(statics.pointVariables(reader))
+      variables = timeline.variables
+      statics.touches(reader)
+      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread))
+    }
   )
   return { sims, variables, kinds, total, done }
 }
