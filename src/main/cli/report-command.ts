@@ -1,5 +1,5 @@
 /**
- * `stride report SESSION [--run N] --by line|reference|variable|function|loop [--json]`, and
+ * `stride report SESSION [--run N] --by line|reference|variable|function|loop [--all] [--json]`, and
  * `--against M`: the difference of run N (default: latest) against run M, per line,
  * reference or variable (e.g. a padded run against the unpadded one). `--against OTHER.stride`
  * (latest run) or `OTHER.stride:M` compares with another session of the same program: lines
@@ -18,7 +18,7 @@ import { diffJson, printDiff, printLineReport, printReport, reportJson, type Rep
 const BYS: ReportBy[] = ['line', 'reference', 'variable', 'function', 'loop']
 
 export async function reportCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, { run: { value: true }, by: { value: true }, against: { value: true }, json: {} }, 'report')
+  const args = parseArgs(argv, { run: { value: true }, by: { value: true }, against: { value: true }, all: {}, json: {} }, 'report')
   const session = args.positional[0]
   if (!session || args.positional.length > 1) throw new StrideError('stride report: give one session file, e.g. stride report s.stride --by line.')
   const by = (flag(args, 'by') ?? 'line') as ReportBy
@@ -31,7 +31,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
     const against = flag(args, 'against')
     // The table by line needs the run's totals and lines only, not its references.
     if (by === 'line' && !against && !has(args, 'json')) {
-      printLineReport(buildLineReport(db, run, statics), io)
+      printLineReport(buildLineReport(db, run, statics), io, { all: has(args, 'all') })
       return 0
     }
     const report = buildReport(db, run, statics)
@@ -43,7 +43,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
       return 0
     }
     if (has(args, 'json')) io.out(JSON.stringify(reportJson(report, by), null, 2))
-    else printReport(report, by, io)
+    else printReport(report, by, io, { all: has(args, 'all') })
   } finally {
     db.close()
   }

@@ -41,14 +41,25 @@ export function reportJson(report: RunReport, by: ReportBy | null = null): unkno
   }
 }
 
-function pad(cells: string[], widths: number[]): string {
-  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+/** The row's cells in their columns: the first left-aligned, the others right-aligned, two spaces apart. */
+function pad(cells: readonly string[], widths: readonly number[]): string {
+  let line = cells[0]!.padEnd(widths[0]!)
+  for (let i = 1; i < cells.length; i++) line += '  ' + cells[i]!.padStart(widths[i]!)
+  return line
 }
 
-/** One write for the whole table: a whole-program report has thousands of rows, and a write per row cost more than building them. */
+/**
+ * One write for the whole table: a whole-program report has thousands of rows, and a write per
+ * row cost more than building them. Plain loops: this runs once per command, before the JIT
+ * has compiled anything, where each closure call per cell costs (a third of the table's time).
+ */
 function table(header: string[], rows: string[][], io: Io): void {
-  const widths = header.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), h.length))
-  io.out([header, ...rows].map((r) => pad(r, widths)).join('\n'))
+  const widths = header.map((h) => h.length)
+  for (const r of rows) for (let i = 0; i < r.length; i++) if (r[i]!.length > widths[i]!) widths[i] = r[i]!.length
+  const lines = new Array<string>(rows.length + 1)
+  lines[0] = pad(header, widths)
+  for (let k = 0; k < rows.length; k++) lines[k + 1] = pad(rows[k]!, widths)
+  io.out(lines.join('\n'))
 }
 
 const ratio = (misses: number, total: number) => (total > 0 ? (misses / total).toFixed(4) : '-')
@@ -63,41 +74,61 @@ const row = (label: string, r: { reads: number; writes: number; levels: Levels }
   return { label, reads: r.reads, writes: r.writes, levels: r.levels, misses }
 }
 
-/** A run's totals and its table by line: printReport(report, 'line'), from the totals and lines alone. */
-export function printLineReport(report: LineReport, io: Io): void {
-  printTable(report, 'file:line', report.lines.map((l) => row(`${l.file}:${l.line}`, l)), io)
+/**
+ * What a text table shows: by default, as cg_annotate does, only the rows holding at least
+ * SHOWN_SHARE of some column's total (reads, writes, or a level's read or write misses); a
+ * whole-program run has thousands of lines, nearly all of them a few accesses of the loader's
+ * start-up. `all`: every row. `more`: how the user lists the rest (said under the table).
+ */
+export interface TableOptions {
+  all?: boolean
+  more?: string
 }
 
-export function printReport(report: RunReport, by: ReportBy, io: Io): void {
+/** cg_annotate's default threshold (0.1%). */
+export const SHOWN_SHARE = 0.001
+
+/** A run's totals and its table by line: printReport(report, 'line'), from the totals and lines alone. */
+export function printLineReport(report: LineReport, io: Io, options: TableOptions = {}): void {
+  printTable(report, 'file:line', 'lines', report.lines.map((l) => row(`${l.file}:${l.line}`, l)), io, options)
+}
+
+export function printReport(report: RunReport, by: ReportBy, io: Io, options: TableOptions = {}): void {
   let rows: Row[]
   let label: string
+  let noun: string
   switch (by) {
     case 'line':
-      return printLineReport(report, io)
+      return printLineReport(report, io, options)
     case 'reference':
-      label = 'reference'
+      label = noun = 'reference'
       rows = report.references.map((r) => row(`${r.id} ${r.file ? `${r.file.split('/').pop()}:${r.line}` : r.pc}`, r))
       break
     case 'variable':
       label = 'variable'
+      noun = 'data structure'
       rows = groupVariables(report).map((v) => row(`${v.variable} (${v.kind ?? 'unknown'})${v.apportioned ? ' *' : ''}`, v))
       break
     case 'function':
-      label = 'function'
+      label = noun = 'function'
       rows = groupFunctions(report).map((f) => row(f.function, f))
       break
     case 'loop':
       label = 'loop (with the loops nested in it)'
+      noun = 'loop'
       rows = groupLoops(report).map((l) => row(`${'  '.repeat(l.depth)}${l.name}`, l))
       break
   }
-  printTable(report, label, rows, io)
-  if (by === 'variable' && rows.some((r) => r.label.endsWith(' *')))
+  const shown = printTable(report, label, `${noun}s`, rows, io, options)
+  if (by === 'variable' && shown.some((r) => r.label.endsWith(' *')))
     io.out('* some references touch several data structures: each access counts for the one it touched; their misses are split by the same shares.')
 }
 
-/** The run's header and totals, then its rows (by misses, most first) under `label`. */
-function printTable(report: LineReport, label: string, rows: Row[], io: Io): void {
+/**
+ * The run's header and totals, then its rows (by misses, most first) under `label`, those
+ * TableOptions keeps; returns them. `nouns`: what a row is, for the line under the table.
+ */
+function printTable(report: LineReport, label: string, nouns: string, rows: Row[], io: Io, options: TableOptions): Row[] {
   const names = levelNames(report.config)
   io.out(`run ${report.run}: ${describeConfig(report)}`)
   for (const l of report.levels)
@@ -105,11 +136,38 @@ function printTable(report: LineReport, label: string, rows: Row[], io: Io): voi
   io.out('')
   const missCols = names.flatMap((n) => [`${n} rd miss`, `${n} wr miss`])
   rows.sort((a, b) => b.misses - a.misses || b.reads + b.writes - (a.reads + a.writes))
-  table(
-    [label, 'reads', 'writes', ...missCols],
-    rows.map((r) => [r.label, String(r.reads), String(r.writes), ...names.flatMap((n) => [String(r.levels[n]?.readMisses ?? 0), String(r.levels[n]?.writeMisses ?? 0)])]),
-    io
-  )
+  // Each row's columns as numbers, then as the table's cells for the rows kept.
+  const width = 2 + 2 * names.length
+  const values = new Float64Array(rows.length * width)
+  const totals = new Float64Array(width)
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!
+    const at = k * width
+    values[at] = r.reads
+    values[at + 1] = r.writes
+    for (let n = 0; n < names.length; n++) {
+      const l = r.levels[names[n]!]
+      values[at + 2 + 2 * n] = l?.readMisses ?? 0
+      values[at + 3 + 2 * n] = l?.writeMisses ?? 0
+    }
+    for (let c = 0; c < width; c++) totals[c] += values[at + c]!
+  }
+  const shown: Row[] = []
+  const cells: string[][] = []
+  for (let k = 0; k < rows.length; k++) {
+    const at = k * width
+    let keep = options.all === true
+    for (let c = 0; c < width && !keep; c++) keep = values[at + c]! > 0 && values[at + c]! >= SHOWN_SHARE * totals[c]!
+    if (!keep) continue
+    const cell = [rows[k]!.label]
+    for (let c = 0; c < width; c++) cell.push(String(values[at + c]))
+    shown.push(rows[k]!)
+    cells.push(cell)
+  }
+  table([label, 'reads', 'writes', ...missCols], cells, io)
+  const hidden = rows.length - shown.length
+  if (hidden > 0) io.out(`... and ${hidden} more ${nouns}, each under ${SHOWN_SHARE * 100}% of every column (${options.more ?? '--all lists them'}).`)
+  return shown
 }
 
 export function describeConfig(report: Pick<RunReport, 'config'>): string {

@@ -23,12 +23,12 @@ import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './arg
 import type { Io } from './io'
 import { groupDigits } from '../../shared/counts'
 import { loadCollation } from '../../shared/report-model'
-import { diffJson, printDiff, printLineReport, printReport, printSweep, reportJson } from './report-output'
+import { diffJson, printDiff, printLineReport, printReport, printSweep, reportJson, type TableOptions } from './report-output'
 
 export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...
         [--tlb NAME:ENTRIES:ASSOC:PAGE[:POLICY]] ... [--pad VAR=BYTES] ... [--pad-dim VAR=DIM:EXTENT[:row|col]] ...
         [--dims VAR=D0xD1[x...][@ELEMENT_BYTES]] ... [--config "SPEC;SPEC;..."] ... [--configs FILE.json]
-        [--jobs N] [--interval N] [--no-baseline] [--cachegrind-compatible] [--json]
+        [--jobs N] [--interval N] [--no-baseline] [--cachegrind-compatible] [--all] [--json]
   POLICY   lru (default) | fifo | plru | random
   OPTIONS  comma-separated: wb|wt (write-back default), wa|nwa (write-allocate default), incl, pf=next|pf=stride, seed=N
   --tlb        a data TLB level (at most two, innermost first), e.g. DTLB:64:4:4K
@@ -40,6 +40,7 @@ export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:A
   --jobs       workers for a sweep (default: the machine's cores)
   --interval   accesses per interval of the per-variable miss timeline (default: the smallest power of two
                that fits the run in 100 intervals)
+  --all        every line in the table (default: as cg_annotate, the lines holding 0.1% or more of some column)
   With a layout filter the unpadded run is simulated too (unless --no-baseline) and the difference shown.`
 
 
@@ -134,6 +135,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
       jobs: { value: true },
       interval: { value: true },
       'no-baseline': {},
+      all: {},
       json: {}
     },
     'simulate'
@@ -181,7 +183,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     return [config, plain]
   })
   const poolSize = flag(args, 'jobs') ? positiveInt(flag(args, 'jobs')!, '--jobs', 'simulate') : availableParallelism()
-  return simulateAndPrint(path, jobs, { baseline, poolSize, json: has(args, 'json') }, io)
+  return simulateAndPrint(path, jobs, { baseline, poolSize, json: has(args, 'json'), all: has(args, 'all') }, io)
 }
 
 /**
@@ -189,7 +191,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
  * as `stride simulate` does (or its JSON); with `baseline`, jobs come in (padded, unpadded)
  * pairs and their difference is printed too. Also `stride trace --cache`'s first simulation.
  */
-export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], options: { baseline: boolean; poolSize: number; json: boolean; command?: string }, io: Io): Promise<number> {
+export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], options: { baseline: boolean; poolSize: number; json: boolean; command?: string } & TableOptions, io: Io): Promise<number> {
   const { baseline, poolSize } = options
   const started = Date.now()
   // Each run as its worker stores it: the reports are built and printed while the workers
@@ -272,7 +274,7 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
  * stored of `runs[i]` (storeRun's rows, handed out ahead of its commit), read from the file if
  * not given.
  */
-export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean }, io: Io, records?: KeptRun[]): number {
+export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean } & TableOptions, io: Io, records?: KeptRun[]): number {
   const { baseline } = options
   return withSession(path, true, (db) => {
     const stored = (i: number) => records?.[i] ?? readRun(db, runs[i]!, statics)
@@ -280,7 +282,7 @@ export function printRuns(path: string, runs: RunId[], statics: SessionStatics, 
     if (!options.json && !baseline) {
       const reports = runs.map((run, i) => lineReportOfRun(db, run, stored(i), statics))
       if (reports.length > 1) printSweep(reports, io)
-      else printLineReport(reports[0]!, io)
+      else printLineReport(reports[0]!, io, options)
       return 0
     }
     const reports = runs.map((run, i) => reportOfRun(db, run, stored(i), statics))
@@ -296,7 +298,7 @@ export function printRuns(path: string, runs: RunId[], statics: SessionStatics, 
     }
     if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
     for (const o of outputs) {
-      if (outputs.length === 1) printReport(o.report, 'line', io)
+      if (outputs.length === 1) printReport(o.report, 'line', io, options)
       if (o.base) {
         if (outputs.length > 1) io.out('')
         io.out('')

@@ -96,11 +96,11 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
         return 0
       }
       const simulating = await import('./simulate-command')
-      if (first?.run != null) return simulating.printRuns(done.session, [first.run], new SessionStatics({ streams: false, keyed: false }), { baseline: false, json: false }, io)
+      if (first?.run != null) return simulating.printRuns(done.session, [first.run], new SessionStatics({ streams: false, keyed: false }), { baseline: false, json: false, more: `stride report ${done.session} --all lists them` }, io)
       if (first?.cancelled) throw new StrideError(`stride trace: the simulation was cancelled; the trace is kept (stride simulate ${done.session} --cache ... simulates it).`, 'cancelled')
       // Not run beside the naming (it failed there): the pool runs it, and says what is wrong.
       if (first) io.err(`stride trace: note: the simulation runs again after the trace (${first.why}).`)
-      return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace' }, io)
+      return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace', more: `stride report ${done.session} --all lists them` }, io)
     }
     return 0
   } finally {

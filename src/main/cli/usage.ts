@@ -5,8 +5,8 @@ export const USAGE = `usage: stride <command> [options]
   trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride [--force]
            (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
-  simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--json]
-  report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--json]
+  simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--all] [--json]
+  report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--all] [--json]
   info     S.stride [--json]
   export   S.stride --format raw --out FILE
   advise   S.stride [--run N] [--level NAME] [--json]

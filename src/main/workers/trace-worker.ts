@@ -130,7 +130,7 @@ async function reportAs(first: FirstSimulation, out: string, as: 'json' | 'lines
     if (!report) return {}
     const { printLineReport } = await import('../cli/report-output')
     const lines: string[] = []
-    printLineReport(report, { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} })
+    printLineReport(report, { out: (line) => lines.push(line), err: (line) => lines.push(line), progress: () => {} }, { more: `stride report ${out} --all lists them` })
     return { firstReportLines: lines.join('\n') }
   } catch {
     return {}

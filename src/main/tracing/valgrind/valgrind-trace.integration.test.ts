@@ -144,9 +144,11 @@ int main(int argc, char **argv) {
     expect(traced.stderr).not.toMatch(/runs again/)
     expect(traced.stdout).toMatch(/^run 1: L1 32768B 8-way 64B lines, L2 262144B 8-way 64B lines, DTLB/m)
     // What it printed (laid out by the trace's worker from the report it built) is the run's
-    // report read afresh from the file.
+    // report read afresh from the file; the lines it leaves out are listed by stride report.
     const printed = traced.stdout.slice(traced.stdout.indexOf('run 1: '))
-    expect(printed).toBe(strideOk(['report', session, '--run', '1', '--by', 'line'], env))
+    expect(printed).toMatch(new RegExp(`\\.\\.\\. and \\d+ more lines, each under 0\\.1% of every column \\(stride report ${session} --all lists them\\)\\.\\n?$`))
+    expect(printed.replace(`stride report ${session} --all`, '--all')).toBe(strideOk(['report', session, '--run', '1', '--by', 'line'], env))
+    expect(strideOk(['report', session, '--run', '1', '--by', 'line', '--all'], env).split('\n').length).toBeGreaterThan(printed.split('\n').length + 1000)
     strideOk(['simulate', session, ...hierarchy], env)
     const db = new Database(session, { readonly: true })
     try {

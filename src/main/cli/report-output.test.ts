@@ -1,0 +1,64 @@
+/** The text tables of `simulate`, `report` and `trace --cache`: what they show and what they leave out. */
+import { describe, expect, it } from 'vitest'
+import type { LineReport } from '../../shared/report-model'
+import type { Io } from './io'
+import { printLineReport, SHOWN_SHARE } from './report-output'
+
+function captured(): { io: Io; text: () => string } {
+  const out: string[] = []
+  return { io: { out: (l) => out.push(l), err: (l) => out.push(l), progress: () => {} }, text: () => out.join('\n') }
+}
+
+const line = (file: string, n: number, reads: number, writes: number, readMisses: number, writeMisses: number) => ({
+  file,
+  line: n,
+  reads,
+  writes,
+  levels: { L1: { readMisses, writeMisses } }
+})
+
+/** A hot loop, a line that matters only by its write misses, and 1,000 start-up lines of one access each. */
+function report(): LineReport {
+  const startUp = Array.from({ length: 1000 }, (_, i) => line('dl-reloc.c', i + 1, 1, 0, i % 2, 0))
+  const lines = [line('k.c', 10, 1_000_000, 250_000, 40_000, 20_000), line('k.c', 18, 5, 500, 0, 125), ...startUp]
+  const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((a, l) => a + f(l), 0)
+  return {
+    run: 3,
+    config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
+    levels: [{ name: 'L1', reads: sum((l) => l.reads), writes: sum((l) => l.writes), readMisses: sum((l) => l.levels.L1.readMisses), writeMisses: sum((l) => l.levels.L1.writeMisses) }],
+    lines
+  } as LineReport
+}
+
+describe('text tables', () => {
+  it("shows, as cg_annotate does, only the rows holding 0.1% of some column, and says how many it left out", () => {
+    expect(SHOWN_SHARE).toBe(0.001)
+    const { io, text } = captured()
+    printLineReport(report(), io)
+    const rows = text().split('\n')
+    expect(rows[0]).toBe('run 3: L1 32768B 8-way 64B lines')
+    expect(rows.filter((r) => r.startsWith('k.c:'))).toEqual([expect.stringMatching(/^k\.c:10 +1000000 +250000 +40000 +20000$/), expect.stringMatching(/^k\.c:18 +5 +500 +0 +125$/)])
+    // 125 of 20,125 write misses is 0.6%: kept though its reads and writes are nothing.
+    expect(rows.some((r) => r.startsWith('dl-reloc.c:'))).toBe(false)
+    expect(rows.at(-1)).toBe('... and 1000 more lines, each under 0.1% of every column (--all lists them).')
+  })
+
+  it('shows every row with `all`, and names the way to list them it is given', () => {
+    const all = captured()
+    printLineReport(report(), all.io, { all: true })
+    expect(all.text().split('\n').filter((r) => r.startsWith('dl-reloc.c:'))).toHaveLength(1000)
+    expect(all.text()).not.toMatch(/more lines/)
+    const trace = captured()
+    printLineReport(report(), trace.io, { more: 'stride report s.stride --all lists them' })
+    expect(trace.text().split('\n').at(-1)).toBe('... and 1000 more lines, each under 0.1% of every column (stride report s.stride --all lists them).')
+  })
+
+  it('lines its columns up: labels left, counts right, two spaces apart', () => {
+    const { io, text } = captured()
+    printLineReport(report(), io)
+    const table = text().split('\n').filter((r) => r.startsWith('file:line') || r.startsWith('k.c:'))
+    expect(table[0]).toBe('file:line    reads  writes  L1 rd miss  L1 wr miss')
+    expect(table[2]).toBe('k.c:18           5     500           0         125')
+    expect(new Set(table.map((r) => r.length)).size).toBe(1)
+  })
+})
