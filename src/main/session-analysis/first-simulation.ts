@@ -19,6 +19,7 @@ import type { LineReport } from '../../shared/report-model'
 import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import type { PointColumns } from '../store/point-columns'
+import type { Touches } from '../store/touches'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
 import { LiveSimulation } from './live-simulation'
 
@@ -128,10 +129,12 @@ export class FirstSimulation {
   /**
    * Waits for the simulation and stores its run in `db`, the session being written, whose points
    * are named and loops stored (the run's roll-up reads them; `columns`: their point columns as
-   * just written, pointColumnsOf, so they are not read back). Never throws: `outcome` says.
+   * just written, pointColumnsOf, and `touches` theirs, touchesOf, so they are not read back).
+   * Never throws: `outcome` says.
    */
-  async store(db: Db, columns?: PointColumns): Promise<FirstRun> {
+  async store(db: Db, columns?: PointColumns, touches?: Touches): Promise<FirstRun> {
     if (columns) this.statics.seedColumns(columns)
+    if (touches) this.statics.seedTouches(touches)
     const s = await (this.simulated ?? 'not started')
     if (typeof s === 'string') return (this.outcome = { run: null, cancelled: s === 'cancelled', why: s })
     try {

@@ -123,6 +123,11 @@ export class SessionStatics {
     this.columnTable ??= columns
   }
 
+  /** The touches as the caller just wrote them (touchesOf): not read back from the file. */
+  seedTouches(touches: Touches): void {
+    this.touchTable ??= touches
+  }
+
   private columns(db: Db): PointColumns {
     return (this.columnTable ??= readPointColumns(db))
   }

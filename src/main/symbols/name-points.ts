@@ -93,7 +93,11 @@ export function pointFunctions(groups: ModulePoints[], pointCount: number): Arra
   return out
 }
 
-export async function namePoints(points: PointRecord[], modules: LoadedModule[], program: ElfInfo, pointVariables: PointVariables | null = null, grouped?: ModulePoints[]): Promise<PointNames[]> {
+/**
+ * `variablesOf` may still be coming (the data structures are named beside the points' lines:
+ * both wait on child processes); it is awaited once the lines are in.
+ */
+export async function namePoints(points: PointRecord[], modules: LoadedModule[], program: ElfInfo, variablesOf: PointVariables | Promise<PointVariables> | null = null, grouped?: ModulePoints[]): Promise<PointNames[]> {
   const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null }))
   for (const p of points) names[p.idx]!.module = moduleOf(modules, p.pc)?.path ?? null
   const groups = grouped ?? (await pointModules(points, modules, program))
@@ -112,6 +116,7 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
       })
     })
   )
+  const pointVariables = await variablesOf
   if (pointVariables) {
     for (const p of points) names[p.idx]!.variable = pointVariables(p.idx)
   } else {

@@ -14,6 +14,7 @@ import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
 import { computeFunctionStreams } from '../store/stream-store'
 import { pointColumnsOf } from '../store/point-columns'
+import { touchesOf } from '../store/touches'
 import type { LiveFunctionStreams } from '../store/live-function-streams'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
@@ -89,18 +90,19 @@ async function writeSymbols(
   // points' names are read (child processes), not after.
   const streamsStored = streams.then((s) => writer.writeStreamMetrics(s))
   streamsStored.catch(() => {}) // awaited below, after the naming
-  const named = await nameVariables(variables, modules)
-  const pointVariable = (point: number) => {
+  // The points' lines and the data structures' names are looked up side by side (child
+  // processes both); the points take their data structures' names once those are in.
+  const naming = nameVariables(variables, modules)
+  const pointVariables = naming.then((named) => (point: number) => {
     const v = dominantVariable(histograms.get(point))
     return v === 0 ? null : (named[v]?.name ?? null)
-  }
-  const naming = namePoints(points, modules, elf, pointVariable, groups)
-  naming.catch(() => {}) // awaited below, once the variables are stored
-  writer.writeVariables(
-    named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes })),
-    histograms
-  )
-  const names = await naming
+  })
+  const pointNaming = namePoints(points, modules, elf, pointVariables, groups)
+  pointNaming.catch(() => {}) // awaited below, once the variables are stored
+  const named = await naming
+  const variableRows = named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes }))
+  writer.writeVariables(variableRows, histograms)
+  const names = await pointNaming
   await streamsStored
   writer.writePoints(points, names, modules)
   // The points' loops as stored (none: no objdump, or a failed write, rolled back).
@@ -109,7 +111,7 @@ async function writeSymbols(
   lookupsDone()
   // The run's roll-up reads the points' names and loops: stored last.
   if (first) {
-    await first.store(writer.db, pointColumnsOf(points, names, pointLoops))
+    await first.store(writer.db, pointColumnsOf(points, names, pointLoops), touchesOf(variableRows, histograms))
     // As for the stream statistics: not the user's concern, the session says why, for us.
     if (first.liveReason) writer.writeMeta({ firstSimulationAfterTrace: first.liveReason })
   }
