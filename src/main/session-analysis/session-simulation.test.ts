@@ -6,24 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { StrideError } from '../../shared/errors'
 import { openDb } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
-import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from '../store/session-writer'
+import { MAX_STORED_CHUNK } from '../store/session-writer'
+import { writeThreeChunks } from '../testing/stored-chunks'
 import { eachStoredChunk } from './session-simulation'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-each-chunk-'))
 
-/** Three full chunks of one point walking an array: access i at 0x10000 + 8i. */
-function threeChunks(name: string): string {
-  const path = join(dir, `${name}.stride`)
-  const w = new SessionWriter(path, { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
-  const table: PointRecord[] = [{ idx: 0, pc: 0x401000, kind: 0, accesses: 0, firstAddress: 0 }]
-  for (let c = 0; c < 3; c++) {
-    const n = MAX_STORED_CHUNK
-    table[0]!.accesses += n
-    w.appendChunk(n, new Uint32Array(n), Float64Array.from({ length: n }, (_, i) => 0x10000 + (c * n + i) * 8), new Uint16Array(n).fill(8), table)
-  }
-  w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
-  return path
-}
+const threeChunks = (name: string) => writeThreeChunks(join(dir, `${name}.stride`))
 
 const countPoints = (db: ReturnType<typeof openDb>) => db.prepare('SELECT COUNT(*) FROM points').pluck().get() as number
 

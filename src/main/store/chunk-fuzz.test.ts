@@ -12,7 +12,8 @@ import { StrideError } from '../../shared/errors'
 import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2 } from '../compress/native-codec'
 import { openDb } from './open-db'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
-import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
+import { SessionWriter, type PointRecord } from './session-writer'
+import { writeThreeChunks } from '../testing/stored-chunks'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-fuzz-'))
 const CASES = 300
@@ -165,15 +166,7 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
   const base = baseSession(PRSD_CODEC_V2)
 
   it('a damaged or missing chunk in the middle: both readers fail alike, naming it; an intact session reads the same', async () => {
-    const path = join(dir, 'three.stride')
-    const w = new SessionWriter(path, { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
-    const table: PointRecord[] = [{ idx: 0, pc: 0x401000, kind: 0, accesses: 0, firstAddress: 0 }]
-    for (let c = 0; c < 3; c++) {
-      const n = MAX_STORED_CHUNK
-      table[0]!.accesses += n
-      w.appendChunk(n, new Uint32Array(n), Float64Array.from({ length: n }, (_, i) => 0x10000 + (c * n + i) * 8), new Uint16Array(n).fill(8), table)
-    }
-    w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+    const path = writeThreeChunks(join(dir, 'three.stride'))
     const intact = trace(path)
     const check = openDb(path)
     expect((check.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n).toBe(3)
