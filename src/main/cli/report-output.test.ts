@@ -43,6 +43,18 @@ describe('text tables', () => {
     expect(rows.at(-1)).toBe('... and 1000 more lines, each under 0.1% of every column (--all lists them).')
   })
 
+  it("measures a row's share against the run's totals, not against the rows shown in the table", () => {
+    // Accesses and misses that no line holds (accesses without a source line): k.c:18's 500
+    // writes and 125 write misses are then under 0.1% of the run's, though not of the lines'.
+    const r = report()
+    r.levels[0]!.writes += 1_000_000
+    r.levels[0]!.writeMisses += 1_000_000
+    const { io, text } = captured()
+    printLineReport(r, io)
+    expect(text().split('\n').filter((row) => row.startsWith('k.c:'))).toEqual([expect.stringMatching(/^k\.c:10 /)])
+    expect(text().split('\n').at(-1)).toBe('... and 1001 more lines, each under 0.1% of every column (--all lists them).')
+  })
+
   it('shows every row with `all`, and names the way to list them it is given', () => {
     const all = captured()
     printLineReport(report(), all.io, { all: true })

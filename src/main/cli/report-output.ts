@@ -76,9 +76,10 @@ const row = (label: string, r: { reads: number; writes: number; levels: Levels }
 
 /**
  * What a text table shows: by default, as cg_annotate does, only the rows holding at least
- * SHOWN_SHARE of some column's total (reads, writes, or a level's read or write misses); a
- * whole-program run has thousands of lines, nearly all of them a few accesses of the loader's
- * start-up. `all`: every row. `more`: how the user lists the rest (said under the table).
+ * SHOWN_SHARE of the run's total in some column (reads, writes, or a level's read or write
+ * misses); a whole-program run has thousands of lines, nearly all of them a few accesses of
+ * the loader's start-up. `all`: every row. `more`: how the user lists the rest (said under the
+ * table).
  */
 export interface TableOptions {
   all?: boolean
@@ -136,10 +137,19 @@ function printTable(report: LineReport, label: string, nouns: string, rows: Row[
   io.out('')
   const missCols = names.flatMap((n) => [`${n} rd miss`, `${n} wr miss`])
   rows.sort((a, b) => b.misses - a.misses || b.reads + b.writes - (a.reads + a.writes))
-  // Each row's columns as numbers, then as the table's cells for the rows kept.
+  // Each row's columns as numbers, then as the table's cells for the rows kept. The shares are
+  // of the run's totals (the first level's accesses, each level's misses), not of the rows'
+  // sums: a loop's row holds the loops nested in it, and some accesses have no source line.
   const width = 2 + 2 * names.length
   const values = new Float64Array(rows.length * width)
   const totals = new Float64Array(width)
+  const levelTotals = new Map(report.levels.map((l) => [l.name, l]))
+  totals[0] = report.levels[0]?.reads ?? 0
+  totals[1] = report.levels[0]?.writes ?? 0
+  names.forEach((n, i) => {
+    totals[2 + 2 * i] = levelTotals.get(n)?.readMisses ?? 0
+    totals[3 + 2 * i] = levelTotals.get(n)?.writeMisses ?? 0
+  })
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!
     const at = k * width
@@ -150,7 +160,6 @@ function printTable(report: LineReport, label: string, nouns: string, rows: Row[
       values[at + 2 + 2 * n] = l?.readMisses ?? 0
       values[at + 3 + 2 * n] = l?.writeMisses ?? 0
     }
-    for (let c = 0; c < width; c++) totals[c] += values[at + c]!
   }
   const shown: Row[] = []
   const cells: string[][] = []
