@@ -4,6 +4,8 @@ import { openSessionDb, readPoints, readSessionInfo } from '../store/session-rea
 import { sessionStreams } from '../store/stream-store'
 import { has, parseArgs } from './args'
 import type { Io } from './io'
+import { runsLine, shownFunctions } from './info-output'
+import { SHOWN_SHARE } from './shown-share'
 
 export async function infoCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, { json: {} }, 'info')
@@ -77,12 +79,16 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     if (info.recorder) io.out(`  recorder  ${info.recorder}${info.threads && info.threads > 1 ? `, ${info.threads} threads (accesses interleaved as they ran)` : ''}`)
     io.out(`  stored    ${info.storedBytes} bytes (${info.storedBytes > 0 ? ((info.events * 24) / info.storedBytes).toFixed(1) : '-'}x vs 24-byte records)`)
     io.out(`  points    ${points.length}`)
-    io.out(`  runs      ${info.runs.map((r) => `${r.run}: ${r.config.levels.map((l) => `${l.name}:${l.size}:${l.assoc}:${l.lineSize}`).join(' ')}`).join('; ') || '(none)'}`)
+    io.out(`  runs      ${runsLine(info.runs)}`)
     if (info.debugInfoHint) io.out(`  note      ${info.debugInfoHint}`)
-    for (const f of streams.functions) {
+    const accesses = new Map<string, number>()
+    for (const p of points) if (p.function !== null) accesses.set(p.function, (accesses.get(p.function) ?? 0) + p.accesses)
+    const { shown, hidden } = shownFunctions(streams.functions, accesses)
+    for (const f of shown) {
       io.out(`  streams   ${f.function}: regularity ${f.spatialRegularity.toFixed(2)}, ${f.streams} streams (mean length ${f.meanLength.toFixed(1)}, mean stride ${f.meanStride.toFixed(0)} B)`)
       for (const a of f.advice) io.out(`    advice  ${a.optimization} — ${a.evidence}`)
     }
+    if (hidden > 0) io.out(`  streams   ... and ${hidden} more functions, each under ${SHOWN_SHARE * 100}% of the accesses (--json lists them)`)
   } finally {
     db.close()
   }

@@ -5,6 +5,7 @@ import { groupVariables } from '../../shared/report-model'
 import { computeRunDiff } from '../../shared/run-diff'
 import { groupLoops } from '../store/loops'
 import type { Io } from './io'
+import { SHOWN_SHARE } from './shown-share'
 
 export type ReportBy = 'line' | 'reference' | 'variable' | 'function' | 'loop'
 
@@ -86,8 +87,7 @@ export interface TableOptions {
   more?: string
 }
 
-/** cg_annotate's default threshold (0.1%). */
-export const SHOWN_SHARE = 0.001
+export { SHOWN_SHARE }
 
 /** A run's totals and its table by line: printReport(report, 'line'), from the totals and lines alone. */
 export function printLineReport(report: LineReport, io: Io, options: TableOptions = {}): void {
