@@ -39,7 +39,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
       const base = baselineReport(db, against, statics)
       if (by === 'function' || by === 'loop') throw new StrideError(`stride report: --against compares by line, reference or variable; not by ${by}.`)
       if (has(args, 'json')) io.out(JSON.stringify(diffJson(base, report), null, 2))
-      else printDiff(base, report, by, io)
+      else printDiff(base, report, by, io, { all: has(args, 'all') })
       return 0
     }
     if (has(args, 'json')) io.out(JSON.stringify(reportJson(report, by), null, 2))

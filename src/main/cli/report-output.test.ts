@@ -1,8 +1,9 @@
 /** The text tables of `simulate`, `report` and `trace --cache`: what they show and what they leave out. */
 import { describe, expect, it } from 'vitest'
+import type { ReferenceStats, RunReport } from '../../shared/domain'
 import type { LineReport } from '../../shared/report-model'
 import type { Io } from './io'
-import { printLineReport, SHOWN_SHARE } from './report-output'
+import { printDiff, printLineReport, SHOWN_SHARE } from './report-output'
 
 function captured(): { io: Io; text: () => string } {
   const out: string[] = []
@@ -72,5 +73,39 @@ describe('text tables', () => {
     expect(table[0]).toBe('file:line    reads  writes  L1 rd miss  L1 wr miss')
     expect(table[2]).toBe('k.c:18           5     500           0         125')
     expect(new Set(table.map((r) => r.length)).size).toBe(1)
+  })
+
+  it('--against shows the rows whose misses change by 0.1% of a level, biggest first, and counts the others', () => {
+    const ref = (id: string, line: number, misses: number): ReferenceStats => ({
+      id,
+      pc: `0x${line}`,
+      kind: 'read',
+      file: 'k.c',
+      line,
+      function: 'f',
+      variable: id.split('_')[0]!,
+      reads: 1000,
+      writes: 0,
+      levels: { L1: { hits: 1000 - misses, misses, readMisses: misses, writeMisses: 0 } }
+    })
+    const run = (id: number, refs: ReferenceStats[]): RunReport => ({
+      run: id,
+      config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
+      levels: [{ name: 'L1', reads: 1000 * refs.length, writes: 0, readMisses: refs.reduce((a, r) => a + r.levels.L1!.misses, 0), writeMisses: 0 }],
+      lines: [],
+      references: refs
+    })
+    // 100,000 misses before: a change of 100 is the floor. Line 30 drops, 31 rises by the floor,
+    // 32 by less, 33 not at all.
+    const before = run(1, [ref('A_Read_0', 30, 90_000), ref('B_Read_1', 31, 9_000), ref('C_Read_2', 32, 900), ref('D_Read_3', 33, 100)])
+    const after = run(2, [ref('A_Read_0', 30, 10_000), ref('B_Read_1', 31, 9_100), ref('C_Read_2', 32, 999), ref('D_Read_3', 33, 100)])
+    const { io, text } = captured()
+    printDiff(before, after, 'line', io)
+    const rows = text().split('\n')
+    expect(rows.filter((r) => r.startsWith('k.c:')).map((r) => r.split(/ +/)[0])).toEqual(['k.c:30', 'k.c:31'])
+    expect(rows.at(-1)).toBe("... and 2 more lines, each changing by under 0.1% of every level's misses (--all lists them).")
+    const all = captured()
+    printDiff(before, after, 'line', all.io, { all: true })
+    expect(all.text().split('\n').filter((r) => r.startsWith('k.c:'))).toHaveLength(4)
   })
 })

@@ -224,17 +224,40 @@ export function diffJson(before: RunReport, after: RunReport): unknown {
   return { before: before.run, after: after.run, variables: computeDiff(before, after, 'variable'), lines: computeDiff(before, after, 'line'), references: computeDiff(before, after, 'reference') }
 }
 
-export function printDiff(before: RunReport, after: RunReport, by: DiffBy, io: Io): void {
+/**
+ * The difference of two runs by line, reference or data structure, biggest change first. By
+ * default only the rows whose misses change at some level by SHOWN_SHARE or more of that
+ * level's misses (the larger of the two runs' totals); `all`: every row.
+ */
+export function printDiff(before: RunReport, after: RunReport, by: DiffBy, io: Io, options: TableOptions = {}): void {
   const names = levelNames(after.config)
   io.out(`misses, run ${after.run} against run ${before.run} (${describeConfig(before)}):`)
   const rows = computeDiff(before, after, by)
+  const missesOf = (r: RunReport, n: string) => {
+    const l = r.levels.find((level) => level.name === n)
+    return l ? l.readMisses + l.writeMisses : 0
+  }
+  const floor = names.map((n) => SHOWN_SHARE * Math.max(missesOf(before, n), missesOf(after, n)))
+  const shown = rows.filter(
+    (r) =>
+      options.all === true ||
+      names.some((n, i) => {
+        const l = r.levels[n]
+        // A level the baseline lacks: the row's misses there are all change.
+        const change = l ? Math.abs(l.delta) : 0
+        return change > 0 && change >= floor[i]!
+      })
+  )
   table(
     [by, ...names.flatMap((n) => [`${n} before`, `${n} after`, `${n} change`])],
-    rows.map((r) => [r.key, ...names.flatMap((n) => {
+    shown.map((r) => [r.key, ...names.flatMap((n) => {
       const l = r.levels[n]
       if (!l) return ['-', '-', 'not in the baseline']
       return [String(l.before), String(l.after), `${l.delta > 0 ? '+' : ''}${l.delta}${l.before > 0 ? ` (${((100 * l.delta) / l.before).toFixed(1)}%)` : ''}`]
     })]),
     io
   )
+  const hidden = rows.length - shown.length
+  const nouns = { line: 'lines', reference: 'references', variable: 'data structures' } as const
+  if (hidden > 0) io.out(`... and ${hidden} more ${nouns[by]}, each changing by under ${SHOWN_SHARE * 100}% of every level's misses (${options.more ?? '--all lists them'}).`)
 }

@@ -302,7 +302,7 @@ export function printRuns(path: string, runs: RunId[], statics: SessionStatics, 
       if (o.base) {
         if (outputs.length > 1) io.out('')
         io.out('')
-        printDiff(o.base, o.report, 'variable', io)
+        printDiff(o.base, o.report, 'variable', io, options)
       }
     }
     return 0
