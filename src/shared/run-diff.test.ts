@@ -1,31 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from './domain'
+import { l1Run, readReference } from './testing/reports'
 import { computeLineDeltas, computeRunDiff } from './run-diff'
 
-function ref(id: string, line: number, variable: string | null, hits: number, misses: number): ReferenceStats {
-  return {
-    id,
-    pc: `0x${line}`,
-    kind: 'read',
-    file: 'k.c',
-    line,
-    function: 'f',
-    variable,
-    reads: hits + misses,
-    writes: 0,
-    levels: { L1: { hits, misses, readMisses: misses, writeMisses: 0 } }
-  }
-}
-
-function run(refs: ReferenceStats[], l1Misses: number): RunReport {
-  return {
-    run: 1,
-    config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
-    levels: [{ name: 'L1', reads: 300, writes: 0, readMisses: l1Misses, writeMisses: 0 }],
-    lines: [],
-    references: refs
-  }
-}
+const ref = readReference
+const run = l1Run
 
 describe('run diff', () => {
   // The conflict kernel before and after padding: line 30 loses most misses, line 29 is unchanged.

@@ -1,6 +1,6 @@
 /** The text tables of `simulate`, `report` and `trace --cache`: what they show and what they leave out. */
 import { describe, expect, it } from 'vitest'
-import type { ReferenceStats, RunReport } from '../../shared/domain'
+import { l1Run, readReference } from '../../shared/testing/reports'
 import type { LineReport } from '../../shared/report-model'
 import type { Io } from './io'
 import { printDiff, printLineReport, SHOWN_SHARE } from './report-output'
@@ -76,25 +76,8 @@ describe('text tables', () => {
   })
 
   it('--against shows the rows whose misses change by 0.1% of a level, biggest first, and counts the others', () => {
-    const ref = (id: string, line: number, misses: number): ReferenceStats => ({
-      id,
-      pc: `0x${line}`,
-      kind: 'read',
-      file: 'k.c',
-      line,
-      function: 'f',
-      variable: id.split('_')[0]!,
-      reads: 1000,
-      writes: 0,
-      levels: { L1: { hits: 1000 - misses, misses, readMisses: misses, writeMisses: 0 } }
-    })
-    const run = (id: number, refs: ReferenceStats[]): RunReport => ({
-      run: id,
-      config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false },
-      levels: [{ name: 'L1', reads: 1000 * refs.length, writes: 0, readMisses: refs.reduce((a, r) => a + r.levels.L1!.misses, 0), writeMisses: 0 }],
-      lines: [],
-      references: refs
-    })
+    const ref = (id: string, line: number, misses: number) => readReference(id, line, id.split('_')[0]!, 1000 - misses, misses)
+    const run = (id: number, refs: ReturnType<typeof ref>[]) => l1Run(refs, refs.reduce((a, r) => a + r.levels.L1!.misses, 0), id)
     // 100,000 misses before: a change of 100 is the floor. Line 30 drops, 31 rises by the floor,
     // 32 by less, 33 not at all.
     const before = run(1, [ref('A_Read_0', 30, 90_000), ref('B_Read_1', 31, 9_000), ref('C_Read_2', 32, 900), ref('D_Read_3', 33, 100)])
