@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { l1Run, readReference } from '../../shared/testing/reports'
 import type { LineReport } from '../../shared/report-model'
 import type { Io } from './io'
-import { printDiff, printLineReport, SHOWN_SHARE } from './report-output'
+import { printDiff, printLineReport } from './report-output'
+import { SHOWN_SHARE } from './shown-share'
 
 function captured(): { io: Io; text: () => string } {
   const out: string[] = []

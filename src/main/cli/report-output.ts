@@ -87,7 +87,6 @@ export interface TableOptions {
   more?: string
 }
 
-export { SHOWN_SHARE }
 
 /** A run's totals and its table by line: printReport(report, 'line'), from the totals and lines alone. */
 export function printLineReport(report: LineReport, io: Io, options: TableOptions = {}): void {

@@ -21,12 +21,17 @@ export function readTouches(db: Db): Touches {
   )
   for (const [point, name, accesses] of rows) {
     const list = out.get(point) ?? []
-    const same = list.find((t) => t.variable === name)
-    if (same) same.accesses += accesses
-    else list.push({ variable: name, accesses })
+    addTouch(list, name, accesses)
     out.set(point, list)
   }
   return out
+}
+
+/** Two data structures of one name (a static in two files) count as one, where the first was. */
+function addTouch(list: Array<{ variable: string; accesses: number }>, name: string, accesses: number): void {
+  const same = list.find((t) => t.variable === name)
+  if (same) same.accesses += accesses
+  else list.push({ variable: name, accesses })
 }
 
 /**
@@ -42,12 +47,7 @@ export function touchesOf(variables: ReadonlyArray<{ id: number; name: string }>
   for (const point of [...histograms.keys()].sort((a, b) => a - b)) {
     const counts = [...histograms.get(point)!].sort((a, b) => b[1] - a[1] || a[0] - b[0])
     const list: Array<{ variable: string; accesses: number }> = []
-    for (const [id, accesses] of counts) {
-      const name = names.get(id) ?? 'unknown'
-      const same = list.find((t) => t.variable === name)
-      if (same) same.accesses += accesses
-      else list.push({ variable: name, accesses })
-    }
+    for (const [id, accesses] of counts) addTouch(list, names.get(id) ?? 'unknown', accesses)
     out.set(point, list)
   }
   return out

@@ -2,22 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { closePipeEnd, readRecords, recordPipe, type StagingReader } from './record-pipe'
-
-/** A staging reader that keeps every byte it is given, in a buffer far smaller than the stream. */
-class Collector implements StagingReader {
-  private readonly stage = new Uint8Array(4096)
-  total = 0
-  sum = 0
-  reads = 0
-  space(): Uint8Array {
-    return this.stage
-  }
-  received(n: number): void {
-    this.reads++
-    this.total += n
-    for (let i = 0; i < n; i++) this.sum += this.stage[i]!
-  }
-}
+import { StageCollector } from '../../testing/tool-stream'
 
 /**
  * A child writing `bytes` bytes of value 7 to its fd 3 (the pipe's write end), as the tool does.
@@ -33,7 +18,7 @@ describe('the record pipe', () => {
     const pipe = recordPipe()
     const child = writer(pipe.writeFd, 3_000_000)
     closePipeEnd(pipe.writeFd)
-    const reader = new Collector()
+    const reader = new StageCollector(4096)
     const failures: unknown[] = []
     const { done } = readRecords(pipe.readFd, reader, () => {}, (e) => failures.push(e))
     await done
@@ -49,7 +34,7 @@ describe('the record pipe', () => {
     // Started after the pipe exists, without it: were the write end inherited, no end until it exits.
     const bystander = spawn('sleep', ['30'], { stdio: 'ignore' })
     closePipeEnd(pipe.writeFd)
-    const reader = new Collector()
+    const reader = new StageCollector(4096)
     const { done } = readRecords(pipe.readFd, reader, () => {}, () => {})
     const ended = await Promise.race([done.then(() => 'ended'), new Promise((r) => setTimeout(() => r('timed out'), 10_000))])
     bystander.kill('SIGKILL')

@@ -11,7 +11,8 @@ import { example, fixedEnv, tempDir } from '../../testing/cli-runner'
 import { closePipeEnd, recordPipe } from './record-pipe'
 import { closeToolEnds, readRing, recordRing, RING_TOOL_ARGS } from './record-ring'
 import { strideValgrindTool, toolCommand, type StrideTool } from './tool-build'
-import { ToolStreamReader, type ToolStreamSink } from './tool-stream'
+import { ToolStreamReader } from './tool-stream'
+import { sinkWith } from '../../testing/tool-stream'
 
 const env = fixedEnv(tempDir('record-ring'))
 let tool: StrideTool
@@ -22,9 +23,7 @@ function accessHasher() {
   const hash = createHash('sha256')
   const record = Buffer.alloc(16)
   let accesses = 0
-  const sink: ToolStreamSink = {
-    header() {},
-    point() {},
+  const sink = sinkWith({
     access(point, address, size, thread) {
       record.writeUInt32LE(point, 0)
       record.writeDoubleLE(address, 4)
@@ -32,16 +31,8 @@ function accessHasher() {
       record.writeUInt16LE(thread, 14)
       hash.update(record)
       accesses++
-    },
-    enter() {},
-    leave() {},
-    alloc() {},
-    free() {},
-    detach() {},
-    exit() {},
-    thread() {},
-    maps() {}
-  }
+    }
+  })
   const reader = new ToolStreamReader(sink)
   return { reader, result: () => ({ accesses, digest: hash.digest('hex') }) }
 }

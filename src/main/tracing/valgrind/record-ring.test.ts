@@ -1,25 +1,9 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
+import { StageCollector } from '../../testing/tool-stream'
 import type { StagingReader } from './record-pipe'
 import { closeToolEnds, readRing, recordRing, RING_BLOCK_RECORDS, RING_BLOCKS, RING_NONE, type RecordRing } from './record-ring'
-
-/** A staging reader that keeps a checksum of every byte, in a buffer smaller than a block. */
-class Collector implements StagingReader {
-  private readonly stage = new Uint8Array(100_000)
-  total = 0
-  sum = 0
-  /** Position-weighted, so a block read twice or out of order shows. */
-  weighted = 0
-  space(): Uint8Array {
-    return this.stage
-  }
-  received(n: number): void {
-    for (let i = 0; i < n; i++) this.weighted = (this.weighted * 31 + this.stage[i]!) % 1_000_000_007
-    for (let i = 0; i < n; i++) this.sum += this.stage[i]!
-    this.total += n
-  }
-}
 
 /**
  * The tool's side of the protocol (st_main.c's ring mode) in a child process: it writes each
@@ -67,7 +51,7 @@ async function deliversAll(blocks: number[], options: { unmapped?: boolean } = {
   const ring = recordRing()
   if (!ring) throw new Error('this machine cannot make a record ring (memfd_create)')
   const child = toolLike(ring, blocks, options)
-  const reader = new Collector()
+  const reader = new StageCollector(100_000)
   const failures: unknown[] = []
   const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))
   await done
@@ -77,7 +61,7 @@ async function deliversAll(blocks: number[], options: { unmapped?: boolean } = {
 }
 
 /** The reader got exactly the stream toolLike wrote for `blocks`, in order. */
-function expectStream(reader: Collector, blocks: number[]) {
+function expectStream(reader: StageCollector, blocks: number[]) {
   const bytes = blocks.reduce((a, b) => a + b, 0) * 16
   let sum = 0
   let weighted = 0
@@ -102,7 +86,7 @@ describe('the record ring', () => {
     const ring = recordRing()!
     const child = toolLike(ring, [3, RING_BLOCK_RECORDS + 1])
     const failures: unknown[] = []
-    const reader = new Collector()
+    const reader = new StageCollector(100_000)
     const { done } = readRing(ring, reader, () => {}, (e) => failures.push(e))
     await done
     child.kill('SIGKILL')

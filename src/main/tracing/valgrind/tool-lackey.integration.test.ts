@@ -14,7 +14,8 @@ import { example, fixedEnv, tempDir } from '../../testing/cli-runner'
 import { readElf } from '../../symbols/elf-reader'
 import { parseMaps } from '../proc-maps'
 import { strideValgrindTool, toolCommand, type StrideTool } from './tool-build'
-import { ToolStreamReader, type ToolStreamSink } from './tool-stream'
+import { ToolStreamReader } from './tool-stream'
+import { sinkWith } from '../../testing/tool-stream'
 
 const dir = tempDir('tool-lackey')
 // One small fixed environment for the tool's and Lackey's runs: the program's loader reads
@@ -66,19 +67,11 @@ function runTool(program: string, options: string[] = []): { trace: Trace; maps:
   const trace = new Trace()
   const points: Array<[number, number]> = []
   let maps = ''
-  const sink: ToolStreamSink = {
-    header() {},
+  const sink = sinkWith({
     point: (pc, kind) => points.push([pc, kind]),
     access: (point, address, size) => trace.add(points[point]![0], points[point]![1], address, size),
-    enter() {},
-    leave() {},
-    alloc() {},
-    free() {},
-    detach() {},
-    exit() {},
-    thread() {},
     maps: (text) => (maps += text)
-  }
+  })
   new ToolStreamReader(sink).push(bytes)
   return { trace, maps }
 }
