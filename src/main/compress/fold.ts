@@ -92,6 +92,11 @@ export class LoopFolder {
     else this.feed(level + 1, x)
   }
 
+  /** The symbol of marker (level, k, r), made on first use: successor chains (chain.ts) make theirs here too. */
+  markerSymbol(level: number, k: number, r: number): number {
+    return this.base + this.intern(level, k, r)
+  }
+
   private intern(level: number, k: number, r: number): number {
     const key = (r * 64 + k) * 4 + level
     let m = this.ids.get(key)

@@ -10,7 +10,7 @@ import { loopTraceArb, traceArb, type Trace } from '../testing/trace-arbitrary'
 import { ByteWriter } from './bytes'
 import { FOLD_MAX_BODY } from './fold'
 import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
-import { decodePrsdSequiturChunk, frameChunk, framed, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
+import { CHAIN_SHAPE, decodePrsdSequiturChunk, frameChunk, framed, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
 import { RsdMetrics } from './rsd-metrics'
 
 const arrays = (t: Trace) => ({ points: Uint32Array.from(t.points), addresses: Float64Array.from(t.addresses), sizes: Uint16Array.from(t.sizes) })
@@ -102,7 +102,7 @@ function expectSameEncoding(chunks: Trace[], maxChunk: number, version: PrsdVers
   expect(tsMetrics.finish()).toEqual(want)
 }
 
-describe.each([1, 2] as const)('native prsd-sequitur-v%i equals the TypeScript reference', (version) => {
+describe.each([1, 2, 3] as const)('native prsd-sequitur-v%i equals the TypeScript reference', (version) => {
   it('on random mixes of strided, nested, random and interleaved points', () => {
     fc.assert(fc.property(fc.array(traceArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks, 4096, version)), { numRuns: 100 })
   })
@@ -157,7 +157,7 @@ describe.each([1, 2] as const)('native prsd-sequitur-v%i equals the TypeScript r
   })
 })
 
-/** A chunk from a hand-written structure: count, (v2: markers,) grammar, points, exceptions. */
+/** A chunk from a hand-written structure: count, (v2, v3: markers,) grammar, points, exceptions. */
 function chunk(structure: number[], planes: number[] = [], version: PrsdVersion = 1): Buffer {
   const w = new ByteWriter()
   for (const v of structure) w.uint(v)
@@ -244,7 +244,7 @@ describe('the native decoder rejects damaged chunks', () => {
     })
   })
 
-  it.each([1, 2] as const)('random corruption of real v%i chunks: the original back, or a damaged-chunk error (fast-check)', (version) => {
+  it.each([1, 2, 3] as const)('random corruption of real v%i chunks: the original back, or a damaged-chunk error (fast-check)', (version) => {
     fc.assert(
       fc.property(fc.oneof(traceArb, loopTraceArb), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), (t, flips, cut) => {
         const { points, addresses, sizes } = arrays(t)
@@ -275,7 +275,7 @@ describe('the native decoder rejects damaged v2 chunks', () => {
   it('decodes the hand-written chunk it is checked against, natively and in the reference', () => {
     expect(Array.from(decodePrsdSequiturChunkNative(good, 1, 4, 2).addresses)).toEqual([64, 72, 80, 88])
     expect(Array.from(decodePrsdSequiturChunk(good, 1, 4, 2).points)).toEqual([0, 0, 0, 0])
-    const encoded = new PrsdSequiturEncoder(16).encode(4, new Uint32Array(4), Float64Array.of(64, 72, 80, 88), new Uint16Array(4).fill(8), 1)
+    const encoded = new PrsdSequiturEncoder(16, { version: 2 }).encode(4, new Uint32Array(4), Float64Array.of(64, 72, 80, 88), new Uint16Array(4).fill(8), 1)
     expect(encoded.equals(good)).toBe(true)
   })
 
@@ -305,6 +305,42 @@ describe('the native decoder rejects damaged v2 chunks', () => {
   it('a chunk whose format is not the codec the store names', () => {
     expect(() => decodePrsdSequiturChunkNative(good, 1, 4, 1)).toThrow(/format 2, stored as prsd-sequitur-v1/)
     expect(() => decodePrsdSequiturChunkNative(chunk([4, 1, 4, 0, 0, 0, 0, ...rsd]), 1, 4, 2)).toThrow(/format 1, stored as prsd-sequitur-v2/)
+  })
+})
+
+describe('the native decoder rejects damaged v3 chunks', () => {
+  const damaged = /trace chunk is damaged/
+  // Points 0 1 2 0 1, chained: markers start at 3, marker 0 = a chain of 1; the grammar
+  // S = [0 1 2 0 marker 0]; every address irregular (8 24 40 16 32), planes point by point.
+  const points = [3, 0, 8, 2, 0, 1, 8, 2, 0, 1, 8, 1, 0, 0]
+  const planes = [8, 16, 24, 32, 40, ...new Array<number>(35).fill(0)]
+  const v3 = (markers: number[], grammar: number[]) => chunk([5, ...markers, ...grammar, ...points], planes, 3)
+  const good = v3([3, 1, CHAIN_SHAPE, 0], [1, 5, 0, 2, 4, 0, 6])
+
+  it('decodes the hand-written chunk it is checked against, natively and in the reference', () => {
+    const encoded = new PrsdSequiturEncoder(16).encode(5, Uint32Array.of(0, 1, 2, 0, 1), Float64Array.of(8, 24, 40, 16, 32), new Uint16Array(5).fill(8), 3)
+    expect(encoded.equals(good)).toBe(true)
+    expect(Array.from(decodePrsdSequiturChunkNative(good, 3, 5, 3).points)).toEqual([0, 1, 2, 0, 1])
+    expect(Array.from(decodePrsdSequiturChunk(good, 3, 5, 3).addresses)).toEqual([8, 24, 40, 16, 32])
+  })
+
+  it.each([
+    ['a chain with nothing before it', [3, 1, CHAIN_SHAPE, 0], [1, 5, 6, 0, 2, 4, 0], /no successor/],
+    ['a chain after a symbol with no successor yet', [3, 1, CHAIN_SHAPE, 0], [1, 5, 0, 2, 4, 6, 0], /no successor/],
+    ['chains past the declared count', [3, 1, CHAIN_SHAPE, 1], [1, 5, 0, 2, 4, 0, 6], /more accesses than it declares/],
+    ['a chain longer than the chunk', [3, 1, CHAIN_SHAPE, 5], [1, 5, 0, 2, 4, 0, 6], /chain marker is out of range/],
+    ['a shape past the chain\'s', [3, 1, CHAIN_SHAPE + 1, 0], [1, 5, 0, 2, 4, 0, 6], /repeat marker is out of range/]
+  ])('%s', (_, markers, grammar, reason) => {
+    expect(() => decodePrsdSequiturChunkNative(v3(markers, grammar), 3)).toThrow(damaged)
+    expect(() => decodePrsdSequiturChunkNative(v3(markers, grammar), 3)).toThrow(reason)
+    expect(() => decodePrsdSequiturChunk(v3(markers, grammar), 3)).toThrow(reason)
+  })
+
+  it('a chain marker in a v2 chunk, and a chunk whose format is not the codec the store names', () => {
+    const v2 = chunk([5, 3, 1, CHAIN_SHAPE, 0, 1, 5, 0, 2, 4, 0, 6, ...points], planes, 2)
+    expect(() => decodePrsdSequiturChunkNative(v2, 3)).toThrow(/repeat marker is out of range/)
+    expect(() => decodePrsdSequiturChunk(v2, 3)).toThrow(/repeat marker is out of range/)
+    expect(() => decodePrsdSequiturChunkNative(good, 3, 5, 2)).toThrow(/format 3, stored as prsd-sequitur-v2/)
   })
 })
 

@@ -1,6 +1,6 @@
 /**
- * The production `prsd-sequitur-v1`/`-v2` codec: the first stage (PRSD detector, loop folding
- * and SEQUITUR, the structure and residue bytes, the stream metrics) and its decoder run in Stride's native
+ * The production `prsd-sequitur-v1`/`-v2`/`-v3` codec: the first stage (PRSD detector, loop folding,
+ * successor chains and SEQUITUR, the structure and residue bytes, the stream metrics) and its decoder run in Stride's native
  * core (resources/native/core/src/codec); so does the second stage, brotli once per stream
  * with the reference's settings through the brotli Node's zlib uses, so the bytes are the ones
  * the TypeScript reference (prsd-codec.ts) writes; the decoder undoes both there too. Brotli's
@@ -11,7 +11,7 @@ import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
 import { framed, prsdCodecName, secondStageSettings, PRSD_VERSION, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions, type PrsdVersion } from './prsd-codec'
 
-export { PRSD_CODEC, PRSD_CODEC_V2 } from './prsd-codec'
+export { PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3 } from './prsd-codec'
 import type { BrotliSetting } from './brotli-params'
 import type { PointStreamMetrics } from './rsd-metrics'
 
@@ -168,7 +168,7 @@ function damaged(e: unknown): Error {
 }
 
 /**
- * Decodes one `prsd-sequitur-v1` or `-v2` chunk, both stages in the native core (its format
+ * Decodes one `prsd-sequitur-v1`, `-v2` or `-v3` chunk, both stages in the native core (its format
  * byte says which; `version`, when the store says which codec wrote it, must match). Damage (a
  * bad header or brotli stream, counts that do not add up, points outside the table, addresses
  * not below 2^53, a declared count above MAX_DECODED_CHUNK_EVENTS, repeats that expand past

@@ -1,5 +1,5 @@
 /**
- * Chunk codecs `prsd-sequitur-v1` and `-v2` (METRIC section 3): a chunk of accesses in
+ * Chunk codecs `prsd-sequitur-v1`, `-v2` and `-v3` (METRIC section 3): a chunk of accesses in
  * execution order is split into
  *   - the order of access points, as a SEQUITUR grammar;
  *   - per point, the PRSDs/RSDs its addresses form (section 4) and its irregular addresses;
@@ -12,15 +12,21 @@
  * times becomes the body and a repeat marker), so SEQUITUR sees a few symbols per loop, not
  * one per access; everything else is as in v1.
  *
+ * v3 chains the folded order before SEQUITUR (chain.ts: a run of symbols that each follow
+ * their predecessor's first successor in the chunk becomes one chain marker), so SEQUITUR
+ * sees the branches of straight-line code, not each of its accesses; everything else is as
+ * in v2.
+ *
  * Layout (all integers LEB128 varints unless said otherwise):
- *   byte   format (1 or 2: the codec's version)
+ *   byte   format (1, 2 or 3: the codec's version)
  *   uint   structure bytes (compressed), uint residue bytes (compressed; 0 = none)
  *   brotli(structure) brotli(residue)
  * structure:
  *   uint count
- *   v2 only: uint base (the encoder's point count), uint markers, per marker
- *     uint level + FOLD_LEVELS * (k - 1), uint r - 2 (fold.ts); the grammar's terminal t is
- *     point t below base, marker t - base from base on
+ *   v2 and v3: uint base (the encoder's point count), uint markers, per marker
+ *     uint level + FOLD_LEVELS * (k - 1), uint r - 2 (fold.ts), or (v3) a chain marker
+ *     uint CHAIN_SHAPE, uint L - 1 (chain.ts); the grammar's terminal t is point t below
+ *     base, marker t - base from base on
  *   grammar (see Sequitur.writeGrammar)
  *   uint points used; per point, ascending: uint point delta, uint size, uint irregular
  *     addresses, uint descriptors, and per descriptor: uint irregular addresses before it,
@@ -40,16 +46,20 @@ import { brotliParams, brotliSetting, residueQuality, structureQuality, type Bro
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
+import { CHAIN_LEVEL, SuccessorChains, unchain } from './chain'
 import { FOLD_LEVELS, FOLD_MAX_BODY, LoopFolder, unfold, type FoldMarkers } from './fold'
 import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
 
 export const PRSD_CODEC = 'prsd-sequitur-v1'
 export const PRSD_CODEC_V2 = 'prsd-sequitur-v2'
+export const PRSD_CODEC_V3 = 'prsd-sequitur-v3'
 /** The codec's version: its name's suffix and the chunk's format byte. */
-export type PrsdVersion = 1 | 2
+export type PrsdVersion = 1 | 2 | 3
 /** What new chunks are written with. */
-export const PRSD_VERSION: PrsdVersion = 2
-export const prsdCodecName = (version: PrsdVersion): string => (version === 1 ? PRSD_CODEC : PRSD_CODEC_V2)
+export const PRSD_VERSION: PrsdVersion = 3
+export const prsdCodecName = (version: PrsdVersion): string => `prsd-sequitur-v${version}`
+/** The shape a chain marker is written with: the first past fold's (level, k) shapes. */
+export const CHAIN_SHAPE = FOLD_LEVELS * FOLD_MAX_BODY
 
 export interface EncodeStats {
   events: number
@@ -108,7 +118,7 @@ class PointOutput implements PrsdSink {
 }
 
 export interface EncoderOptions {
-  /** The format written: 2 (default, loops folded before SEQUITUR) or 1 (as older Strides wrote). */
+  /** The format written: 3 (default, loops folded and successors chained before SEQUITUR), or 2 or 1 (as older Strides wrote). */
   version?: PrsdVersion
   /** brotli quality for the structure stream, default by its size (brotli-params.ts). */
   structureQuality?: number
@@ -123,6 +133,7 @@ export interface EncoderOptions {
 export class PrsdSequiturEncoder {
   private readonly sequitur: Sequitur
   private readonly folder: LoopFolder
+  private readonly chains: SuccessorChains
   readonly version: PrsdVersion
   private readonly output = new PointOutput()
   private readonly detector: PrsdDetector
@@ -134,8 +145,10 @@ export class PrsdSequiturEncoder {
 
   constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
     this.sequitur = new Sequitur(maxChunkEvents)
-    this.folder = new LoopFolder((symbol) => this.sequitur.append(symbol))
     this.version = options.version ?? PRSD_VERSION
+    const append = (symbol: number): void => this.sequitur.append(symbol)
+    this.chains = new SuccessorChains((length) => this.folder.markerSymbol(CHAIN_LEVEL, 1, length), append)
+    this.folder = new LoopFolder(this.version === 3 ? (symbol) => this.chains.add(symbol) : append)
     this.detector = new PrsdDetector(0, this.output)
   }
 
@@ -148,11 +161,12 @@ export class PrsdSequiturEncoder {
     if (count > this.maxChunkEvents) throw new Error(`chunk of ${count} events exceeds ${this.maxChunkEvents}`)
     const seq = this.sequitur
     const folder = this.folder
-    const fold = this.version === 2
+    const fold = this.version >= 2
     const det = this.detector
     const metrics = this.metrics
     seq.reset()
     folder.reset(pointCount)
+    this.chains.reset()
     det.grow(pointCount)
     metrics.grow(pointCount)
     this.output.reset(pointCount)
@@ -183,6 +197,7 @@ export class PrsdSequiturEncoder {
     w.uint(count)
     if (fold) {
       folder.flush()
+      this.chains.flush()
       writeMarkers(w, pointCount, folder.markers)
     }
     seq.writeGrammar(w)
@@ -247,17 +262,22 @@ export class PrsdSequiturEncoder {
   }
 }
 
-/** v2's repeat markers: the base their symbols start from, then each marker's shape. */
+/** v2's and v3's markers: the base their symbols start from, then each marker's shape. */
 function writeMarkers(w: ByteWriter, base: number, markers: FoldMarkers): void {
   w.uint(base)
   w.uint(markers.level.length)
   for (let m = 0; m < markers.level.length; m++) {
-    w.uint(markers.level[m]! + FOLD_LEVELS * (markers.k[m]! - 1))
-    w.uint(markers.r[m]! - 2)
+    if (markers.level[m] === CHAIN_LEVEL) {
+      w.uint(CHAIN_SHAPE)
+      w.uint(markers.r[m]! - 1)
+    } else {
+      w.uint(markers.level[m]! + FOLD_LEVELS * (markers.k[m]! - 1))
+      w.uint(markers.r[m]! - 2)
+    }
   }
 }
 
-function readMarkers(r: ByteReader, count: number): { base: number; markers: FoldMarkers } {
+function readMarkers(r: ByteReader, count: number, chains: boolean): { base: number; markers: FoldMarkers } {
   const base = r.uint()
   const n = r.uint()
   if (base > 2 ** 30) throw new Error(`its markers start at ${base}`)
@@ -265,7 +285,15 @@ function readMarkers(r: ByteReader, count: number): { base: number; markers: Fol
   const markers: FoldMarkers = { level: [], k: [], r: [] }
   for (let m = 0; m < n; m++) {
     const shape = r.uint()
-    if (shape >= FOLD_LEVELS * FOLD_MAX_BODY) throw new Error('a repeat marker is out of range')
+    if (chains && shape === CHAIN_SHAPE) {
+      const length = r.uint() + 1
+      if (length > count) throw new Error('a chain marker is out of range')
+      markers.level.push(CHAIN_LEVEL)
+      markers.k.push(1)
+      markers.r.push(length)
+      continue
+    }
+    if (shape >= CHAIN_SHAPE) throw new Error('a repeat marker is out of range')
     markers.level.push(shape % FOLD_LEVELS)
     markers.k.push(Math.floor(shape / FOLD_LEVELS) + 1)
     markers.r.push(r.uint() + 2)
@@ -311,7 +339,7 @@ export function framed(compressed: Buffer, residue: Buffer | null, version: Prsd
 export function splitChunk(data: Uint8Array, version?: PrsdVersion): { format: PrsdVersion; structure: Uint8Array; residue: Uint8Array } {
   const head = new ByteReader(data)
   const format = head.byte()
-  if (format !== 1 && format !== 2) throw new Error(`unknown prsd-sequitur format ${format}`)
+  if (format !== 1 && format !== 2 && format !== 3) throw new Error(`unknown prsd-sequitur format ${format}`)
   if (version !== undefined && format !== version) throw new Error(`it is in format ${format}, stored as ${prsdCodecName(version)}`)
   const structureBytes = head.uint()
   const residueBytes = head.uint()
@@ -331,7 +359,7 @@ export interface DecodedAccesses {
 const MAX_DECODED_ACCESSES = 1 << 20
 
 /**
- * Decodes one `prsd-sequitur-v1` or `-v2` chunk (its format byte says which) straight from its
+ * Decodes one `prsd-sequitur-v1`, `-v2` or `-v3` chunk (its format byte says which) straight from its
  * stored bytes (the readable reference; production decodes natively, native-codec.ts). Every
  * loop and every allocation is bounded by the chunk's event count (`expectedCount`, as the
  * store declares it, when given): a damaged or crafted chunk throws, it never hangs or expands
@@ -347,7 +375,7 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, ex
   const count = r.uint()
   if (expectedCount !== undefined && count !== expectedCount) throw new Error(`it holds ${count} accesses, not the ${expectedCount} it declares`)
   if (count > MAX_DECODED_ACCESSES) throw new Error(`it claims ${count} accesses`)
-  const folding = parts.format === 2 ? readMarkers(r, count) : null
+  const folding = parts.format >= 2 ? readMarkers(r, count, parts.format === 3) : null
   const grammar = readGrammar(r)
   let points: Uint32Array = new Uint32Array(count)
   const expansion = new GrammarCursor(grammar)
@@ -356,7 +384,9 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, ex
     if (expansion.fill(new Uint32Array(1), 0, 1) !== 0) throw new Error('its grammar expands to more symbols than it declares accesses')
     const { base, markers } = folding
     for (let i = 0; i < got; i++) if (points[i]! >= base + markers.level.length) throw new Error(`its grammar names symbol ${points[i]} of ${base} + ${markers.level.length}`)
-    points = unfold(points, got, base, markers, count)
+    let length = got
+    if (parts.format === 3) ({ symbols: points, length } = unchain(points, got, base, markers, pointCount, count))
+    points = unfold(points, length, base, markers, count)
   } else if (got !== count) throw new Error(`grammar expands to ${got} accesses, expected ${count}`)
 
   // Per point: where its addresses go in a scratch array laid out point by point.

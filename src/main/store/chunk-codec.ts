@@ -4,19 +4,20 @@
  * The address is stored as the difference from the previous address of the same point within
  * the chunk (the first one from 0), so strided loops become runs of one repeated value that
  * deflate squeezes well. Chunks decode independently.
- * New sessions use `prsd-sequitur-v2` (decoded natively, ../compress/native-codec.ts); this one
- * and `prsd-sequitur-v1` stay readable.
+ * New sessions use `prsd-sequitur-v3` (decoded natively, ../compress/native-codec.ts); this one,
+ * `prsd-sequitur-v1` and `-v2` stay readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC, PRSD_CODEC_V2, type DecodeInto } from '../compress/native-codec'
+import type { PrsdVersion } from '../compress/prsd-codec'
+import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3, type DecodeInto } from '../compress/native-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
 
 /** Codecs this build reads. */
-export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, PRSD_CODEC, PRSD_CODEC_V2]
+export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3]
 
 /** The prsd-sequitur version a codec name stands for (undefined: another codec). */
-const prsdVersion = (codec: string): 1 | 2 | undefined => (codec === PRSD_CODEC ? 1 : codec === PRSD_CODEC_V2 ? 2 : undefined)
+const prsdVersion = (codec: string): PrsdVersion | undefined => (codec === PRSD_CODEC ? 1 : codec === PRSD_CODEC_V2 ? 2 : codec === PRSD_CODEC_V3 ? 3 : undefined)
 
 export interface DecodedChunk {
   count: number

@@ -1,6 +1,7 @@
 /* See decoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
 #include "decoder.h"
 #include "bytes.h"
+#include "chain.h"
 #include "fold.h"
 #include "scratch.h"
 #include <stdbool.h>
@@ -20,8 +21,9 @@ int64_t decoder_count(const uint8_t *structure, size_t length) {
 typedef struct {
   ByteIn in;
   uint32_t count, point_count;
-  /* v2: the grammar's terminals from `base` on are repeat markers (level, k, r). */
-  bool folded;
+  /* v2, v3: the grammar's terminals from `base` on are repeat markers (level, k, r); v3:
+   * chain markers too (level CHAIN_LEVEL, r the run's length). */
+  bool folded, chained;
   uint32_t base, markers;
   uint32_t *marker_level, *marker_k, *marker_r, *spare;
   /* The grammar: rule r's symbols are symbols[starts[r] .. starts[r + 1]). */
@@ -56,7 +58,8 @@ static void free_decoder(Decoder *d) {
   give(d->marker_level), give(d->marker_k), give(d->marker_r), give(d->spare);
 }
 
-/* v2's repeat markers: base, count, then per marker level + FOLD_LEVELS * (k - 1), r - 2. */
+/* v2's and v3's markers: base, count, then per marker level + FOLD_LEVELS * (k - 1), r - 2, or
+ * (v3) CHAIN_SHAPE, L - 1. */
 static const char *read_markers(Decoder *d) {
   ByteIn *r = &d->in;
   uint64_t base = in_uint(r), markers = in_uint(r);
@@ -72,7 +75,14 @@ static const char *read_markers(Decoder *d) {
   for (uint32_t m = 0; m < d->markers; m++) {
     uint64_t shape = in_uint(r), repeats = in_uint(r);
     if (r->error) return r->error;
-    if (shape >= FOLD_LEVELS * FOLD_MAX_BODY || repeats > d->count) return "a repeat marker is out of range";
+    if (d->chained && shape == CHAIN_SHAPE) {
+      if (repeats >= d->count) return "a chain marker is out of range";
+      d->marker_level[m] = CHAIN_LEVEL;
+      d->marker_k[m] = 1;
+      d->marker_r[m] = (uint32_t)repeats + 1;
+      continue;
+    }
+    if (shape >= CHAIN_SHAPE || repeats > d->count) return "a repeat marker is out of range";
     d->marker_level[m] = (uint32_t)(shape % FOLD_LEVELS);
     d->marker_k[m] = (uint32_t)(shape / FOLD_LEVELS) + 1;
     d->marker_r[m] = (uint32_t)repeats + 2;
@@ -153,11 +163,53 @@ static const char *expand_grammar(Decoder *d, uint32_t *points, uint32_t *expand
   return NULL;
 }
 
+/* v3: undoes the chains into `out` (at most `count` symbols; *length: how many): a chain
+ * marker of L repeats L times the first successor of the symbol before. Per symbol its first
+ * successor, indexed points first, then markers (a crafted base cannot make it large). */
+static const char *unchain(Decoder *d, const uint32_t *tokens, uint32_t n, uint32_t *out, uint32_t *length) {
+  size_t slots = (size_t)d->point_count + d->markers;
+  uint32_t *first = take((slots + 1) * 4);
+  if (!first) return "out of memory";
+  memset(first, 0xff, (slots + 1) * 4); /* CHAIN_NONE */
+  const char *damage = NULL;
+  uint32_t m = 0, prev = CHAIN_NONE, prev_slot = 0;
+  for (uint32_t i = 0; i < n && !damage; i++) {
+    uint32_t s = tokens[i];
+    if (s >= d->base && d->marker_level[s - d->base] == CHAIN_LEVEL) {
+      uint32_t run = d->marker_r[s - d->base];
+      if ((uint64_t)m + run > d->count) damage = "its chains expand to more accesses than it declares";
+      for (uint32_t j = 0; !damage && j < run; j++) {
+        uint32_t x = prev == CHAIN_NONE ? CHAIN_NONE : first[prev_slot];
+        if (x == CHAIN_NONE) {
+          damage = "a chain marker follows a symbol with no successor";
+          break;
+        }
+        out[m++] = x;
+        prev = x;
+        prev_slot = x < d->base ? x : d->point_count + (x - d->base);
+      }
+    } else {
+      /* The grammar's reader checked s: a point below point_count, or a marker. */
+      if (m == d->count) {
+        damage = "its chains expand to more accesses than it declares";
+        break;
+      }
+      if (prev != CHAIN_NONE && first[prev_slot] == CHAIN_NONE) first[prev_slot] = s;
+      out[m++] = s;
+      prev = s;
+      prev_slot = s < d->base ? s : d->point_count + (s - d->base);
+    }
+  }
+  give(first);
+  *length = m;
+  return damage;
+}
+
 /* v2: undoes the folding, highest level first, each pass bounded by `count`: a marker of the
  * level being undone repeats the k symbols before it r - 1 more times. The last pass writes
- * `points`. */
-static const char *unfold(Decoder *d, uint32_t *folded, uint32_t n, uint32_t *points) {
-  uint32_t *src = folded, *other = d->spare;
+ * `points`; `other` is a scratch array of `count`. */
+static const char *unfold(Decoder *d, uint32_t *folded, uint32_t n, uint32_t *points, uint32_t *other) {
+  uint32_t *src = folded;
   for (int level = FOLD_LEVELS - 1; level >= 0; level--) {
     uint32_t *dst = level == 0 ? points : other;
     uint64_t m = 0;
@@ -306,8 +358,9 @@ const char *decoder_decode(int format, const uint8_t *structure, size_t structur
   if (d.in.error || count != out->count) damage = "its event count is unreadable";
   else if (planes_length % 8 != 0) damage = "its irregular addresses are not whole";
   d.count = out->count;
-  d.folded = format == 2;
-  if (!damage && format != 1 && format != 2) damage = "its format is unknown";
+  d.folded = format == 2 || format == 3;
+  d.chained = format == 3;
+  if (!damage && format != 1 && format != 2 && format != 3) damage = "its format is unknown";
   if (!damage && d.folded) damage = read_markers(&d);
   if (!damage) damage = read_grammar(&d);
   if (!damage && !d.folded) {
@@ -319,7 +372,11 @@ const char *decoder_decode(int format, const uint8_t *structure, size_t structur
     d.spare = take(((size_t)d.count + 1) * 4);
     if (!folded || !d.spare) damage = "out of memory";
     if (!damage) damage = expand_grammar(&d, folded, &n);
-    if (!damage) damage = unfold(&d, folded, n, out->points);
+    if (!damage && d.chained) {
+      damage = unchain(&d, folded, n, d.spare, &n);
+      if (!damage) damage = unfold(&d, d.spare, n, out->points, folded);
+    } else if (!damage)
+      damage = unfold(&d, folded, n, out->points, d.spare);
     give(folded);
   }
   if (!damage) {

@@ -1,4 +1,4 @@
-/* Decoder of chunk codecs prsd-sequitur-v1 and -v2's first stage (the second stage, brotli, is undone
+/* Decoder of chunk codecs prsd-sequitur-v1, -v2 and -v3's first stage (the second stage, brotli, is undone
  * before it: brotli.h, register.c). Every loop and every output is bounded by the chunk's declared event count
  * or by the bytes it holds; damage is reported, never followed. */
 #ifndef STRIDE_CODEC_DECODER_H
@@ -16,7 +16,7 @@ typedef struct {
 /* Reads the declared event count (the first number of the structure); -1 if unreadable. */
 int64_t decoder_count(const uint8_t *structure, size_t length);
 
-/* Decodes a chunk of `format` (1 or 2) into `out`, whose arrays hold out->count events (the
+/* Decodes a chunk of `format` (1, 2 or 3) into `out`, whose arrays hold out->count events (the
  * declared count, checked by decoder_count). Returns NULL, or what is damaged. */
 const char *decoder_decode(int format, const uint8_t *structure, size_t structure_length, const uint8_t *planes,
                            size_t planes_length, uint32_t point_count, DecodedChunk *out);

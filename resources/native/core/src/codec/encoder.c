@@ -76,6 +76,8 @@ bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version) {
     sequitur_free(&e->sequitur);
     return false;
   }
+  chains_init(&e->chains, &e->folder, &e->sequitur);
+  if (version == 3) e->folder.chains = &e->chains;
   prsd_init(&e->detector, &e->out);
   metrics_init(&e->metrics);
   bytes_init(&e->structure, 1 << 16);
@@ -91,6 +93,7 @@ bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version) {
 void encoder_free(ChunkEncoder *e) {
   sequitur_free(&e->sequitur);
   fold_free(&e->folder);
+  chains_free(&e->chains);
   prsd_free(&e->detector);
   metrics_free(&e->metrics);
   PrsdSink *s = &e->out;
@@ -187,9 +190,10 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
   RsdMetrics *metrics = &e->metrics;
   PrsdSink *out = &e->out;
   Folder *folder = &e->folder;
-  bool fold = e->version == 2;
+  bool fold = e->version >= 2, chain = e->version == 3;
   sequitur_reset(seq);
   if (fold && !fold_reset(folder, point_count)) return out_of_memory;
+  if (chain) chains_reset(&e->chains);
   sink_reset(out);
   if (!prsd_grow(det, point_count) || !metrics_grow(metrics, point_count) || !sink_grow_points(out, point_count))
     return out_of_memory;
@@ -234,7 +238,8 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
   }
   prsd_flush(det);
   if (fold) fold_flush(folder);
-  if (det->failed || out->failed || metrics->failed || (fold && folder->failed)) return out_of_memory;
+  if (chain) chains_flush(&e->chains);
+  if (det->failed || out->failed || metrics->failed || (fold && folder->failed) || (chain && e->chains.failed)) return out_of_memory;
 
   ByteBuf *w = &e->structure;
   w->length = 0;
@@ -243,8 +248,13 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
     bytes_uint(w, point_count);
     bytes_uint(w, folder->markers);
     for (uint32_t m = 0; m < folder->markers; m++) {
-      bytes_uint(w, folder->marker_level[m] + FOLD_LEVELS * (folder->marker_k[m] - 1));
-      bytes_uint(w, folder->marker_r[m] - 2);
+      if (folder->marker_level[m] == CHAIN_LEVEL) {
+        bytes_uint(w, CHAIN_SHAPE);
+        bytes_uint(w, folder->marker_r[m] - 1);
+      } else {
+        bytes_uint(w, folder->marker_level[m] + FOLD_LEVELS * (folder->marker_k[m] - 1));
+        bytes_uint(w, folder->marker_r[m] - 2);
+      }
     }
   }
   sequitur_write(seq, w);

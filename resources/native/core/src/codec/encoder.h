@@ -1,10 +1,12 @@
-/* The first stage of chunk codecs prsd-sequitur-v1 and -v2 (see src/main/compress/prsd-codec.ts):
- * SEQUITUR over the point order (v2: after loop folding, fold.h), PRSDs per point, and the
+/* The first stage of chunk codecs prsd-sequitur-v1, -v2 and -v3 (see src/main/compress/prsd-codec.ts):
+ * SEQUITUR over the point order (v2: after loop folding, fold.h; v3: then successor chains,
+ * chain.h), PRSDs per point, and the
  * structure and residue bytes the second stage (brotli, in JavaScript) compresses. Also keeps
  * the stream metrics. */
 #ifndef STRIDE_CODEC_ENCODER_H
 #define STRIDE_CODEC_ENCODER_H
 #include "bytes.h"
+#include "chain.h"
 #include "fold.h"
 #include "metrics.h"
 #include "prsd.h"
@@ -28,9 +30,10 @@ struct PrsdSink {
 
 typedef struct {
   uint32_t max_events;
-  int version; /* 1 or 2: the format written */
+  int version; /* 1, 2 or 3: the format written */
   Sequitur sequitur;
   Folder folder;
+  SuccessorChains chains;
   PrsdDetector detector;
   RsdMetrics metrics;
   PrsdSink out;

@@ -1,6 +1,7 @@
 /* See fold.h; the rules are written out in src/main/compress/fold.ts. */
 #pragma GCC optimize("strict-aliasing")
 #include "fold.h"
+#include "chain.h"
 #include "grow.h"
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static inline uint32_t slot_of(const Folder *f, uint64_t key) { return (uint32_t
 
 /* The marker for (level, k, r), made on first use (markers are numbered in that order). */
 static uint32_t intern(Folder *f, int level, uint32_t k, uint32_t r) {
-  uint64_t key = (uint64_t)r << 8 | k << 2 | (uint64_t)level; /* k <= 32, level < 4; r >= 2 so key != 0 */
+  uint64_t key = (uint64_t)r << 8 | k << 2 | (uint64_t)level; /* k <= 32, level < 4; r >= 2 (a chain: level 3) so key != 0 */
   uint32_t i = slot_of(f, key);
   while (f->keys[i] != 0) {
     if (f->keys[i] == key) return f->ids[i];
@@ -114,9 +115,14 @@ static uint32_t intern(Folder *f, int level, uint32_t k, uint32_t r) {
   return m;
 }
 
-/* A symbol leaving `level`: into the next level, or SEQUITUR after the last. */
+uint32_t fold_marker_symbol(Folder *f, int level, uint32_t k, uint32_t r) { return f->base + intern(f, level, k, r); }
+
+/* A symbol leaving `level`: into the next level, or after the last, the chains (v3) or SEQUITUR. */
 static inline void emit(Folder *f, int level, uint32_t x) {
-  if (level + 1 == FOLD_LEVELS) sequitur_append(f->sink, (int32_t)x);
+  if (level + 1 == FOLD_LEVELS) {
+    if (f->chains) chains_add(f->chains, x);
+    else sequitur_append(f->sink, (int32_t)x);
+  }
   else feed(f, level + 1, x);
 }
 

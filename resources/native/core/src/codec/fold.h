@@ -2,7 +2,8 @@
  * (same rules, same markers, same order). A run of the same body of k symbols repeated r
  * times becomes the body once and a repeat marker (SIGMA's repeat, DeRose et al. 2.2-2.3),
  * so SEQUITUR sees a few symbols per loop instead of one per access. Each level folds the
- * output of the one below (loops of loops); the last level feeds SEQUITUR. */
+ * output of the one below (loops of loops); the last level feeds SEQUITUR (v3: successor
+ * chains first, chain.h). */
 #ifndef STRIDE_CODEC_FOLD_H
 #define STRIDE_CODEC_FOLD_H
 #include "sequitur.h"
@@ -27,9 +28,12 @@ typedef struct {
   uint32_t body[FOLD_MAX_BODY];
 } FoldLevel;
 
+struct SuccessorChains;
+
 typedef struct {
   FoldLevel level[FOLD_LEVELS];
   Sequitur *sink;
+  struct SuccessorChains *chains; /* v3: the last level feeds these, and they SEQUITUR (chain.h) */
   uint32_t base; /* marker m is the symbol base + m (base: the chunk's point count) */
   /* The chunk's markers in order of creation: level, body length, repeats. */
   uint32_t *marker_level, *marker_k, *marker_r;
@@ -49,5 +53,7 @@ bool fold_reset(Folder *f, uint32_t base);
 void fold_add(Folder *f, uint32_t point);
 /* Ends the chunk: every level's pending symbols go on to SEQUITUR. */
 void fold_flush(Folder *f);
+/* The symbol of marker (level, k, r), made on first use: successor chains make theirs here. */
+uint32_t fold_marker_symbol(Folder *f, int level, uint32_t k, uint32_t r);
 
 #endif
