@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { loopOrderArb } from '../testing/trace-arbitrary'
-import { CHAIN_LEVEL, SuccessorChains, unchain } from './chain'
+import { CHAIN_LEVEL, CHAIN_MIN_RUN, SuccessorChains, unchain } from './chain'
 import { LoopFolder, unfold } from './fold'
 
 /** Folds and chains `order` as one chunk, as prsd-sequitur-v3 does; returns the tokens and markers. */
@@ -44,11 +44,19 @@ describe('successor chains (prsd-sequitur-v3)', () => {
   })
 
   it('predict by the first successor, which a later branch does not move', () => {
-    // 0 is followed by 1, then by 2, then by 1 again: the third time is still predicted.
-    const order = [0, 1, 0, 2, 0, 1]
-    const { tokens, markers } = encode(order, 3)
-    expect(markers).toEqual({ level: [CHAIN_LEVEL], k: [1], r: [1] })
-    expect(tokens).toEqual([0, 1, 0, 2, 0, 3])
+    // 0 is followed by 1, then by 9, then by 1 again: the third time is still predicted.
+    const path = [0, 1, 2, 3, 4, 5, 6, 7]
+    const order = [20, ...path, 21, 0, 9, 20, ...path]
+    const { tokens, markers } = encode(order, 22)
+    expect(markers).toEqual({ level: [CHAIN_LEVEL], k: [1], r: [8] })
+    expect(tokens).toEqual([20, ...path, 21, 0, 9, 20, 22])
+  })
+
+  it(`keep runs shorter than ${CHAIN_MIN_RUN} as their symbols`, () => {
+    const short = Array.from({ length: CHAIN_MIN_RUN - 1 }, (_, i) => i)
+    const order = [30, 40, ...short, 31, 40, ...short]
+    expect(roundTrip(order, 41)).toEqual(order)
+    expect(encode(order, 41).markers.level).toEqual([])
   })
 
   it('start every chunk afresh (nothing predicted from the chunk before)', () => {

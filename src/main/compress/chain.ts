@@ -13,7 +13,11 @@
  *     it never changes within the chunk (a prediction that moved with the latest successor
  *     would make the same path give different markers each time, which SEQUITUR cannot share).
  *   - A symbol equal to its predecessor's first successor extends the run; any other symbol
- *     ends the run (its chain marker goes on, when the run is not empty) and goes on itself.
+ *     ends the run and goes on itself. A run of CHAIN_MIN_RUN or more goes on as its chain
+ *     marker; a shorter one as its symbols (short runs are where the prediction depends most
+ *     on which paths came first, and their markers split digrams SEQUITUR would share across
+ *     contexts: with every run a marker, a tiled loop nest's chunks were 3.5% larger than v2's;
+ *     from six on, as small, at 2.1x v2's speed on the C++ program; docs/BENCHMARKS.md).
  *   - At the end of a chunk the run ends the same way. Chunks start afresh.
  * Chain markers are the loop folder's markers of level CHAIN_LEVEL with k = 1 and r = L,
  * numbered with them in order of creation (fold.ts), so one marker table serves both.
@@ -22,6 +26,8 @@ import { FOLD_LEVELS, type FoldMarkers } from './fold'
 
 /** The marker level of a chain (fold's levels are 0 .. FOLD_LEVELS - 1). */
 export const CHAIN_LEVEL = FOLD_LEVELS
+/** Shorter runs go on as their symbols. */
+export const CHAIN_MIN_RUN = 6
 
 const NONE = -1
 
@@ -30,6 +36,8 @@ export class SuccessorChains {
   private first = new Int32Array(0)
   private prev = NONE
   private run = 0
+  /** The symbol before the run. */
+  private from = NONE
 
   /**
    * `marker(L)` makes (or finds) the chain marker of a run of L and returns its symbol;
@@ -57,6 +65,7 @@ export class SuccessorChains {
     }
     this.flush()
     this.sink(x)
+    this.from = x
     if (x >= this.first.length) {
       const grown = new Int32Array(Math.max(x + 1, 2 * this.first.length, 256)).fill(NONE)
       grown.set(this.first)
@@ -67,7 +76,8 @@ export class SuccessorChains {
 
   /** Ends the run in progress (the end of a chunk). */
   flush(): void {
-    if (this.run > 0) this.sink(this.marker(this.run))
+    if (this.run >= CHAIN_MIN_RUN) this.sink(this.marker(this.run))
+    else for (let j = 0, x = this.from; j < this.run; j++) this.sink((x = this.first[x]!))
     this.run = 0
   }
 }

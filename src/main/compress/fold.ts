@@ -1,5 +1,5 @@
 /**
- * Loop folding, the first step of chunk codec `prsd-sequitur-v2` (after SIGMA's `repeat`,
+ * Loop folding, the first step of chunk codecs `prsd-sequitur-v2` and `-v3` (after SIGMA's `repeat`,
  * DeRose et al. section 2.2-2.3): a run of the same body of k symbols repeated r times in the
  * order of access points becomes the body once and a repeat marker (k, r), so SEQUITUR sees
  * a few symbols per loop instead of one per access. Each of FOLD_LEVELS levels folds the

@@ -71,6 +71,30 @@ const extremeArb = fc
     sizes: steps.map(([p]) => (p % 3 === 0 ? sizes : 8))
   }))
 
+/**
+ * Straight-line paths taken in a random order, as calls and branches take them: each path a
+ * run of points (some shared between paths), so first successors predict long runs and
+ * branches break them (v3's successor chains, chain.ts); addresses from a pointer chase.
+ */
+const pathArb = fc
+  .record({
+    paths: fc.array(fc.array(fc.nat({ max: 40 }), { minLength: 1, maxLength: 24 }), { minLength: 1, maxLength: 6 }),
+    walk: fc.array(fc.nat(), { minLength: 1, maxLength: 300 }),
+    seed: fc.nat()
+  })
+  .map(({ paths, walk, seed }): Trace => {
+    const t: Trace = { points: [], addresses: [], sizes: [], pointCount: 41 }
+    let a = seed
+    for (const w of walk)
+      for (const p of paths[w % paths.length]!) {
+        a = (Math.imul(a, 1103515245) + 12345) >>> 0
+        t.points.push(p)
+        t.addresses.push(0x10000000 + (a % 4096) * 16)
+        t.sizes.push(8)
+      }
+    return t
+  })
+
 /** Both encoders over the same chunks (one encoder each, metrics across chunks). */
 function expectSameEncoding(chunks: Trace[], maxChunk: number, version: PrsdVersion): void {
   const ts = new PrsdSequiturEncoder(maxChunk, { version })
@@ -109,6 +133,10 @@ describe.each([1, 2, 3] as const)('native prsd-sequitur-v%i equals the TypeScrip
 
   it('on loop nests deep enough to overflow every PRSD level, with a glitch', () => {
     fc.assert(fc.property(fc.array(nestArb, { minLength: 1, maxLength: 3 }), (nests) => expectSameEncoding([nestTrace(nests)], 1 << 16, version)), { numRuns: 100 })
+  })
+
+  it('on straight-line paths taken in a random order (long successor chains, broken by branches)', () => {
+    fc.assert(fc.property(fc.array(pathArb, { minLength: 1, maxLength: 2 }), (chunks) => expectSameEncoding(chunks, 1 << 14, version)), { numRuns: 100 })
   })
 
   it('on small alphabets, runs of one point and extreme addresses and sizes', () => {
@@ -310,37 +338,42 @@ describe('the native decoder rejects damaged v2 chunks', () => {
 
 describe('the native decoder rejects damaged v3 chunks', () => {
   const damaged = /trace chunk is damaged/
-  // Points 0 1 2 0 1, chained: markers start at 3, marker 0 = a chain of 1; the grammar
-  // S = [0 1 2 0 marker 0]; every address irregular (8 24 40 16 32), planes point by point.
-  const points = [3, 0, 8, 2, 0, 1, 8, 2, 0, 1, 8, 1, 0, 0]
-  const planes = [8, 16, 24, 32, 40, ...new Array<number>(35).fill(0)]
-  const v3 = (markers: number[], grammar: number[]) => chunk([5, ...markers, ...grammar, ...points], planes, 3)
-  const good = v3([3, 1, CHAIN_SHAPE, 0], [1, 5, 0, 2, 4, 0, 6])
+  // Points 0..7, then 0..6 again (no square: the period of 8 breaks off), chained: markers
+  // start at 8, marker 0 = a chain of 6; the grammar S = [0 .. 7, 0, marker 0]. Access i is
+  // at 8 (i + 1), every address irregular (two or one per point), planes point by point.
+  const order = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6]
+  const addresses = order.map((_, i) => 8 * (i + 1))
+  const points = [8, ...[0, 1, 1, 1, 1, 1, 1, 1].flatMap((delta, p) => [delta, 8, p < 7 ? 2 : 1, 0]), 0]
+  const planes = [...[0, 1, 2, 3, 4, 5, 6].flatMap((p) => [8 * (p + 1), 8 * (p + 9)]), 64, ...new Array<number>(7 * 15).fill(0)]
+  const grammar = (...symbols: number[]) => [1, symbols.length, ...symbols.map((t) => 2 * t)]
+  const v3 = (markers: number[], rules: number[]) => chunk([15, ...markers, ...rules, ...points], planes, 3)
+  const path = [0, 1, 2, 3, 4, 5, 6, 7]
+  const good = v3([8, 1, CHAIN_SHAPE, 5], grammar(...path, 0, 8))
 
   it('decodes the hand-written chunk it is checked against, natively and in the reference', () => {
-    const encoded = new PrsdSequiturEncoder(16).encode(5, Uint32Array.of(0, 1, 2, 0, 1), Float64Array.of(8, 24, 40, 16, 32), new Uint16Array(5).fill(8), 3)
+    const encoded = new PrsdSequiturEncoder(16).encode(15, Uint32Array.from(order), Float64Array.from(addresses), new Uint16Array(15).fill(8), 8)
     expect(encoded.equals(good)).toBe(true)
-    expect(Array.from(decodePrsdSequiturChunkNative(good, 3, 5, 3).points)).toEqual([0, 1, 2, 0, 1])
-    expect(Array.from(decodePrsdSequiturChunk(good, 3, 5, 3).addresses)).toEqual([8, 24, 40, 16, 32])
+    expect(Array.from(decodePrsdSequiturChunkNative(good, 8, 15, 3).points)).toEqual(order)
+    expect(Array.from(decodePrsdSequiturChunk(good, 8, 15, 3).addresses)).toEqual(addresses)
   })
 
   it.each([
-    ['a chain with nothing before it', [3, 1, CHAIN_SHAPE, 0], [1, 5, 6, 0, 2, 4, 0], /no successor/],
-    ['a chain after a symbol with no successor yet', [3, 1, CHAIN_SHAPE, 0], [1, 5, 0, 2, 4, 6, 0], /no successor/],
-    ['chains past the declared count', [3, 1, CHAIN_SHAPE, 1], [1, 5, 0, 2, 4, 0, 6], /more accesses than it declares/],
-    ['a chain longer than the chunk', [3, 1, CHAIN_SHAPE, 5], [1, 5, 0, 2, 4, 0, 6], /chain marker is out of range/],
-    ['a shape past the chain\'s', [3, 1, CHAIN_SHAPE + 1, 0], [1, 5, 0, 2, 4, 0, 6], /repeat marker is out of range/]
-  ])('%s', (_, markers, grammar, reason) => {
-    expect(() => decodePrsdSequiturChunkNative(v3(markers, grammar), 3)).toThrow(damaged)
-    expect(() => decodePrsdSequiturChunkNative(v3(markers, grammar), 3)).toThrow(reason)
-    expect(() => decodePrsdSequiturChunk(v3(markers, grammar), 3)).toThrow(reason)
+    ['a chain with nothing before it', [8, 1, CHAIN_SHAPE, 5], grammar(8, ...path, 0), /no successor/],
+    ['a chain after a symbol with no successor yet', [8, 1, CHAIN_SHAPE, 5], grammar(...path, 8, 0), /no successor/],
+    ['chains past the declared count', [8, 1, CHAIN_SHAPE, 6], grammar(...path, 0, 8), /more accesses than it declares/],
+    ['a chain longer than the chunk', [8, 1, CHAIN_SHAPE, 15], grammar(...path, 0, 8), /chain marker is out of range/],
+    ['a shape past the chain\'s', [8, 1, CHAIN_SHAPE + 1, 5], grammar(...path, 0, 8), /repeat marker is out of range/]
+  ])('%s', (_, markers, rules, reason) => {
+    expect(() => decodePrsdSequiturChunkNative(v3(markers, rules), 8)).toThrow(damaged)
+    expect(() => decodePrsdSequiturChunkNative(v3(markers, rules), 8)).toThrow(reason)
+    expect(() => decodePrsdSequiturChunk(v3(markers, rules), 8)).toThrow(reason)
   })
 
   it('a chain marker in a v2 chunk, and a chunk whose format is not the codec the store names', () => {
-    const v2 = chunk([5, 3, 1, CHAIN_SHAPE, 0, 1, 5, 0, 2, 4, 0, 6, ...points], planes, 2)
-    expect(() => decodePrsdSequiturChunkNative(v2, 3)).toThrow(/repeat marker is out of range/)
-    expect(() => decodePrsdSequiturChunk(v2, 3)).toThrow(/repeat marker is out of range/)
-    expect(() => decodePrsdSequiturChunkNative(good, 3, 5, 2)).toThrow(/format 3, stored as prsd-sequitur-v2/)
+    const v2 = chunk([15, 8, 1, CHAIN_SHAPE, 5, ...grammar(...path, 0, 8), ...points], planes, 2)
+    expect(() => decodePrsdSequiturChunkNative(v2, 8)).toThrow(/repeat marker is out of range/)
+    expect(() => decodePrsdSequiturChunk(v2, 8)).toThrow(/repeat marker is out of range/)
+    expect(() => decodePrsdSequiturChunkNative(good, 8, 15, 2)).toThrow(/format 3, stored as prsd-sequitur-v2/)
   })
 })
 

@@ -27,7 +27,13 @@ void chains_reset(SuccessorChains *c) {
 }
 
 void chains_flush(SuccessorChains *c) {
-  if (c->run > 0) sequitur_append(c->sink, (int32_t)fold_marker_symbol(c->folder, CHAIN_LEVEL, 1, c->run));
+  if (c->run >= CHAIN_MIN_RUN)
+    sequitur_append(c->sink, (int32_t)fold_marker_symbol(c->folder, CHAIN_LEVEL, 1, c->run));
+  else
+    for (uint32_t j = 0, x = c->from; j < c->run; j++) {
+      x = (uint32_t)c->first[x];
+      sequitur_append(c->sink, (int32_t)x);
+    }
   c->run = 0;
 }
 
@@ -36,6 +42,7 @@ void chains_break(SuccessorChains *c, uint32_t x) {
   if (c->prev != CHAIN_NONE && c->first[c->prev] >> 32 != c->epoch) c->first[c->prev] = stamp | x;
   chains_flush(c);
   sequitur_append(c->sink, (int32_t)x);
+  c->from = x;
   if (x >= c->first_cap) {
     size_t cap = c->first_cap * 2 > (size_t)x + 1 ? c->first_cap * 2 : (size_t)x + 256;
     if (!grow_zeroed((void **)&c->first, cap * 8)) {

@@ -11,6 +11,8 @@
 #define CHAIN_LEVEL FOLD_LEVELS
 #define CHAIN_SHAPE (FOLD_LEVELS * FOLD_MAX_BODY)
 #define CHAIN_NONE UINT32_MAX
+/* Shorter runs go on as their symbols (chain.ts says why). */
+#define CHAIN_MIN_RUN 6
 
 struct SuccessorChains {
   /* Per symbol: epoch << 32 | its first successor, valid when the epoch is the chunk's (a
@@ -18,6 +20,7 @@ struct SuccessorChains {
   uint64_t *first;
   size_t first_cap;
   uint32_t epoch, prev, run;
+  uint32_t from; /* the symbol before the run */
   Folder *folder; /* makes the chain markers, numbered with its own */
   Sequitur *sink;
   bool failed; /* out of memory */
