@@ -13,7 +13,7 @@ import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3 } f
 import { openDb } from './open-db'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { SessionWriter, type PointRecord } from './session-writer'
-import { writeThreeChunks } from '../testing/stored-chunks'
+import { writeFullChunks, writeThreeChunks } from '../testing/stored-chunks'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-fuzz-'))
 const CASES = 300
@@ -82,12 +82,12 @@ function trace(path: string): string {
  * message. `reuse`: chunks decoded into two sets of arrays taken in turn, each copied out
  * before the next chunk is asked for, as its callers do.
  */
-async function traceAhead(path: string, reuse = false): Promise<string> {
+async function traceAhead(path: string, reuse = false, depth = 1): Promise<string> {
   const db = openSessionDb(path, { readonly: true })
   try {
     const points = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
     const parts: string[] = []
-    for await (const c of iterateChunksAhead(db, points, { reuse })) parts.push(Buffer.from(c.points.buffer, c.points.byteOffset, c.count * 4).toString('base64'), Buffer.from(c.addresses.buffer, c.addresses.byteOffset, c.count * 8).toString('base64'), Buffer.from(c.sizes.buffer, c.sizes.byteOffset, c.count * 2).toString('base64'))
+    for await (const c of iterateChunksAhead(db, points, { reuse, depth })) parts.push(Buffer.from(c.points.buffer, c.points.byteOffset, c.count * 4).toString('base64'), Buffer.from(c.addresses.buffer, c.addresses.byteOffset, c.count * 8).toString('base64'), Buffer.from(c.sizes.buffer, c.sizes.byteOffset, c.count * 2).toString('base64'))
     return parts.join('|')
   } catch (e) {
     if (!(e instanceof StrideError)) throw e
@@ -174,6 +174,9 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
     expect(await traceAhead(path)).toBe(intact)
     // Into reused arrays: chunk 2 is decoded into chunk 0's, after chunk 0 was read.
     expect(await traceAhead(path, true)).toBe(intact)
+    // Two and three chunks decoding ahead (the simulator's), into three and four sets in turn.
+    expect(await traceAhead(path, true, 2)).toBe(intact)
+    expect(await traceAhead(path, true, 3)).toBe(intact)
     // A reader stopped part-way (a cancelled simulation) leaves the connection usable and closable.
     const partial = openSessionDb(path, { readonly: true })
     let seen = 0
@@ -201,6 +204,17 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
       expect(sync).toMatch(/chunk 1|chunk 2/)
       expect(await traceAhead(copy)).toBe(sync)
       expect(await traceAhead(copy, true)).toBe(sync)
+      expect(await traceAhead(copy, true, 2)).toBe(sync)
+    }
+  })
+
+  it('chunks decoding one, two and three ahead into arrays taken in turn: the same trace as read one by one', async () => {
+    // Six chunks: each set of arrays is taken again at least once at every depth.
+    const path = writeFullChunks(join(dir, 'six.stride'), 6)
+    const intact = trace(path)
+    for (const depth of [1, 2, 3]) {
+      expect(await traceAhead(path, true, depth)).toBe(intact)
+      expect(await traceAhead(path, false, depth)).toBe(intact)
     }
   })
 

@@ -340,12 +340,16 @@ export function* iterateChunks(db: Db, pointCount: number, firstChunks: number |
 
 /** Two sets of decode arrays taken in turn: one being read by the caller, one being decoded into. */
 class DecodeRing {
-  private readonly sets: Array<DecodeInto | undefined> = [undefined, undefined]
+  private readonly sets: Array<DecodeInto | undefined>
   private turn = 0
+
+  constructor(size: number) {
+    this.sets = new Array<DecodeInto | undefined>(size).fill(undefined)
+  }
 
   next(events: number): DecodeInto {
     const i = this.turn
-    this.turn ^= 1
+    this.turn = (i + 1) % this.sets.length
     const held = this.sets[i]
     if (held && held.points.length >= events) return held
     const fresh = { points: new Uint32Array(events), addresses: new Float64Array(events), sizes: new Uint16Array(events) }
@@ -355,17 +359,18 @@ class DecodeRing {
 }
 
 /**
- * iterateChunks with the next chunk decoding on Node's thread pool while the caller works on
- * this one (the simulator: decoding and simulating then overlap on two cores). At most two
- * decoded chunks are in memory. Same checks, same errors.
+ * iterateChunks with the next `depth` chunks (default 1) decoding on Node's thread pool while
+ * the caller works on this one (the simulator: decoding and simulating then overlap on two
+ * cores; with two ahead, two decodes overlap too, where decoding is the slower of the two). At
+ * most depth + 1 decoded chunks are in memory. Same checks, same errors.
  *
- * `reuse`: the chunks are decoded into two sets of arrays taken in turn (no zero-filled
+ * `reuse`: the chunks are decoded into depth + 1 sets of arrays taken in turn (no zero-filled
  * allocation per chunk, about 3.5 MB each). A yielded chunk's arrays are then only valid until
  * the caller asks for the next one: for callers that consume each chunk at once (the simulator,
  * the stream detectors), never for one that keeps chunks.
  */
-export async function* iterateChunksAhead(db: Db, pointCount: number, { reuse = false }: { reuse?: boolean } = {}): AsyncGenerator<DecodedChunk> {
-  const ring = reuse ? new DecodeRing() : null
+export async function* iterateChunksAhead(db: Db, pointCount: number, { reuse = false, depth = 1 }: { reuse?: boolean; depth?: number } = {}): AsyncGenerator<DecodedChunk> {
+  const ring = reuse ? new DecodeRing(depth + 1) : null
   const start = (checked: CheckedChunk): CheckedChunk & { decoded: Promise<DecodedChunk> } => {
     const into = ring?.next(checked.row.events)
     const decoded = decodeStoredChunkAsync(checked.row.codec, checked.row.data, pointCount, checked.row.events, into)
@@ -376,20 +381,24 @@ export async function* iterateChunksAhead(db: Db, pointCount: number, { reuse = 
   }
   const rows = checkedChunkRows(db, null)
   try {
-    let next = rows.next()
-    let pending = next.done ? null : start(next.value)
-    while (pending) {
-      next = rows.next()
-      const following = next.done ? null : start(next.value)
+    // The chunk to hand over next, then those decoding after it.
+    const pending: Array<ReturnType<typeof start>> = []
+    for (;;) {
+      while (pending.length <= depth) {
+        const next = rows.next()
+        if (next.done) break
+        pending.push(start(next.value))
+      }
+      const current = pending.shift()
+      if (!current) break
       let chunk: DecodedChunk
       try {
-        chunk = await pending.decoded
+        chunk = await current.decoded
       } catch (e) {
-        throw pending.damaged((e as Error).message)
+        throw current.damaged((e as Error).message)
       }
-      pending.accepted(chunk.count)
+      current.accepted(chunk.count)
       yield* slices(chunk)
-      pending = following
     }
   } finally {
     // A consumer that stops early (a cancelled simulation) must leave the connection free:
