@@ -12,8 +12,9 @@
 //               simulate (the trace, then its simulation), then `getReport`: trace + first
 //               simulation as a user of the app waits for it
 //   trace --cache  the same from the command line in one command (`stride trace --cache`)
-// Programs: the examples, and the heat stencil of bench/targets (heat 512 12: 15.6 M
-// accesses). Per program and cache, R runs of each (default 3); the figures are medians.
+// Programs: the examples, the heat stencil of bench/targets (heat 512 12: 15.6 M
+// accesses), and the C++ program of standard containers there (24 M accesses, whole program,
+// irregular: where decoding the trace, not simulating it, sets the pace). Per program and cache, R runs of each (default 3); the figures are medians.
 // Prints per program: the trace time, Cachegrind's and Stride's per-cache times (mean over
 // the caches of the medians), their ratio (> 1: the re-simulation is faster), and trace +
 // first simulation over one Cachegrind run (CLI), and the app's trace job with its first
@@ -41,7 +42,11 @@ const heat = join(dir, 'heat')
 const cc = spawnSync('cc', ['-O2', '-g', '-o', heat, join(root, 'bench', 'targets', 'heat.c')], { encoding: 'utf8' })
 if (cc.status !== 0) throw new Error(`cannot build bench/targets/heat.c: ${cc.stderr}`)
 const example = (name) => ({ name, program: join(root, 'resources', 'examples', 'build', name), args: [] })
-const all = [...['conflict', 'reuse', 'micro', 'mult', 'blocked'].map(example), { name: 'heat 512 12', program: heat, args: ['512', '12'] }]
+// C++ as Debian builds it (g++ -O2 -g, PIE).
+const containers = join(dir, 'containers')
+const cxx = spawnSync('g++', ['-O2', '-g', '-o', containers, join(root, 'bench', 'targets', 'containers.cpp')], { encoding: 'utf8' })
+if (cxx.status !== 0) throw new Error(`cannot build bench/targets/containers.cpp: ${cxx.stderr}`)
+const all = [...['conflict', 'reuse', 'micro', 'mult', 'blocked'].map(example), { name: 'heat 512 12', program: heat, args: ['512', '12'] }, { name: 'containers', program: containers, args: [] }]
 const wanted = process.argv.slice(3)
 const programs = wanted.length ? all.filter((p) => wanted.includes(p.name.split(' ')[0])) : all
 const caches = [
