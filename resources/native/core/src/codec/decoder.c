@@ -26,6 +26,7 @@ typedef struct {
    * chain markers too (level CHAIN_LEVEL, r the run's length). */
   bool folded, chained;
   uint32_t base, markers;
+  uint32_t level_markers[FOLD_LEVELS]; /* markers of each fold level: a level without any needs no pass */
   uint32_t *marker_level, *marker_k, *marker_r, *spare;
   /* The grammar: rule r's symbols are symbols[starts[r] .. starts[r + 1]). */
   uint32_t rules;
@@ -85,6 +86,7 @@ static const char *read_markers(Decoder *d) {
     }
     if (shape >= CHAIN_SHAPE || repeats > d->count) return "a repeat marker is out of range";
     d->marker_level[m] = (uint32_t)(shape % FOLD_LEVELS);
+    d->level_markers[shape % FOLD_LEVELS]++;
     d->marker_k[m] = (uint32_t)(shape / FOLD_LEVELS) + 1;
     d->marker_r[m] = (uint32_t)repeats + 2;
   }
@@ -212,6 +214,12 @@ static const char *unchain(Decoder *d, const uint32_t *tokens, uint32_t n, uint3
 static const char *unfold(Decoder *d, uint32_t *folded, uint32_t n, uint32_t *points, uint32_t *other) {
   uint32_t *src = folded;
   for (int level = FOLD_LEVELS - 1; level >= 0; level--) {
+    if (d->level_markers[level] == 0) {
+      /* Nothing folded at this level (outside loops, most chunks' upper levels): the order
+       * passes as it is, copied only into `points` at the last. */
+      if (level == 0) memcpy(points, src, (size_t)n * 4);
+      continue;
+    }
     uint32_t *dst = level == 0 ? points : other;
     uint64_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
