@@ -20,6 +20,8 @@
 // first simulation over one Cachegrind run (CLI), and the app's trace job with its first
 // simulation over the Cachegrind run on that cache. CLI wall times include Node's and the
 // workers' start-up and reading the session; app times are from the request to the report in hand.
+// Where NODE_EXTRA_CA_CERTS is set (Node then parses a CA bundle at every start), the -CA
+// columns time `stride simulate` and `stride trace --cache` without it as well.
 // Usage: npm run build && npm run examples && node bench/whatif.mjs [R] [program ...]
 import { spawn, spawnSync } from 'node:child_process'
 import WebSocket from 'ws'
@@ -55,9 +57,9 @@ const caches = [
   ['L1:64K:4:64', '65536,4,64']
 ]
 
-function timed(cmd, args) {
+function timed(cmd, args, env = process.env) {
   const t = process.hrtime.bigint()
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 << 20 })
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 << 20, env })
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
   return { s: Number(process.hrtime.bigint() - t) / 1e9, out: r.stdout }
 }
@@ -135,8 +137,18 @@ const levelOf = (d1) => {
 }
 const app = await startApp()
 
+// NODE_EXTRA_CA_CERTS makes every Node process parse that CA bundle before it runs a line
+// (some build machines set it for their proxy; Stride makes no TLS connection): when it is
+// set, `stride simulate` and `stride trace --cache` are also timed without it (the -CA columns),
+// as on a machine that does not set it.
+const extraCa = process.env.NODE_EXTRA_CA_CERTS
+const withoutCa = extraCa ? Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')) : null
+{
+  const start = (env) => median(Array.from({ length: 9 }, () => timed(process.execPath, ['-e', '0'], env).s))
+  console.log(`Node's own start (node -e 0): ${(start(process.env) * 1000).toFixed(0)} ms${withoutCa ? `; NODE_EXTRA_CA_CERTS is set here: ${(start(withoutCa) * 1000).toFixed(0)} ms without it` : ''}`)
+}
 console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
-console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  whole s  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg')
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  whole s  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg' + (withoutCa ? '  sim-CA s  cg/sim-CA  trace --cache-CA s  /cg' : ''))
 for (const p of programs) {
   const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
   const traces = []
@@ -150,19 +162,23 @@ for (const p of programs) {
   const sims = []
   const apps = []
   const wholes = []
+  const simsNoCa = []
   for (const [spec, d1] of caches) {
     const cg = []
     const sim = []
+    const simNoCa = []
     const inApp = []
     const whole = []
     for (let r = 0; r < R; r++) {
       cg.push(timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, p.program, ...p.args]).s)
       sim.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']).s)
+      if (withoutCa) simNoCa.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible'], withoutCa).s)
       inApp.push(await app.whatIf(session, levelOf(d1)))
       whole.push(await app.whatIf(session, levelOf(d1), true))
     }
     cgs.push(median(cg))
     sims.push(median(sim))
+    if (withoutCa) simsNoCa.push(median(simNoCa))
     apps.push(median(inApp))
     wholes.push(median(whole))
   }
@@ -171,6 +187,10 @@ for (const p of programs) {
   for (let r = 0; r < R; r++)
     oneCommand.push(timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args]).s)
   const withCache = median(oneCommand)
+  const oneCommandNoCa = []
+  if (withoutCa)
+    for (let r = 0; r < R; r++)
+      oneCommandNoCa.push(timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args], withoutCa).s)
   // The app's own trace + first simulation (the first cache), against Cachegrind on that cache.
   const appTraces = []
   for (let r = 0; r < R; r++) appTraces.push(await app.traceAndSimulate(p.program, p.args, join(dir, `${p.name.replace(/ /g, '_')}-app${r}.stride`), levelOf(caches[0][1])))
@@ -195,7 +215,10 @@ for (const p of programs) {
       appTrace.toFixed(2).padStart(16),
       (appTrace / cgs[0]).toFixed(1).padStart(4),
       withCache.toFixed(2).padStart(17),
-      (withCache / cgs[0]).toFixed(1).padStart(4)
+      (withCache / cgs[0]).toFixed(1).padStart(4),
+      ...(withoutCa
+        ? [mean(simsNoCa).toFixed(2).padStart(9), (cg / mean(simsNoCa)).toFixed(2).padStart(10), median(oneCommandNoCa).toFixed(2).padStart(19), (median(oneCommandNoCa) / cgs[0]).toFixed(1).padStart(4)]
+        : [])
     ].join(' ')
   )
 }
