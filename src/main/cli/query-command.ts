@@ -1,32 +1,19 @@
 /**
- * `stride query SESSION QUERY [--run N] [--reduce sum|min|max] [--json]`: a SIGMA slice of a
- * stored run, e.g. stride query s.stride '[{A,B},{sumfunc},{misses}]'.
+ * `stride query SESSION QUERY [--run N] [--reduce sum|min|max] [--all] [--json]`: a SIGMA slice
+ * of a stored run, e.g. stride query s.stride '[{A,B},{sumfunc},{misses}]'.
  */
 import { StrideError } from '../../shared/errors'
-import type { QuerySlice, SliceReduction } from '../../shared/domain'
+import type { SliceReduction } from '../../shared/domain'
 import { runSliceQuery } from '../session-analysis/run-slice-query'
 import { openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
+import { sliceTable } from './query-output'
 
 const REDUCTIONS: SliceReduction[] = ['sum', 'min', 'max']
 
-const show = (v: number | null, ratio: boolean) => (v === null ? '-' : ratio ? v.toFixed(4) : v.toLocaleString('en-US'))
-
-function printSlice(s: QuerySlice, io: Io): void {
-  io.out(`${s.query}  (${s.reduction}, run ${s.run}${s.resimulated ? ', sections re-simulated' : ''})`)
-  const header = ['data', 'code', ...s.metrics]
-  const rows: string[][] = []
-  s.data.forEach((d, i) => s.code.forEach((c, j) => rows.push([d, c, ...s.cells[i]![j]!.map((v, m) => show(v, s.derived[m]!))])))
-  rows.push([s.reduction, '', ...s.total.map((v, m) => show(v, s.derived[m]!))])
-  const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k]!.length)))
-  const line = (r: string[]) => r.map((x, k) => (k < 2 ? x.padEnd(widths[k]!) : x.padStart(widths[k]!))).join('  ')
-  io.out(line(header))
-  for (const r of rows) io.out(line(r))
-}
-
 export async function queryCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, { run: { value: true }, reduce: { value: true }, json: {} }, 'query')
+  const args = parseArgs(argv, { run: { value: true }, reduce: { value: true }, all: {}, json: {} }, 'query')
   const [session, query] = args.positional
   if (!session || !query || args.positional.length > 2)
     throw new StrideError(`stride query: give a session and a query, e.g. stride query s.stride '[{A,B},{sumfunc},{misses}]'.`)
@@ -38,7 +25,7 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
     const slice = await runSliceQuery(db, { run, query, reduction }, { onProgress: (events, total) => io.progress(`re-simulating for array sections: ${events}/${total} accesses`) })
     io.progress(null)
     if (has(args, 'json')) io.out(JSON.stringify(slice, null, 2))
-    else printSlice(slice, io)
+    else for (const line of sliceTable(slice, has(args, 'all'))) io.out(line)
   } finally {
     db.close()
   }

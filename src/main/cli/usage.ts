@@ -12,7 +12,7 @@ export const USAGE = `usage: stride <command> [options]
   advise   S.stride [--run N] [--level NAME] [--json]
   objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid
            [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
-  query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--json]
+  query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--all] [--json]
   serve    [--port N]`
 
 /** One command's lines of USAGE: its own lines and the indented lines continuing them. */
