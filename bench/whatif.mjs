@@ -171,8 +171,9 @@ for (const p of programs) {
     const whole = []
     for (let r = 0; r < R; r++) {
       cg.push(timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, p.program, ...p.args]).s)
-      sim.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']).s)
-      if (withoutCa) simNoCa.push(timed(process.execPath, [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible'], withoutCa).s)
+      const simulate = [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']
+      sim.push(timed(process.execPath, simulate).s)
+      if (withoutCa) simNoCa.push(timed(process.execPath, simulate, withoutCa).s)
       inApp.push(await app.whatIf(session, levelOf(d1)))
       whole.push(await app.whatIf(session, levelOf(d1), true))
     }
@@ -183,14 +184,14 @@ for (const p of programs) {
     wholes.push(median(whole))
   }
   // `stride trace --cache`: the trace and its first simulation in one command (the first cache).
+  const traceWithCache = [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args]
   const oneCommand = []
-  for (let r = 0; r < R; r++)
-    oneCommand.push(timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args]).s)
-  const withCache = median(oneCommand)
   const oneCommandNoCa = []
-  if (withoutCa)
-    for (let r = 0; r < R; r++)
-      oneCommandNoCa.push(timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args], withoutCa).s)
+  for (let r = 0; r < R; r++) {
+    oneCommand.push(timed(process.execPath, traceWithCache).s)
+    if (withoutCa) oneCommandNoCa.push(timed(process.execPath, traceWithCache, withoutCa).s)
+  }
+  const withCache = median(oneCommand)
   // The app's own trace + first simulation (the first cache), against Cachegrind on that cache.
   const appTraces = []
   for (let r = 0; r < R; r++) appTraces.push(await app.traceAndSimulate(p.program, p.args, join(dir, `${p.name.replace(/ /g, '_')}-app${r}.stride`), levelOf(caches[0][1])))

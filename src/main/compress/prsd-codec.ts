@@ -53,11 +53,15 @@ import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
 export const PRSD_CODEC = 'prsd-sequitur-v1'
 export const PRSD_CODEC_V2 = 'prsd-sequitur-v2'
 export const PRSD_CODEC_V3 = 'prsd-sequitur-v3'
-/** The codec's version: its name's suffix and the chunk's format byte. */
-export type PrsdVersion = 1 | 2 | 3
+/** The codec's versions: each its name's suffix and its chunks' format byte. */
+export const PRSD_VERSIONS = [1, 2, 3] as const
+export type PrsdVersion = (typeof PRSD_VERSIONS)[number]
 /** What new chunks are written with. */
 export const PRSD_VERSION: PrsdVersion = 3
 export const prsdCodecName = (version: PrsdVersion): string => `prsd-sequitur-v${version}`
+/** The version a codec name stands for (undefined: another codec). */
+export const prsdVersionOf = (codec: string): PrsdVersion | undefined => PRSD_VERSIONS.find((v) => prsdCodecName(v) === codec)
+const isPrsdVersion = (format: number): format is PrsdVersion => (PRSD_VERSIONS as readonly number[]).includes(format)
 /** The shape a chain marker is written with: the first past fold's (level, k) shapes. */
 export const CHAIN_SHAPE = FOLD_LEVELS * FOLD_MAX_BODY
 
@@ -339,7 +343,7 @@ export function framed(compressed: Buffer, residue: Buffer | null, version: Prsd
 export function splitChunk(data: Uint8Array, version?: PrsdVersion): { format: PrsdVersion; structure: Uint8Array; residue: Uint8Array } {
   const head = new ByteReader(data)
   const format = head.byte()
-  if (format !== 1 && format !== 2 && format !== 3) throw new Error(`unknown prsd-sequitur format ${format}`)
+  if (!isPrsdVersion(format)) throw new Error(`unknown prsd-sequitur format ${format}`)
   if (version !== undefined && format !== version) throw new Error(`it is in format ${format}, stored as ${prsdCodecName(version)}`)
   const structureBytes = head.uint()
   const residueBytes = head.uint()

@@ -7,12 +7,12 @@ import { StrideError } from '../../shared/errors'
 import { openDb } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { MAX_STORED_CHUNK } from '../store/session-writer'
-import { writeThreeChunks } from '../testing/stored-chunks'
+import { writeFullChunks } from '../testing/stored-chunks'
 import { eachStoredChunk } from './session-simulation'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-each-chunk-'))
 
-const threeChunks = (name: string) => writeThreeChunks(join(dir, `${name}.stride`))
+const threeChunks = (name: string) => writeFullChunks(join(dir, `${name}.stride`), 3)
 
 const countPoints = (db: ReturnType<typeof openDb>) => db.prepare('SELECT COUNT(*) FROM points').pluck().get() as number
 

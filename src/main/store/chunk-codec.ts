@@ -8,16 +8,13 @@
  * `prsd-sequitur-v1` and `-v2` stay readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import type { PrsdVersion } from '../compress/prsd-codec'
-import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3, type DecodeInto } from '../compress/native-codec'
+import { prsdCodecName, prsdVersionOf, PRSD_VERSIONS } from '../compress/prsd-codec'
+import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, type DecodeInto } from '../compress/native-codec'
 
 export const CHUNK_CODEC = 'delta-deflate-v1'
 
 /** Codecs this build reads. */
-export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3]
-
-/** The prsd-sequitur version a codec name stands for (undefined: another codec). */
-const prsdVersion = (codec: string): PrsdVersion | undefined => (codec === PRSD_CODEC ? 1 : codec === PRSD_CODEC_V2 ? 2 : codec === PRSD_CODEC_V3 ? 3 : undefined)
+export const READABLE_CODECS: readonly string[] = [CHUNK_CODEC, ...PRSD_VERSIONS.map(prsdCodecName)]
 
 export interface DecodedChunk {
   count: number
@@ -83,14 +80,14 @@ export function decodeChunk(data: Uint8Array, pointCount: number, expectedCount?
 
 /** decodeStoredChunk off this thread where the codec allows it (the native one): a promise. */
 export async function decodeStoredChunkAsync(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number, into?: DecodeInto): Promise<DecodedChunk> {
-  const version = prsdVersion(codec)
+  const version = prsdVersionOf(codec)
   if (version) return decodePrsdSequiturChunkNativeAsync(data, pointCount, expectedCount, version, into)
   return decodeStoredChunk(codec, data, pointCount, expectedCount)
 }
 
 /** Decodes a stored chunk of any readable codec. */
 export function decodeStoredChunk(codec: string, data: Uint8Array, pointCount: number, expectedCount?: number): DecodedChunk {
-  const version = prsdVersion(codec)
+  const version = prsdVersionOf(codec)
   if (version) return decodePrsdSequiturChunkNative(data, pointCount, expectedCount, version)
   if (codec === CHUNK_CODEC) return decodeChunk(data, pointCount, expectedCount)
   throw new Error(`unknown trace chunk codec "${codec}"`)

@@ -13,7 +13,7 @@ import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3 } f
 import { openDb } from './open-db'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { SessionWriter, type PointRecord } from './session-writer'
-import { writeFullChunks, writeThreeChunks } from '../testing/stored-chunks'
+import { writeFullChunks } from '../testing/stored-chunks'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-fuzz-'))
 const CASES = 300
@@ -166,7 +166,7 @@ describe('fuzzing stored chunks and metadata (fixed seed)', () => {
   const base = baseSession(PRSD_CODEC_V3)
 
   it('a damaged or missing chunk in the middle: both readers fail alike, naming it; an intact session reads the same', async () => {
-    const path = writeThreeChunks(join(dir, 'three.stride'))
+    const path = writeFullChunks(join(dir, 'three.stride'), 3)
     const intact = trace(path)
     const check = openDb(path)
     expect((check.prepare('SELECT COUNT(*) AS n FROM trace_chunks').get() as { n: number }).n).toBe(3)

@@ -338,7 +338,7 @@ export function* iterateChunks(db: Db, pointCount: number, firstChunks: number |
   }
 }
 
-/** Two sets of decode arrays taken in turn: one being read by the caller, one being decoded into. */
+/** Sets of decode arrays taken in turn: one being read by the caller, the others being decoded into. */
 class DecodeRing {
   private readonly sets: Array<DecodeInto | undefined>
   private turn = 0

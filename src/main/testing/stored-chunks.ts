@@ -13,6 +13,3 @@ export function writeFullChunks(path: string, chunks: number): string {
   w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
   return path
 }
-
-/** Three of them (3 x MAX_STORED_CHUNK accesses). */
-export const writeThreeChunks = (path: string): string => writeFullChunks(path, 3)
