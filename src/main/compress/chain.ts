@@ -16,7 +16,7 @@
  *     ends the run and goes on itself. A run of CHAIN_MIN_RUN or more goes on as its chain
  *     marker; a shorter one as its symbols (short runs are where the prediction depends most
  *     on which paths came first, and their markers split digrams SEQUITUR would share across
- *     contexts: with every run a marker, a tiled loop nest's chunks were 3.5% larger than v2's;
+ *     contexts: with every run a marker, a tiled loop nest's chunks were 3.6% larger than v2's;
  *     from six on, as small, at 2.1x v2's speed on the C++ program; docs/BENCHMARKS.md).
  *   - At the end of a chunk the run ends the same way. Chunks start afresh.
  * Chain markers are the loop folder's markers of level CHAIN_LEVEL with k = 1 and r = L,
