@@ -189,13 +189,16 @@ bool detector_init(StreamDetector *d, uint32_t window) {
   d->addr = malloc(window * sizeof *d->addr);
   d->prev_same = malloc(window * sizeof *d->prev_same);
   d->marked = calloc(window, 1);
-  d->newest = d->oldest = NONE;
+  d->touched = malloc(window * sizeof *d->touched);
   bool tables = table_init(&d->latest, window) && table_init(&d->table, window);
-  if (!d->addr || !d->prev_same || !d->marked || !tables || !fit_filter(d) || !grow_streams(d)) {
+  if (!d->addr || !d->prev_same || !d->marked || !d->touched || !tables || !fit_filter(d) || !grow_streams(d)) {
     detector_free(d);
     return false;
   }
-  for (uint32_t i = 0; i < window; i++) d->prev_same[i] = NOT_INDEXED;
+  for (uint32_t i = 0; i < window; i++) {
+    d->prev_same[i] = NOT_INDEXED;
+    d->touched[i] = NONE;
+  }
   return true;
 }
 
@@ -203,38 +206,13 @@ void detector_free(StreamDetector *d) {
   free(d->addr);
   free(d->prev_same);
   free(d->marked);
+  free(d->touched);
   free(d->latest_filter);
   table_free(&d->latest);
   table_free(&d->table);
   free(d->streams);
   free(d->free_list);
   memset(d, 0, sizeof *d);
-}
-
-/* Puts stream s, not in the age list, at its young end. */
-static inline void push_newest(StreamDetector *d, int32_t s) {
-  Stream *st = d->streams;
-  st[s].newer = NONE;
-  st[s].older = d->newest;
-  if (d->newest != NONE)
-    st[d->newest].newer = s;
-  else
-    d->oldest = s;
-  d->newest = s;
-}
-
-/* Moves stream s, in the age list, to its young end. */
-static inline void touch(StreamDetector *d, int32_t s) {
-  if (d->newest == s) return;
-  /* Not the newest, so it has a newer stream. */
-  Stream *st = d->streams;
-  int32_t newer = st[s].newer, older = st[s].older;
-  st[newer].older = older;
-  if (older != NONE)
-    st[older].newer = newer;
-  else
-    d->oldest = newer;
-  push_newest(d, s);
 }
 
 /* Files stream s under its key, first on that key's chain. */
@@ -271,24 +249,13 @@ static void unlink_at(StreamDetector *d, uint32_t i, int32_t s) {
   st[s].same = NONE;
 }
 
-/* Retires the oldest stream (the only one ever retired) into the statistics. */
-static void retire(StreamDetector *d, int32_t s) {
+/* Retires stream s (no longer extended within the window) into the statistics. Apart from the
+ * per-access path: few accesses retire any. */
+static __attribute__((noinline)) void retire(StreamDetector *d, int32_t s) {
   Stream *st = d->streams;
   unlink_at(d, table_find(&d->table, st[s].key), s);
-  int32_t newer = st[s].newer;
-  d->oldest = newer;
-  if (newer != NONE)
-    st[newer].older = NONE;
-  else
-    d->newest = NONE;
-  st[s].newer = st[s].older = NONE;
   d->free_list[d->n_free++] = s;
   tally_add(&d->tally, st[s].length, st[s].stride, st[s].size);
-}
-
-/* Retires the streams not extended since `gone` (apart: few accesses retire any). */
-static __attribute__((noinline)) void retire_expired(StreamDetector *d, int64_t gone) {
-  while (d->oldest != NONE && d->streams[d->oldest].last <= gone) retire(d, d->oldest);
 }
 
 static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint32_t size, int64_t t) {
@@ -302,7 +269,7 @@ static int32_t new_stream(StreamDetector *d, int64_t start, int64_t stride, uint
     }
     s = (int32_t)d->allocated++;
   }
-  d->streams[s] = (Stream){.key = start + MIN_STREAM_LENGTH * stride, .stride = stride, .length = MIN_STREAM_LENGTH, .last = t, .same = NONE, .newer = NONE, .older = NONE, .size = size};
+  d->streams[s] = (Stream){.key = start + MIN_STREAM_LENGTH * stride, .stride = stride, .length = MIN_STREAM_LENGTH, .last = t, .same = NONE, .size = size};
   return s;
 }
 
@@ -344,7 +311,7 @@ static __attribute__((noinline)) void search_pool(StreamDetector *d, int64_t add
         d->marked[ce] = d->marked[cc] = d->marked[col] = 1;
         int32_t n = new_stream(d, want, address - c, size, t);
         if (n == NONE) return;
-        push_newest(d, n);
+        d->touched[col] = n;
         link_key(d, n);
         return;
       }
@@ -386,7 +353,12 @@ static inline __attribute__((always_inline)) void add_one(StreamDetector *d, int
     }
   }
   Stream *st = d->streams;
-  if (d->oldest != NONE && st[d->oldest].last <= gone) retire_expired(d, gone);
+  /* The stream last touched `window` references ago expires now, unless touched since. */
+  int32_t expiring = d->touched[col];
+  if (expiring != NONE) {
+    if (st[expiring].last == gone) retire(d, expiring);
+    d->touched[col] = NONE;
+  }
   d->addr[col] = address;
   d->prev_same[col] = NOT_INDEXED;
 
@@ -410,7 +382,7 @@ static inline __attribute__((always_inline)) void add_one(StreamDetector *d, int
   x->length++;
   x->last = t;
   x->key += x->stride;
-  touch(d, s);
+  d->touched[col] = s;
   link_key(d, s);
 }
 
@@ -425,5 +397,12 @@ uint32_t detector_add_batch(StreamDetector *detectors, uint32_t n, uint32_t coun
 }
 
 void detector_finish(StreamDetector *d) {
-  while (d->oldest != NONE) retire(d, d->oldest);
+  /* In the order of their last extension: the pool's positions from the oldest time on. */
+  uint32_t w = d->window;
+  for (uint32_t k = 0, col = d->col; k < w; k++, col = col + 1 == w ? 0 : col + 1) {
+    int64_t time = d->t - w + k;
+    int32_t s = d->touched[col];
+    if (time >= 0 && s != NONE && d->streams[s].last == time) retire(d, s);
+    d->touched[col] = NONE;
+  }
 }

@@ -28,14 +28,13 @@ typedef struct {
   double long_streams[3]; /* long (>= 100) streams by element stride: < 10, 10-31, >= 32 */
 } StreamTally;
 
-/* A stream's fields side by side: extending one reads and writes most of them, and the age
- * list's neighbours are other records (one cache line each rather than one per field array). */
+/* A stream's fields side by side: extending one reads and writes most of them. */
 typedef struct {
   int64_t key; /* the expected successor, start + length * stride */
   int64_t stride, length, last; /* last: the time it was last extended */
-  int32_t same, newer, older; /* next stream with the same key; the age list (newest first) */
+  int32_t same; /* next stream with the same key */
   uint32_t size; /* the access size, for the tally */
-} __attribute__((aligned(64))) Stream; /* 48 bytes would straddle two lines every other record */
+} __attribute__((aligned(64))) Stream; /* 40 bytes would straddle two lines every other record */
 
 typedef struct {
   uint32_t window;
@@ -44,6 +43,12 @@ typedef struct {
    * never put there (it extended or began a stream). */
   int64_t *addr, *prev_same;
   uint8_t *marked;
+  /* By the same position: the stream begun or extended at that time, or NONE. A stream expires
+   * when the pool's oldest position is its `last` (at most one a step, since each reference
+   * touches at most one stream), so this ring gives the model's retirement order (by `last`)
+   * without an age list relinked at every extension. An entry whose stream was extended
+   * again since, or retired and its record reused, no longer matches that stream's `last`. */
+  int32_t *touched;
   NumTable latest, table;
   /* How many keys of `latest` hash to each cell (8 cells per slot, up to 2^16; a count that
    * reaches 255 stays): a zero cell shows a pool search's 2c - x absent without a probe. */
@@ -52,7 +57,6 @@ typedef struct {
   Stream *streams;
   int32_t *free_list;
   uint32_t n_free, allocated, cap;
-  int32_t newest, oldest;
   int64_t t;
   uint32_t col; /* t % window */
   StreamTally tally;
