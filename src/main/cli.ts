@@ -5,7 +5,11 @@
  */
 import { StrideError } from '../shared/errors'
 import { processIo, type Io } from './cli/io'
+import { sizeThreadPool } from './cli/thread-pool'
 import { commandUsage, USAGE } from './cli/usage'
+
+// Before anything queues work on Node's thread pool.
+sizeThreadPool()
 
 type Command = (argv: string[], io: Io) => Promise<number>
 type Load = (own: string[]) => Promise<Command>
