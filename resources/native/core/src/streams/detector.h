@@ -1,7 +1,9 @@
 /* Mohan et al.'s online stream detector (section 3, Figure 1) and the statistics of section 2:
  * the C form of src/main/compress/stream-detector.ts, rule for rule (that file and its
- * reference model are what the differential tests compare against). Addresses and keys are
- * 64-bit integers (the model's doubles are exact below 2^53, and traced addresses are). */
+ * reference model are what the differential tests compare against); only the bookkeeping of
+ * which stream expires when differs (a ring here, an age list there: same streams, same
+ * order). Addresses and keys are 64-bit integers (the model's doubles are exact below 2^53,
+ * and traced addresses are). */
 #ifndef STRIDE_STREAMS_DETECTOR_H
 #define STRIDE_STREAMS_DETECTOR_H
 #include <stdbool.h>
