@@ -36,6 +36,9 @@ typedef struct {
   double *by_point;
   uint16_t *size_of;
   const uint8_t *planes;
+  /* The irregular addresses put together from their byte planes in one pass (the planes read
+   * in step, as they lie), where one address at a time took a byte from each of eight planes. */
+  uint64_t *irregulars;
   size_t irregular, irregular_used;
   char message[160];
 } Decoder;
@@ -58,6 +61,7 @@ static void free_decoder(Decoder *d) {
   give(d->starts), give(d->symbols), give(d->stack_rule), give(d->stack_pos);
   give(d->per_point), give(d->by_point), give(d->size_of);
   give(d->marker_level), give(d->marker_k), give(d->marker_r), give(d->spare);
+  give(d->irregulars);
 }
 
 /* v2's and v3's markers: base, count, then per marker level + FOLD_LEVELS * (k - 1), r - 2, or
@@ -246,11 +250,22 @@ static const char *unfold(Decoder *d, uint32_t *folded, uint32_t n, uint32_t *po
   return NULL;
 }
 
+/* Byte plane b of the irregular addresses holds byte b of each (least significant first). */
+static const char *gather_irregulars(Decoder *d) {
+  size_t n = d->irregular;
+  if (n == 0) return NULL;
+  uint64_t *a = d->irregulars = take(n * 8);
+  if (!a) return "out of memory";
+  const uint8_t *p = d->planes;
+  for (size_t i = 0; i < n; i++)
+    a[i] = (uint64_t)p[i] | (uint64_t)p[n + i] << 8 | (uint64_t)p[2 * n + i] << 16 | (uint64_t)p[3 * n + i] << 24 |
+           (uint64_t)p[4 * n + i] << 32 | (uint64_t)p[5 * n + i] << 40 | (uint64_t)p[6 * n + i] << 48 | (uint64_t)p[7 * n + i] << 56;
+  return NULL;
+}
+
 static bool read_irregular(Decoder *d, double *out) {
   if (d->irregular_used >= d->irregular) return false;
-  size_t n = d->irregular, i = d->irregular_used++;
-  uint64_t a = 0;
-  for (int b = 7; b >= 0; b--) a = a << 8 | d->planes[b * n + i];
+  uint64_t a = d->irregulars[d->irregular_used++];
   if (a >= (uint64_t)TWO_53) return false;
   *out = (double)a;
   return true;
@@ -394,6 +409,7 @@ const char *decoder_decode(int format, const uint8_t *structure, size_t structur
     d.size_of = take_zeroed(((size_t)point_count + 1) * 2);
     if (!d.per_point || !d.by_point || !d.size_of) damage = "out of memory";
   }
+  if (!damage) damage = gather_irregulars(&d);
   if (!damage) {
     for (uint32_t i = 0; i < d.count; i++) d.per_point[out->points[i] + 1]++;
     for (uint32_t p = 0; p < point_count; p++) d.per_point[p + 1] += d.per_point[p];
