@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { groupLines } from '../../shared/report-model'
+import { compareLines, groupLines } from '../../shared/report-model'
 import { linePlan } from './line-plan'
 
 /** The plan of points given as [file, line] pairs. */
@@ -23,5 +24,19 @@ describe('linePlan', () => {
       expect(Array.from(plan.order, (i) => plan.files[i])).toEqual([decomposed, composed])
       expect(groupLines(refs, []).map((l) => l.file)).toEqual([decomposed, composed])
     }
+  })
+
+  it('orders lines exactly as sorting them with compareLines does', () => {
+    // Names the collation orders apart from their text (case, accents) or calls equal (composed and decomposed).
+    const name = fc.constantFrom('/s/a.c', '/s/A.c', '/s/b.c', '/s/\u00e9.c', '/s/e\u0301.c', '/s/e.c', '/s/E.c', '/t/a.c', '/s/a.h', 'b.c', '/s/B.c')
+    const point = fc.tuple(fc.option(name, { nil: null }), fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }))
+    fc.assert(
+      fc.property(fc.array(point, { maxLength: 60 }), (points) => {
+        const plan = planOf(points)
+        const byCompare = Array.from(plan.files.keys()).sort((a, b) => compareLines(plan.files[a]!, plan.lines[a]!, plan.files[b]!, plan.lines[b]!))
+        expect(Array.from(plan.order)).toEqual(byCompare)
+      }),
+      { numRuns: 500 }
+    )
   })
 })

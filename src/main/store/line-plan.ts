@@ -36,7 +36,27 @@ export function linePlan(pointFiles: ReadonlyArray<string | null>, pointLines: R
     }
     lineOf[p] = at
   }
-  const order = Int32Array.from(files.keys())
-    .sort((a, b) => compareLines(files[a]!, lines[a]!, files[b]!, lines[b]!))
+  // compareLines' order with the collation asked only to order the distinct files, not at each
+  // comparison of lines: files ranked (files it calls equal share a rank), then lines sorted by
+  // rank, line and the files' text (the C++ containers program's lines: 11.7 -> 6-10 ms).
+  const rankOf = fileRanks(byFile.keys())
+  const ranks = Int32Array.from(files, (f) => rankOf.get(f)!)
+  const order = Int32Array.from(files.keys()).sort((a, b) => {
+    const fa = files[a]!
+    const fb = files[b]!
+    return ranks[a]! - ranks[b]! || lines[a]! - lines[b]! || (fa < fb ? -1 : fa > fb ? 1 : 0)
+  })
   return { lineOf, files, lines, order }
+}
+
+/** Each file's place in the collation's order; files it calls equal get the same rank. */
+function fileRanks(names: Iterable<string>): Map<string, number> {
+  const sorted = [...names].sort((a, b) => compareLines(a, 0, b, 0))
+  const ranks = new Map<string, number>()
+  let rank = 0
+  sorted.forEach((name, i) => {
+    if (i > 0 && sorted[i - 1]!.localeCompare(name) !== 0) rank++
+    ranks.set(name, rank)
+  })
+  return ranks
 }
