@@ -33,6 +33,7 @@ typedef struct {
   uint32_t *starts, *symbols, *stack_rule, *stack_pos;
   /* Addresses laid out point by point; per point, where its addresses start. */
   uint32_t *per_point;
+  uint32_t *partial_counts; /* three more counts per point beside per_point's (count_points) */
   double *by_point;
   uint16_t *size_of;
   const uint8_t *planes;
@@ -59,7 +60,7 @@ static void give(void *p) { scratch_free(NULL, p); }
 
 static void free_decoder(Decoder *d) {
   give(d->starts), give(d->symbols), give(d->stack_rule), give(d->stack_pos);
-  give(d->per_point), give(d->by_point), give(d->size_of);
+  give(d->per_point), give(d->partial_counts), give(d->by_point), give(d->size_of);
   give(d->marker_level), give(d->marker_k), give(d->marker_r), give(d->spare);
   give(d->irregulars);
 }
@@ -315,6 +316,19 @@ static uint64_t expand_descriptor(Decoder *d, uint64_t height, int64_t start, do
 }
 
 /* Per used point, ascending: its size, irregular count, descriptors; fills by_point. */
+/* per_point[p] becomes where point p's addresses start (per_point[point_count]: all of them).
+ * Counted in four partial counts, summed after: a loop's points repeat a few accesses apart,
+ * and with one count per point each increment waited for the last one of that point. */
+static void count_points(Decoder *d, const uint32_t *points) {
+  uint32_t n = d->point_count;
+  uint32_t *c0 = d->per_point + 1, *c1 = d->partial_counts, *c2 = c1 + n, *c3 = c2 + n;
+  uint32_t i = 0;
+  for (; i + 4 <= d->count; i += 4) c0[points[i]]++, c1[points[i + 1]]++, c2[points[i + 2]]++, c3[points[i + 3]]++;
+  for (; i < d->count; i++) c0[points[i]]++;
+  for (uint32_t p = 0; p < n; p++) c0[p] += c1[p] + c2[p] + c3[p];
+  for (uint32_t p = 0; p < n; p++) d->per_point[p + 1] += d->per_point[p];
+}
+
 static const char *read_points(Decoder *d) {
   ByteIn *r = &d->in;
   uint64_t used = in_uint(r);
@@ -405,26 +419,14 @@ const char *decoder_decode(int format, const uint8_t *structure, size_t structur
   }
   if (!damage) {
     d.per_point = take_zeroed(((size_t)point_count + 1) * 4);
+    d.partial_counts = take_zeroed(((size_t)point_count * 3 + 1) * 4);
     d.by_point = take(((size_t)d.count + 1) * 8);
     d.size_of = take_zeroed(((size_t)point_count + 1) * 2);
-    if (!d.per_point || !d.by_point || !d.size_of) damage = "out of memory";
+    if (!d.per_point || !d.partial_counts || !d.by_point || !d.size_of) damage = "out of memory";
   }
   if (!damage) damage = gather_irregulars(&d);
   if (!damage) {
-    /* Four partial counts, summed after: a loop's points repeat a few accesses apart, and one
-     * count per point made each increment wait for the last one of that point. */
-    uint32_t *part = take_zeroed((size_t)point_count * 3 * 4);
-    if (part) {
-      uint32_t *c1 = part, *c2 = part + point_count, *c3 = part + 2 * (size_t)point_count, *c0 = d.per_point + 1;
-      const uint32_t *pts = out->points;
-      uint32_t i = 0;
-      for (; i + 4 <= d.count; i += 4) c0[pts[i]]++, c1[pts[i + 1]]++, c2[pts[i + 2]]++, c3[pts[i + 3]]++;
-      for (; i < d.count; i++) c0[pts[i]]++;
-      for (uint32_t p = 0; p < point_count; p++) c0[p] += c1[p] + c2[p] + c3[p];
-      give(part);
-    } else
-      for (uint32_t i = 0; i < d.count; i++) d.per_point[out->points[i] + 1]++;
-    for (uint32_t p = 0; p < point_count; p++) d.per_point[p + 1] += d.per_point[p];
+    count_points(&d, out->points);
     damage = read_points(&d);
   }
   if (!damage) {
