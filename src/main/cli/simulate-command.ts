@@ -9,14 +9,12 @@ import { resolve } from 'node:path'
 import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shared/domain'
 import { parseSize } from '../../shared/sizes'
 import { checkCompatible, checkConfig, parseLevels, parseTlbs, usage } from './hierarchy-flags'
-import { buildLayoutMap } from '../simulate/layout-filter'
 import { lineReportOfRun, readRun, reportOfRun } from '../store/runs'
 import type { KeptRun } from '../store/run-rows'
 import type { PendingRun } from '../workers/protocol'
 import { foldLog, type Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
-import { readPlacedVariables } from '../session-analysis/placed-variables'
 import { JobError, runSimulatePool, taskPool } from '../workers/run-worker'
 import { StrideError } from '../../shared/errors'
 import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './args'
@@ -83,8 +81,12 @@ function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): La
 }
 
 
-/** Fails early, in the user's terms, when a layout filter cannot be applied to this session. */
+/**
+ * Fails early, in the user's terms, when a layout filter cannot be applied to this session.
+ * Its modules load here: the program's ELF reader took ~5 ms of every what-if's start.
+ */
 async function checkLayout(path: string, layout: LayoutFilter[]): Promise<void> {
+  const [{ readPlacedVariables }, { buildLayoutMap }] = await Promise.all([import('../session-analysis/placed-variables'), import('../simulate/layout-filter')])
   const db = openSessionDb(path, { readonly: true })
   let variables
   try {
