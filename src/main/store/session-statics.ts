@@ -6,7 +6,8 @@
  * task makes one per call; the warm pool's workers keep one per session file between tasks
  * while the file, or at least the finished recording in it (`staticsIdentity`), is unchanged
  * (workers/session-cache.ts), so a what-if and its report do not read and rebuild ~5,000
- * points each time.
+ * points each time. The per-point inputs and the touches come from the session's statics
+ * cache (statics-cache.ts) when it has one for this recording: a few blobs, not a row per point.
  *
  * It also keeps the rows of the last few runs stored through it (store/run-rows.ts), so
  * the report of a what-if need not read back what the same worker just wrote; a kept run is
@@ -22,9 +23,9 @@ import { readPoints } from './session-reader'
 import type { PointFactColumns } from './slice-facts'
 import { readPointColumns, type PointColumns } from './point-columns'
 import { readTouches, type Touches } from './touches'
+import { readStaticsCache, writeStaticsCache, type SimulatorColumns, type StaticsCache } from './statics-cache'
 import { readVariables } from './variables'
-import { UNFINISHED_MESSAGE } from './recording-state'
-import { allRows } from './rows'
+import { staticsIdentity } from './statics-identity'
 import type { KeptRun } from './run-rows'
 
 /** Runs whose rows are kept: the what-if just stored (a sweep's few at most) is the one reported next. */
@@ -33,6 +34,10 @@ const KEPT_RUNS = 4
 export class SessionStatics {
   private pointTable: AccessPoint[] | null = null
   private columnTable: PointColumns | null = null
+  private simulatorTable: SimulatorColumns | null = null
+  /** The session's statics cache (statics-cache.ts): undefined until looked for, null when it has none under this recording's identity. */
+  private cache: StaticsCache | null | undefined
+  private cacheStored = false
   private touchTable: Touches | null = null
   private variableTable: VariableInfo[] | null = null
   private loopNests: LoopInfo[] | null = null
@@ -58,6 +63,10 @@ export class SessionStatics {
   /** The key a report of this holder carries (staticsIdentity, found once); null: none. */
   reportKey(db: Db): string | null {
     if (this.options.keyed === false) return null
+    return this.identity(db)
+  }
+
+  private identity(db: Db): string | null {
     if (this.key === undefined) this.key = staticsIdentity(db)
     return this.key
   }
@@ -67,17 +76,18 @@ export class SessionStatics {
    * is not read yet (a simulation starts decoding with it, and reads the table meanwhile).
    */
   pointCount(db: Db): number {
-    return this.columnTable ? this.columnTable.kinds.length : (db.prepare('SELECT COUNT(*) FROM points').pluck().get() as number)
+    const known = this.columnTable?.kinds ?? this.simulatorTable?.kinds
+    return known ? known.length : (db.prepare('SELECT COUNT(*) FROM points').pluck().get() as number)
   }
 
   /** Kind code per point, the simulator's input. */
   kinds(db: Db): Uint8Array {
-    return this.columns(db).kinds
+    return this.simulatorColumns(db).kinds
   }
 
   /** The variable each point's accesses fall in (null: none), for the simulator's timeline. */
   pointVariables(db: Db): Array<string | null> {
-    return this.columns(db).facts.variable
+    return this.simulatorColumns(db).variables
   }
 
   /** Each point's source line and the lines' order, for a run's table by line. */
@@ -88,7 +98,7 @@ export class SessionStatics {
   }
 
   touches(db: Db): Touches {
-    return (this.touchTable ??= readTouches(db))
+    return (this.touchTable ??= this.cached(db)?.touches() ?? readTouches(db))
   }
 
   variables(db: Db): VariableInfo[] {
@@ -129,25 +139,38 @@ export class SessionStatics {
   }
 
   private columns(db: Db): PointColumns {
-    return (this.columnTable ??= readPointColumns(db))
+    return (this.columnTable ??= this.cached(db)?.columns() ?? readPointColumns(db))
   }
-}
 
-/** The tables SessionStatics reads from (runs never write them). */
-const STATIC_TABLES = ['points', 'point_streams', 'function_streams', 'variables', 'point_variables', 'loops', 'point_loops'] as const
+  /** The simulator's two columns: from the cache alone when the rest is not needed yet. */
+  private simulatorColumns(db: Db): SimulatorColumns {
+    if (this.simulatorTable) return this.simulatorTable
+    if (!this.columnTable) {
+      const cache = this.cached(db)
+      if (cache) return (this.simulatorTable = cache.simulator())
+    }
+    const { kinds, facts } = this.columns(db)
+    return (this.simulatorTable = { kinds, variables: facts.variable })
+  }
 
-/**
- * What identifies a finished recording's run-independent tables. Only the session writer
- * writes them, while it records (store/session-writer.ts); once the recording is finished
- * they stay as they are until the file is replaced by another recording (another creation
- * time) or upgraded (another schema version), whatever runs are stored meanwhile. Null while
- * the session is unfinished (still recording, or cut short): nothing then vouches for them.
- * A few COUNT(*)s over indexes: about a millisecond.
- */
-export function staticsIdentity(db: Db): string | null {
-  const meta = new Map(allRows(db.prepare("SELECT key, value FROM meta WHERE key IN ('createdAt', 'events', 'stopReason', 'stopMessage', 'partial')"), { key: 'text', value: 'text' }).map((r) => [r.key, r.value]))
-  if (!meta.has('events') || !meta.has('createdAt') || meta.get('stopMessage') === JSON.stringify(UNFINISHED_MESSAGE)) return null
-  const present = new Set(allRows(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"), { name: 'text' }).map((r) => r.name))
-  const counts = STATIC_TABLES.map((t) => (present.has(t) ? (db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number) : -1))
-  return JSON.stringify([db.pragma('user_version', { simple: true }), [...meta].sort(), counts])
+  private cached(db: Db): StaticsCache | null {
+    if (this.cache === undefined) {
+      const identity = this.identity(db)
+      this.cache = identity === null ? null : readStaticsCache(db, identity)
+    }
+    return this.cache
+  }
+
+  /**
+   * Stores the point columns and touches read here as the session's statics cache (`db` open
+   * to write), when it has none for this recording and both were read: a what-if of an older
+   * session, beside its run, so that later ones find them.
+   */
+  storeCache(db: Db): void {
+    if (this.cache || this.cacheStored || !this.columnTable || !this.touchTable) return
+    const identity = this.identity(db)
+    if (identity === null || staticsIdentity(db) !== identity) return
+    writeStaticsCache(db, identity, this.columnTable, this.touchTable)
+    this.cacheStored = true
+  }
 }

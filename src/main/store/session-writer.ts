@@ -18,6 +18,10 @@ import { migrate } from './schema'
 import { storeStreamMetrics, type FunctionStreams } from './stream-store'
 import { BatchInsert } from './batch-insert'
 import { allRows } from './rows'
+import { staticsIdentity } from './statics-identity'
+import { writeStaticsCache } from './statics-cache'
+import type { PointColumns } from './point-columns'
+import type { Touches } from './touches'
 
 export interface SessionMeta {
   program: string
@@ -457,12 +461,23 @@ export class SessionWriter {
 
   /**
    * Commits what is gathered, records how the trace ended, closes the file and, when it was
-   * recorded beside an existing one, renames it into place.
+   * recorded beside an existing one, renames it into place. `statics`: the point columns and
+   * touches as written (pointColumnsOf, touchesOf), stored last as the session's statics cache.
    */
-  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }): void {
+  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }, statics?: { columns: PointColumns; touches: Touches }): void {
     if (this.finished) return
     this.commitGathered()
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })
+    if (statics) {
+      // After everything it is keyed by; derived, so a session without it (a failure here,
+      // a crash before) reads its tables instead.
+      const identity = staticsIdentity(this.db)
+      try {
+        if (identity !== null) writeStaticsCache(this.db, identity, statics.columns, statics.touches)
+      } catch {
+        // As without one.
+      }
+    }
     this.close()
     if (this.recordingPath !== this.path) {
       removeSessionFile(this.path)

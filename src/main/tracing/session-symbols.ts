@@ -13,8 +13,8 @@ import { keptProgramVariables } from '../symbols/kept-layout'
 import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
 import { computeFunctionStreams } from '../store/stream-store'
-import { pointColumnsOf } from '../store/point-columns'
-import { touchesOf } from '../store/touches'
+import { pointColumnsOf, type PointColumns } from '../store/point-columns'
+import { touchesOf, type Touches } from '../store/touches'
 import type { LiveFunctionStreams } from '../store/live-function-streams'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
@@ -63,7 +63,7 @@ async function writeSymbols(
   first: FirstSimulation | null,
   /** Called once no symbol is looked up any more. */
   lookupsDone: () => void
-): Promise<void> {
+): Promise<SessionStaticsWritten> {
   // The loop nests need no names: objdump and their lines run while the points are named
   // (or ran while the program did, when the backend started them).
   const loops = early ?? programLoops(elf)
@@ -109,13 +109,18 @@ async function writeSymbols(
   let pointLoops: ReadonlyMap<number, number> = new Map()
   await loops.then(async (l) => (pointLoops = await storeLoops(writer, points, modules, elf, names, l))).catch(() => {})
   lookupsDone()
+  const statics = { columns: pointColumnsOf(points, names, pointLoops), touches: touchesOf(variableRows, histograms) }
   // The run's roll-up reads the points' names and loops: stored last.
   if (first) {
-    await first.store(writer.db, pointColumnsOf(points, names, pointLoops), touchesOf(variableRows, histograms))
+    await first.store(writer.db, statics.columns, statics.touches)
     // As for the stream statistics: not the user's concern, the session says why, for us.
     if (first.liveReason) writer.writeMeta({ firstSimulationAfterTrace: first.liveReason })
   }
+  return statics
 }
+
+/** The point columns and touches as written: the first run's roll-up takes them, and the session's statics cache. */
+type SessionStaticsWritten = { columns: PointColumns; touches: Touches }
 
 /** Per point (by index), the data structure its accesses fall in most, as a dense index; and how many. */
 function pointGroups(points: PointRecord[], histograms: Map<number, Map<number, number>>): [Int32Array, number] {
@@ -216,8 +221,9 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     if (!first.outcome) first.stop()
     await first.settled()
   }
+  let statics: SessionStaticsWritten
   try {
-    await writeSymbols(writer, correlator, outcome, first, endLookups)
+    statics = await writeSymbols(writer, correlator, outcome, first, endLookups)
   } catch (e) {
     await endLookups()
     await settleFirst()
@@ -227,13 +233,16 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
   await settleFirst()
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
   const partial = outcome.stopReason !== 'completed'
-  writer.finish({
-    partial,
-    stopReason: outcome.stopReason,
-    stopMessage: outcome.message,
-    hasDebugInfo: outcome.elf.hasDebugInfo,
-    debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
-  })
+  writer.finish(
+    {
+      partial,
+      stopReason: outcome.stopReason,
+      stopMessage: outcome.message,
+      hasDebugInfo: outcome.elf.hasDebugInfo,
+      debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
+    },
+    statics
+  )
   await ended
   return partial
 }

@@ -8,7 +8,7 @@
  * - the file is unchanged: same stamp (device, inode, size, times; its write-ahead log's
  *   too unless empty), taken before the file is opened and again after; or
  * - the file changed but its run-independent tables provably did not: a finished recording
- *   with the same identity (store/session-statics.ts `staticsIdentity`: creation time,
+ *   with the same identity (store/statics-identity.ts `staticsIdentity`: creation time,
  *   schema version, table sizes). Storing runs, by this worker or any other process, changes
  *   the stamp and nothing else; a session replaced by another recording (renamed or copied
  *   over it) has another identity; an unfinished one has none and is read afresh.
@@ -21,7 +21,8 @@ import { statSync, type BigIntStats } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
-import { SessionStatics, staticsIdentity } from '../store/session-statics'
+import { SessionStatics } from '../store/session-statics'
+import { staticsIdentity } from '../store/statics-identity'
 
 /** Sessions kept per worker; a user compares a handful at most. */
 export const SESSION_CACHE_SIZE = 4

@@ -2,7 +2,7 @@
  * The trace worker starts Valgrind before it creates the session: when the session cannot be
  * created, the user gets the reason and the program is not left running under Valgrind. It is
  * started before its trace is known (a spare), and a stop sent at once still stops the trace.
- * It leaves no child process behind.
+ * It leaves no child process behind, and a finished session with its statics cache.
  */
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -10,6 +10,11 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { example, tempDir } from '../testing/cli-runner'
 import { runTraceWorker, warmTraceWorker } from './run-worker'
+import { openSessionDb } from '../store/session-reader'
+import { readStaticsCache } from '../store/statics-cache'
+import { staticsIdentity } from '../store/statics-identity'
+import { readPointColumns } from '../store/point-columns'
+import { readTouches } from '../store/touches'
 
 const dir = tempDir('trace-worker')
 
@@ -41,6 +46,12 @@ describe('the trace worker', () => {
       const done = await runTraceWorker(input(example('conflict'), join(dir, `${name}.stride`)), () => {}).result
       expect(done.events).toBeGreaterThan(1000)
       expect(done.stopReason).toBe('completed')
+      // It ends with its statics cache, equal to what its tables read.
+      const db = openSessionDb(join(dir, `${name}.stride`), { readonly: true })
+      const cache = readStaticsCache(db, staticsIdentity(db)!)
+      expect(cache?.columns()).toEqual(readPointColumns(db))
+      expect(cache?.touches()).toEqual(readTouches(db))
+      db.close()
     }
     // The worker's tools have exited and were reaped before it ended: a long-running app
     // would otherwise collect a zombie llvm-symbolizer per trace.

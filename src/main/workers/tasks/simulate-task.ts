@@ -57,6 +57,9 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
       const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
       return storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics, ahead)
     })
+    // An older session (no statics cache yet) gets one beside its first run: later what-ifs
+    // and reports then skip reading the point table row by row.
+    statics.storeCache(writer)
     foldLog(writer)
     return { runs, accesses: done, cancelled: false }
   } finally {
