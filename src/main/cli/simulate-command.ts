@@ -175,7 +175,10 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   if (compatible) for (const c of configs) checkCompatible(c)
 
   const path = resolve(session)
-  openSessionDb(path, { readonly: true }).close()
+  // Opened to write, as storing the runs will: a session that cannot be written is said now,
+  // not after the simulation, and one from an older Stride is upgraded in place once, not in a
+  // private copy by each reader first.
+  openSessionDb(path).close()
   if (layout.length > 0) await checkLayout(path, layout)
   const baseline = layout.length > 0 && !has(args, 'no-baseline')
   // Job list: each config, then (with a layout filter) the same config unpadded.
