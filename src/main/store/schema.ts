@@ -165,18 +165,6 @@ const MIGRATIONS: Array<(db: Db) => void> = [
   // `report --by variable`).
   (db) => {
     db.exec(`DELETE FROM run_rollup;`)
-  },
-  // 10 -> 11 (statics cache): what a what-if and a report read of the point table and the
-  // touches, stored once in typed columns (store/statics-cache.ts), with the recording's
-  // identity it was taken from. Empty here: the trace's end, or the next run stored, fills it.
-  (db) => {
-    db.exec(`
-      CREATE TABLE statics_cache (
-        id INTEGER PRIMARY KEY CHECK (id = 1), identity TEXT NOT NULL, points INTEGER NOT NULL,
-        texts TEXT NOT NULL, kinds BLOB NOT NULL, variable BLOB NOT NULL, function BLOB NOT NULL,
-        file BLOB NOT NULL, line BLOB NOT NULL, loop BLOB NOT NULL,
-        touch_point BLOB NOT NULL, touch_variable BLOB NOT NULL, touch_accesses BLOB NOT NULL);
-    `)
   }
 ]
 

@@ -90,7 +90,8 @@ describe('statics cache', () => {
     ['a text outside the list', "UPDATE statics_cache SET texts = '[]'"],
     ['texts that are not JSON', "UPDATE statics_cache SET texts = 'nope'"],
     ['a touch of a point past the table', 'UPDATE statics_cache SET touch_point = x\'ff000000ff000000\', touch_variable = x\'0000000000000000\', touch_accesses = zeroblob(16)'],
-    ['a point count that is not one', 'UPDATE statics_cache SET points = -1']
+    ['a point count that is not one', 'UPDATE statics_cache SET points = -1'],
+    ["another layout (a later Stride's)", 'UPDATE statics_cache SET format = 2']
   ])('a cache with %s is ignored: the tables are read', (_, damage) => {
     const { path, columns, touches } = session(true)
     const db = openDb(path)

@@ -1,5 +1,5 @@
 /**
- * `statics_cache` (schema v11): what a what-if and a report read of a finished recording's
+ * `statics_cache` (an optional table; no schema change): what a what-if and a report read of a finished recording's
  * point table and touches (SessionStatics' point columns and touches), stored once as typed
  * columns, with the recording's `staticsIdentity` they were taken from. Reading the tables
  * row by row took a what-if's worker 20-45 ms of a whole-program session (5,000+ points: some
@@ -11,6 +11,11 @@
  * and the tables are read, as for a session that has none (it is derived, never the only copy).
  * Written at a recording's end (session-writer.ts), and by a what-if into a session that has
  * none (older sessions), beside its run.
+ *
+ * Optional, so no schema version: a session without the table (older ones) reads its tables,
+ * and a Stride from before it reads a session that has one (and ignores it). Its own layout is
+ * versioned by CACHE_FORMAT: a cache of another format is ignored, and replaced by the next
+ * what-if.
  */
 import { endianness } from 'node:os'
 import type { PointColumns } from './point-columns'
@@ -34,7 +39,18 @@ export interface StaticsCache {
 // nor writes the cache (it reads the tables).
 const usable = endianness() === 'LE'
 
+/** The layout below; a cache of another is not read. */
+const CACHE_FORMAT = 1
+
+/** Created by the first writer; one row. Blobs are little-endian typed arrays, texts a JSON array. */
+const TABLE = `CREATE TABLE IF NOT EXISTS statics_cache (
+  id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, identity TEXT NOT NULL, points INTEGER NOT NULL,
+  texts TEXT NOT NULL, kinds BLOB NOT NULL, variable BLOB NOT NULL, function BLOB NOT NULL,
+  file BLOB NOT NULL, line BLOB NOT NULL, loop BLOB NOT NULL,
+  touch_point BLOB NOT NULL, touch_variable BLOB NOT NULL, touch_accesses BLOB NOT NULL)`
+
 interface Row {
+  format: number
   identity: string
   points: number
   texts: string
@@ -81,16 +97,19 @@ export function writeStaticsCache(db: Db, identity: string, columns: PointColumn
   const cells = (column: Array<string | null>) => bytes(Int32Array.from(column, text))
   const numbers = (column: Array<number | null>) => bytes(Float64Array.from(column, (v) => v ?? NaN))
   const [variable, fn, file] = [cells(facts.variable), cells(facts.function), cells(facts.file)]
-  db.prepare(
-    'INSERT OR REPLACE INTO statics_cache (id, identity, points, texts, kinds, variable, function, file, line, loop, touch_point, touch_variable, touch_accesses) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
-  ).run(identity, kinds.length, JSON.stringify(texts), bytes(kinds), variable, fn, file, numbers(facts.line), numbers(facts.loop), bytes(touchPoint), bytes(touchVariable), bytes(touchAccesses))
+  db.transaction(() => {
+    db.exec(TABLE)
+    db.prepare(
+      'INSERT OR REPLACE INTO statics_cache (id, format, identity, points, texts, kinds, variable, function, file, line, loop, touch_point, touch_variable, touch_accesses) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+    ).run(CACHE_FORMAT, identity, kinds.length, JSON.stringify(texts), bytes(kinds), variable, fn, file, numbers(facts.line), numbers(facts.loop), bytes(touchPoint), bytes(touchVariable), bytes(touchAccesses))
+  })()
 }
 
 /** The session's cache, if it has one taken under `identity` that holds together; else null. */
 export function readStaticsCache(db: Db, identity: string): StaticsCache | null {
   if (!usable || !hasTable(db, 'statics_cache')) return null
   const row = db.prepare('SELECT * FROM statics_cache WHERE id = 1').get() as Row | undefined
-  if (!row || row.identity !== identity) return null
+  if (!row || row.format !== CACHE_FORMAT || row.identity !== identity) return null
   try {
     return parts(row)
   } catch {
