@@ -169,8 +169,13 @@ export class SessionStatics {
   storeCache(db: Db): void {
     if (this.cache || this.cacheStored || !this.columnTable || !this.touchTable) return
     const identity = this.identity(db)
-    if (identity === null || staticsIdentity(db) !== identity) return
-    writeStaticsCache(db, identity, this.columnTable, this.touchTable)
-    this.cacheStored = true
+    if (identity === null) return
+    try {
+      if (staticsIdentity(db) !== identity) return
+      writeStaticsCache(db, identity, this.columnTable, this.touchTable)
+      this.cacheStored = true
+    } catch {
+      // Derived: the runs stored beside it stand, and the next what-if tries again.
+    }
   }
 }

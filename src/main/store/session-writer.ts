@@ -471,8 +471,8 @@ export class SessionWriter {
     if (statics) {
       // After everything it is keyed by; derived, so a session without it (a failure here,
       // a crash before) reads its tables instead.
-      const identity = staticsIdentity(this.db)
       try {
+        const identity = staticsIdentity(this.db)
         if (identity !== null) writeStaticsCache(this.db, identity, statics.columns, statics.touches)
       } catch {
         // As without one.
