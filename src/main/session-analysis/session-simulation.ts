@@ -8,6 +8,7 @@ import type { NativeHierarchy } from '../simulate/native-hierarchy'
 import type { Db } from '../store/open-db'
 import type { SimulationResult } from '../store/runs'
 import { iterateChunksAhead } from '../store/session-reader'
+import { TextIndex } from '../text-index'
 import type { DecodedChunk } from '../store/chunk-codec'
 
 /**
@@ -98,17 +99,7 @@ export function simulationResult(config: HierarchyConfig, hierarchy: NativeHiera
  * order of the points that first fall in it (null: 'unknown'), and each point's index.
  */
 export function timelineVariables(pointVariables: Array<string | null>): { variables: string[]; pointVariables: Int32Array } {
-  const variables: string[] = []
-  const index = new Map<string, number>()
-  const of = Int32Array.from(pointVariables, (variable) => {
-    const name = variable ?? 'unknown'
-    let v = index.get(name)
-    if (v === undefined) {
-      v = variables.length
-      variables.push(name)
-      index.set(name, v)
-    }
-    return v
-  })
-  return { variables, pointVariables: of }
+  const index = new TextIndex()
+  const of = Int32Array.from(pointVariables, (variable) => index.of(variable ?? 'unknown'))
+  return { variables: index.texts, pointVariables: of }
 }

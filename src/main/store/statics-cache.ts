@@ -21,6 +21,7 @@ import { endianness } from 'node:os'
 import type { PointColumns } from './point-columns'
 import type { Touches } from './touches'
 import { hasTable, type Db } from './open-db'
+import { TextIndex } from '../text-index'
 
 /** The simulator's inputs: each point's kind and data structure. */
 export interface SimulatorColumns {
@@ -69,18 +70,8 @@ const bytes = (a: Uint8Array | Int32Array | Float64Array): Buffer => Buffer.from
 
 export function writeStaticsCache(db: Db, identity: string, columns: PointColumns, touches: Touches): void {
   if (!usable) return
-  const texts: string[] = []
-  const index = new Map<string, number>()
-  const text = (t: string | null): number => {
-    if (t === null) return -1
-    let i = index.get(t)
-    if (i === undefined) {
-      i = texts.length
-      texts.push(t)
-      index.set(t, i)
-    }
-    return i
-  }
+  const index = new TextIndex()
+  const text = (t: string | null): number => (t === null ? -1 : index.of(t))
   const { facts, kinds } = columns
   let entries = 0
   for (const list of touches.values()) entries += list.length
@@ -101,7 +92,7 @@ export function writeStaticsCache(db: Db, identity: string, columns: PointColumn
     db.exec(TABLE)
     db.prepare(
       'INSERT OR REPLACE INTO statics_cache (id, format, identity, points, texts, kinds, variable, function, file, line, loop, touch_point, touch_variable, touch_accesses) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
-    ).run(CACHE_FORMAT, identity, kinds.length, JSON.stringify(texts), bytes(kinds), variable, fn, file, numbers(facts.line), numbers(facts.loop), bytes(touchPoint), bytes(touchVariable), bytes(touchAccesses))
+    ).run(CACHE_FORMAT, identity, kinds.length, JSON.stringify(index.texts), bytes(kinds), variable, fn, file, numbers(facts.line), numbers(facts.loop), bytes(touchPoint), bytes(touchVariable), bytes(touchAccesses))
   })()
 }
 
