@@ -1,7 +1,7 @@
 /**
- * `statics_cache` (an optional table; no schema change): what a what-if and a report read of a finished recording's
- * point table and touches (SessionStatics' point columns and touches), stored once as typed
- * columns, with the recording's `staticsIdentity` they were taken from. Reading the tables
+ * `statics_cache`, an optional table: what a what-if and a report read of a finished
+ * recording's point table and touches (SessionStatics' point columns and touches), stored once
+ * as typed columns, with the recording's `staticsIdentity` they were taken from. Reading the tables
  * row by row took a what-if's worker 20-45 ms of a whole-program session (5,000+ points: some
  * 16,000 strings made and checked) before its first chunk; the cache is a few blobs and one
  * JSON array of the distinct texts.
