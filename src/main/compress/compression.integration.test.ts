@@ -78,7 +78,7 @@ function expectSameTrace(session: string, dump: string): number {
   const db = openSessionDb(session, { readonly: true })
   try {
     const codecs = db.prepare('SELECT DISTINCT codec FROM trace_chunks').all() as Array<{ codec: string }>
-    expect(codecs.map((c) => c.codec)).toEqual(['prsd-sequitur-v3'])
+    expect(codecs.map((c) => c.codec)).toEqual(['prsd-sequitur-v4'])
     const pointCount = (db.prepare('SELECT COUNT(*) AS n FROM points').get() as { n: number }).n
     let at = 0
     for (const chunk of iterateChunks(db, pointCount)) {
@@ -102,7 +102,7 @@ function info(session: string): Info {
   return JSON.parse(strideOk(['info', session, '--json'], env)) as Info
 }
 
-describe('prsd-sequitur-v3 sessions are lossless for every example', () => {
+describe('prsd-sequitur-v4 sessions are lossless for every example', () => {
   for (const ex of examples) {
     it(`${ex.name}: decoded chunks equal the tracer's batches (order, addresses, sizes)`, () => {
       const { session, dump } = trace(ex.name, ex.functions, ex.name === 'mult' ? null : 500_000)

@@ -126,7 +126,7 @@ function expectSameEncoding(chunks: Trace[], maxChunk: number, version: PrsdVers
   expect(tsMetrics.finish()).toEqual(want)
 }
 
-describe.each([1, 2, 3] as const)('native prsd-sequitur-v%i equals the TypeScript reference', (version) => {
+describe.each([1, 2, 3, 4] as const)('native prsd-sequitur-v%i equals the TypeScript reference', (version) => {
   it('on random mixes of strided, nested, random and interleaved points', () => {
     fc.assert(fc.property(fc.array(traceArb, { minLength: 1, maxLength: 3 }), (chunks) => expectSameEncoding(chunks, 4096, version)), { numRuns: 100 })
   })
@@ -272,7 +272,7 @@ describe('the native decoder rejects damaged chunks', () => {
     })
   })
 
-  it.each([1, 2, 3] as const)('random corruption of real v%i chunks: the original back, or a damaged-chunk error (fast-check)', (version) => {
+  it.each([1, 2, 3, 4] as const)('random corruption of real v%i chunks: the original back, or a damaged-chunk error (fast-check)', (version) => {
     fc.assert(
       fc.property(fc.oneof(traceArb, loopTraceArb), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), (t, flips, cut) => {
         const { points, addresses, sizes } = arrays(t)
@@ -351,7 +351,7 @@ describe('the native decoder rejects damaged v3 chunks', () => {
   const good = v3([8, 1, CHAIN_SHAPE, 5], grammar(...path, 0, 8))
 
   it('decodes the hand-written chunk it is checked against, natively and in the reference', () => {
-    const encoded = new PrsdSequiturEncoder(16).encode(15, Uint32Array.from(order), Float64Array.from(addresses), new Uint16Array(15).fill(8), 8)
+    const encoded = new PrsdSequiturEncoder(16, { version: 3 }).encode(15, Uint32Array.from(order), Float64Array.from(addresses), new Uint16Array(15).fill(8), 8)
     expect(encoded.equals(good)).toBe(true)
     expect(Array.from(decodePrsdSequiturChunkNative(good, 8, 15, 3).points)).toEqual(order)
     expect(Array.from(decodePrsdSequiturChunk(good, 8, 15, 3).addresses)).toEqual(addresses)

@@ -11,7 +11,7 @@ import { nativeCore } from '../native/core'
 import type { ChunkEncoder, StreamMetricsSource } from './chunk-encoder'
 import { framed, prsdCodecName, secondStageSettings, PRSD_VERSION, splitChunk, type DecodedAccesses, type EncodeStats, type EncoderOptions, type PrsdVersion } from './prsd-codec'
 
-export { PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3 } from './prsd-codec'
+export { PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3, PRSD_CODEC_V4 } from './prsd-codec'
 import type { BrotliSetting } from './brotli-params'
 import type { PointStreamMetrics } from './rsd-metrics'
 
@@ -110,7 +110,7 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
   encode(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointCount: number): Buffer {
     const c = core()
     const first = c.codecEncode(this.handle, count, points, addresses, sizes, pointCount)
-    const s = secondStageSettings(first.structure, first.residue, count, this.options)
+    const s = secondStageSettings(first.structure, first.residue, count, this.options, this.version)
     const brotli = (data: Uint8Array, t: BrotliSetting): Buffer => c.codecBrotli(data, t.quality, t.lgwin, t.lgblock)
     return this.keep(count, first, framed(brotli(first.structure, s.structure), first.residue && s.residue ? brotli(first.residue, s.residue) : null, this.version))
   }
@@ -128,7 +128,7 @@ export class NativePrsdSequiturEncoder implements ChunkEncoder {
     const first = c.codecEncodeAsync(this.handle, count, points, addresses, sizes, pointCount)
     const brotli = (data: Uint8Array, t: BrotliSetting): Promise<Buffer> => c.codecBrotliAsync(data, t.quality, t.lgwin, t.lgblock)
     const data = first.then(async (f) => {
-      const s = secondStageSettings(f.structure, f.residue, count, this.options)
+      const s = secondStageSettings(f.structure, f.residue, count, this.options, this.version)
       const [structure, residue] = await Promise.all([brotli(f.structure, s.structure), f.residue && s.residue ? brotli(f.residue, s.residue) : null])
       return this.keep(count, f, framed(structure, residue, this.version))
     })

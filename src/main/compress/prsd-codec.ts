@@ -1,5 +1,5 @@
 /**
- * Chunk codecs `prsd-sequitur-v1`, `-v2` and `-v3` (METRIC section 3): a chunk of accesses in
+ * Chunk codecs `prsd-sequitur-v1` to `-v4` (METRIC section 3): a chunk of accesses in
  * execution order is split into
  *   - the order of access points, as a SEQUITUR grammar;
  *   - per point, the PRSDs/RSDs its addresses form (section 4) and its irregular addresses;
@@ -17,14 +17,18 @@
  * sees the branches of straight-line code, not each of its accesses; everything else is as
  * in v2.
  *
+ * v4 lays the residue out in one of two forms, chosen per chunk (residue.ts): byte planes as
+ * before, or each address's zigzagged difference from the one before as a varint, after a
+ * form byte; everything else is as in v3.
+ *
  * Layout (all integers LEB128 varints unless said otherwise):
- *   byte   format (1, 2 or 3: the codec's version)
+ *   byte   format (1 to 4: the codec's version)
  *   uint   structure bytes (compressed), uint residue bytes (compressed; 0 = none)
  *   brotli(structure) brotli(residue)
  * structure:
  *   uint count
- *   v2 and v3: uint base (the encoder's point count), uint markers, per marker
- *     uint level + FOLD_LEVELS * (k - 1), uint r - 2 (fold.ts), or (v3) a chain marker
+ *   v2 to v4: uint base (the encoder's point count), uint markers, per marker
+ *     uint level + FOLD_LEVELS * (k - 1), uint r - 2 (fold.ts), or (v3, v4) a chain marker
  *     uint CHAIN_SHAPE, uint L - 1 (chain.ts); the grammar's terminal t is point t below
  *     base, marker t - base from base on
  *   grammar (see Sequitur.writeGrammar)
@@ -36,7 +40,8 @@
  * residue: the irregular addresses, points in the order above, each point's in order, as
  *   eight byte planes (byte k of every address, then byte k+1 ...): high planes of nearby
  *   addresses are constant and vanish in the second stage, low planes keep only their
- *   entropy.
+ *   entropy. v4: byte form, then the planes (form 0) or per address the varint of the
+ *   zigzagged difference from the address before (form 1; the first from 0).
  *
  * Each chunk is self-contained: the detector and the grammar start afresh, so a session cut
  * short keeps every chunk it committed, and any chunk decodes alone.
@@ -49,15 +54,17 @@ import { RsdMetrics } from './rsd-metrics'
 import { CHAIN_LEVEL, SuccessorChains, unchain } from './chain'
 import { FOLD_LEVELS, FOLD_MAX_BODY, LoopFolder, unfold, type FoldMarkers } from './fold'
 import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
+import { planesOf, readResidue, residueV4, RESIDUE_PLANES } from './residue'
 
 export const PRSD_CODEC = 'prsd-sequitur-v1'
 export const PRSD_CODEC_V2 = 'prsd-sequitur-v2'
 export const PRSD_CODEC_V3 = 'prsd-sequitur-v3'
+export const PRSD_CODEC_V4 = 'prsd-sequitur-v4'
 /** The codec's versions: each its name's suffix and its chunks' format byte. */
-export const PRSD_VERSIONS = [1, 2, 3] as const
+export const PRSD_VERSIONS = [1, 2, 3, 4] as const
 export type PrsdVersion = (typeof PRSD_VERSIONS)[number]
 /** What new chunks are written with. */
-export const PRSD_VERSION: PrsdVersion = 3
+export const PRSD_VERSION: PrsdVersion = 4
 export const prsdCodecName = (version: PrsdVersion): string => `prsd-sequitur-v${version}`
 /** The version a codec name stands for (undefined: another codec). */
 export const prsdVersionOf = (codec: string): PrsdVersion | undefined => PRSD_VERSIONS.find((v) => prsdCodecName(v) === codec)
@@ -152,7 +159,7 @@ export class PrsdSequiturEncoder {
     this.version = options.version ?? PRSD_VERSION
     const append = (symbol: number): void => this.sequitur.append(symbol)
     this.chains = new SuccessorChains((length) => this.folder.markerSymbol(CHAIN_LEVEL, 1, length), append)
-    this.folder = new LoopFolder(this.version === 3 ? (symbol) => this.chains.add(symbol) : append)
+    this.folder = new LoopFolder(this.version >= 3 ? (symbol) => this.chains.add(symbol) : append)
     this.detector = new PrsdDetector(0, this.output)
   }
 
@@ -238,22 +245,8 @@ export class PrsdSequiturEncoder {
     }
     writeSizeExceptions(w, exceptions)
     const n = irrAll.length
-    let planes: Uint8Array | null = null
-    if (n > 0) {
-      planes = new Uint8Array(n * 8)
-      for (let i = 0; i < n; i++) {
-        const a = irrAll[i]!
-        let lo = a % 0x100000000
-        let hi = Math.floor(a / 0x100000000)
-        for (let b = 0; b < 4; b++) {
-          planes[b * n + i] = lo & 0xff
-          lo >>>= 8
-          planes[(b + 4) * n + i] = hi & 0xff
-          hi >>>= 8
-        }
-      }
-    }
-    const framed = frameChunk(w.view(), planes, count, this.options, this.version)
+    const residue = n === 0 ? null : this.version >= 4 ? residueV4(irrAll, n) : planesOf(irrAll, n)
+    const framed = frameChunk(w.view(), residue, count, this.options, this.version)
     this.lastStats = {
       events: count,
       descriptors: out.descriptors,
@@ -311,20 +304,22 @@ function readMarkers(r: ByteReader, count: number, chains: boolean): { base: num
  * same settings (secondStageSettings) in the core and frames with `framed`.
  */
 export function frameChunk(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}, version: PrsdVersion = 1): { data: Buffer; structureBytes: number; residueBytes: number } {
-  const residue = planes ? brotliCompressSync(planes, brotliParams(planes, residueQualityOf(planes, options))) : null
+  const residue = planes ? brotliCompressSync(planes, brotliParams(planes, residueQualityOf(planes, options, version))) : null
   return framed(brotliCompressSync(structure, brotliParams(structure, structureQualityOf(structure, events, options))), residue, version)
 }
 
 /** The brotli settings of a chunk's structure and residue (null when it has none). */
-export function secondStageSettings(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}): { structure: BrotliSetting; residue: BrotliSetting | null } {
+export function secondStageSettings(structure: Uint8Array, planes: Uint8Array | null, events: number, options: EncoderOptions = {}, version: PrsdVersion = 1): { structure: BrotliSetting; residue: BrotliSetting | null } {
   return {
     structure: brotliSetting(structure, structureQualityOf(structure, events, options)),
-    residue: planes ? brotliSetting(planes, residueQualityOf(planes, options)) : null
+    residue: planes ? brotliSetting(planes, residueQualityOf(planes, options, version)) : null
   }
 }
 
 const structureQualityOf = (structure: Uint8Array, events: number, options: EncoderOptions): number => options.structureQuality ?? structureQuality(structure.length, events)
-const residueQualityOf = (planes: Uint8Array, options: EncoderOptions): number => options.residueQuality ?? residueQuality(planes)
+/** v4's residue: its planes as before, its deltas at 6 up to 256 KiB, else 5 (residue.ts). */
+const residueQualityOf = (residue: Uint8Array, options: EncoderOptions, version: PrsdVersion): number =>
+  options.residueQuality ?? (version < 4 ? residueQuality(residue) : residue[0] === RESIDUE_PLANES ? residueQuality(residue.subarray(1)) : residue.length <= 1 << 18 ? 6 : 5)
 
 /** The chunk's bytes: the header, then the compressed structure and residue. */
 export function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
@@ -363,7 +358,7 @@ export interface DecodedAccesses {
 const MAX_DECODED_ACCESSES = 1 << 20
 
 /**
- * Decodes one `prsd-sequitur-v1`, `-v2` or `-v3` chunk (its format byte says which) straight from its
+ * Decodes one `prsd-sequitur-v1` to `-v4` chunk (its format byte says which) straight from its
  * stored bytes (the readable reference; production decodes natively, native-codec.ts). Every
  * loop and every allocation is bounded by the chunk's event count (`expectedCount`, as the
  * store declares it, when given): a damaged or crafted chunk throws, it never hangs or expands
@@ -374,12 +369,12 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, ex
   // Bounded: a few crafted bytes must not expand to gigabytes (grammar and descriptors of the
   // largest chunk fit in 64 MiB; its residue is 8 bytes per access at most).
   const structure = brotliDecompressSync(parts.structure, { maxOutputLength: 64 << 20 })
-  const planes = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: 8 * MAX_DECODED_ACCESSES }) : new Uint8Array(0)
+  const planes = parts.residue.length > 0 ? brotliDecompressSync(parts.residue, { maxOutputLength: 8 * MAX_DECODED_ACCESSES + 1 }) : new Uint8Array(0)
   const r = new ByteReader(structure)
   const count = r.uint()
   if (expectedCount !== undefined && count !== expectedCount) throw new Error(`it holds ${count} accesses, not the ${expectedCount} it declares`)
   if (count > MAX_DECODED_ACCESSES) throw new Error(`it claims ${count} accesses`)
-  const folding = parts.format >= 2 ? readMarkers(r, count, parts.format === 3) : null
+  const folding = parts.format >= 2 ? readMarkers(r, count, parts.format >= 3) : null
   const grammar = readGrammar(r)
   let points: Uint32Array = new Uint32Array(count)
   const expansion = new GrammarCursor(grammar)
@@ -389,7 +384,7 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, ex
     const { base, markers } = folding
     for (let i = 0; i < got; i++) if (points[i]! >= base + markers.level.length) throw new Error(`its grammar names symbol ${points[i]} of ${base} + ${markers.level.length}`)
     let length = got
-    if (parts.format === 3) ({ symbols: points, length } = unchain(points, got, base, markers, pointCount, count))
+    if (parts.format >= 3) ({ symbols: points, length } = unchain(points, got, base, markers, pointCount, count))
     points = unfold(points, length, base, markers, count)
   } else if (got !== count) throw new Error(`grammar expands to ${got} accesses, expected ${count}`)
 
@@ -403,18 +398,11 @@ export function decodePrsdSequiturChunk(data: Uint8Array, pointCount: number, ex
   for (let p = 0; p < pointCount; p++) perPoint[p + 1]! += perPoint[p]!
   const byPoint = new Float64Array(count)
   const sizeOf = new Uint16Array(pointCount)
-  const nIrr = planes.length / 8
+  const irregulars = readResidue(planes, parts.format, count)
   let irrIndex = 0
   const readIrregular = (): number => {
-    if (irrIndex >= nIrr) throw new Error('irregular addresses run out')
-    let lo = 0
-    let hi = 0
-    for (let b = 3; b >= 0; b--) {
-      lo = lo * 256 + planes[b * nIrr + irrIndex]!
-      hi = hi * 256 + planes[(b + 4) * nIrr + irrIndex]!
-    }
-    irrIndex++
-    return hi * 0x100000000 + lo
+    if (irrIndex >= irregulars.length) throw new Error('irregular addresses run out')
+    return irregulars[irrIndex++]!
   }
   const used = r.uint()
   let point = 0

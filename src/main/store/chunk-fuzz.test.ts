@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { StrideError } from '../../shared/errors'
-import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3 } from '../compress/native-codec'
+import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3, PRSD_CODEC_V4 } from '../compress/native-codec'
 import { openDb } from './open-db'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { SessionWriter, type PointRecord } from './session-writer'
@@ -54,9 +54,9 @@ function baseSession(codec: string, name = `base-${codec}`): string {
   w.appendChunk(n, points, addresses, sizes, table)
   w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
   const db = openDb(path)
-  expect((db.prepare('SELECT codec FROM trace_chunks').get() as { codec: string }).codec).toBe(PRSD_CODEC_V3)
-  if (codec !== PRSD_CODEC_V3) {
-    const data = new NativePrsdSequiturEncoder(n, { version: codec === PRSD_CODEC ? 1 : 2 }).encode(n, points, addresses, sizes, table.length)
+  expect((db.prepare('SELECT codec FROM trace_chunks').get() as { codec: string }).codec).toBe(PRSD_CODEC_V4)
+  if (codec !== PRSD_CODEC_V4) {
+    const data = new NativePrsdSequiturEncoder(n, { version: codec === PRSD_CODEC ? 1 : codec === PRSD_CODEC_V2 ? 2 : 3 }).encode(n, points, addresses, sizes, table.length)
     db.prepare('UPDATE trace_chunks SET data = ?, codec = ?, crc32 = ? WHERE seq = 0').run(data, codec, crc32(data))
   }
   db.close()
@@ -114,13 +114,13 @@ function mutate(data: Buffer, random: () => number): Buffer {
   }
 }
 
-describe.each([PRSD_CODEC_V3, PRSD_CODEC_V2, PRSD_CODEC])('fuzzing stored %s chunks (fixed seed)', (codec) => {
+describe.each([PRSD_CODEC_V4, PRSD_CODEC_V3, PRSD_CODEC_V2, PRSD_CODEC])('fuzzing stored %s chunks (fixed seed)', (codec) => {
   const base = baseSession(codec)
   const original = trace(base)
 
   it('the intact session reads back its trace, as stored', async () => {
     expect(original.length).toBeGreaterThan(6000)
-    expect(trace(base)).toBe(trace(baseSession(codec === PRSD_CODEC ? PRSD_CODEC_V3 : PRSD_CODEC, `other-${codec}`)))
+    expect(trace(base)).toBe(trace(baseSession(codec === PRSD_CODEC ? PRSD_CODEC_V4 : PRSD_CODEC, `other-${codec}`)))
     expect(await traceAhead(base)).toBe(original)
     expect(await traceAhead(base, true)).toBe(original)
   })
@@ -163,7 +163,7 @@ describe.each([PRSD_CODEC_V3, PRSD_CODEC_V2, PRSD_CODEC])('fuzzing stored %s chu
 })
 
 describe('fuzzing stored chunks and metadata (fixed seed)', () => {
-  const base = baseSession(PRSD_CODEC_V3)
+  const base = baseSession(PRSD_CODEC_V4)
 
   it('a damaged or missing chunk in the middle: both readers fail alike, naming it; an intact session reads the same', async () => {
     const path = writeFullChunks(join(dir, 'three.stride'), 3)

@@ -1,5 +1,6 @@
 /* See decoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
 #include "decoder.h"
+#include "residue.h"
 #include "bytes.h"
 #include "chain.h"
 #include "fold.h"
@@ -37,6 +38,8 @@ typedef struct {
   double *by_point;
   uint16_t *size_of;
   const uint8_t *planes;
+  size_t planes_length;
+  bool deltas; /* v4's residue form 1: the addresses as delta varints, not planes */
   /* The irregular addresses put together from their byte planes in one pass (the planes read
    * in step, as they lie), where one address at a time took a byte from each of eight planes. */
   uint64_t *irregulars;
@@ -251,8 +254,10 @@ static const char *unfold(Decoder *d, uint32_t *folded, uint32_t n, uint32_t *po
   return NULL;
 }
 
-/* Byte plane b of the irregular addresses holds byte b of each (least significant first). */
+/* Byte plane b of the irregular addresses holds byte b of each (least significant first); or,
+ * in v4's other form, each is a delta varint. */
 static const char *gather_irregulars(Decoder *d) {
+  if (d->deltas) return residue_read_deltas(d->planes, d->planes_length, d->count, &d->irregulars, &d->irregular);
   size_t n = d->irregular;
   if (n == 0) return NULL;
   uint64_t *a = d->irregulars = take(n * 8);
@@ -389,16 +394,26 @@ const char *decoder_decode(int format, const uint8_t *structure, size_t structur
   memset(&d, 0, sizeof d);
   d.in = (ByteIn){structure, 0, structure_length, NULL};
   d.point_count = point_count;
+  /* From v4 the residue's first byte is its form: planes as before, or delta varints. */
+  int form = RESIDUE_PLANES;
+  if (format >= 4 && planes_length > 0) {
+    form = planes[0];
+    planes++;
+    planes_length--;
+  }
   d.planes = planes;
-  d.irregular = planes_length / 8;
+  d.planes_length = planes_length;
+  d.deltas = form == RESIDUE_DELTAS;
+  d.irregular = d.deltas ? 0 : planes_length / 8;
   const char *damage = NULL;
   uint64_t count = in_uint(&d.in);
   if (d.in.error || count != out->count) damage = "its event count is unreadable";
-  else if (planes_length % 8 != 0) damage = "its irregular addresses are not whole";
+  else if (form != RESIDUE_PLANES && form != RESIDUE_DELTAS) damage = "its irregular addresses are in an unknown form";
+  else if (!d.deltas && planes_length % 8 != 0) damage = "its irregular addresses are not whole";
   d.count = out->count;
-  d.folded = format == 2 || format == 3;
-  d.chained = format == 3;
-  if (!damage && format != 1 && format != 2 && format != 3) damage = "its format is unknown";
+  d.folded = format >= 2 && format <= 4;
+  d.chained = format == 3 || format == 4;
+  if (!damage && (format < 1 || format > 4)) damage = "its format is unknown";
   if (!damage && d.folded) damage = read_markers(&d);
   if (!damage) damage = read_grammar(&d);
   if (!damage && !d.folded) {

@@ -1,6 +1,7 @@
 /* See encoder.h; the layout is documented in src/main/compress/prsd-codec.ts. */
 #include "encoder.h"
 #include "grow.h"
+#include "residue.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,7 @@ bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version) {
     return false;
   }
   chains_init(&e->chains, &e->folder, &e->sequitur);
-  if (version == 3) e->folder.chains = &e->chains;
+  if (version >= 3) e->folder.chains = &e->chains;
   prsd_init(&e->detector, &e->out);
   metrics_init(&e->metrics);
   bytes_init(&e->structure, 1 << 16);
@@ -99,7 +100,7 @@ void encoder_free(ChunkEncoder *e) {
   PrsdSink *s = &e->out;
   pages_free(s->irr_point), pages_free(s->irr_address), pages_free(s->desc_point), pages_free(s->desc_before), pages_free(s->desc);
   pages_free(s->pending), pages_free(s->point_irr), pages_free(s->point_desc), pages_free(s->touched);
-  pages_free(e->size_of), pages_free(e->exceptions), pages_free(e->order);
+  pages_free(e->size_of), pages_free(e->exceptions), pages_free(e->order), pages_free(e->ordered);
   bytes_free(&e->structure);
   bytes_free(&e->residue);
   memset(e, 0, sizeof *e);
@@ -162,19 +163,15 @@ static const char *write_points(ChunkEncoder *e) {
       }
     }
   }
+  /* The irregular addresses in the residue's order (points ascending), then in its form. */
   size_t n = s->irr_count;
-  ByteBuf *r = &e->residue;
-  r->length = 0;
-  if (n > 0) {
-    if (!bytes_reserve(r, n * 8)) return out_of_memory;
-    uint8_t *planes = r->data;
-    for (size_t i = 0; i < n; i++) {
-      uint64_t a = (uint64_t)s->irr_address[irr_order[i]];
-      for (int b = 0; b < 8; b++, a >>= 8) planes[b * n + i] = (uint8_t)a;
-    }
-    r->length = n * 8;
+  if (n == 0) {
+    e->residue.length = 0;
+    return NULL;
   }
-  return NULL;
+  if (!grow_to((void **)&e->ordered, &e->ordered_cap, n, 8)) return out_of_memory;
+  for (size_t i = 0; i < n; i++) e->ordered[i] = (uint64_t)s->irr_address[irr_order[i]];
+  return residue_write(&e->residue, e->ordered, n, e->version >= 4);
 }
 
 const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *points, const double *addresses,
@@ -190,7 +187,7 @@ const char *encoder_encode(ChunkEncoder *e, uint32_t count, const uint32_t *poin
   RsdMetrics *metrics = &e->metrics;
   PrsdSink *out = &e->out;
   Folder *folder = &e->folder;
-  bool fold = e->version >= 2, chain = e->version == 3;
+  bool fold = e->version >= 2, chain = e->version >= 3;
   sequitur_reset(seq);
   if (fold && !fold_reset(folder, point_count)) return out_of_memory;
   if (chain) chains_reset(&e->chains);

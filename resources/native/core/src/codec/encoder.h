@@ -30,7 +30,7 @@ struct PrsdSink {
 
 typedef struct {
   uint32_t max_events;
-  int version; /* 1, 2 or 3: the format written */
+  int version; /* 1 to 4: the format written */
   Sequitur sequitur;
   Folder folder;
   SuccessorChains chains;
@@ -42,6 +42,8 @@ typedef struct {
   uint32_t *exceptions; /* (event index, size) pairs */
   uint32_t *order;      /* scratch: log entries grouped by point */
   size_t order_cap;
+  uint64_t *ordered;    /* scratch: the irregular addresses in the residue's order */
+  size_t ordered_cap;
   ByteBuf structure, residue;
   /* Statistics of the last chunk. */
   size_t descriptors, irregular;

@@ -1,6 +1,6 @@
 /* The trace codec's exports. Batches cross as typed arrays; the encoder and the metrics
  * live in C memory owned by a JavaScript external (freed when it is collected).
- *   codecEncoderCreate(maxChunkEvents, version) -> encoder (version 1, 2 or 3: the format it writes)
+ *   codecEncoderCreate(maxChunkEvents, version) -> encoder (version 1 to 4: the format it writes)
  *   codecEncode(encoder, count, points u32, addresses f64, sizes u16, pointCount)
  *     -> { structure: Buffer, residue: Buffer | null, descriptors, irregular, rules }
  *   codecEncodeAsync(same) -> a promise of the same, encoded on the thread pool (one at a time)
@@ -71,7 +71,7 @@ static napi_value encoder_create(napi_env env, napi_callback_info info) {
   if (!stride_args(env, info, 2, argv) || !stride_u32(env, argv[0], &max_events, "maxChunkEvents") || !stride_u32(env, argv[1], &version, "version"))
     return NULL;
   if (max_events == 0 || max_events > (1u << 26)) return stride_throw(env, "maxChunkEvents must be in [1, 2^26]");
-  if (version < 1 || version > 3) return stride_throw(env, "the codec version must be 1, 2 or 3");
+  if (version < 1 || version > 4) return stride_throw(env, "the codec version must be 1 to 4");
   ChunkEncoder *e = malloc(sizeof *e);
   if (!e || !encoder_init(e, max_events, (int)version)) {
     free(e);
@@ -350,7 +350,7 @@ static const char *decode_stored(AsyncDecode *d) {
       why = why_count;
     }
   }
-  if (!why && d->nr > 0) why = brotli_decompress(d->residue, d->nr, count > 0 ? 8 * (size_t)count : 8, &residue, &nr);
+  if (!why && d->nr > 0) why = brotli_decompress(d->residue, d->nr, 8 * (size_t)count + 1, &residue, &nr); /* v4: a form byte first */
   if (!why) why = decoder_decode((int)d->format, structure, ns, residue ? residue : none, nr, d->point_count, &d->out);
   scratch_free(NULL, structure);
   scratch_free(NULL, residue);
