@@ -1,25 +1,25 @@
 #!/usr/bin/env node
-// Trace compression, per example: Stride's stored trace (prsd-sequitur-v3: METRIC PRSDs +
-// loops folded + successor chains + SEQUITUR + brotli) against general-purpose compressors on
-// the same raw trace (CLI.md's 24-byte records from `stride export --format raw`), SIGMA's
-// repeat/exit codec, the previous format (v2: no successor chains), and the compressor's own
-// speed in one worker thread.
+// Trace compression, per example: Stride's stored trace (prsd-sequitur-v4: METRIC PRSDs +
+// loops folded + successor chains + SEQUITUR, the residue as planes or delta varints + brotli)
+// against general-purpose compressors on the same raw trace (CLI.md's 24-byte records from
+// `stride export --format raw`), SIGMA's repeat/exit codec, the previous format (v3: the
+// residue always planes), and the compressor's own speed in one worker thread.
 //   raw        events x 24 bytes
-//   stride     storedBytes of the session (all trace chunks, as the writer stores them: v3)
-//   v2         the same chunks in prsd-sequitur-v2 (what Strides before v3 stored)
+//   stride     storedBytes of the session (all trace chunks, as the writer stores them: v4)
+//   v3         the same chunks in prsd-sequitur-v3 (what Strides before v4 stored)
 //   sigma      SIGMA repeat/exit loop codec + brotli on the same chunks (comparison only)
 //   xz, zstd, brotli, bzip2   `xz -9`, `zstd -19`, `brotli -q 11`, `bzip2 -9` of the raw file
 //   xz/stride  how many times smaller Stride's form is than xz -9's
 //   enc Mev/s  encoder events/s in one worker (256K-event chunks as stored, in memory, best of
-//              3): the native codec (production, v3) beside the native v2 encoder and the
-//              TypeScript reference (v3) in the same run; "1st" is the native v3 first stage
+//              3): the native codec (production, v4) beside the native v3 encoder and the
+//              TypeScript reference (v4) in the same run; "1st" is the native v4 first stage
 //              alone (without the brotli second stage). Each pass is a fresh encoder's, as a
 //              session's: on a one-chunk trace that is the first chunk's fixed cost (~1.3 ms
 //              here: fresh pages for brotli's state, and the GC marking that the new encoder's
-//              10 MB of C memory starts). "warm v3": the same encoder again (best of 3 more
+//              10 MB of C memory starts). "warm v4": the same encoder again (best of 3 more
 //              passes), as the chunks after the first of a long trace
-//   dec Mev/s  decoder events/s, native v3 and v2, and TypeScript v3, over the same chunks
-//   same       the native v3 chunks are byte-identical to the TypeScript ones
+//   dec Mev/s  decoder events/s, native v4 and v3, and TypeScript v4, over the same chunks
+//   same       the native v4 chunks are byte-identical to the TypeScript ones
 // Goals (issue 3): regular kernels >= 100x smaller than xz -9; irregular ones no more than
 // 10% larger than xz -9. Issue 13: the encoder >= 20 M events/s per worker.
 // Usage: npm run build && npm run examples && node bench/compression.mjs [example ...]
@@ -118,13 +118,13 @@ const first = Math.min(C, n)
 const warm = (e) => e(first, points, addresses, sizes)
 const encoderOf = (E) => () => { const x = new E(C); return (k, p, a, s) => x.encode(k, p, a, s, pointCount) }
 const native = timeEncoder(encoderOf(NativePrsdSequiturEncoder), warm)
-const nativeV2 = timeEncoder(() => { const x = new NativePrsdSequiturEncoder(C, { version: 2 }); return (k, p, a, s) => x.encode(k, p, a, s, pointCount) }, warm)
+const nativePrev = timeEncoder(() => { const x = new NativePrsdSequiturEncoder(C, { version: 3 }); return (k, p, a, s) => x.encode(k, p, a, s, pointCount) }, warm)
 const ts = timeEncoder(encoderOf(PrsdSequiturEncoder), warm)
 const core = nativeCore()
 const stage1 = timeEncoder(() => { const h = core.codecEncoderCreate(C, 3); return (k, p, a, s) => core.codecEncode(h, k, p, a, s, pointCount) }, warm)
 const chunks = native.chunks
 const bytes = chunks.reduce((s, c) => s + c.length, 0)
-const bytesV2 = nativeV2.chunks.reduce((s, c) => s + c.length, 0)
+const bytesPrev = nativePrev.chunks.reduce((s, c) => s + c.length, 0)
 const same = chunks.length === ts.chunks.length && chunks.every((c, i) => c.equals(ts.chunks[i]))
 function timeDecoder(decode, of = chunks) {
   let best = Infinity
@@ -136,10 +136,10 @@ function timeDecoder(decode, of = chunks) {
   return best
 }
 const decodeNative = timeDecoder(decodePrsdSequiturChunkNative)
-const decodeNativeV2 = timeDecoder(decodePrsdSequiturChunkNative, nativeV2.chunks)
+const decodeNativePrev = timeDecoder(decodePrsdSequiturChunkNative, nativePrev.chunks)
 const decodeTs = timeDecoder(decodePrsdSequiturChunk)
 // Lossless check of what was timed (both formats).
-for (const of of [chunks, nativeV2.chunks]) {
+for (const of of [chunks, nativePrev.chunks]) {
   let at = 0
   for (const c of of) {
     const d = decodePrsdSequiturChunkNative(c, pointCount)
@@ -164,7 +164,7 @@ let sigmaBytes = 0, sigmaSeconds = 0
       if (d.points[i] !== points[b] || d.addresses[i] !== addresses[b] || d.sizes[i] !== sizes[b]) throw new Error('sigma round trip differs at ' + b)
   }
 }
-parentPort.postMessage({ events: n, native: native.seconds, nativeWarm: native.warmSeconds, nativeV2: nativeV2.seconds, ts: ts.seconds, stage1: stage1.seconds, decodeNative, decodeNativeV2, decodeTs, same, bytes, bytesV2, sigmaBytes, sigmaSeconds })
+parentPort.postMessage({ events: n, native: native.seconds, nativeWarm: native.warmSeconds, nativePrev: nativePrev.seconds, ts: ts.seconds, stage1: stage1.seconds, decodeNative, decodeNativePrev, decodeTs, same, bytes, bytesPrev, sigmaBytes, sigmaSeconds })
 `
 const workerFile = join(dir, 'worker.mjs')
 writeFileSync(workerFile, workerSource)
@@ -178,9 +178,9 @@ function measure(raw) {
 }
 
 const fmt = (n) => String(n).padStart(10)
-const header = ['example'.padEnd(10), 'events'.padStart(9), 'raw'.padStart(10), 'stride'.padStart(10), 'v2'.padStart(10), 'sigma'.padStart(10)]
+const header = ['example'.padEnd(10), 'events'.padStart(9), 'raw'.padStart(10), 'stride'.padStart(10), 'v3'.padStart(10), 'sigma'.padStart(10)]
 for (const [t] of present) header.push(t.padStart(10))
-header.push('raw/stride'.padStart(11), 'xz/stride'.padStart(10), 'xz/v2'.padStart(9), 'enc v3'.padStart(7), 'warm v3'.padStart(8), 'enc v2'.padStart(7), '1st v3'.padStart(7), 'enc TS'.padStart(7), 'dec v3'.padStart(7), 'dec v2'.padStart(7), 'dec TS'.padStart(7), 'same'.padStart(5), 'sigma Mev/s'.padStart(12))
+header.push('raw/stride'.padStart(11), 'xz/stride'.padStart(10), 'xz/v3'.padStart(9), 'enc v4'.padStart(7), 'warm v4'.padStart(8), 'enc v3'.padStart(7), '1st v4'.padStart(7), 'enc TS'.padStart(7), 'dec v4'.padStart(7), 'dec v3'.padStart(7), 'dec TS'.padStart(7), 'same'.padStart(5), 'sigma Mev/s'.padStart(12))
 console.log(header.join(' '))
 for (const name of names) {
   const ex = examples.find((e) => e.name === name)
@@ -195,19 +195,19 @@ for (const name of names) {
   const sizes = Object.fromEntries(present.map(([t, args]) => [t, compressedSize(t, args, raw)]))
   const m = await measure(raw)
   const rate = (seconds) => (m.events / seconds / 1e6).toFixed(2)
-  const row = [name.padEnd(10), String(info.events).padStart(9), fmt(rawBytes), fmt(info.storedBytes), fmt(m.bytesV2), fmt(m.sigmaBytes)]
+  const row = [name.padEnd(10), String(info.events).padStart(9), fmt(rawBytes), fmt(info.storedBytes), fmt(m.bytesPrev), fmt(m.sigmaBytes)]
   for (const [t] of present) row.push(fmt(sizes[t]))
   row.push(
     (rawBytes / info.storedBytes).toFixed(0).padStart(11),
     sizes.xz ? (sizes.xz / info.storedBytes).toFixed(2).padStart(10) : '-'.padStart(10),
-    sizes.xz ? (sizes.xz / m.bytesV2).toFixed(2).padStart(9) : '-'.padStart(9),
+    sizes.xz ? (sizes.xz / m.bytesPrev).toFixed(2).padStart(9) : '-'.padStart(9),
     rate(m.native).padStart(7),
     rate(m.nativeWarm).padStart(8),
-    rate(m.nativeV2).padStart(7),
+    rate(m.nativePrev).padStart(7),
     rate(m.stage1).padStart(7),
     rate(m.ts).padStart(7),
     rate(m.decodeNative).padStart(7),
-    rate(m.decodeNativeV2).padStart(7),
+    rate(m.decodeNativePrev).padStart(7),
     rate(m.decodeTs).padStart(7),
     (m.same ? 'yes' : 'NO').padStart(5),
     rate(m.sigmaSeconds).padStart(12)

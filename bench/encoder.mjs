@@ -4,10 +4,10 @@
 // heat stencil and a C++ program of standard containers (bench/targets), whole program, as
 // `stride trace --launch P --no-heap` records them:
 //   first      the native codec's first stage (PRSDs, loops folded, successor chains and
-//              SEQUITUR): codecEncode, format v3 (production)
+//              SEQUITUR, the residue's form): codecEncode, format v4 (production)
 //   whole      NativePrsdSequiturEncoder.encode, the brotli second stage included (production)
-//   v2 first, v2 whole   the same in format v2 (no successor chains: what Strides before v3 wrote)
-//   bytes      the chunks' stored bytes, v3 and v2
+//   v3 first, v3 whole   the same in format v3 (the residue always planes: what Strides before v4 wrote)
+//   bytes      the chunks' stored bytes, v4 and v3
 // Each over the trace's own accesses (its raw export, `stride export --format raw`), in chunks of
 // the writer's size (256 K events), a fresh encoder per pass as a session has; best of R passes.
 // Usage: npm run build && node bench/encoder.mjs [R]
@@ -80,7 +80,7 @@ function best(t, fresh) {
 }
 
 console.log(`best of ${R} passes, in this thread; issue 13's goal: >= 20 M events/s`)
-console.log('program            events   points  first s  first Mev/s  whole s  whole Mev/s  v2 first Mev/s  v2 whole Mev/s   bytes v3   bytes v2')
+console.log('program            events   points  first s  first Mev/s  whole s  whole Mev/s  v3 first Mev/s  v3 whole Mev/s   bytes v4   bytes v3')
 for (const p of programs) {
   const session = join(dir, 's.stride')
   const raw = join(dir, 's.raw')
@@ -93,16 +93,16 @@ for (const p of programs) {
     const e = core.codecEncoderCreate(CHUNK, version)
     return (k, pts, adr, sz) => core.codecEncode(e, k, pts, adr, sz, t.pointCount)
   })
-  const bytes = { 2: 0, 3: 0 }
+  const bytes = { 3: 0, 4: 0 }
   const wholeOf = (version) => best(t, () => {
     const e = new NativePrsdSequiturEncoder(CHUNK, { version })
     bytes[version] = 0
     return (k, pts, adr, sz) => (bytes[version] += e.encode(k, pts, adr, sz, t.pointCount).length)
   })
-  const first = firstOf(3)
-  const whole = wholeOf(3)
-  const firstV2 = firstOf(2)
-  const wholeV2 = wholeOf(2)
+  const first = firstOf(4)
+  const whole = wholeOf(4)
+  const firstPrev = firstOf(3)
+  const wholePrev = wholeOf(3)
   console.log(
     [
       p.name.padEnd(14),
@@ -112,10 +112,10 @@ for (const p of programs) {
       (t.n / first / 1e6).toFixed(1).padStart(12),
       whole.toFixed(2).padStart(8),
       (t.n / whole / 1e6).toFixed(1).padStart(12),
-      (t.n / firstV2 / 1e6).toFixed(1).padStart(15),
-      (t.n / wholeV2 / 1e6).toFixed(1).padStart(15),
-      String(bytes[3]).padStart(10),
-      String(bytes[2]).padStart(10)
+      (t.n / firstPrev / 1e6).toFixed(1).padStart(15),
+      (t.n / wholePrev / 1e6).toFixed(1).padStart(15),
+      String(bytes[4]).padStart(10),
+      String(bytes[3]).padStart(10)
     ].join(' ')
   )
 }

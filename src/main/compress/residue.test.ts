@@ -39,6 +39,11 @@ describe('v4 residue', () => {
     }
   })
 
+  it('a residue of a few hundred addresses takes deltas untried, random or not', () => {
+    const far = lcg(3)
+    expect(encode(400, () => 0x7f0000000000 + Math.floor(far() * 262_144) * 8).form).toBe(RESIDUE_DELTAS)
+  })
+
   it('delta varints give back any addresses below 2^53, far jumps included (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** 20 }), fc.constantFrom(0, 2 ** 52, 2 ** 53 - 1, 2 ** 47 + 8)), { minLength: 1, maxLength: 60 }), (list) => {

@@ -5,7 +5,7 @@
  * Deltas halve a C++ program's residue after brotli and compress and decode it 2-3x faster;
  * addresses picked at random compress better as planes (26% smaller there). Which one a chunk
  * takes is tried on its first RESIDUE_SAMPLE addresses: both forms through brotli at quality 1,
- * the smaller wins (ties: deltas). The native core does the same (src/codec/residue.c), with
+ * the smaller wins (ties: deltas); a residue of RESIDUE_UNTRIED addresses or fewer takes deltas. The native core does the same (src/codec/residue.c), with
  * the same brotli, so both write the same bytes.
  */
 import { brotliCompressSync, constants } from 'node:zlib'
@@ -14,6 +14,12 @@ export const RESIDUE_PLANES = 0
 export const RESIDUE_DELTAS = 1
 /** Addresses the form is tried on. */
 export const RESIDUE_SAMPLE = 4096
+/**
+ * Residues of at most this many addresses take deltas untried: the trial's two brotli calls
+ * cost more than such a chunk's whole first stage (conflict's encoder 79 -> 53 M events/s),
+ * and a few hundred varints are smaller than their planes before any compression.
+ */
+export const RESIDUE_UNTRIED = 512
 
 const TWO_32 = 0x100000000
 const TWO_52 = 2 ** 52
@@ -70,6 +76,7 @@ const trialBytes = (data: Uint8Array): number =>
 
 /** The form a residue of these addresses takes (v4). */
 export function residueForm(addresses: ArrayLike<number>, n: number): number {
+  if (n <= RESIDUE_UNTRIED) return RESIDUE_DELTAS
   const m = Math.min(n, RESIDUE_SAMPLE)
   return trialBytes(deltasOf(addresses, m)) <= trialBytes(planesOf(addresses, m)) ? RESIDUE_DELTAS : RESIDUE_PLANES
 }

@@ -4,7 +4,7 @@
  * The address is stored as the difference from the previous address of the same point within
  * the chunk (the first one from 0), so strided loops become runs of one repeated value that
  * deflate squeezes well. Chunks decode independently.
- * New sessions use `prsd-sequitur-v3` (decoded natively, ../compress/native-codec.ts); this one,
+ * New sessions use `prsd-sequitur-v4` (decoded natively, ../compress/native-codec.ts); this one,
  * `prsd-sequitur-v1` and `-v2` stay readable.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'

@@ -31,8 +31,10 @@ static size_t trial_bytes(const uint8_t *data, size_t n) {
   return length;
 }
 
-/* Deltas, unless planes compress smaller on the first RESIDUE_SAMPLE addresses. */
+/* Deltas, unless planes compress smaller on the first RESIDUE_SAMPLE addresses (tried above
+ * RESIDUE_UNTRIED addresses only). */
 static int form_of(const uint64_t *a, size_t n, const char **problem) {
+  if (n <= RESIDUE_UNTRIED) return RESIDUE_DELTAS;
   size_t m = n < RESIDUE_SAMPLE ? n : RESIDUE_SAMPLE;
   ByteBuf sample;
   bytes_init(&sample, m * 8);

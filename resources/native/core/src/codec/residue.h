@@ -1,6 +1,7 @@
 /* A chunk's irregular addresses before the second stage (the residue): up to v3 eight byte
  * planes; from v4 a form byte, then the planes (form 0) or zigzagged delta varints (form 1),
- * the form tried per chunk on a sample through brotli at quality 1. The same bytes as
+ * the form tried per chunk on a sample through brotli at quality 1 (residues of RESIDUE_UNTRIED
+ * addresses or fewer take deltas untried). The same bytes as
  * src/main/compress/residue.ts (the reference; its header says why). */
 #ifndef STRIDE_CODEC_RESIDUE_H
 #define STRIDE_CODEC_RESIDUE_H
@@ -9,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { RESIDUE_PLANES = 0, RESIDUE_DELTAS = 1, RESIDUE_SAMPLE = 4096 };
+enum { RESIDUE_PLANES = 0, RESIDUE_DELTAS = 1, RESIDUE_SAMPLE = 4096, RESIDUE_UNTRIED = 512 };
 
 /* The n addresses' residue into r (emptied first): v4's form byte and form when `v4`, else bare
  * planes. NULL, or the problem (out of memory). */
