@@ -121,7 +121,7 @@ const native = timeEncoder(encoderOf(NativePrsdSequiturEncoder), warm)
 const nativePrev = timeEncoder(() => { const x = new NativePrsdSequiturEncoder(C, { version: 3 }); return (k, p, a, s) => x.encode(k, p, a, s, pointCount) }, warm)
 const ts = timeEncoder(encoderOf(PrsdSequiturEncoder), warm)
 const core = nativeCore()
-const stage1 = timeEncoder(() => { const h = core.codecEncoderCreate(C, 3); return (k, p, a, s) => core.codecEncode(h, k, p, a, s, pointCount) }, warm)
+const stage1 = timeEncoder(() => { const h = core.codecEncoderCreate(C, 4); return (k, p, a, s) => core.codecEncode(h, k, p, a, s, pointCount) }, warm)
 const chunks = native.chunks
 const bytes = chunks.reduce((s, c) => s + c.length, 0)
 const bytesPrev = nativePrev.chunks.reduce((s, c) => s + c.length, 0)
