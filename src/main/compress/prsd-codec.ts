@@ -47,14 +47,14 @@
  * short keeps every chunk it committed, and any chunk decodes alone.
  */
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
-import { brotliParams, brotliSetting, residueQuality, structureQuality, type BrotliSetting } from './brotli-params'
+import { brotliParams, brotliSetting, residueQuality, residueQualityV4, structureQuality, type BrotliSetting } from './brotli-params'
 import { ByteReader, ByteWriter, writeSizeExceptions } from './bytes'
 import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
 import { CHAIN_LEVEL, SuccessorChains, unchain } from './chain'
 import { FOLD_LEVELS, FOLD_MAX_BODY, LoopFolder, unfold, type FoldMarkers } from './fold'
 import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
-import { planesOf, readResidue, residueV4, RESIDUE_PLANES } from './residue'
+import { planesOf, readResidue, residueV4 } from './residue'
 
 export const PRSD_CODEC = 'prsd-sequitur-v1'
 export const PRSD_CODEC_V2 = 'prsd-sequitur-v2'
@@ -317,9 +317,8 @@ export function secondStageSettings(structure: Uint8Array, planes: Uint8Array | 
 }
 
 const structureQualityOf = (structure: Uint8Array, events: number, options: EncoderOptions): number => options.structureQuality ?? structureQuality(structure.length, events)
-/** v4's residue: its planes as before, its deltas at 6 up to 256 KiB, else 5 (residue.ts). */
 const residueQualityOf = (residue: Uint8Array, options: EncoderOptions, version: PrsdVersion): number =>
-  options.residueQuality ?? (version < 4 ? residueQuality(residue) : residue[0] === RESIDUE_PLANES ? residueQuality(residue.subarray(1)) : residue.length <= 1 << 18 ? 6 : 5)
+  options.residueQuality ?? (version < 4 ? residueQuality(residue) : residueQualityV4(residue))
 
 /** The chunk's bytes: the header, then the compressed structure and residue. */
 export function framed(compressed: Buffer, residue: Buffer | null, version: PrsdVersion): { data: Buffer; structureBytes: number; residueBytes: number } {
