@@ -19,9 +19,7 @@ import { storeStreamMetrics, type FunctionStreams } from './stream-store'
 import { BatchInsert } from './batch-insert'
 import { allRows } from './rows'
 import { staticsIdentity } from './statics-identity'
-import { writeStaticsCache } from './statics-cache'
-import type { PointColumns } from './point-columns'
-import type { Touches } from './touches'
+import { writeStaticsCache, type CachedStatics } from './statics-cache'
 
 export interface SessionMeta {
   program: string
@@ -464,7 +462,7 @@ export class SessionWriter {
    * recorded beside an existing one, renames it into place. `statics`: the point columns and
    * touches as written (pointColumnsOf, touchesOf), stored last as the session's statics cache.
    */
-  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }, statics?: { columns: PointColumns; touches: Touches }): void {
+  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }, statics?: CachedStatics): void {
     if (this.finished) return
     this.commitGathered()
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })

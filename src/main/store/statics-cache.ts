@@ -29,6 +29,12 @@ export interface SimulatorColumns {
   variables: Array<string | null>
 }
 
+/** What the cache holds, as SessionStatics and the session writer hand it over. */
+export interface CachedStatics {
+  columns: PointColumns
+  touches: Touches
+}
+
 /** A cache found valid: its parts made on first use. */
 export interface StaticsCache {
   simulator(): SimulatorColumns

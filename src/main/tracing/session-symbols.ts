@@ -13,8 +13,9 @@ import { keptProgramVariables } from '../symbols/kept-layout'
 import { innermostLoop, readLoops } from '../symbols/loops'
 import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
 import { computeFunctionStreams } from '../store/stream-store'
-import { pointColumnsOf, type PointColumns } from '../store/point-columns'
-import { touchesOf, type Touches } from '../store/touches'
+import { pointColumnsOf } from '../store/point-columns'
+import { touchesOf } from '../store/touches'
+import type { CachedStatics } from '../store/statics-cache'
 import type { LiveFunctionStreams } from '../store/live-function-streams'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
@@ -63,7 +64,7 @@ async function writeSymbols(
   first: FirstSimulation | null,
   /** Called once no symbol is looked up any more. */
   lookupsDone: () => void
-): Promise<SessionStaticsWritten> {
+): Promise<CachedStatics> {
   // The loop nests need no names: objdump and their lines run while the points are named
   // (or ran while the program did, when the backend started them).
   const loops = early ?? programLoops(elf)
@@ -118,9 +119,6 @@ async function writeSymbols(
   }
   return statics
 }
-
-/** The point columns and touches as written: the first run's roll-up takes them, and the session's statics cache. */
-type SessionStaticsWritten = { columns: PointColumns; touches: Touches }
 
 /** Per point (by index), the data structure its accesses fall in most, as a dense index; and how many. */
 function pointGroups(points: PointRecord[], histograms: Map<number, Map<number, number>>): [Int32Array, number] {
@@ -221,7 +219,7 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     if (!first.outcome) first.stop()
     await first.settled()
   }
-  let statics: SessionStaticsWritten
+  let statics: CachedStatics
   try {
     statics = await writeSymbols(writer, correlator, outcome, first, endLookups)
   } catch (e) {
