@@ -24,7 +24,8 @@ import { join } from 'node:path'
 import { createRequire } from 'node:module'
 
 const root = join(import.meta.dirname, '..')
-const cli = join(root, 'out', 'main', 'cli.js')
+// The `stride` command as a user runs it (bin/stride.js: Node started without NODE_EXTRA_CA_CERTS).
+const stride = join(root, 'bin', 'stride.js')
 const R = Number(process.argv[2] ?? 3)
 const dir = mkdtempSync(join(tmpdir(), 'stride-bench-trace-'))
 const env = { ...process.env, STRIDE_HOME: join(dir, 'home') }
@@ -102,11 +103,11 @@ for (const p of programs) {
   const native = measure(p.program, p.args)
   const none = valgrind('none', '', p)
   const cg = valgrind('cachegrind', '--cachegrind-out-file=/dev/null', p)
-  const traceArgs = [cli, 'trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args]
-  const cold = once(process.execPath, traceArgs, { env: coldEnv() })
-  const stride = measure(process.execPath, traceArgs, R, { env: { ...env, STRIDE_RECORD_TRANSPORT: 'ring' } })
-  const piped = measure(process.execPath, traceArgs, R, { env: { ...env, STRIDE_RECORD_TRANSPORT: 'pipe' } })
-  const accesses = Number(/^(\d+) events/m.exec(stride.out)?.[1] ?? 0)
+  const traceArgs = ['trace', '--launch', p.program, '--no-heap', '--out', join(dir, 's.stride'), '--force', '--', ...p.args]
+  const cold = once(stride, traceArgs, { env: coldEnv() })
+  const traced = measure(stride, traceArgs, R, { env: { ...env, STRIDE_RECORD_TRANSPORT: 'ring' } })
+  const piped = measure(stride, traceArgs, R, { env: { ...env, STRIDE_RECORD_TRANSPORT: 'pipe' } })
+  const accesses = Number(/^(\d+) events/m.exec(traced.out)?.[1] ?? 0)
   const tool = toolAlone(p, ['--frames=no'])
   // Lackey once: it is the old backend's floor, and slow.
   const lackey = accesses <= 20e6 ? valgrind('lackey', '--trace-mem=yes --log-fd=9', p, 1).s.toFixed(2) : '-'
@@ -119,14 +120,14 @@ for (const p of programs) {
       cg.s.toFixed(2).padStart(13),
       lackey.padStart(9),
       (tool ? tool.s.toFixed(2) : '-').padStart(7),
-      stride.s.toFixed(2).padStart(9),
+      traced.s.toFixed(2).padStart(9),
       cold.s.toFixed(2).padStart(7),
       piped.s.toFixed(2).padStart(7),
       (tool ? (tool.s / cg.s).toFixed(2) : '-').padStart(16),
-      (stride.s / cg.s).toFixed(2).padStart(18),
+      (traced.s / cg.s).toFixed(2).padStart(18),
       (cold.s / cg.s).toFixed(2).padStart(16),
-      (piped.s / stride.s).toFixed(2).padStart(12),
-      (stride.kb / 1024).toFixed(0).padStart(15)
+      (piped.s / traced.s).toFixed(2).padStart(12),
+      (traced.kb / 1024).toFixed(0).padStart(15)
     ].join(' ')
   )
 }
@@ -138,7 +139,7 @@ for (const [label, extra, toolOptions] of [
   ['--functions corner', ['--functions', 'corner'], ['--frames=no', '--fn=corner']],
   ['--max-events 1000000 (detach)', ['--max-events', '1000000'], ['--frames=no', '--max-events=1000000']]
 ]) {
-  const r = measure(process.execPath, [cli, 'trace', '--launch', big.program, '--no-heap', ...extra, '--out', join(dir, 'f.stride'), '--force', '--', ...big.args])
+  const r = measure(stride, ['trace', '--launch', big.program, '--no-heap', ...extra, '--out', join(dir, 'f.stride'), '--force', '--', ...big.args])
   const tool = toolAlone(big, toolOptions)
   const accesses = Number(/^(\d+) events/m.exec(r.out)?.[1] ?? 0)
   console.log(
@@ -146,6 +147,6 @@ for (const [label, extra, toolOptions] of [
   )
 }
 console.log('\nstride trace with no work: node start-up, ELF and debug info, symbols, session file')
-const tiny = measure(process.execPath, [cli, 'trace', '--launch', big.program, '--no-heap', '--functions', 'corner', '--out', join(dir, 't.stride'), '--force', '--', '16', '1'])
+const tiny = measure(stride, ['trace', '--launch', big.program, '--no-heap', '--functions', 'corner', '--out', join(dir, 't.stride'), '--force', '--', '16', '1'])
 console.log(`heat 16 1 --functions corner: ${tiny.s.toFixed(2)} s`)
 rmSync(dir, { recursive: true, force: true })

@@ -20,8 +20,10 @@
 // first simulation over one Cachegrind run (CLI), and the app's trace job with its first
 // simulation over the Cachegrind run on that cache. CLI wall times include Node's and the
 // workers' start-up and reading the session; app times are from the request to the report in hand.
-// Where NODE_EXTRA_CA_CERTS is set (Node then parses a CA bundle at every start), the -CA
-// columns time `stride simulate` and `stride trace --cache` without it as well.
+// The command-line figures run the `stride` command (bin/stride.js), as a user's `stride` or
+// `npx stride` does. Where NODE_EXTRA_CA_CERTS is set (Node 20 then parses a CA bundle at every
+// start; the command starts Node without it), the `node cli.js` columns time the same two
+// commands as `node out/main/cli.js …`, which parses it.
 // Usage: npm run build && npm run examples && node bench/whatif.mjs [R] [program ...]
 import { spawn, spawnSync } from 'node:child_process'
 import WebSocket from 'ws'
@@ -38,6 +40,7 @@ async function importTs(path) {
 }
 const { ReportLoader } = await importTs('src/renderer/state/report-loader.ts')
 const cli = join(root, 'out', 'main', 'cli.js')
+const stride = join(root, 'bin', 'stride.js')
 const R = Number(process.argv[2] ?? 3)
 const dir = mkdtempSync(join(tmpdir(), 'stride-bench-'))
 const heat = join(dir, 'heat')
@@ -138,23 +141,24 @@ const levelOf = (d1) => {
 const app = await startApp()
 
 // NODE_EXTRA_CA_CERTS makes every Node process parse that CA bundle before it runs a line
-// (some build machines set it for their proxy; Stride makes no TLS connection): when it is
-// set, `stride simulate` and `stride trace --cache` are also timed without it (the -CA columns),
-// as on a machine that does not set it.
+// (some build machines set it for their proxy). The `stride` command starts Node without it
+// (Stride makes no TLS connection); when it is set, `stride simulate` and `stride trace --cache`
+// are also timed as `node out/main/cli.js …` (the `node cli.js` columns), which parses it.
 const extraCa = process.env.NODE_EXTRA_CA_CERTS
 const withoutCa = extraCa ? Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')) : null
+const direct = Boolean(extraCa)
 {
   const start = (env) => median(Array.from({ length: 9 }, () => timed(process.execPath, ['-e', '0'], env).s))
   console.log(`Node's own start (node -e 0): ${(start(process.env) * 1000).toFixed(0)} ms${withoutCa ? `; NODE_EXTRA_CA_CERTS is set here: ${(start(withoutCa) * 1000).toFixed(0)} ms without it` : ''}`)
 }
 console.log(`medians of ${R} runs; per-cache times are means over ${caches.length} caches`)
-console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  whole s  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg' + (withoutCa ? '  sim-CA s  cg/sim-CA  trace --cache-CA s  /cg' : ''))
+console.log('program            events  trace s  cg/run s  sim/run s  cg/sim  app/run s  cg/app  whole s  (trace+sim)/cg  app trace+sim s  /cg  trace --cache s  /cg' + (direct ? '  node cli.js: sim s  cg/sim  trace --cache s  /cg' : ''))
 for (const p of programs) {
   const session = join(dir, `${p.name.replace(/ /g, '_')}.stride`)
   const traces = []
   let events = 0
   for (let r = 0; r < R; r++) {
-    const t = timed(process.execPath, [cli, 'trace', '--launch', p.program, '--out', session, '--', ...p.args])
+    const t = timed(stride, ['trace', '--launch', p.program, '--out', session, '--', ...p.args])
     traces.push(t.s)
     events = Number(/^(\d+) events/m.exec(t.out)?.[1] ?? 0)
   }
@@ -162,34 +166,34 @@ for (const p of programs) {
   const sims = []
   const apps = []
   const wholes = []
-  const simsNoCa = []
+  const simsDirect = []
   for (const [spec, d1] of caches) {
     const cg = []
     const sim = []
-    const simNoCa = []
+    const simDirect = []
     const inApp = []
     const whole = []
     for (let r = 0; r < R; r++) {
       cg.push(timed('valgrind', ['--tool=cachegrind', '--cache-sim=yes', `--D1=${d1}`, `--cachegrind-out-file=${join(dir, 'cg.out')}`, p.program, ...p.args]).s)
-      const simulate = [cli, 'simulate', session, '--cache', spec, '--cachegrind-compatible']
-      sim.push(timed(process.execPath, simulate).s)
-      if (withoutCa) simNoCa.push(timed(process.execPath, simulate, withoutCa).s)
+      const simulate = ['simulate', session, '--cache', spec, '--cachegrind-compatible']
+      sim.push(timed(stride, simulate).s)
+      if (direct) simDirect.push(timed(process.execPath, [cli, ...simulate]).s)
       inApp.push(await app.whatIf(session, levelOf(d1)))
       whole.push(await app.whatIf(session, levelOf(d1), true))
     }
     cgs.push(median(cg))
     sims.push(median(sim))
-    if (withoutCa) simsNoCa.push(median(simNoCa))
+    if (direct) simsDirect.push(median(simDirect))
     apps.push(median(inApp))
     wholes.push(median(whole))
   }
   // `stride trace --cache`: the trace and its first simulation in one command (the first cache).
-  const traceWithCache = [cli, 'trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args]
+  const traceWithCache = ['trace', '--launch', p.program, '--out', join(dir, `${p.name.replace(/ /g, '_')}-one.stride`), '--force', '--cache', caches[0][0], '--cachegrind-compatible', '--', ...p.args]
   const oneCommand = []
-  const oneCommandNoCa = []
+  const oneCommandDirect = []
   for (let r = 0; r < R; r++) {
-    oneCommand.push(timed(process.execPath, traceWithCache).s)
-    if (withoutCa) oneCommandNoCa.push(timed(process.execPath, traceWithCache, withoutCa).s)
+    oneCommand.push(timed(stride, traceWithCache).s)
+    if (direct) oneCommandDirect.push(timed(process.execPath, [cli, ...traceWithCache]).s)
   }
   const withCache = median(oneCommand)
   // The app's own trace + first simulation (the first cache), against Cachegrind on that cache.
@@ -217,8 +221,8 @@ for (const p of programs) {
       (appTrace / cgs[0]).toFixed(1).padStart(4),
       withCache.toFixed(2).padStart(17),
       (withCache / cgs[0]).toFixed(1).padStart(4),
-      ...(withoutCa
-        ? [mean(simsNoCa).toFixed(2).padStart(9), (cg / mean(simsNoCa)).toFixed(2).padStart(10), median(oneCommandNoCa).toFixed(2).padStart(19), (median(oneCommandNoCa) / cgs[0]).toFixed(1).padStart(4)]
+      ...(direct
+        ? [mean(simsDirect).toFixed(2).padStart(19), (cg / mean(simsDirect)).toFixed(2).padStart(7), median(oneCommandDirect).toFixed(2).padStart(16), (median(oneCommandDirect) / cgs[0]).toFixed(1).padStart(4)]
         : [])
     ].join(' ')
   )
