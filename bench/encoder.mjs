@@ -8,6 +8,9 @@
 //   whole      NativePrsdSequiturEncoder.encode, the brotli second stage included (production)
 //   v3 first, v3 whole   the same in format v3 (the residue always planes: what Strides before v4 wrote)
 //   bytes      the chunks' stored bytes, v4 and v3
+//   streams    the functions' stream detectors (Mohan's, a detector per function, window 100),
+//              which a trace runs beside the encoder: NativeStreamDetectors.add over the same
+//              accesses in the trace's batches (64 K), a fresh set per pass
 // Each over the trace's own accesses (its raw export, `stride export --format raw`), in chunks of
 // the writer's size (256 K events), a fresh encoder per pass as a session has; best of R passes.
 // Usage: npm run build && node bench/encoder.mjs [R]
@@ -32,10 +35,18 @@ function run(cmd, args) {
 // The production encoder, bundled from its TypeScript as the app builds it.
 const { build } = await import('rolldown')
 const entry = join(dir, 'entry.ts')
-writeFileSync(entry, `export { NativePrsdSequiturEncoder } from ${JSON.stringify(join(root, 'src/main/compress/native-codec.ts'))}\nexport { nativeCore } from ${JSON.stringify(join(root, 'src/main/native/core.ts'))}\n`)
+writeFileSync(
+  entry,
+  [
+    `export { NativePrsdSequiturEncoder } from ${JSON.stringify(join(root, 'src/main/compress/native-codec.ts'))}`,
+    `export { NativeStreamDetectors } from ${JSON.stringify(join(root, 'src/main/compress/native-streams.ts'))}`,
+    `export { nativeCore } from ${JSON.stringify(join(root, 'src/main/native/core.ts'))}`
+  ].join('\n')
+)
 const bundle = join(root, 'out', `bench-encoder-${process.pid}.cjs`)
 await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'cjs' } })
-const { NativePrsdSequiturEncoder, nativeCore } = createRequire(import.meta.url)(bundle)
+const { NativePrsdSequiturEncoder, NativeStreamDetectors, nativeCore } = createRequire(import.meta.url)(bundle)
+const Database = createRequire(join(root, 'package.json'))('better-sqlite3')
 rmSync(bundle, { force: true })
 
 run('cc', ['-O2', '-g', '-o', join(dir, 'heat'), join(root, 'bench', 'targets', 'heat.c')])
@@ -45,8 +56,19 @@ const programs = [
   { name: 'containers', program: join(dir, 'containers'), args: [] }
 ]
 
-/** The raw export's accesses as the encoder takes them: points numbered by (pc, kind) in order of first access. */
-function accesses(file) {
+/** The raw export's accesses as the encoder takes them: points numbered by (pc, kind) in order of first access;
+ * and each point's group for the stream detectors, its function in the session's point table. */
+function accesses(file, session) {
+  const db = new Database(session, { readonly: true })
+  const functionOf = new Map()
+  const groupOf = new Map()
+  for (const r of db.prepare('SELECT pc, kind, function FROM points').all()) {
+    const f = r.function ?? '?'
+    if (!groupOf.has(f)) groupOf.set(f, groupOf.size)
+    functionOf.set(r.pc * 4 + r.kind, groupOf.get(f))
+  }
+  db.close()
+  const groups = []
   const buf = readFileSync(file)
   const n = buf.length / 24
   const points = new Uint32Array(n)
@@ -56,12 +78,15 @@ function accesses(file) {
   for (let i = 0, at = 0; i < n; i++, at += 24) {
     const key = (buf.readUInt32LE(at + 4) * 2 ** 32 + buf.readUInt32LE(at)) * 4 + buf.readUInt32LE(at + 20)
     let p = ids.get(key)
-    if (p === undefined) ids.set(key, (p = ids.size))
+    if (p === undefined) {
+      ids.set(key, (p = ids.size))
+      groups.push(functionOf.get(key) ?? 0)
+    }
     points[i] = p
     addresses[i] = buf.readUInt32LE(at + 12) * 2 ** 32 + buf.readUInt32LE(at + 8)
     sizes[i] = buf.readUInt32LE(at + 16)
   }
-  return { n, points, addresses, sizes, pointCount: ids.size }
+  return { n, points, addresses, sizes, pointCount: ids.size, groupOfPoint: Int32Array.from(groups), groups: groupOf.size }
 }
 
 /** Best of R passes of `encodeChunk` over the trace in CHUNK-event chunks, a fresh encoder each pass: seconds. */
@@ -80,13 +105,13 @@ function best(t, fresh) {
 }
 
 console.log(`best of ${R} passes, in this thread; issue 13's goal: >= 20 M events/s`)
-console.log('program            events   points  first s  first Mev/s  whole s  whole Mev/s  v3 first Mev/s  v3 whole Mev/s   bytes v4   bytes v3')
+console.log('program            events   points  first s  first Mev/s  whole s  whole Mev/s  v3 first Mev/s  v3 whole Mev/s   bytes v4   bytes v3  groups  streams s  streams Mev/s')
 for (const p of programs) {
   const session = join(dir, 's.stride')
   const raw = join(dir, 's.raw')
   run(process.execPath, [cli, 'trace', '--launch', p.program, '--no-heap', '--out', session, '--force', '--', ...p.args])
   run(process.execPath, [cli, 'export', session, '--format', 'raw', '--out', raw])
-  const t = accesses(raw)
+  const t = accesses(raw, session)
   rmSync(raw)
   const core = nativeCore()
   const firstOf = (version) => best(t, () => {
@@ -99,6 +124,17 @@ for (const p of programs) {
     bytes[version] = 0
     return (k, pts, adr, sz) => (bytes[version] += e.encode(k, pts, adr, sz, t.pointCount).length)
   })
+  let streams = Infinity
+  for (let r = 0; r < R; r++) {
+    const detectors = new NativeStreamDetectors(t.groupOfPoint, t.groups)
+    const started = process.hrtime.bigint()
+    for (let at = 0; at < t.n; at += 1 << 16) {
+      const k = Math.min(1 << 16, t.n - at)
+      detectors.add(k, t.points.subarray(at, at + k), t.addresses.subarray(at, at + k), t.sizes.subarray(at, at + k))
+    }
+    streams = Math.min(streams, Number(process.hrtime.bigint() - started) / 1e9)
+    detectors.finish()
+  }
   const first = firstOf(4)
   const whole = wholeOf(4)
   const firstPrev = firstOf(3)
@@ -115,7 +151,10 @@ for (const p of programs) {
       (t.n / firstPrev / 1e6).toFixed(1).padStart(15),
       (t.n / wholePrev / 1e6).toFixed(1).padStart(15),
       String(bytes[4]).padStart(10),
-      String(bytes[3]).padStart(10)
+      String(bytes[3]).padStart(10),
+      String(t.groups).padStart(7),
+      streams.toFixed(2).padStart(10),
+      (t.n / streams / 1e6).toFixed(1).padStart(14)
     ].join(' ')
   )
 }

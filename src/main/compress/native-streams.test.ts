@@ -40,6 +40,29 @@ describe('native stream detector', () => {
     )
   })
 
+  it('begins the stream of the nearest candidate that pairs (10 0 20 15 30: stride 15, not 10), and agrees on crowded traces', () => {
+    const run = (addresses: number[], window: number) => {
+      const native = new NativeStreamDetectors(Int32Array.from([0]), 1, window)
+      native.add(addresses.length, new Uint32Array(addresses.length), Float64Array.from(addresses), new Uint16Array(addresses.length).fill(1))
+      const model = new StreamDetectorReference(window)
+      for (const a of addresses) model.add(a, 1)
+      return { native: native.finish()[0]!, model: model.finish() }
+    }
+    // 30 pairs with 15 (and 0) and with 20 (and 10); 15 is the nearer: the stream 0 15 30 45 60 75.
+    const { native, model } = run([10, 0, 20, 15, 30, 45, 60, 75], 100)
+    expect(native).toEqual(model)
+    expect(native.streams).toBe(1)
+    expect(native.meanStride).toBe(15)
+    // Few distinct addresses: most references have several candidates that pair.
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 15 }).map((a) => a * 8), { maxLength: 400 }), fc.constantFrom(3, 7, 9, 17, 100), (addresses, window) => {
+        const { native, model } = run(addresses, window)
+        expect(native).toEqual(model)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it('grown between batches (new groups and points, sync or on the thread pool) equals detectors made with the final tables', async () => {
     await fc.assert(
       fc.asyncProperty(
