@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; if [ -n "$NODE_EXTRA_CA_CERTS" ]; then STRIDE_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export STRIDE_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"
+':' //; unset STRIDE_NODE_EXTRA_CA_CERTS; if [ -n "$NODE_EXTRA_CA_CERTS" ]; then STRIDE_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export STRIDE_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"
 // The installed `stride` command: runs the built CLI (npm run build produces out/main/cli.js).
 // The line above is sh, and a no-op string to Node (`node bin/stride.js` runs as well). It starts
 // Node without NODE_EXTRA_CA_CERTS: Node 20 parses that CA bundle before it runs a line (40 ms of
