@@ -10,7 +10,7 @@
 //   bytes      the chunks' stored bytes, v4 and v3
 //   streams    the functions' stream detectors (Mohan's, a detector per function, window 100),
 //              which a trace runs beside the encoder: NativeStreamDetectors.add over the same
-//              accesses in the trace's batches (64 K), a fresh set per pass
+//              accesses in batches of 64 K (a trace feeds its 256 K chunks: the state carries across), a fresh set per pass
 // Each over the trace's own accesses (its raw export, `stride export --format raw`), in chunks of
 // the writer's size (256 K events), a fresh encoder per pass as a session has; best of R passes.
 // Usage: npm run build && node bench/encoder.mjs [R]
