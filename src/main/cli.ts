@@ -46,9 +46,18 @@ async function main(argv: string[]): Promise<number> {
     io.out(USAGE)
     return command ? 0 : 2
   }
+  if (command === '--version' || command === '-V' || command === 'version') {
+    // What a bug report needs: Stride's version and the Node it runs on.
+    const { projectRoot } = await import('./paths')
+    const { readFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }
+    io.out(`stride ${version} (node ${process.version})`)
+    return 0
+  }
   const load = COMMANDS[command]
   if (!load) {
-    io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}.`)
+    io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}, version.`)
     return 2
   }
   // Options before `--` only: what follows goes to the traced program.

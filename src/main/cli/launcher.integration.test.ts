@@ -1,6 +1,6 @@
 /**
  * The installed `stride` command (bin/stride.js) starts Node without NODE_EXTRA_CA_CERTS, and
- * the programs it launches see the variable as the user set it.
+ * the programs it launches see the variable as the user set it; and it says its version.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,6 +22,15 @@ describe('bin/stride.js', () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stderr).not.toMatch(/extra certs/)
     expect(readFileSync(join(dir, 'with'), 'utf8')).toBe(`${missingCa}|unset`)
+  })
+
+  it('says its version (the package\'s) and Node\'s', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    for (const flag of ['--version', 'version']) {
+      const r = run(bin, [flag], fixedEnv(dir))
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout.trim()).toMatch(new RegExp(`^stride ${version.replace(/\./g, '\\.')} \\(node v\\d+\\.\\d+\\.\\d+\\)$`))
+    }
   })
 
   it('leaves an environment without the variable as it was', () => {

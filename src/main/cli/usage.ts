@@ -13,7 +13,8 @@ export const USAGE = `usage: stride <command> [options]
   objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid
            [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
   query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--all] [--json]
-  serve    [--port N]`
+  serve    [--port N]
+  version  (also --version): Stride's version and Node's`
 
 /** One command's lines of USAGE: its own lines and the indented lines continuing them. */
 export function commandUsage(command: string): string {
