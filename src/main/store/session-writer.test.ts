@@ -84,6 +84,39 @@ describe('session writer: background encoding', () => {
     expect(pauses).toBeGreaterThan(0)
   })
 
+  it('stores the same from the tracer\'s counts (appendChunk\'s `counts`) as from its records\' counts, which may then lag', async () => {
+    const total = 3 * MAX_STORED_CHUNK + 777
+    const byRecords = new SessionWriter(join(dir, 'records.stride'), META)
+    byRecords.encodeInBackground()
+    for (const b of batches(total)) {
+      byRecords.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table)
+      if (byRecords.backlogged) await byRecords.ready()
+    }
+    await byRecords.drain()
+    // Before the end too: every committed chunk's points carry their counts then.
+    const recordsMid = contents(join(dir, 'records.stride'))
+    byRecords.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+
+    const byCounts = new SessionWriter(join(dir, 'counts.stride'), META)
+    byCounts.encodeInBackground()
+    // The tracer's table whose records' counts stay 0 until the end, and its counts by index.
+    const stale: PointRecord[] = []
+    let last: PointRecord[] = []
+    for (const b of batches(total)) {
+      while (stale.length < b.table.length) stale.push({ ...b.table[stale.length]!, accesses: 0 })
+      const counts = new Float64Array(b.table.length + 5) // longer than the table, as a grown array is
+      b.table.forEach((p, i) => (counts[i] = p.accesses))
+      byCounts.appendChunk(b.n, b.points, b.addresses, b.sizes, stale, counts)
+      if (byCounts.backlogged) await byCounts.ready()
+      last = b.table
+    }
+    await byCounts.drain()
+    expect(contents(join(dir, 'counts.stride'))).toEqual(recordsMid)
+    stale.forEach((p, i) => (p.accesses = last[i]!.accesses))
+    byCounts.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+    expect(contents(join(dir, 'counts.stride'))).toEqual(contents(join(dir, 'records.stride')))
+  })
+
   it('while a chunk encodes the file holds the committed ones and reads; discarding mid-encode writes nothing after', async () => {
     const path = join(dir, 'abandoned.stride')
     const w = new SessionWriter(path, META)

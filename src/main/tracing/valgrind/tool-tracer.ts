@@ -322,15 +322,15 @@ export class ToolTrace implements ToolStreamSink {
     return idx
   }
 
-  /** The points' access counts into their records (the writer stores them with each chunk). */
+  /** The points' access counts into their records, before they are written (chunks take `counts` itself). */
   private syncCounts(): void {
     for (const p of this.points) p.accesses = this.counts[p.idx]!
   }
 
   private flush(): void {
     if (this.bCount === 0) return
-    this.syncCounts()
-    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points)
+    // The writer reads the counts themselves; the records get theirs once, at the end (syncCounts).
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts)
     this.kept += this.bCount
     this.bCount = 0
   }
