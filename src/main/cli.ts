@@ -3,6 +3,8 @@
  * objects, export, serve.
  * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { StrideError } from '../shared/errors'
 import { processIo, type Io } from './cli/io'
 import { sizeThreadPool } from './cli/thread-pool'
@@ -49,8 +51,6 @@ async function main(argv: string[]): Promise<number> {
   if (command === '--version' || command === '-V' || command === 'version') {
     // What a bug report needs: Stride's version and the Node it runs on.
     const { projectRoot } = await import('./paths')
-    const { readFileSync } = await import('node:fs')
-    const { join } = await import('node:path')
     const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }
     io.out(`stride ${version} (node ${process.version})`)
     return 0
