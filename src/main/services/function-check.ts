@@ -45,9 +45,10 @@ async function checkProgramFunctions(program: string, functions: string[]): Prom
   if (functions.length === 0) return []
   const elf = await readElf(program)
   const symbols = elf.functions.map((f) => f.name)
-  // Plain names need no demangler; C++ names as written do.
-  if (functions.every((f) => symbols.includes(f))) return functions
-  const table = buildNameTable(symbols, await demangle(symbols).catch(() => symbols))
+  // Plain names need no demangler (but still take their GCC clones: f.part.0, f.cold);
+  // C++ names as written do.
+  const plain = functions.every((f) => symbols.includes(f))
+  const table = buildNameTable(symbols, plain ? symbols : await demangle(symbols).catch(() => symbols))
   try {
     return resolveNames(table, functions, program)
   } catch (e) {

@@ -31,6 +31,10 @@ export function buildNameTable(symbols: string[], demangled: string[]): NameTabl
   }
   symbols.forEach((s, i) => {
     add(s, s)
+    // A C clone (kernel.constprop.0, f.isra.0.cold) is also found by its function's name;
+    // C++ clones are by their demangled name ("f(int) [clone .cold]" without parameters).
+    const base = cloneOf(s)
+    if (base !== null) add(base, s)
     const d = demangled[i]
     if (d && d !== s) {
       add(d, s)
@@ -48,10 +52,20 @@ export async function demangle(symbols: string[]): Promise<string[]> {
   return symbols.map((s) => map.get(s) ?? s)
 }
 
-const CLONE = /\.(cold|part|isra|constprop|lto_priv|clone)(\.\d+)*$/
+/**
+ * GCC's clone suffixes, possibly several (`.isra.0.cold`, `.constprop.0.isra.0`): the
+ * function's cold path or copies specialised for constant or scalarised arguments.
+ */
+const CLONE = /(?:\.(?:cold|part|isra|constprop|lto_priv|clone)(?:\.\d+)*)+$/
+
+/** The function a GCC clone was made from (`kernel.constprop.0` -> `kernel`), or null. */
+export function cloneOf(symbol: string): string | null {
+  const m = CLONE.exec(symbol)
+  return m && m.index > 0 ? symbol.slice(0, m.index) : null
+}
 
 function isClone(symbol: string): boolean {
-  return CLONE.test(symbol)
+  return cloneOf(symbol) !== null
 }
 
 /**
@@ -64,12 +78,12 @@ export function resolveNames(table: NameTable, names: string[], program: string)
   for (const name of names) {
     const hits = table.byName.get(name.replace(/\s+/g, ' ').trim()) ?? []
     // GCC's clones of one function (f.cold, f.part.0, f.isra.0, f.constprop.0) are that
-    // function: its cold path or specialised copies; "f" traces them all.
-    const primary = hits.filter((h) => !isClone(h))
-    if (hits.length === 1) out.push(hits[0]!)
-    else if (primary.length === 1) out.push(primary[0]!, ...hits.filter(isClone))
-    else if (hits.length > 1) {
-      throw new Error(`"${name}" names ${hits.length} functions in ${program} (overloads); add the parameters, e.g. "${name}(int)"`)
+    // function: its cold path or specialised copies; "f" traces them all, with or without f
+    // itself (at -O2 only kernel.constprop.0 may be left).
+    const functions = new Set(hits.map((h) => cloneOf(h) ?? h))
+    if (functions.size === 1) out.push(...hits.filter((h) => !isClone(h)), ...hits.filter(isClone))
+    else if (functions.size > 1) {
+      throw new Error(`"${name}" names ${functions.size} functions in ${program} (overloads); add the parameters, e.g. "${name}(int)"`)
     } else missing.push(name)
   }
   if (missing.length > 0)
