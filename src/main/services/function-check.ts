@@ -6,7 +6,8 @@ import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { readElf } from '../symbols/elf-reader'
-import { buildNameTable, demangle, resolveNames } from '../symbols/function-names'
+import { buildNameTable, cloneOf, demangle, resolveNames, unknownNames } from '../symbols/function-names'
+import { inlineCallers, inlinedFunction } from '../symbols/inline-sites'
 import { parseLibrarySpec } from '../symbols/library-spec'
 import { linkedLibraries } from '../symbols/linked-libraries'
 
@@ -49,9 +50,53 @@ async function checkProgramFunctions(program: string, functions: string[]): Prom
   // C++ names as written do.
   const plain = functions.every((f) => symbols.includes(f))
   const table = buildNameTable(symbols, plain ? symbols : await demangle(symbols).catch(() => symbols))
+  const unknown = unknownNames(table, functions)
+  if (unknown.length > 0) {
+    const inlined = await inlinedEverywhere(program, elf.functions, unknown)
+    if (inlined.length > 0) {
+      const rest = unknown.filter((n) => !inlined.some((i) => i.name === n))
+      let tail = ''
+      if (rest.length > 0)
+        try {
+          resolveNames(table, rest, program)
+        } catch (e) {
+          tail = ` ${(e as Error).message}.`
+        }
+      throw new StrideError(inlined.map((i) => i.message).join(' ') + tail, 'not-found')
+    }
+  }
   try {
     return resolveNames(table, functions, program)
   } catch (e) {
     throw new StrideError(`${(e as Error).message}.`, 'not-found')
   }
+}
+
+/**
+ * The names with no symbol because the compiler inlined them (static functions at -O2:
+ * PolyBench's kernel_2mm into main), each with one sentence saying where and what to trace.
+ */
+async function inlinedEverywhere(program: string, functions: Array<{ name: string; start: number; size: number }>, names: string[]): Promise<Array<{ name: string; message: string }>> {
+  const out: Array<{ name: string; message: string }> = []
+  for (const name of names) {
+    // C++ names as written are not DWARF names (ns::f is "f" in namespace ns): plain ones only.
+    if (!/^[A-Za-z_]\w*$/.test(name)) continue
+    const found = await inlinedFunction(program, name)
+    if (!found || !found.described || found.ownCode) continue
+    const callers = inlineCallers(found.sites, functions)
+    const named = callers.filter((c) => c.caller !== null).map((c) => ({ ...c, caller: cloneOf(c.caller!) ?? c.caller! }))
+    const where = callers.map((c) => {
+      const calls = c.calls.length > 0 ? ` (${c.calls.join(', ')})` : ''
+      return c.caller !== null ? `${cloneOf(c.caller) ?? c.caller}${calls}` : `its caller${calls}`
+    })
+    const suggestion = named.length > 0 ? `--functions ${[...new Set(named.map((c) => c.caller))].join(',')}` : '--functions CALLER'
+    out.push({
+      name,
+      message:
+        found.sites.length > 0
+          ? `Function "${name}" has no code of its own in ${program}: the compiler inlined it into ${where.join(' and ')} everywhere; trace the caller instead (${suggestion}), or rebuild with -fno-inline (or __attribute__((noinline)) on ${name}) to trace it alone.`
+          : `Function "${name}" has no code of its own in ${program}: the compiler inlined it everywhere or removed it as unused; trace its caller instead (--functions CALLER), or rebuild with -fno-inline to trace it alone.`
+    })
+  }
+  return out
 }

@@ -68,6 +68,11 @@ function isClone(symbol: string): boolean {
   return cloneOf(symbol) !== null
 }
 
+/** The names that match no symbol (the function may have been inlined everywhere). */
+export function unknownNames(table: NameTable, names: string[]): string[] {
+  return names.filter((name) => !table.byName.has(name.replace(/\s+/g, ' ').trim()))
+}
+
 /**
  * The symbols the user's names mean, in order; one error line for names that match nothing
  * or several functions (overloads: name the parameters too).
