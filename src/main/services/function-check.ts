@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs'
 import { basename } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { readElf } from '../symbols/elf-reader'
-import { buildNameTable, cloneOf, demangle, resolveNames, unknownNames } from '../symbols/function-names'
+import { cloneOf, nameTableFor, resolveNames, unknownNames } from '../symbols/function-names'
 import { inlineCallers, inlinedFunction } from '../symbols/inline-sites'
 import { parseLibrarySpec } from '../symbols/library-spec'
 import { linkedLibraries } from '../symbols/linked-libraries'
@@ -46,10 +46,7 @@ async function checkProgramFunctions(program: string, functions: string[]): Prom
   if (functions.length === 0) return []
   const elf = await readElf(program)
   const symbols = elf.functions.map((f) => f.name)
-  // Plain names need no demangler (but still take their GCC clones: f.part.0, f.cold);
-  // C++ names as written do.
-  const plain = functions.every((f) => symbols.includes(f))
-  const table = buildNameTable(symbols, plain ? symbols : await demangle(symbols).catch(() => symbols))
+  const table = await nameTableFor(symbols, functions)
   const unknown = unknownNames(table, functions)
   if (unknown.length > 0) {
     const inlined = await inlinedEverywhere(program, elf.functions, unknown)

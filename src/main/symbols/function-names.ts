@@ -56,6 +56,15 @@ export async function demangle(symbols: string[]): Promise<string[]> {
  * GCC's clone suffixes, possibly several (`.isra.0.cold`, `.constprop.0.isra.0`): the
  * function's cold path or copies specialised for constant or scalarised arguments.
  */
+/**
+ * The name table for what the user typed: plain symbols need no demangler (they still take
+ * their GCC clones, f.part.0, f.cold); C++ names as written do.
+ */
+export async function nameTableFor(symbols: string[], names: string[]): Promise<NameTable> {
+  const plain = names.every((n) => symbols.includes(n))
+  return buildNameTable(symbols, plain ? symbols : await demangle(symbols).catch(() => symbols))
+}
+
 const CLONE = /(?:\.(?:cold|part|isra|constprop|lto_priv|clone)(?:\.\d+)*)+$/
 
 /** The function a GCC clone was made from (`kernel.constprop.0` -> `kernel`), or null. */

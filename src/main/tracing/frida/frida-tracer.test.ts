@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StrideError } from '../../../shared/errors'
 import { FRIDA_INSTALL_HINT, loadFrida } from './frida-api'
-import { FridaTrace, type FridaTraceOptions } from './frida-tracer'
+import { FridaTrace, resolveInProcess, type FridaTraceOptions } from './frida-tracer'
 import { fridaDouble, standardAgent, type DoubleOptions } from './testing/frida-double'
 import type { ChunkSink } from './trace-assembler'
 
@@ -217,5 +217,33 @@ describe('FridaTrace', () => {
     expect(sessions[0]!.script!.posted.filter((m) => m.type === 'stop-function')).toHaveLength(1)
     expect(out.functions[0]).toMatchObject({ samples: 3, events: 600, done: true })
     expect(out.stopReason).toBe('completed')
+  })
+})
+
+describe('resolveInProcess: names as the Valgrind backend reads them', () => {
+  const elf = {
+    path: '/p/prog',
+    relocatable: true,
+    hasDebugInfo: true,
+    data: [],
+    functions: [
+      { name: 'kernel_2mm.constprop.0', start: 0x1000, size: 0x40 },
+      { name: 'kernel_2mm_extra', start: 0x1040, size: 0x10 },
+      { name: 'deflateStateCheck', start: 0x1100, size: 0x20 },
+      { name: 'deflateStateCheck.part.0', start: 0x1200, size: 0x30 },
+      { name: 'deflateStateCheck.cold', start: 0x1300, size: 0x8 }
+    ]
+  }
+  const exe = { path: '/p/prog', base: 0x5000_0000, start: 0x5000_0000, end: 0x5000_2000 }
+  it("a C function's GCC clones come with it, or stand for it when it has no symbol of its own", async () => {
+    const got = await resolveInProcess(elf, exe, [exe], ['kernel_2mm', 'deflateStateCheck'])
+    expect(got.map((f) => [f.name, f.start - exe.base, f.end - f.start])).toEqual([
+      ['kernel_2mm.constprop.0', 0x1000, 0x40],
+      ['deflateStateCheck', 0x1100, 0x20],
+      ['deflateStateCheck.part.0', 0x1200, 0x30],
+      ['deflateStateCheck.cold', 0x1300, 0x8]
+    ])
+    expect((await resolveInProcess(elf, exe, [exe], ['kernel_2mm_extra'])).map((f) => f.name)).toEqual(['kernel_2mm_extra'])
+    await expect(resolveInProcess(elf, exe, [exe], ['kernel'])).rejects.toMatchObject({ code: 'not-found' })
   })
 })

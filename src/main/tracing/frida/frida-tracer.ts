@@ -12,6 +12,7 @@ import type { TraceStopReason } from '../../../shared/domain'
 import type { AgentMessage, HostMessage, SamplingMode } from '../../../agent/protocol'
 import type { PointRecord } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
+import { nameTableFor, resolveNames, unknownNames } from '../../symbols/function-names'
 import { ModuleMap, type LoadedModule } from '../proc-maps'
 import type { TraceObserver } from '../valgrind/valgrind-tracer'
 import { agentScriptPath } from './agent-script'
@@ -329,9 +330,24 @@ export function processAlive(pid: number): boolean {
  * nowhere is an error that names the executable.
  */
 export async function resolveInProcess(elf: ElfInfo, exe: LoadedModule, loaded: LoadedModule[], names: string[]): Promise<TracedFunction[]> {
-  const inExe = names.filter((n) => elf.functions.some((f) => f.name === n && f.size > 0))
-  const out = resolveFunctions(elf, inExe.length > 0 ? inExe : [], elf.relocatable ? exe.base : 0, true)
-  for (const name of names.filter((n) => !inExe.includes(n))) {
+  // The executable's names as the Valgrind backend reads them (function-names.ts): C++ names
+  // as written, and a function's GCC clones (kernel.constprop.0, f.part.0, f.cold) with it.
+  const symbols = elf.functions.filter((f) => f.size > 0).map((f) => f.name)
+  const table = await nameTableFor(symbols, names)
+  const unknown = unknownNames(table, names)
+  const inExe = names.filter((n) => !unknown.includes(n))
+  const exeSymbols = new Map(
+    inExe.map((n) => {
+      try {
+        return [n, resolveNames(table, [n], elf.path)]
+      } catch (e) {
+        throw new StrideError(`${(e as Error).message}.`, 'invalid-input') // overloads
+      }
+    })
+  )
+  const offset = elf.relocatable ? exe.base : 0
+  const out = resolveFunctions(elf, [...new Set([...exeSymbols.values()].flat())], offset, true)
+  for (const name of unknown) {
     let found: TracedFunction | null = null
     for (const m of loaded) {
       if (m.path === exe.path || !m.path.startsWith('/') || !/\.so(\.|$)/.test(m.path)) continue
@@ -347,8 +363,9 @@ export async function resolveInProcess(elf: ElfInfo, exe: LoadedModule, loaded: 
     if (!found) return resolveFunctions(elf, [name], 0) // throws: not found
     out.push(found)
   }
-  // In the order asked.
-  return names.map((n) => out.find((f) => f.name === n)!)
+  // In the order asked, a function's clones after it.
+  const ordered = names.flatMap((n) => (exeSymbols.get(n) ?? [n]).map((symbol) => out.find((f) => f.name === symbol)!))
+  return ordered.filter((f, i) => ordered.indexOf(f) === i)
 }
 
 /** The chosen functions' runtime ranges; a name missing from the program is an error. */
