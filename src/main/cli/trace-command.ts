@@ -8,7 +8,7 @@ import { splitFunctionList } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { SessionStatics } from '../store/session-statics'
-import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
+import { flag, has, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from './args'
 import { progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
@@ -16,11 +16,13 @@ import { traceSeconds } from './trace-limits'
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(
-    argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true }, 'follow-calls': {}, 'stop-at-limit': {}, ...HIERARCHY_FLAGS },
-    'trace'
-  )
+  // `--launch PROG ARGS...`: the program's arguments need no "--" before them.
+  const args = parseArgs(markProgramArgs(argv, TRACE_FLAGS), TRACE_FLAGS, 'trace')
+  // A word before --launch, or between PROG and a "--" (options only there): not the program's.
+  if (args.positional.length > 0)
+    throw new StrideError(
+      `stride trace: unexpected "${args.positional[0]}"; the program's arguments follow it (stride trace --out s.stride --launch ./prog arg1 arg2) or come after -- (stride trace --launch ./prog --out s.stride -- arg1 arg2).`
+    )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
   if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
   // Frida's modules load only for a Frida trace (start-up time of every Valgrind trace).
@@ -33,7 +35,6 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   if (!launch) throw new StrideError('stride trace: give the program to run with --launch PROGRAM (or --attach PID).')
   const out = flag(args, 'out')
   if (!out) throw new StrideError('stride trace: give the session file to write with --out SESSION.stride.')
-  if (args.positional.length > 0) throw new StrideError(`stride trace: unexpected "${args.positional[0]}"; put program arguments after --, e.g. stride trace --launch ./prog --out s.stride -- arg1.`)
   assertRunnableProgram(launch)
   const program = realpathSync(launch)
   checkSessionOutput(out, { force: has(args, 'force'), program })
