@@ -9,7 +9,7 @@ import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { SessionStatics } from '../store/session-statics'
 import { flag, has, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from './args'
-import { progressLine, type Io } from './io'
+import { heldIo, progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
 
@@ -83,7 +83,12 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     const raw = s.events * 24
     const ratio = s.storedBytes > 0 ? raw / s.storedBytes : 0
     const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
-    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
+    // --cache with no run stored beside the trace: it is simulated below, and the summary line
+    // waits for it (a reader that leaves after one line, a broken pipe, must not cost the run).
+    const simulatesAfter = hierarchy !== null && s.events > 0 && done.firstRun?.run == null && !done.firstRun?.cancelled
+    const held = simulatesAfter ? heldIo(io) : null
+    const summaryIo = held ?? io
+    summaryIo.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     // The fallback recorder is far slower: say why it was used, so the user can fix it.
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
@@ -101,7 +106,11 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       if (first?.cancelled) throw new StrideError(`stride trace: the simulation was cancelled; the trace is kept (stride simulate ${done.session} --cache ... simulates it).`, 'cancelled')
       // Not run beside the naming (it failed there): the pool runs it, and says what is wrong.
       if (first) io.err(`stride trace: note: the simulation runs again after the trace (${first.why}).`)
-      return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace', more: `stride report ${done.session} --all lists them` }, io)
+      try {
+        return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace', more: `stride report ${done.session} --all lists them` }, summaryIo)
+      } finally {
+        held?.flush()
+      }
     }
     return 0
   } finally {
