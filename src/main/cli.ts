@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { StrideError } from '../shared/errors'
+import { markProgramArgs, TRACE_FLAGS } from './cli/args'
 import { processIo, type Io } from './cli/io'
 import { sizeThreadPool } from './cli/thread-pool'
 import { commandUsage, USAGE } from './cli/usage'
@@ -22,7 +23,7 @@ const COMMANDS: Record<string, Load> = {
   // A launch's worker thread starts first too: it boots while this thread loads the command
   // and reads its arguments, and starts Valgrind as soon as it is told the program.
   trace: (own) =>
-    (own.includes('--launch') ? import('./workers/run-worker').then((w) => w.warmTraceWorker(false)) : Promise.resolve())
+    (own.some((a) => a === '--launch' || a.startsWith('--launch=')) ? import('./workers/run-worker').then((w) => w.warmTraceWorker(false)) : Promise.resolve())
       .then(() => import('./cli/trace-command'))
       .then((m) => m.traceCommand),
   // The simulation's worker thread starts first (~0.15 s to boot and load its modules, on the
@@ -60,8 +61,10 @@ async function main(argv: string[]): Promise<number> {
     io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}, version.`)
     return 2
   }
-  // Options before `--` only: what follows goes to the traced program.
-  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
+  // Options before `--` only: what follows goes to the traced program (as do the words from
+  // trace's first one after `--launch PROG` that is not its option: `--launch sort --help`).
+  const marked = command === 'trace' ? markProgramArgs(rest, TRACE_FLAGS) : rest
+  const own = marked.includes('--') ? marked.slice(0, marked.indexOf('--')) : marked
   if (own.includes('--help') || own.includes('-h')) {
     io.out(commandUsage(command))
     return 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseCacheSpec, parseSize, parseTlbSpec } from '../../shared/sizes'
-import { flag, flags, parseArgs, positiveInt } from './args'
+import { flag, flags, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from './args'
 
 describe('CLI arguments', () => {
   const spec = { cache: { value: true, repeat: true }, json: {}, out: { value: true } }
@@ -42,5 +42,40 @@ describe('CLI arguments', () => {
     expect(parseCacheSpec('L1:32K:8:64:lru:pf=far')).toMatch(/option "pf=far"/)
     expect(parseTlbSpec('DTLB:64:4:4K')).toEqual({ name: 'DTLB', entries: 64, assoc: 4, pageSize: 4096 })
     expect(parseTlbSpec('DTLB:64:4')).toMatch(/NAME:ENTRIES:ASSOC:PAGE/)
+  })
+
+  describe('stride trace --launch PROG ARGS... (no -- needed)', () => {
+    const trace = (argv: string[]) => parseArgs(markProgramArgs(argv, TRACE_FLAGS), TRACE_FLAGS, 'trace')
+    const program = (argv: string[]) => {
+      const a = trace(argv)
+      return { launch: flag(a, 'launch'), out: flag(a, 'out'), rest: a.rest, positional: a.positional }
+    }
+    it("gives the program everything from the first word after it that is not trace's option", () => {
+      expect(program(['--out', 's.stride', '--launch', '/usr/bin/sort', '-n', 'file'])).toEqual({ launch: '/usr/bin/sort', out: 's.stride', rest: ['-n', 'file'], positional: [] })
+      expect(program(['--launch=/usr/bin/sort', '-n', 'file', '--out', 's.stride'])).toEqual({ launch: '/usr/bin/sort', out: undefined, rest: ['-n', 'file', '--out', 's.stride'], positional: [] })
+      // Known options right after PROG stay Stride's, with their values, until the first other word.
+      const a = trace(['--launch', './prog', '--functions', 'f', '--out', 's.stride', '--no-heap', '--cache=L1:32K:8:64', '7', '--out', 'x'])
+      expect([flag(a, 'functions'), flag(a, 'out'), flag(a, 'no-heap'), flags(a, 'cache')]).toEqual(['f', 's.stride', 'true', ['L1:32K:8:64']])
+      expect(a.rest).toEqual(['7', '--out', 'x'])
+      // Once the program's arguments have started, an option's name among them is the program's.
+      expect(program(['--launch', './prog', 'input', '--out', 'x'])).toEqual({ launch: './prog', out: undefined, rest: ['input', '--out', 'x'], positional: [] })
+      // Options before --launch are Stride's, whatever their values.
+      expect(program(['--out=--launch', '--launch', './prog', '-v'])).toEqual({ launch: './prog', out: '--launch', rest: ['-v'], positional: [] })
+      // A word that is no option of trace's: the program's (so is --help, as valgrind passes it on).
+      expect(program(['--launch', './prog', '--out', 's', '--help'])).toEqual({ launch: './prog', out: 's', rest: ['--help'], positional: [] })
+      expect(program(['--launch', './prog', '--constructor'])).toMatchObject({ rest: ['--constructor'] })
+    })
+    it('keeps today\'s meaning when a -- follows PROG, or without --launch', () => {
+      expect(program(['--launch', './prog', '--out', 's.stride', '--', '-n', 'file'])).toEqual({ launch: './prog', out: 's.stride', rest: ['-n', 'file'], positional: [] })
+      // With --, the options between PROG and -- are Stride's: an unknown one is an error, a word is not the program's.
+      expect(() => trace(['--launch', '/usr/bin/sort', '-n', '--out', 's', '--', 'file'])).toThrow(/unknown option -n/)
+      expect(program(['--launch', './prog', 'input', '--', 'x'])).toMatchObject({ positional: ['input'], rest: ['x'] })
+      expect(markProgramArgs(['--attach', '12', '--out', 's', 'x'], TRACE_FLAGS)).toEqual(['--attach', '12', '--out', 's', 'x'])
+      expect(markProgramArgs(['--launch', './prog'], TRACE_FLAGS)).toEqual(['--launch', './prog'])
+      expect(markProgramArgs(['--launch', './prog', '--out', 's'], TRACE_FLAGS)).toEqual(['--launch', './prog', '--out', 's'])
+      expect(() => trace(['--launch'])).toThrow(/--launch needs a value/)
+      // A word before --launch is not the program's.
+      expect(program(['input', '--launch', './prog', 'x'])).toMatchObject({ positional: ['input'], rest: ['x'] })
+    })
   })
 })

@@ -57,6 +57,58 @@ function explain(e: unknown, spec: Record<string, FlagSpec>, command: string): S
 /** The flags of one hierarchy: `stride simulate`'s, and `stride trace`'s first simulation. */
 export const HIERARCHY_FLAGS = { cache: { value: true, repeat: true }, tlb: { value: true, repeat: true }, 'cachegrind-compatible': {} } satisfies Record<string, FlagSpec>
 
+/** `stride trace`'s flags (those of `--attach` and the Frida backend too). */
+export const TRACE_FLAGS = {
+  launch: { value: true },
+  attach: { value: true },
+  backend: { value: true },
+  functions: { value: true },
+  'max-events': { value: true },
+  seconds: { value: true },
+  out: { value: true },
+  force: {},
+  'no-heap': {},
+  sampling: { value: true },
+  'follow-calls': {},
+  'stop-at-limit': {},
+  ...HIERARCHY_FLAGS
+} satisfies Record<string, FlagSpec>
+
+/**
+ * `stride trace [options] --launch PROG ARGS...`, as valgrind and perf take a program: the first
+ * token after PROG that is not one of `spec`'s flags (with its value) starts the program's
+ * arguments, and everything from there on is the program's. They are marked off with a "--"
+ * inserted before them, so that parseArgs puts them in `rest`. An argv that already has a "--"
+ * after PROG is returned as it is (the options between PROG and "--" are Stride's), and so is
+ * one without `--launch`.
+ */
+export function markProgramArgs(argv: string[], spec: Record<string, FlagSpec>, launch = 'launch'): string[] {
+  const known = (token: string) => token.startsWith('--') && Object.hasOwn(spec, token.slice(2).split('=')[0]!)
+  const takesValue = (token: string) => known(token) && !token.includes('=') && spec[token.slice(2)]!.value === true
+  let start = -1
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (a === '--') return argv
+    if (a === `--${launch}`) {
+      start = i + 2
+      break
+    }
+    if (a.startsWith(`--${launch}=`)) {
+      start = i + 1
+      break
+    }
+    if (takesValue(a)) i++
+  }
+  if (start < 0 || start >= argv.length || argv.indexOf('--', start) >= 0) return argv
+  let i = start
+  while (i < argv.length) {
+    const a = argv[i]!
+    if (!known(a)) break
+    i += takesValue(a) ? 2 : 1
+  }
+  return i < argv.length ? [...argv.slice(0, i), '--', ...argv.slice(i)] : argv
+}
+
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, command: string): ParsedArgs {
   const options: NodeOptions = Object.fromEntries(Object.entries(spec).map(([name, s]) => [name, { type: s.value ? 'string' : 'boolean', multiple: s.repeat ?? false }]))
   const args = joinNegativeValues(argv, spec)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { processIo } from './io'
+import { heldIo, processIo, type Io } from './io'
 
 describe('progress lines', () => {
   const tty = process.stderr.isTTY
@@ -25,5 +25,20 @@ describe('progress lines', () => {
     io.progress('saving')
     io.progress(null)
     expect(write.mock.calls.map((c) => c[0])).toEqual(['\r\x1b[2Ksimulating 1/1 runs', '\r\x1b[2Ksaving', '\r\x1b[2K'])
+  })
+})
+
+describe('held output', () => {
+  it('prints nothing on stdout until flushed, then the lines as printed; errors pass straight through', () => {
+    const calls: string[] = []
+    const io: Io = { out: (l) => void calls.push(`out ${l}`), err: (l) => void calls.push(`err ${l}`), progress: () => {} }
+    const held = heldIo(io)
+    held.out('a')
+    held.err('oops')
+    held.out('b')
+    expect(calls).toEqual(['err oops'])
+    held.flush()
+    held.flush()
+    expect(calls).toEqual(['err oops', 'out a\nb'])
   })
 })

@@ -25,6 +25,26 @@ export function processIo(): Io {
   }
 }
 
+/**
+ * `io` with its stdout lines held until `flush()` (errors and progress pass straight through):
+ * a command that stores something prints it only once it is stored, so a reader that leaves
+ * early (`stride simulate ... | head -1`, whose broken pipe ends the process) loses no run.
+ */
+export function heldIo(io: Io): Io & { flush(): void } {
+  let lines: string[] = []
+  return {
+    out: (line) => void lines.push(line),
+    err: (line) => io.err(line),
+    progress: (line) => io.progress(line),
+    flush: () => {
+      const held = lines
+      lines = []
+      // One write: the lines as they would have been printed one by one.
+      if (held.length > 0) io.out(held.join('\n'))
+    }
+  }
+}
+
 export function progressLine(phase: string, events: number, started: number): string {
   const s = (Date.now() - started) / 1000
   const rate = s > 0 ? Math.round(events / s) : 0

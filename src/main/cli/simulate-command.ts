@@ -18,7 +18,7 @@ import { SessionStatics } from '../store/session-statics'
 import { JobError, runSimulatePool, taskPool } from '../workers/run-worker'
 import { StrideError } from '../../shared/errors'
 import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './args'
-import type { Io } from './io'
+import { heldIo, type Io } from './io'
 import { groupDigits } from '../../shared/counts'
 import { loadCollation } from '../../shared/report-model'
 import { diffJson, printDiff, printLineReport, printReport, printSweep, reportJson, type TableOptions } from './report-output'
@@ -249,14 +249,19 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     )
     if ((await Promise.race([allPending, finished])) === 'pending') {
       io.progress(null)
-      const printed = printRuns(path, pending.map((p) => p!.run), statics, options, io, pending.map((p) => p!.rows))
+      // Built while the workers store the runs, printed once they are stored: a reader that
+      // leaves early (`| head -1`, a broken pipe ends the process) must not cost the runs.
+      const held = heldIo(io)
+      const printed = printRuns(path, pending.map((p) => p!.run), statics, options, held, pending.map((p) => p!.rows))
       // The runs are in the file only now: a failure to store them is said after their tables.
       await handle.result.catch((e: unknown) => {
+        held.flush()
         const why = e instanceof Error ? e.message : String(e)
         throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}`, e instanceof StrideError ? e.code : 'internal', path)
       })
       taskPool.retireIdle()
       withSession(path, false, foldLog)
+      held.flush()
       return printed
     }
     const done = await handle.result

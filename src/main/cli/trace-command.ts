@@ -8,19 +8,21 @@ import { splitFunctionList } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { SessionStatics } from '../store/session-statics'
-import { flag, HIERARCHY_FLAGS, has, parseArgs, positiveInt } from './args'
-import { progressLine, type Io } from './io'
+import { flag, has, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from './args'
+import { heldIo, progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 export async function traceCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(
-    argv,
-    { launch: { value: true }, attach: { value: true }, backend: { value: true }, functions: { value: true }, 'max-events': { value: true }, seconds: { value: true }, out: { value: true }, force: {}, 'no-heap': {}, sampling: { value: true }, 'follow-calls': {}, 'stop-at-limit': {}, ...HIERARCHY_FLAGS },
-    'trace'
-  )
+  // `--launch PROG ARGS...`: the program's arguments need no "--" before them.
+  const args = parseArgs(markProgramArgs(argv, TRACE_FLAGS), TRACE_FLAGS, 'trace')
+  // A word before --launch, or between PROG and a "--" (options only there): not the program's.
+  if (args.positional.length > 0)
+    throw new StrideError(
+      `stride trace: unexpected "${args.positional[0]}"; the program's arguments follow it (stride trace --out s.stride --launch ./prog arg1 arg2) or come after -- (stride trace --launch ./prog --out s.stride -- arg1 arg2).`
+    )
   const backend = flag(args, 'backend') ?? (has(args, 'attach') ? 'frida' : 'valgrind')
   if (backend !== 'valgrind' && backend !== 'frida') throw new StrideError(`stride trace: --backend must be valgrind or frida, not "${backend}".`)
   // Frida's modules load only for a Frida trace (start-up time of every Valgrind trace).
@@ -33,7 +35,6 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   if (!launch) throw new StrideError('stride trace: give the program to run with --launch PROGRAM (or --attach PID).')
   const out = flag(args, 'out')
   if (!out) throw new StrideError('stride trace: give the session file to write with --out SESSION.stride.')
-  if (args.positional.length > 0) throw new StrideError(`stride trace: unexpected "${args.positional[0]}"; put program arguments after --, e.g. stride trace --launch ./prog --out s.stride -- arg1.`)
   assertRunnableProgram(launch)
   const program = realpathSync(launch)
   checkSessionOutput(out, { force: has(args, 'force'), program })
@@ -82,7 +83,12 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
     const raw = s.events * 24
     const ratio = s.storedBytes > 0 ? raw / s.storedBytes : 0
     const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
-    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
+    // --cache with no run stored beside the trace: it is simulated below, and the summary line
+    // waits for it (a reader that leaves after one line, a broken pipe, must not cost the run).
+    const simulatesAfter = hierarchy !== null && s.events > 0 && done.firstRun?.run == null && !done.firstRun?.cancelled
+    const held = simulatesAfter ? heldIo(io) : null
+    const summaryIo = held ?? io
+    summaryIo.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     // The fallback recorder is far slower: say why it was used, so the user can fix it.
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
@@ -100,7 +106,11 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
       if (first?.cancelled) throw new StrideError(`stride trace: the simulation was cancelled; the trace is kept (stride simulate ${done.session} --cache ... simulates it).`, 'cancelled')
       // Not run beside the naming (it failed there): the pool runs it, and says what is wrong.
       if (first) io.err(`stride trace: note: the simulation runs again after the trace (${first.why}).`)
-      return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace', more: `stride report ${done.session} --all lists them` }, io)
+      try {
+        return await simulating.simulateAndPrint(done.session, [hierarchy], { baseline: false, poolSize: 1, json: false, command: 'trace', more: `stride report ${done.session} --all lists them` }, summaryIo)
+      } finally {
+        held?.flush()
+      }
     }
     return 0
   } finally {

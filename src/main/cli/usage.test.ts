@@ -4,7 +4,8 @@ import { commandUsage, USAGE } from './usage'
 describe('usage', () => {
   it("gives one command's lines, with the lines continuing them", () => {
     const trace = commandUsage('trace').split('\n')
-    expect(trace[0]).toMatch(/^usage: stride trace +--launch PROGRAM/)
+    expect(trace[0]).toMatch(/^usage: stride trace +\[--functions F1,F2/)
+    expect(trace[1]).toMatch(/--launch PROGRAM \[ARGS\.\.\.\]$/)
     expect(trace.some((l) => l.includes('--attach PID|NAME'))).toBe(true)
     expect(trace.some((l) => l.includes('periodic=PERIOD_MS'))).toBe(true)
     expect(trace.some((l) => l.includes('simulate'))).toBe(false)

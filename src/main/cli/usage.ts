@@ -1,7 +1,8 @@
 /** The CLI's usage text, whole (`stride --help`) and per command (`stride trace --help`). */
 export const USAGE = `usage: stride <command> [options]
-  trace    --launch PROGRAM [--functions F1,F2 [--follow-calls]] [--max-events N [--stop-at-limit]] [--seconds T] [--no-heap] --out S.stride [--force]
-           [--cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--tlb ...] [--cachegrind-compatible]] [-- ARGS...]
+  trace    [--functions F1,F2 [--follow-calls]] [--max-events N [--stop-at-limit]] [--seconds T] [--no-heap] --out S.stride [--force]
+           [--cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--tlb ...] [--cachegrind-compatible]] --launch PROGRAM [ARGS...]
+           (ARGS: from the first word after PROGRAM that is no trace option; or [OPTIONS] -- ARGS...)
   trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride [--force]
            (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
