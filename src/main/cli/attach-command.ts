@@ -18,6 +18,7 @@ import { flag, has, positiveInt, type ParsedArgs } from './args'
 import { splitFunctionList } from './function-list'
 import { traceSeconds } from './trace-limits'
 import { checkSessionOutput } from '../store/session-output'
+import { lockSessionForRecording, type SessionLock } from '../store/session-lock'
 import { progressLine, type Io } from './io'
 
 /** Pure: the --sampling value. */
@@ -75,15 +76,35 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
   // Fail fast, before any worker: without Frida the one-line install hint.
   await fridaOwner().check()
 
+  // One writer per session file: refused at once while another Stride writes it.
+  const lock = lockSessionForRecording(resolve(out), `stride trace --backend frida (${target.kind === 'attach' ? `pid ${target.pid}` : target.program})`)
+  try {
+    return await fridaTraceLocked(io, out, target, { functions, maxEvents, seconds, sampling, trackHeap: !has(args, 'no-heap') }, lock)
+  } finally {
+    lock.release()
+  }
+}
+
+async function fridaTraceLocked(
+  io: Io,
+  out: string,
+  target: FridaTarget,
+  o: { functions: string[]; maxEvents: number | null; seconds: number | null; sampling: ReturnType<typeof parseSampling>; trackHeap: boolean },
+  lock: SessionLock
+): Promise<number> {
+  const { functions, maxEvents, seconds, sampling } = o
   const started = Date.now()
-  const handle = fridaOwner().trace({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: !has(args, 'no-heap'), out: resolve(out) }, (p) =>
+  const handle = fridaOwner().trace({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: o.trackHeap, out: resolve(out) }, (p) =>
     io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
   )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
     const done = await handle.result
+    lock.release()
     io.progress(null)
+    if (done.session !== resolve(out))
+      io.err(`stride trace: note: the trace did not complete, so ${out} is kept as it was (only a complete trace replaces a session); what was recorded is in ${done.session}.`)
     rememberSession(done.session, done.program)
     const info = await import('../store/session-reader')
     const db = info.openSessionDb(done.session, { readonly: true })

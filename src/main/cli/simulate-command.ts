@@ -3,6 +3,7 @@
  * layout filters (--pad, --pad-dim, --dims) and sweeps (--config, repeatable, or --configs
  * FILE.json) run in parallel on a worker pool.
  */
+import { lockSessionForRuns } from '../store/session-lock'
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
@@ -179,6 +180,8 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   // not after the simulation, and one from an older Stride is upgraded in place once, not in a
   // private copy by each reader first.
   openSessionDb(path).close()
+  // Said now, not after the simulation: a trace is writing this session (each task takes the lock too).
+  lockSessionForRuns(path, 'stride simulate').release()
   if (layout.length > 0) await checkLayout(path, layout)
   const baseline = layout.length > 0 && !has(args, 'no-baseline')
   // Job list: each config, then (with a layout filter) the same config unpadded.

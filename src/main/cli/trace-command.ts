@@ -12,6 +12,7 @@ import { flag, has, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from 
 import { heldIo, progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
+import { lockSessionForRecording, type SessionLock } from '../store/session-lock'
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
@@ -38,6 +39,17 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   assertRunnableProgram(launch)
   const program = realpathSync(launch)
   checkSessionOutput(out, { force: has(args, 'force'), program })
+  // One writer per session file: a second trace to the same --out is refused here, at once.
+  const lock = lockSessionForRecording(resolve(out), `stride trace --launch ${program}`)
+  try {
+    return await traceLocked(args, io, out, program, lock)
+  } finally {
+    lock.release()
+  }
+}
+
+async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: string, program: string, lock: SessionLock): Promise<number> {
+  const wantsSimulation = has(args, 'cache') || has(args, 'tlb') || has(args, 'cachegrind-compatible')
   // C++ names as written (ns::f, S::method()) become the program's symbols here.
   const functions = await checkFunctions(program, splitFunctionList(flag(args, 'functions') ?? ''))
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
@@ -74,7 +86,11 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   for (const signal of STOP_SIGNALS) process.on(signal, stop)
   try {
     const done = await handle.result
+    // The session is written: a simulation of it (below, or another Stride's) may store runs.
+    lock.release()
     io.progress(null)
+    if (done.session !== resolve(out))
+      io.err(`stride trace: note: the trace did not complete, so ${out} is kept as it was (only a complete trace replaces a session); what was recorded is in ${done.session}.`)
     rememberSession(done.session, program)
     const info = await import('../store/session-reader')
     const db = info.openSessionDb(done.session, { readonly: true })

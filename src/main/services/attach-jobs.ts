@@ -3,6 +3,7 @@
  * the process's one Frida owner thread, progress events with per-function counts, cancel = stop and detach
  * (the trace is kept, marked partial), optionally followed by a simulation.
  */
+import type { SessionLock } from '../store/session-lock'
 import { randomUUID } from 'node:crypto'
 import type { ApiEvents, ApiParsedInput, JobFinished } from '../../shared/api'
 import type { FunctionProgress } from '../../shared/domain'
@@ -37,10 +38,11 @@ export class AttachJobs extends ApiEventChannel {
     return Promise.allSettled(handles.map((h) => h?.result)).then(() => undefined)
   }
 
-  start(client: string, input: AttachInput): string {
+  /** `lock`: the session's recording lock (session-lock.ts), released once the trace has written it. */
+  start(client: string, input: AttachInput, lock?: SessionLock): string {
     const job: AttachJob = { id: randomUUID(), client, started: Date.now(), handle: null }
     this.jobs.set(job.id, job)
-    void this.run(job, input)
+    void this.run(job, input, lock).finally(() => lock?.release())
     return job.id
   }
 
@@ -59,7 +61,7 @@ export class AttachJobs extends ApiEventChannel {
     })
   }
 
-  private async run(job: AttachJob, input: AttachInput): Promise<void> {
+  private async run(job: AttachJob, input: AttachInput, lock?: SessionLock): Promise<void> {
     let session: string | null = null
     try {
       this.progress(job, 'starting', 0, input.maxEvents)
@@ -68,7 +70,7 @@ export class AttachJobs extends ApiEventChannel {
         (p) => this.progress(job, p.phase, p.events, p.total, p.functions)
       )
       job.handle = handle
-      const done = await handle.result
+      const done = await handle.result.finally(() => lock?.release())
       session = done.session
       rememberSession(done.session, done.program)
       const detached = done.targetAlive ? `detached from process ${done.pid}, which keeps running` : null

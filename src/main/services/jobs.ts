@@ -10,6 +10,7 @@ import { JobError, runSimulateWorker, runTraceWorker, warmTraceWorker, type Work
 import { rememberSession } from './recent-sessions'
 import { ApiEventChannel } from './event-channel'
 import { ReadyReports } from './ready-reports'
+import type { SessionLock } from '../store/session-lock'
 
 interface Job {
   id: string
@@ -67,9 +68,10 @@ export class JobManager extends ApiEventChannel {
     })
   }
 
-  startTrace(client: string, input: ApiParsedInput<'startTrace'> & { out: string }): string {
+  /** `lock`: the session's recording lock (session-lock.ts), released once the trace has written it. */
+  startTrace(client: string, input: ApiParsedInput<'startTrace'> & { out: string }, lock?: SessionLock): string {
     const job = this.newJob(client, 'trace')
-    void this.runTrace(job, input)
+    void this.runTrace(job, input, lock)
     return job.id
   }
 
@@ -85,7 +87,7 @@ export class JobManager extends ApiEventChannel {
     return job
   }
 
-  private async runTrace(job: Job, input: ApiParsedInput<'startTrace'> & { out: string }): Promise<void> {
+  private async runTrace(job: Job, input: ApiParsedInput<'startTrace'> & { out: string }, lock?: SessionLock): Promise<void> {
     try {
       this.progress(job, { phase: 'starting', events: 0, total: input.maxEvents })
       const handle = runTraceWorker(
@@ -108,6 +110,8 @@ export class JobManager extends ApiEventChannel {
       const done = await handle.result.finally(() => {
         this.tracesRunning--
         this.spareLater()
+        // Written (or failed): a simulation of the session may store runs now.
+        lock?.release()
       })
       rememberSession(done.session, input.program)
       // A cancelled trace is still simulated when asked: the user sees what was recorded. The
@@ -125,6 +129,8 @@ export class JobManager extends ApiEventChannel {
       this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: done.stopReason, message: done.message })
     } catch (e) {
       this.fail(job, e)
+    } finally {
+      lock?.release()
     }
   }
 

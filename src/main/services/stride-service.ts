@@ -16,6 +16,7 @@ import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
+import { lockSessionForRecording } from '../store/session-lock'
 import { taskPool, warmTraceWorker } from '../workers/run-worker'
 import type { WorkerHandle } from '../job-handle'
 import { recentSessions, rememberSession } from './recent-sessions'
@@ -101,7 +102,14 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
       const out = resolve(input.out ?? defaultSessionPath(program))
       checkSessionOutput(out, { program, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
-      return { jobId: jobs.startTrace(client, { ...input, program, functions, out }) }
+      // One writer per session file: a trace to a session another trace is writing is refused now.
+      const lock = lockSessionForRecording(out, `Stride's app or server, tracing ${program}`)
+      try {
+        return { jobId: jobs.startTrace(client, { ...input, program, functions, out }, lock) }
+      } catch (e) {
+        lock.release()
+        throw e
+      }
     },
     simulate: ({ session, config }, { client }) => {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
@@ -165,7 +173,13 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
       const out = resolve(input.out ?? defaultSessionPath(target.kind === 'spawn' ? target.program : `pid${target.pid}`))
       checkSessionOutput(out, { program: target.kind === 'spawn' ? target.program : null, flag: 'The session file' })
       mkdirSync(resolve(out, '..'), { recursive: true })
-      return { jobId: attachJobs.start(client, { ...input, target, out }) }
+      const lock = lockSessionForRecording(out, `Stride's app or server, tracing ${target.kind === 'spawn' ? target.program : `pid ${target.pid}`} with Frida`)
+      try {
+        return { jobId: attachJobs.start(client, { ...input, target, out }, lock) }
+      } catch (e) {
+        lock.release()
+        throw e
+      }
     },
     // Data structures ranked by misses: one simulated pass in a worker thread.
     getObjects: ({ session, ...options }, context) => {

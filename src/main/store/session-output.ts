@@ -25,8 +25,13 @@ export function checkSessionOutput(out: string, options: { force?: boolean; prog
 }
 
 /** A SQLite file with Stride's tables (read-only look; anything unreadable is not a session). */
-function looksLikeSession(file: string): boolean {
-  const fd = openSync(file, 'r')
+export function looksLikeSession(file: string): boolean {
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch {
+    return false
+  }
   try {
     const head = Buffer.alloc(16)
     if (readSync(fd, head, 0, 16, 0) !== 16 || head.toString('latin1') !== SQLITE_MAGIC) return false

@@ -7,8 +7,9 @@
  * the trace goes to a side file renamed over it only by `finish`.
  */
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { basename, dirname, extname, join } from 'node:path'
 import { crc32 } from 'node:zlib'
+import { randomBytes } from 'node:crypto'
 import type { TraceStopReason } from '../../shared/domain'
 import { NativePrsdSequiturEncoder } from '../compress/native-codec'
 import type { Statement } from 'better-sqlite3'
@@ -20,6 +21,7 @@ import { BatchInsert } from './batch-insert'
 import { allRows } from './rows'
 import { staticsIdentity } from './statics-identity'
 import { writeStaticsCache, type CachedStatics } from './statics-cache'
+import { looksLikeSession } from './session-output'
 
 export interface SessionMeta {
   program: string
@@ -147,6 +149,8 @@ export class SessionWriter {
   private storedPoints = 0
   private storedAccesses: number[] = []
   private finished = false
+  /** Where `finish` left the session: `path`, or beside it when a partial trace kept an older session (keptBeside). */
+  private finalPath: string | null = null
   /**
    * Test hook: with STRIDE_TRACE_DUMP=FILE the batches are also appended to FILE uncompressed
    * (u32 count, count x u32 point, count x f64 address, count x u16 size), so a test can check
@@ -162,8 +166,8 @@ export class SessionWriter {
    */
   constructor(readonly path: string, meta: SessionMeta) {
     mkdirSync(dirname(path), { recursive: true })
-    this.recordingPath = existsSync(path) ? `${path}.recording-${process.pid}` : path
-    if (this.recordingPath !== path) removeSessionFile(this.recordingPath) // left by an earlier crash of this pid
+    // A side file of its own per recording (never shared by two traces of one process).
+    this.recordingPath = existsSync(path) ? `${path}.recording-${process.pid}-${randomBytes(4).toString('hex')}` : path
     this.db = openDb(this.recordingPath, { create: true })
     migrate(this.db)
     this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -488,10 +492,30 @@ export class SessionWriter {
       }
     }
     this.close()
+    this.finalPath = this.path
     if (this.recordingPath !== this.path) {
-      removeSessionFile(this.path)
-      renameSync(this.recordingPath, this.path)
+      // Only a complete trace replaces a session: one that did not end as asked (stopped,
+      // the program crashed, an error) leaves the older session untouched and is kept beside
+      // it under its own name. A trace that stopped at the limit it was given is complete.
+      const complete = !result.partial || result.stopReason === 'max-events' || result.stopReason === 'time-limit'
+      if (!complete && looksLikeSession(this.path)) {
+        this.finalPath = partialPathBeside(this.path)
+        renameSync(this.recordingPath, this.finalPath)
+      } else {
+        removeSessionFile(this.path)
+        renameSync(this.recordingPath, this.path)
+      }
     }
+  }
+
+  /** Where the finished session is (`path`, or the partial's own name beside an older session `path` kept); null before `finish`. */
+  get sessionPath(): string | null {
+    return this.finalPath
+  }
+
+  /** The partial trace was kept beside an older session at `path` instead of replacing it. */
+  get keptBeside(): boolean {
+    return this.finalPath !== null && this.finalPath !== this.path
   }
 
   /** Ends a recording that holds nothing: its file is removed (never an older session at `path`). */
@@ -513,6 +537,22 @@ const NEW_POINT_COLUMNS = ['idx', 'pc', 'kind', 'accesses', 'first_address']
 
 function bytesOf(a: Uint32Array | Float64Array | Uint16Array, n: number): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, n)
+}
+
+/**
+ * The name a partial trace is kept under beside the session at `path` it did not replace:
+ * `run.stride` -> `run.partial-20250102-030405.stride` (then -2, -3 ... if taken).
+ */
+export function partialPathBeside(path: string): string {
+  const ext = extname(path)
+  const stem = join(dirname(path), basename(path, ext))
+  const t = new Date()
+  const p2 = (n: number) => String(n).padStart(2, '0')
+  const stamp = `${t.getFullYear()}${p2(t.getMonth() + 1)}${p2(t.getDate())}-${p2(t.getHours())}${p2(t.getMinutes())}${p2(t.getSeconds())}`
+  for (let n = 1; ; n++) {
+    const candidate = `${stem}.partial-${stamp}${n > 1 ? `-${n}` : ''}${ext}`
+    if (!existsSync(candidate)) return candidate
+  }
 }
 
 /** Deletes a session file with its WAL side files. */

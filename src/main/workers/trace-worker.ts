@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     // Nothing recorded: leave no empty session behind (and never touch an older one).
     if (kept) writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
     else writer.discard()
-    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
+    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? (writer.sessionPath ?? input.out) : null })
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
@@ -112,7 +112,9 @@ async function main(): Promise<void> {
     recorder: outcome.recorder,
     recorderNote: fallback
   }, first)
-  post({ type: 'trace-done', session: input.out, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(first && input.reportFirstRun ? await reportAs(first, input.out, input.reportFirstRun) : {}) })
+  // A partial trace beside an older complete session is kept under its own name (SessionWriter.finish).
+  const session = writer.sessionPath ?? input.out
+  post({ type: 'trace-done', session, events: writer.eventCount, partial, stopReason: outcome.stopReason, message: outcome.message, firstRun: first?.outcome ?? null, ...(first && input.reportFirstRun ? await reportAs(first, session, input.reportFirstRun) : {}) })
 }
 
 /**

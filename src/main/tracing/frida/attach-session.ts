@@ -51,7 +51,7 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
     })
     post({
       type: 'trace-done',
-      session: input.out,
+      session: writer.sessionPath ?? input.out,
       events: writer.eventCount,
       partial,
       stopReason: outcome.stopReason,
@@ -70,7 +70,7 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
       if (kept) writer.finish({ partial: true, stopReason: 'error', stopMessage: message, hasDebugInfo: false, debugInfoHint: null })
       else writer.discard()
     }
-    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? input.out : null })
+    post({ type: 'error', message, code: e instanceof StrideError ? e.code : 'internal', session: kept ? (writer?.sessionPath ?? input.out) : null })
   }
 }
 

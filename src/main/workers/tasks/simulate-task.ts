@@ -4,6 +4,7 @@
  * chunk is decoded once and fed to every hierarchy, through its own layout filters, if any),
  * then one run stored per hierarchy. A sweep splits its hierarchies over a few pool workers.
  */
+import { lockSessionForRuns } from '../../store/session-lock'
 import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
@@ -37,6 +38,17 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
+  // Runs are stored beside other simulations', never while a trace writes the session (it may
+  // replace the file): refused at once, before the simulation.
+  const lock = lockSessionForRuns(input.session, 'a Stride simulation')
+  try {
+    return await simulateLocked(input, ctx)
+  } finally {
+    lock.release()
+  }
+}
+
+async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
   // A pool worker outlives its tasks: every handle is closed whatever happens.
   const { db: reader, statics } = ctx.sessions.open(input.session)
   let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
