@@ -53,6 +53,11 @@ typedef struct { ULong a; UInt tag; UShort aux; UShort tid; } Record;
 static const HChar* fn_names[MAX_FNS];
 static Int n_fns = 0;
 static Long out_fd = -1;
+/* --log-fd's descriptor as Stride passed it (--close-log-fd). Valgrind's core copies its log
+   fd into its private range (F_DUPFD above VG_(fd_hard_limit)) but leaves the original open,
+   and the program inherits it: it could write lines Stride takes for Valgrind's. The tool
+   closes it once the core has its copy. */
+static Long close_log_fd = -1;
 static Bool follow_calls = False;
 static Bool frames = True;
 static Long max_events = 0;   /* 0: no limit */
@@ -582,6 +587,7 @@ static void st_post_clo_init(void) {
       VG_(umsg)("stride: --out-fd=N is required (Stride starts this tool itself)\n");
       VG_(exit)(2);
    }
+   if (close_log_fd > 2) VG_(close)((Int)close_log_fd); /* the core logs to its own copy */
    out_fd = VG_(safe_fd)((Int)out_fd);
    if (out_fd < 0) {
       VG_(umsg)("stride: --out-fd is not an open file descriptor\n");
@@ -620,6 +626,7 @@ static Bool st_process_cmd_line_option(const HChar* arg) {
    else if VG_INT_CLO(arg, "--max-events", max_events) {}
    else if VG_INT_CLO(arg, "--max-ms", max_ms) {}
    else if VG_BOOL_CLO(arg, "--stop-at-limit", stop_at_limit) {}
+   else if VG_INT_CLO(arg, "--close-log-fd", close_log_fd) {}
    else return False;
    return True;
 }
@@ -638,6 +645,7 @@ static void st_print_usage(void) {
       "    --max-events=<n>        detach after n accesses [no limit]\n"
       "    --max-ms=<n>            detach after n milliseconds [no limit]\n"
       "    --stop-at-limit=no|yes  at a limit, kill the program (SIGKILL) instead of detaching [no]\n"
+      "    --close-log-fd=N        close fd N (the --log-fd given) in the program [none]\n"
       "    --exe=<path>            the program's path as mapped (default: its name)\n",
       ST_FORMAT_VERSION, ST_RING_BLOCK_RECORDS);
 }

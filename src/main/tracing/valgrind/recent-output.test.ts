@@ -17,7 +17,10 @@ describe('RecentOutput', () => {
     r.logLine('==7== valgrind: cannot open x')
     r.logLine('==7== Process terminating with default action of signal 11 (SIGSEGV)')
     expect(r.lastReason(/cannot/)).toBe('valgrind: cannot open x')
-    expect(r.fatalSignal()).toMatch(/signal 11/)
+    expect(r.fatalSignal('SIGSEGV')).toMatch(/signal 11/)
+    // The status is the signal Valgrind died of: a line naming another, or none, is not its.
+    expect(r.fatalSignal(null)).toBeNull()
+    expect(r.fatalSignal('SIGKILL')).toBeNull()
     expect(new RecentOutput().lastReason(/x/)).toBe('')
   })
 })

@@ -38,7 +38,13 @@ export class RecentOutput {
     return line.replace(/^==\d+==\s*/, '').trim()
   }
 
-  fatalSignal(): string | null {
-    return this.log.find((l) => /Process terminating with default action of signal/.test(l)) ?? null
+  /**
+   * Valgrind's "Process terminating with default action of signal N (SIGX)" line for `signal`,
+   * the signal Valgrind itself died of (it dies of the program's), or null. The status is that
+   * signal, never a line: a line naming another signal, or with none, is not Valgrind's.
+   */
+  fatalSignal(signal: string | null): string | null {
+    if (!signal) return null
+    return this.log.findLast((l) => /Process terminating with default action of signal/.test(l) && l.includes(`(${signal})`)) ?? null
   }
 }

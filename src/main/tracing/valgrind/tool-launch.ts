@@ -40,6 +40,9 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     '--tool=stride', // the core's name for the tool (no launcher passes it)
     '--out-fd=3',
     '--log-fd=4',
+    // The core logs to its own copy of fd 4, out of the program's reach; the tool closes the
+    // original, which the program would otherwise inherit (and could forge the log through).
+    '--close-log-fd=4',
     '--demangle=no', // --fn names are the program's symbols
     `--exe=${programPath}`,
     // Entries and returns are cheap; whether the naming needs them is known only once the

@@ -164,7 +164,9 @@ export class ToolTrace implements ToolStreamSink {
     })
     this.onProgress(this.kept)
 
-    const fatal = this.launched.recent.fatalSignal()
+    // How the program ended is Valgrind's exit status: it dies of the signal that killed the
+    // program. Its log line only explains that signal (a line naming another is not Valgrind's).
+    const fatal = this.launched.recent.fatalSignal(exit.signal)
     let stopReason: TraceStopReason = this.stopReason ?? 'completed'
     const notes: string[] = []
     if (this.stopMessage) notes.push(this.stopMessage)
@@ -177,7 +179,7 @@ export class ToolTrace implements ToolStreamSink {
     // dies of the signal that killed it.
     const programExit = { code: exit.signal ? null : exit.code, signal: exit.signal ?? null }
     if (!this.stopReason) {
-      if (fatal) {
+      if (fatal && exit.signal) {
         stopReason = 'target-crashed'
         notes.push(`the program crashed: ${fatal.replace(/^==\d+==\s*/, '')}; the accesses recorded before it are kept`)
       } else if (exit.signal && !(this.detachedAt && stopAtLimit)) {
@@ -335,3 +337,4 @@ export class ToolTrace implements ToolStreamSink {
     this.bCount = 0
   }
 }
+

@@ -197,7 +197,6 @@ export class ValgrindTrace {
     let stopReason: TraceStopReason = this.stopReason ?? 'completed'
     let message = this.stopMessage
     if (!this.stopReason) {
-      const fatal = this.recent.fatalSignal()
       const relayFailed = this.recent.output.join('').match(/stride-pipebuf: cannot run (\S+): (.*)/)
       if (relayFailed)
         throw new StrideError(
@@ -209,6 +208,9 @@ export class ValgrindTrace {
       // A signal Valgrind cannot report (SIGKILL) ends the process itself: through the relay
       // that is exit status 128 + signal.
       const killedBy = exit.signal ?? (relay && exit.code !== null && exit.code > 128 && exit.code < 160 ? signalName(exit.code - 128) : null)
+      // The program's end is the status Valgrind died of; its log line (on a fd Lackey's program
+      // inherits) only explains that signal.
+      const fatal = this.recent.fatalSignal(killedBy)
       if (fatal) {
         stopReason = 'target-crashed'
         message = `the program crashed: ${fatal.replace(/^==\d+==\s*/, '')}; the accesses recorded before it are kept`
