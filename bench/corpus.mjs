@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// The real-program corpus: Stride against Cachegrind on programs nobody here wrote, side by side
+// in one run, interleaved (round r runs every program's Cachegrind and Stride before round r+1),
+// medians of R rounds, wall AND CPU time (user + system of the whole process tree: Stride's
+// Node threads, its Valgrind child, Cachegrind).
+//
+// Programs (corpus-programs.mjs): Debian source packages fetched with `apt-get source` through
+// a private apt configuration (a deb-src list made from this machine's own deb lines, its own
+// lists folder: the machine's apt state is not touched) and built `-g -O2`, plus system
+// binaries as they are (no debug information). Nothing of it is committed: it lives in the
+// corpus folder ($STRIDE_CORPUS, default ~/.cache/stride-corpus), fetched and built on the
+// first run, reused after.
+//
+// Per program and scope (whole program; --functions F where the program has symbols):
+//   cachegrind  valgrind --tool=cachegrind (its default cache: the host's D1 and LL)
+//   trace       stride trace --cache D1 --cache LL, the same two levels: trace + first simulation
+//   advise      stride advise on the stored session
+//   objects     stride objects --method exact on it
+//   simulate    stride simulate with the same levels (a what-if), against a Cachegrind re-run
+// Usage: npm run build && node bench/corpus.mjs [R] [program ...]   (R defaults to 3)
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { corpusDir, prepareCorpus } from './corpus-programs.mjs'
+
+const root = join(import.meta.dirname, '..')
+const stride = join(root, 'bin', 'stride.js')
+const args = process.argv.slice(2)
+const R = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
+const wanted = new Set(args)
+
+const corpus = corpusDir()
+const programs = prepareCorpus(corpus, (line) => console.log(line)).filter((p) => wanted.size === 0 || wanted.has(p.name))
+if (programs.length === 0) throw new Error(`no corpus program is named ${[...wanted].join(', ')}`)
+const work = mkdtempSync(join(tmpdir(), 'stride-bench-corpus-'))
+const env = { ...process.env, STRIDE_HOME: join(work, 'home') }
+mkdirSync(env.STRIDE_HOME)
+
+/** Wall and CPU seconds and peak RSS (KiB) of one command, through /usr/bin/time (stderr's last line). */
+function timed(cmd, argv, { cwd = work, stdout = 'ignore' } = {}) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...argv], { cwd, env, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', stdout, 'pipe'] })
+  const last = r.stderr.trim().split('\n').pop() ?? ''
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-1500)}`)
+  const [wall, user, sys, kb] = last.split(' ').map(Number)
+  return { wall, cpu: user + sys, kb, out: r.stdout ?? '' }
+}
+
+/** Cachegrind's own hierarchy on this host (what a user comparing the two runs), as Stride levels. */
+function cachegrindLevels() {
+  const r = spawnSync('valgrind', ['--tool=cachegrind', '--cachegrind-out-file=/dev/null', '-v', '/bin/true'], { encoding: 'utf8' })
+  const level = (name) => {
+    const m = new RegExp(`${name}: ([\\d,]+) B, (\\d+)-way, (\\d+) B lines`).exec(r.stderr)
+    if (!m) throw new Error(`cannot read Cachegrind's ${name} from its -v output`)
+    return `${name}:${m[1].replaceAll(',', '')}:${m[2]}:${m[3]}`
+  }
+  return [level('D1'), level('LL')]
+}
+const levels = cachegrindLevels()
+const cacheFlags = levels.flatMap((l) => ['--cache', l])
+
+const sh = (s) => `'${s.replaceAll("'", `'\\''`)}'`
+/** The program's command line for sh, its output discarded (the programs write to stdout). */
+const commandLine = (p) => [p.program, ...p.args].map(sh).join(' ') + (p.stdin ? ` < ${sh(p.stdin)}` : '') + ' > /dev/null'
+
+const cases = programs.flatMap((p) => [
+  { p, scope: 'whole', functions: null },
+  ...(p.functions ? [{ p, scope: p.functions, functions: p.functions }] : [])
+])
+
+function cachegrindRun(c) {
+  return timed('sh', ['-c', `valgrind --tool=cachegrind --cachegrind-out-file=/dev/null ${commandLine(c.p)} 2>/dev/null`], { cwd: c.p.cwd })
+}
+
+function strideTrace(c, out) {
+  // The program's standard input and output as in the Cachegrind run (sh redirects them).
+  const traceArgs = ['trace', ...(c.functions ? ['--functions', c.functions] : []), '--out', out, '--force', ...cacheFlags, '--launch', c.p.program, '--', ...c.p.args]
+  const line = `${[stride, ...traceArgs].map(sh).join(' ')}${c.p.stdin ? ` < ${sh(c.p.stdin)}` : ''} > ${sh(out + '.txt')}`
+  const t = timed('sh', ['-c', line], { cwd: c.p.cwd })
+  const summary = readFileSync(out + '.txt', 'latin1')
+  return { ...t, events: Number(/^(\d+) events/m.exec(summary)?.[1] ?? NaN) }
+}
+
+function strideCommand(argv) {
+  return timed(stride, argv, { stdout: 'pipe' })
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const results = cases.map(() => ({ cg: [], trace: [], advise: [], objects: [], simulate: [], rss: 0 }))
+
+console.log(`corpus ${corpus}; Cachegrind's hierarchy here: ${levels.join(' ')}; R = ${R} rounds, interleaved`)
+for (let round = 0; round < R; round++) {
+  cases.forEach((c, i) => {
+    const session = join(work, `${c.p.name}-${i}.stride`)
+    const res = results[i]
+    res.cg.push(cachegrindRun(c))
+    const t = strideTrace(c, session)
+    res.trace.push(t)
+    res.rss = Math.max(res.rss, t.kb)
+    res.advise.push(strideCommand(['advise', session]))
+    res.objects.push(strideCommand(['objects', session, '--method', 'exact']))
+    res.simulate.push(strideCommand(['simulate', session, ...cacheFlags]))
+    process.stderr.write(`round ${round + 1}: ${c.p.name} ${c.scope} done\n`)
+  })
+}
+
+const f2 = (x) => x.toFixed(2)
+console.log('\nprogram      scope                       accesses  cg wall  cg cpu  trace wall  trace cpu  wall/cg  cpu/cg  advise s  objects s  simulate wall  simulate/cg  peak MB')
+cases.forEach((c, i) => {
+  const r = results[i]
+  const m = (xs, k) => median(xs.map((x) => x[k]))
+  const cgWall = m(r.cg, 'wall'), cgCpu = m(r.cg, 'cpu')
+  const trWall = m(r.trace, 'wall'), trCpu = m(r.trace, 'cpu')
+  const simWall = m(r.simulate, 'wall')
+  console.log(
+    [
+      c.p.name.padEnd(12),
+      c.scope.slice(0, 26).padEnd(26),
+      String(r.trace.at(-1).events).padStart(10),
+      f2(cgWall).padStart(7),
+      f2(cgCpu).padStart(7),
+      f2(trWall).padStart(11),
+      f2(trCpu).padStart(10),
+      f2(trWall / cgWall).padStart(8),
+      f2(trCpu / cgCpu).padStart(7),
+      f2(m(r.advise, 'wall')).padStart(9),
+      f2(m(r.objects, 'wall')).padStart(10),
+      f2(simWall).padStart(14),
+      f2(simWall / cgWall).padStart(12),
+      (r.rss / 1024).toFixed(0).padStart(8)
+    ].join(' ')
+  )
+})
+rmSync(work, { recursive: true, force: true })
