@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Bumped when the JavaScript side must not load an older build (the loader checks it). */
-#define STRIDE_CORE_ABI 18
+#define STRIDE_CORE_ABI 19
 
 napi_value stride_throw(napi_env env, const char *message) {
   napi_throw_error(env, NULL, message);
@@ -139,6 +139,7 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor d = {"abi", NULL, abi, NULL, NULL, NULL, napi_enumerable, NULL};
   STRIDE_CALL(env, napi_define_properties(env, exports, 1, &d));
   STRIDE_CALL(env, stride_register_sim(env, exports));
+  STRIDE_CALL(env, stride_register_shadow(env, exports));
   STRIDE_CALL(env, stride_register_codec(env, exports));
   STRIDE_CALL(env, stride_register_brotli(env, exports));
   STRIDE_CALL(env, stride_register_streams(env, exports));

@@ -9,6 +9,7 @@
 
 /* Each part adds its functions and classes to the module's exports. */
 napi_status stride_register_sim(napi_env env, napi_value exports);
+napi_status stride_register_shadow(napi_env env, napi_value exports);
 napi_status stride_register_codec(napi_env env, napi_value exports);
 napi_status stride_register_brotli(napi_env env, napi_value exports);
 napi_status stride_register_streams(napi_env env, napi_value exports);

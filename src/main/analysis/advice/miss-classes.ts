@@ -10,7 +10,10 @@
  * advisor quotes (a column walk whose stride is a multiple of the way size uses few sets).
  *
  * Pure: lines in, counts out. The LRU order is a Map's insertion order (delete + set moves a
- * line to the back; the front is the least recently used), O(1) per access.
+ * line to the back; the front is the least recently used), O(1) per access. The reference
+ * model of the native shadow (simulate/native-miss-classes.ts), which a trace's first
+ * simulation runs and stores (store/shadow-counts.ts); both give `ShadowCounts`, and
+ * `classesOf` turns those and a run's misses into the classes.
  */
 import type { MissClassCount } from '../../../shared/domain'
 
@@ -21,12 +24,39 @@ export interface ShadowCache {
 }
 
 /** Points x sets bitmaps beyond this many bytes are not kept (the sets counts are then null). */
-const MAX_SET_BITMAP = 64 * 1024 * 1024
+export const MAX_SET_BITMAP = 64 * 1024 * 1024
 /**
  * Distinct lines remembered for first touches (about 60 MB of Set): beyond it, a miss on a line
  * never remembered counts as capacity (the conflict count, run - shadow, is unaffected).
  */
 export const MAX_REMEMBERED_LINES = 2 * 1024 * 1024
+
+/** What the shadow counted, per point: what `classesOf` needs beside the run's misses. */
+export interface ShadowCounts {
+  /** Accesses the fully associative shadow missed. */
+  shadow: Float64Array
+  /** Accesses that touched a line never touched before. */
+  cold: Float64Array
+  /** Distinct sets of the level the point's lines fell in (null: the bitmap was too large to keep). */
+  sets: Float64Array | null
+  /** More distinct lines than remembered: some first touches counted as capacity. */
+  forgetful: boolean
+  /** The level's sets. */
+  setCount: number
+}
+
+/** The classes of each point's misses, given the shadow's counts and the run's set-associative misses per point. */
+export function classesOf(counts: ShadowCounts, runMisses: ArrayLike<number>): MissClassCount[] {
+  const out: MissClassCount[] = []
+  for (let p = 0; p < counts.shadow.length; p++) {
+    const misses = runMisses[p] ?? 0
+    const compulsory = Math.min(misses, counts.cold[p]!)
+    const capacity = Math.max(0, Math.min(misses, counts.shadow[p]!) - compulsory)
+    const conflict = Math.max(0, misses - compulsory - capacity)
+    out.push({ compulsory, capacity, conflict, sets: counts.sets ? counts.sets[p]! : null })
+  }
+  return out
+}
 
 export class MissClassifier {
   private readonly lines: number
@@ -83,23 +113,23 @@ export class MissClassifier {
   /** True when more distinct lines were touched than remembered: some first touches count as capacity. */
   forgetful = false
 
+  /** What the shadow counted, per point. */
+  counts(): ShadowCounts {
+    let sets: Float64Array | null = null
+    if (this.setBits) {
+      sets = new Float64Array(this.pointCount)
+      for (let p = 0; p < this.pointCount; p++) {
+        let n = 0
+        for (let s = p * this.sets, end = s + this.sets; s < end; s++) n += this.setBits[s]!
+        sets[p] = n
+      }
+    }
+    return { shadow: this.shadowMisses, cold: this.coldMisses, sets, forgetful: this.forgetful, setCount: this.sets }
+  }
+
   /** The classes of each point's misses, given the run's set-associative misses per point. */
   classify(runMisses: ArrayLike<number>): MissClassCount[] {
-    const out: MissClassCount[] = []
-    for (let p = 0; p < this.pointCount; p++) {
-      const misses = runMisses[p] ?? 0
-      const shadow = this.shadowMisses[p]!
-      const compulsory = Math.min(misses, this.coldMisses[p]!)
-      const capacity = Math.max(0, Math.min(misses, shadow) - compulsory)
-      const conflict = Math.max(0, misses - compulsory - capacity)
-      let sets: number | null = null
-      if (this.setBits) {
-        sets = 0
-        for (let s = p * this.sets, end = s + this.sets; s < end; s++) sets += this.setBits[s]!
-      }
-      out.push({ compulsory, capacity, conflict, sets })
-    }
-    return out
+    return classesOf(this.counts(), runMisses)
   }
 
   get setCount(): number {

@@ -1,0 +1,244 @@
+/* The fully associative LRU shadow; see shadow.h. Every step mirrors MissClassifier.touch. */
+#include "shadow.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMPTY (-1)
+#define HASH_MUL 0x9e3779b97f4a7c15ull
+#define MODIFY 2
+
+static inline uint32_t hash_of(int64_t key, uint32_t shift) { return (uint32_t)(((uint64_t)key * HASH_MUL) >> shift); }
+
+static int64_t *empty_keys(size_t n) {
+  int64_t *k = malloc(n * sizeof *k);
+  if (k)
+    for (size_t i = 0; i < n; i++) k[i] = EMPTY;
+  return k;
+}
+
+static uint32_t log2_at_least(uint64_t n) {
+  uint32_t bits = 4;
+  while (((uint64_t)1 << bits) < n) bits++;
+  return bits;
+}
+
+const char *shadow_init(Shadow *s, double size, double assoc, double line_size, uint32_t max_remembered, size_t max_set_bitmap) {
+  memset(s, 0, sizeof *s);
+  if (!(line_size >= 1) || !(assoc >= 1) || !(size >= 1)) return "shadow: the level needs a size, ways and a line size";
+  double lines = floor(size / line_size);
+  if (lines < 1) lines = 1;
+  if (lines > (double)(1u << 30)) return "shadow: the level holds too many lines";
+  double sets = floor(lines / assoc);
+  s->capacity = (uint32_t)lines;
+  s->sets = sets < 1 ? 1 : (uint32_t)sets;
+  s->line_scale = 1 / line_size;
+  s->max_remembered = max_remembered;
+  s->max_set_bitmap = max_set_bitmap;
+  s->head = s->tail = EMPTY;
+  uint32_t bits = log2_at_least((uint64_t)s->capacity * 2);
+  s->mask = (1u << bits) - 1;
+  s->shift = 64 - bits;
+  s->keys = empty_keys((size_t)s->mask + 1);
+  s->vals = malloc(((size_t)s->mask + 1) * sizeof *s->vals);
+  s->slot_line = malloc((size_t)s->capacity * sizeof *s->slot_line);
+  s->prev = malloc((size_t)s->capacity * sizeof *s->prev);
+  s->next = malloc((size_t)s->capacity * sizeof *s->next);
+  s->seen_mask = 1023;
+  s->seen_shift = 64 - 10;
+  s->seen = empty_keys(1024);
+  if (!s->keys || !s->vals || !s->slot_line || !s->prev || !s->next || !s->seen) {
+    shadow_free(s);
+    return "shadow: out of memory";
+  }
+  return NULL;
+}
+
+void shadow_free(Shadow *s) {
+  free(s->slot_line);
+  free(s->prev);
+  free(s->next);
+  free(s->keys);
+  free(s->vals);
+  free(s->seen);
+  free(s->shadow_misses);
+  free(s->cold_misses);
+  free(s->set_bits);
+  memset(s, 0, sizeof *s);
+}
+
+/* The set bitmap is kept while points x sets fits max_set_bitmap (the model decides on the
+ * final point table: past it, it keeps none, so neither does this once the table outgrows it). */
+static const char *grow_bits(Shadow *s, uint32_t points) {
+  if (!s->set_bits && s->points_cap > 0) return NULL; /* dropped before */
+  if ((size_t)points * s->sets > s->max_set_bitmap) {
+    free(s->set_bits);
+    s->set_bits = NULL;
+    s->bits_cap = 0;
+    return NULL;
+  }
+  if (points <= s->bits_cap) return NULL;
+  uint32_t cap = s->bits_cap ? s->bits_cap : 256;
+  while (cap < points) cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+  if ((size_t)cap * s->sets > s->max_set_bitmap) cap = (uint32_t)(s->max_set_bitmap / s->sets);
+  uint8_t *b = realloc(s->set_bits, (size_t)cap * s->sets);
+  if (!b) return "shadow: out of memory";
+  memset(b + (size_t)s->bits_cap * s->sets, 0, (size_t)(cap - s->bits_cap) * s->sets);
+  s->set_bits = b;
+  s->bits_cap = cap;
+  return NULL;
+}
+
+const char *shadow_grow(Shadow *s, uint32_t points) {
+  const char *why = grow_bits(s, points);
+  if (why) return why;
+  if (points > s->points_cap) {
+    uint32_t cap = s->points_cap ? s->points_cap : 256;
+    while (cap < points) cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+    double *sm = realloc(s->shadow_misses, (size_t)cap * sizeof *sm);
+    if (!sm) return "shadow: out of memory";
+    s->shadow_misses = sm;
+    double *cm = realloc(s->cold_misses, (size_t)cap * sizeof *cm);
+    if (!cm) return "shadow: out of memory";
+    s->cold_misses = cm;
+    memset(sm + s->points_cap, 0, (size_t)(cap - s->points_cap) * sizeof *sm);
+    memset(cm + s->points_cap, 0, (size_t)(cap - s->points_cap) * sizeof *cm);
+    s->points_cap = cap;
+  }
+  if (points > s->points) s->points = points;
+  return NULL;
+}
+
+/* ---- line -> slot ---- */
+
+static inline uint32_t find(const Shadow *s, int64_t line) {
+  uint32_t i = hash_of(line, s->shift);
+  while (s->keys[i] != line && s->keys[i] != EMPTY) i = (i + 1) & s->mask;
+  return i;
+}
+
+static void delete_at(Shadow *s, uint32_t i) {
+  s->keys[i] = EMPTY;
+  for (uint32_t j = (i + 1) & s->mask; s->keys[j] != EMPTY; j = (j + 1) & s->mask) {
+    uint32_t home = hash_of(s->keys[j], s->shift);
+    if (((j - home) & s->mask) >= ((j - i) & s->mask)) {
+      s->keys[i] = s->keys[j];
+      s->vals[i] = s->vals[j];
+      s->keys[j] = EMPTY;
+      i = j;
+    }
+  }
+}
+
+/* ---- the LRU list ---- */
+
+static inline void unlink_slot(Shadow *s, int32_t x) {
+  int32_t p = s->prev[x], n = s->next[x];
+  if (p != EMPTY) s->next[p] = n; else s->head = n;
+  if (n != EMPTY) s->prev[n] = p; else s->tail = p;
+}
+
+static inline void push_mru(Shadow *s, int32_t x) {
+  s->prev[x] = s->tail;
+  s->next[x] = EMPTY;
+  if (s->tail != EMPTY) s->next[s->tail] = x; else s->head = x;
+  s->tail = x;
+}
+
+/* ---- lines ever touched ---- */
+
+static bool seen_grow(Shadow *s) {
+  uint32_t old_n = s->seen_mask + 1, n = old_n * 2;
+  int64_t *old = s->seen, *k = empty_keys(n);
+  if (!k) return false;
+  s->seen = k;
+  s->seen_mask = n - 1;
+  s->seen_shift--;
+  for (uint32_t i = 0; i < old_n; i++)
+    if (old[i] != EMPTY) {
+      uint32_t j = hash_of(old[i], s->seen_shift);
+      while (k[j] != EMPTY) j = (j + 1) & s->seen_mask;
+      k[j] = old[i];
+    }
+  free(old);
+  return true;
+}
+
+/* 0: hit, 1: miss, 2: first touch; -1: out of memory. */
+static inline int touch(Shadow *s, uint32_t point, int64_t line) {
+  if (s->set_bits) s->set_bits[(size_t)point * s->sets + (uint64_t)line % s->sets] = 1;
+  uint32_t i = find(s, line);
+  if (s->keys[i] == line) {
+    int32_t x = s->vals[i];
+    if (x != s->tail) {
+      unlink_slot(s, x);
+      push_mru(s, x);
+    }
+    return 0;
+  }
+  int32_t x;
+  if (s->used < s->capacity)
+    x = (int32_t)s->used++;
+  else {
+    /* The least recently used line leaves (the model inserts first, then drops the oldest). */
+    x = s->head;
+    unlink_slot(s, x);
+    delete_at(s, find(s, s->slot_line[x]));
+    i = find(s, line);
+  }
+  s->keys[i] = line;
+  s->vals[i] = x;
+  s->slot_line[x] = line;
+  push_mru(s, x);
+  uint32_t j = hash_of(line, s->seen_shift);
+  while (s->seen[j] != line && s->seen[j] != EMPTY) j = (j + 1) & s->seen_mask;
+  if (s->seen[j] == line) return 1;
+  if (s->seen_size >= s->max_remembered) {
+    s->forgetful = true;
+    return 1;
+  }
+  s->seen[j] = line;
+  if (++s->seen_size * 2 > s->seen_mask && !seen_grow(s)) return -1;
+  return 2;
+}
+
+static inline bool access_one(Shadow *s, uint32_t p, double address, uint16_t size) {
+  int64_t first = (int64_t)floor(address * s->line_scale);
+  int64_t last = (int64_t)floor((address + (size > 1 ? size : 1) - 1) * s->line_scale);
+  bool miss = false, cold = false;
+  for (int64_t line = first; line <= last && line <= first + 1; line++) {
+    int r = touch(s, p, line);
+    if (r < 0) return false;
+    miss |= r != 0;
+    cold |= r == 2;
+  }
+  if (miss) s->shadow_misses[p]++;
+  if (cold) s->cold_misses[p]++;
+  return true;
+}
+
+const char *shadow_run(Shadow *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes, const uint8_t *kinds, size_t n_kinds) {
+  uint32_t most = 0;
+  for (uint32_t i = 0; i < count; i++)
+    if (points[i] >= most) most = points[i] + 1;
+  const char *why = shadow_grow(s, most);
+  if (why) return why;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t p = points[i];
+    if (!access_one(s, p, addresses[i], sizes[i])) return "shadow: out of memory";
+    if (kinds && p < n_kinds && kinds[p] == MODIFY && !access_one(s, p, addresses[i], sizes[i])) return "shadow: out of memory";
+  }
+  return NULL;
+}
+
+uint32_t shadow_sets_of(const Shadow *s, uint32_t p) {
+  uint32_t n = 0;
+  const uint8_t *row = s->set_bits + (size_t)p * s->sets;
+  for (uint32_t k = 0; k < s->sets; k++) n += row[k];
+  return n;
+}
+
+size_t shadow_bytes(const Shadow *s) {
+  return ((size_t)s->mask + 1) * (sizeof *s->keys + sizeof *s->vals) + (size_t)s->capacity * (sizeof *s->slot_line + 2 * sizeof *s->prev) +
+         ((size_t)s->seen_mask + 1) * sizeof *s->seen + (size_t)s->points_cap * 2 * sizeof(double) + (size_t)s->bits_cap * s->sets;
+}
