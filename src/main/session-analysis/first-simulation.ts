@@ -21,13 +21,19 @@ import { SessionStatics } from '../store/session-statics'
 import type { PointColumns } from '../store/point-columns'
 import type { Touches } from '../store/touches'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
-import { LiveSimulation } from './live-simulation'
+import { firstLevelShadow, LiveSimulation } from './live-simulation'
+import type { NativeMissClassifier } from '../simulate/native-miss-classes'
+import { writeShadowCounts } from '../store/shadow-counts'
 
 /** What became of it: the stored run, or why there is none (cancelled: by the user). */
 export type FirstRun = { run: RunId } | { run: null; cancelled: boolean; why: string }
 
 interface Simulated {
   hierarchy: NativeHierarchy
+  /** The first level's shadow, fed the same accesses (null: none kept). */
+  shadow: NativeMissClassifier | null
+  /** Accesses simulated. */
+  events: number
   interval: number
   pointCount: number
   /** The timeline's variable of each point (live: the point itself), and its cells at `interval`. */
@@ -104,20 +110,21 @@ export class FirstSimulation {
         if (this.stopped) return 'cancelled'
         if (typeof live !== 'string') {
           this.onProgress(total, total)
-          return { hierarchy: live.hierarchy, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells }
+          return { hierarchy: live.hierarchy, shadow: live.shadow, events: total, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells }
         }
         this.liveReason = live
         const interval = timelineIntervalOf(this.config, total)
         const hierarchy = new NativeHierarchy(this.config, kinds, { pointVariables: groups, variableCount: groupCount, timelineInterval: interval })
+        const shadow = firstLevelShadow(this.config)
         const between = (done: number) => {
           this.onProgress(done, total)
           return !this.stopped
         }
         // On the thread pool: this thread names the points meanwhile.
-        await eachStoredChunk(reader, kinds.length, async (chunk) => void (await hierarchy.runAsync(chunk)), between, PROGRESS_MS)
+        await eachStoredChunk(reader, kinds.length, async (chunk) => void (await Promise.all([hierarchy.runAsync(chunk), shadow?.runAsync(chunk, kinds)])), between, PROGRESS_MS)
         if (this.stopped) return 'cancelled'
         hierarchy.finish()
-        return { hierarchy, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells() }
+        return { hierarchy, shadow, events: total, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells() }
       } finally {
         reader.close()
       }
@@ -140,7 +147,9 @@ export class FirstSimulation {
     try {
       const timeline = foldTimeline(s.cells, s.groups, this.statics.pointVariables(db))
       if (!timeline) return (this.outcome = { run: null, cancelled: false, why: 'points of one data structure were named apart' })
-      return (this.outcome = { run: storeRun(db, simulationResult(this.config, s.hierarchy, s.pointCount, timeline, s.interval), this.statics) })
+      const run = storeRun(db, simulationResult(this.config, s.hierarchy, s.pointCount, timeline, s.interval), this.statics)
+      if (s.shadow) keepShadowCounts(db, run, this.config, s.events, s.shadow, s.pointCount)
+      return (this.outcome = { run })
     } catch (e) {
       return (this.outcome = { run: null, cancelled: false, why: e instanceof Error ? e.message : String(e) })
     }
@@ -209,4 +218,17 @@ export function foldTimeline(cells: readonly TimelineCell[], groups: Int32Array,
     for (const key of [...sums.keys()].sort((a, b) => a - b)) out.push({ level: Math.floor(key / width), variable: variables[key % width]!, interval, misses: sums.get(key)! })
   }
   return out
+}
+
+/**
+ * Stores what the first level's shadow counted beside the run (the advisor's three Cs without a
+ * replay). Derived: a failure leaves the session without them, and the advisor replays.
+ */
+function keepShadowCounts(db: Db, run: RunId, config: HierarchyConfig, events: number, shadow: NativeMissClassifier, points: number): void {
+  const first = config.levels[0]!
+  try {
+    writeShadowCounts(db, { run, level: first.name, size: first.size, assoc: first.assoc, lineSize: first.lineSize, events }, shadow.counts(points))
+  } catch {
+    // Nothing lost: `stride advise` replays the trace for them.
+  }
 }

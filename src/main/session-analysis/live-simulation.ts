@@ -13,6 +13,7 @@
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
+import { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { ChunkFeed, PointRecord } from '../store/session-writer'
 import { grownFor } from '../typed-arrays'
@@ -30,10 +31,13 @@ export interface LiveRun {
   hierarchy: NativeHierarchy
   interval: number
   cells: TimelineCell[]
+  /** The first level's fully associative shadow, fed the same accesses (the advisor's three Cs). */
+  shadow: NativeMissClassifier | null
 }
 
 export class LiveSimulation implements ChunkFeed {
   private hierarchy: NativeHierarchy | null = null
+  private shadow: NativeMissClassifier | null = null
   private kinds = new Uint8Array(256)
   /** Point p's timeline variable is p: named and folded after the trace. */
   private variables = new Int32Array(256)
@@ -57,13 +61,16 @@ export class LiveSimulation implements ChunkFeed {
   drop(why: string): void {
     this.failure ??= why
     this.hierarchy = null
+    this.shadow = null
   }
 
   private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
     if (this.failure) return
     try {
       if (table.length > this.known) this.addPoints(table)
-      await this.hierarchy!.runAsync({ count, points: points.subarray(0, count), addresses: addresses.subarray(0, count), sizes: sizes.subarray(0, count) })
+      const batch = { count, points: points.subarray(0, count), addresses: addresses.subarray(0, count), sizes: sizes.subarray(0, count) }
+      // The shadow beside the hierarchy, each on a thread of the pool (they only read the batch).
+      await Promise.all([this.hierarchy!.runAsync(batch), this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
       this.fed += count
       if (this.hierarchy && this.hierarchy.bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
     } catch (e) {
@@ -96,6 +103,7 @@ export class LiveSimulation implements ChunkFeed {
         // CPU from it, not add any.
         tlbThread: tlbThreadPays(3)
       })
+      this.shadow = firstLevelShadow(this.config)
     }
   }
 
@@ -113,9 +121,11 @@ export class LiveSimulation implements ChunkFeed {
     // Points stored with no access fed (none, normally) simply count nothing, as in a simulation of the stored trace.
     if (kinds.length > this.known) h.setPointKinds(kinds, Int32Array.from({ length: kinds.length }, (_, p) => p))
     h.finish()
+    const shadow = this.shadow
     this.hierarchy = null
+    this.shadow = null
     const interval = timelineIntervalOf(this.config, total)
-    return { hierarchy: h, interval, cells: atInterval(h.timelineCells(), h.timelineInterval, interval) }
+    return { hierarchy: h, interval, cells: atInterval(h.timelineCells(), h.timelineInterval, interval), shadow }
   }
 }
 
@@ -129,4 +139,15 @@ export function atInterval(cells: TimelineCell[], width: number, interval: numbe
   const factor = interval / width
   if (!Number.isInteger(factor)) throw new Error(`internal: the interval ${interval} is not a multiple of ${width}`)
   return cells.map((c) => ({ ...c, interval: Math.floor(c.interval / factor) }))
+}
+
+/**
+ * The shadow of the first cache level that a first simulation feeds (null: none, for a
+ * hierarchy without a cache level, or with a layout filter, whose addresses the shadow would
+ * need mapped; the advisor then replays the trace as before).
+ */
+export function firstLevelShadow(config: HierarchyConfig): NativeMissClassifier | null {
+  const first = config.levels[0]
+  if (!first || (config.layout && config.layout.length > 0)) return null
+  return new NativeMissClassifier(first)
 }

@@ -1,20 +1,22 @@
 /**
  * The advisor over a stored run: the run's report, the three Cs of its misses at the level
- * (the trace replayed into a fully associative shadow of the level, through the run's layout
- * filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
+ * (from the shadow counts the trace's first simulation kept, else the trace replayed into a
+ * fully associative shadow of the level, through the run's layout filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
  * pure. Used in-process by `stride advise` and in the report worker by the API's getAdvice.
  */
 import { StrideError } from '../../shared/errors'
-import type { MissClasses, RunAdvice, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, MissClasses, RunAdvice, RunReport } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import type { Db } from '../store/open-db'
 import { buildReport } from '../store/runs'
-import { iterateChunks } from '../store/session-reader'
+import { countEvents, iterateChunks } from '../store/session-reader'
+import { readShadowCounts } from '../store/shadow-counts'
+import { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { SessionStatics } from '../store/session-statics'
 import { readPlacedVariables } from './placed-variables'
 import { MissStream } from '../analysis/objects/miss-stream'
 import { diagnoseRun, levelConfig } from '../analysis/advice/diagnose'
-import { MAX_REMEMBERED_LINES, MissClassifier } from '../analysis/advice/miss-classes'
+import { classesOf, MAX_REMEMBERED_LINES, type ShadowCounts } from '../analysis/advice/miss-classes'
 
 export async function adviseStoredRun(db: Db, run: number | null, level: string | null, statics: SessionStatics = new SessionStatics()): Promise<RunAdvice> {
   const report = buildReport(db, run, statics)
@@ -29,14 +31,45 @@ export async function adviseStoredRun(db: Db, run: number | null, level: string 
   }
 }
 
-/** Replays the trace into a fully associative shadow of `level`; per reference, its misses' three Cs. */
+/**
+ * Per reference, its misses' three Cs at `level`: from the shadow counts the trace's first
+ * simulation kept for this run and level (store/shadow-counts.ts), else by replaying the trace
+ * into a fully associative shadow of the level (native), through the run's layout filters.
+ */
 export async function classifyMisses(db: Db, report: RunReport, level: string, statics: SessionStatics = new SessionStatics()): Promise<MissClasses> {
   const cache = levelConfig(report, level)
   const index = report.config.levels.indexOf(cache)
   const kinds = statics.kinds(db)
   const points = statics.points(db)
+  const key = { run: report.run, level, size: cache.size, assoc: cache.assoc, lineSize: cache.lineSize, events: countEvents(db) }
+  const counts = readShadowCounts(db, key, kinds.length) ?? (await replayShadow(db, report, index, kinds))
+  const runMisses = new Float64Array(kinds.length)
+  const byId = new Map(report.references.map((r) => [r.id, r]))
+  for (const p of points) runMisses[p.index] = byId.get(p.id)?.levels[level]?.misses ?? 0
+  const classes = classesOf(counts, runMisses)
+  const byReference: MissClasses['byReference'] = {}
+  for (const p of points) if (byId.has(p.id)) byReference[p.id] = classes[p.index]!
+  return {
+    level,
+    sets: counts.setCount,
+    source: shadowSource(report.config, index, counts.forgetful),
+    byReference
+  }
+}
+
+/** What fed the shadow of level `index`, as the advice says it. */
+export function shadowSource(config: HierarchyConfig, index: number, forgetful: boolean): string {
+  return (
+    (index === 0 ? 'every access of the trace' : `the misses of ${config.levels[index - 1]!.name}`) +
+    (forgetful ? `; more than ${MAX_REMEMBERED_LINES.toLocaleString('en-US')} distinct lines, so later first touches count as capacity` : '')
+  )
+}
+
+/** The shadow of level `index` fed the stored trace again: every access for the first level, the previous level's misses for a deeper one. */
+async function replayShadow(db: Db, report: RunReport, index: number, kinds: Uint8Array): Promise<ShadowCounts> {
+  const cache = report.config.levels[index]!
   const layout = report.config.layout && report.config.layout.length > 0 ? buildLayoutMap(await readPlacedVariables(db), report.config.layout) : null
-  const classifier = new MissClassifier(cache, kinds.length)
+  const shadow = new NativeMissClassifier(cache)
   if (index === 0) {
     const mapped = new Float64Array(1 << 16)
     for (const chunk of iterateChunks(db, kinds.length)) {
@@ -46,41 +79,27 @@ export async function classifyMisses(db: Db, report: RunReport, level: string, s
         layout.apply(chunk.addresses, to, chunk.count)
         addresses = to
       }
-      for (let i = 0; i < chunk.count; i++) {
-        const p = chunk.points[i]!
-        classifier.access(p, addresses[i]!, chunk.sizes[i]!)
-        // A modify is a read then a write of the same bytes (the run counts both).
-        if (kinds[p] === MODIFY) classifier.access(p, addresses[i]!, chunk.sizes[i]!)
-      }
+      // A modify is a read then a write of the same bytes (the run counts both): `kinds` doubles it.
+      shadow.run({ count: chunk.count, points: chunk.points, addresses, sizes: chunk.sizes }, kinds)
     }
   } else {
     // A deeper level sees the misses of the one before it (write-backs and prefetches aside).
     const previous = new MissStream({ config: report.config, pointKinds: kinds, level: index - 1, mapAddresses: layout ? (f, t, n) => layout.apply(f, t, n) : null })
-    const one = new Float64Array(1)
+    let ones = new Uint16Array(0)
+    let mapped = new Float64Array(0)
     for (const chunk of iterateChunks(db, kinds.length)) {
       const misses = previous.run(chunk)
-      for (let i = 0; i < misses.count; i++) {
-        one[0] = misses.address[i]!
-        if (layout) layout.apply(one, one, 1)
-        classifier.access(misses.point[i]!, one[0], 1)
+      if (ones.length < misses.count) {
+        ones = new Uint16Array(misses.count).fill(1)
+        mapped = new Float64Array(misses.count)
       }
+      let addresses = misses.address
+      if (layout) {
+        layout.apply(misses.address, mapped, misses.count)
+        addresses = mapped
+      }
+      shadow.run({ count: misses.count, points: misses.point, addresses, sizes: ones }, null)
     }
   }
-  const runMisses = new Float64Array(kinds.length)
-  const byId = new Map(report.references.map((r) => [r.id, r]))
-  for (const p of points) runMisses[p.index] = byId.get(p.id)?.levels[level]?.misses ?? 0
-  const counts = classifier.classify(runMisses)
-  const byReference: MissClasses['byReference'] = {}
-  for (const p of points) if (byId.has(p.id)) byReference[p.id] = counts[p.index]!
-  return {
-    level,
-    sets: classifier.setCount,
-    source:
-      (index === 0 ? 'every access of the trace' : `the misses of ${report.config.levels[index - 1]!.name}`) +
-      (classifier.forgetful ? `; more than ${MAX_REMEMBERED_LINES.toLocaleString('en-US')} distinct lines, so later first touches count as capacity` : ''),
-    byReference
-  }
+  return shadow.counts(kinds.length)
 }
-
-/** The stored kind code of a read-modify-write point (store/session-reader's KINDS order). */
-const MODIFY = 2
