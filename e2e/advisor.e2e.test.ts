@@ -47,6 +47,8 @@ describe('advisor', () => {
     await expect.poll(() => page.getByTestId('tab-compare').getAttribute('aria-selected'), { timeout: 180_000 }).toBe('true')
     await page.getByTestId('diff-total').first().waitFor({ timeout: 30_000 })
     await screenshot(page, 'advisor-2a-compare')
+    // The what-if's run becomes the active one only when the user picks it.
+    await page.getByTestId('make-active').click()
     // Back on the advisor, the new run is diagnosed: the conflict is gone.
     await page.getByTestId('tab-advisor').click()
     await expect.poll(() => page.getByTestId('advisor-view').getAttribute('data-run'), { timeout: 60_000 }).toBe(String(runBefore + 1))

@@ -87,9 +87,16 @@ describe('what-if and compare', () => {
       new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true })
     }`)
     await page.getByTestId('run-whatif').click()
-    // The new run opens in Compare by itself: run 2 against run 1.
-    await expect.poll(() => page.getByTestId('run-totals').textContent(), { timeout: 120_000 }).toMatch(/^Run 2/)
-    await expect.poll(() => page.getByTestId('tab-compare').getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true')
+    // The new run is shown in Compare against run 1, labelled by what the what-if changed; run 1
+    // stays the active run until the user makes run 2 active.
+    await expect.poll(() => page.getByTestId('tab-compare').getAttribute('aria-selected'), { timeout: 120_000 }).toBe('true')
+    const added = page.getByTestId('run-added')
+    await added.waitFor({ timeout: 30_000 })
+    expect(await added.textContent()).toMatch(/^Run 2 added: pad B by \S+, pad C by 1K — run 1 stays active\.Make active$/)
+    expect(await page.getByTestId('run-totals').textContent()).toMatch(/^Run 1/)
+    expect(await page.getByTestId('baseline-config').textContent()).toBe('baseline: run 1 · L1 128K 2-way 128B')
+    expect(await page.getByTestId('compared-label').textContent()).toMatch(/^run 2 · pad B by \S+, pad C by 1K$/)
+    expect(await page.getByTestId('run-label').allTextContents()).toEqual([expect.stringMatching(/^pad B by \S+, pad C by 1K$/), 'L1 128K 2-way 128B'])
     const banners = (await page.evaluate('window.bannerTexts')) as string[]
     expect(banners.length).toBeGreaterThan(0)
     for (const text of banners) expect(text).not.toMatch(/launching the program/)
@@ -111,6 +118,17 @@ describe('what-if and compare', () => {
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n')
     expect(csv[0]).toBe('Line,baseline accesses,accesses,baseline misses,misses,delta misses,baseline miss ratio,miss ratio,delta miss ratio')
     expect(csv[1]).toMatch(/conflict\.c:30,24576,24576,24576,\d+,-\d+,1,0\.06/)
+
+    // Made active by the user: run 2 is the session's run now, still compared with run 1.
+    await page.getByTestId('make-active').click()
+    await expect.poll(() => page.getByTestId('run-totals').textContent(), { timeout: 30_000 }).toMatch(/^Run 2/)
+    expect(await page.getByTestId('run-added').count()).toBe(0)
+    // Renamed in the Runs list: the label the user gave is shown (and stored in the session).
+    await page.getByTestId('run-rename').first().click()
+    await page.getByTestId('run-rename-input').fill('padded B and C')
+    await page.getByTestId('run-rename-save').click()
+    await expect.poll(() => page.getByTestId('run-label').first().textContent()).toBe('padded B and C')
+    expect(await page.getByTestId('compared-label').textContent()).toBe('run 2 · padded B and C')
 
     // A line of the diff opens the source painted by Δ misses: line 30 is green (fewer).
     await firstLine.click()

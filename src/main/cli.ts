@@ -35,6 +35,7 @@ const COMMANDS: Record<string, Load> = {
       .then((m) => m.simulateCommand),
   report: () => import('./cli/report-command').then((m) => m.reportCommand),
   info: () => import('./cli/info-command').then((m) => m.infoCommand),
+  runs: () => import('./cli/runs-command').then((m) => m.runsCommand),
   export: () => import('./cli/export-command').then((m) => m.exportCommand),
   objects: () => import('./cli/objects-command').then((m) => m.objectsCommand),
   serve: () => import('./cli/serve-command').then((m) => m.serveCommand),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { StrideError, type StrideErrorCode } from './errors'
+import { MAX_RUN_LABEL } from './run-labels'
 import { attachTargetSchema, hierarchySchema, levelName, objectsOptionsSchema, pid, samplingSchema } from './schemas'
 import type {
   ExampleProgram,
@@ -22,6 +23,7 @@ import type {
   RunAdvice,
   RunReport,
   RunFigures,
+  RunSummary,
   SessionInfo,
   SourceFile,
   TraceStopReason
@@ -56,7 +58,10 @@ export const API_INPUT_SCHEMAS = {
       simulate: hierarchySchema.nullable().default(null)
     })
     .strict(),
-  simulate: z.object({ session: sessionPath, config: hierarchySchema }).strict(),
+  /** `parent`: the run a what-if was made from (recorded with the new run; its label is read against it). */
+  simulate: z.object({ session: sessionPath, config: hierarchySchema, parent: z.number().int().positive().nullable().default(null) }).strict(),
+  /** Gives a run the user's label; an empty one goes back to the derived label. Returns the session's runs. */
+  renameRun: z.object({ session: sessionPath, run: z.number().int().positive(), label: z.string().max(MAX_RUN_LABEL * 4) }).strict(),
   cancelJob: z.object({ jobId: z.string().min(1).max(64) }).strict(),
   openSession: z.object({ path: sessionPath }).strict(),
   getReport: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
@@ -184,6 +189,7 @@ export interface ApiResults {
   inspectProgram: ProgramSymbols
   startTrace: JobStarted
   simulate: JobStarted
+  renameRun: RunSummary[]
   cancelJob: { cancelled: boolean }
   openSession: SessionInfo
   getReport: RunReport

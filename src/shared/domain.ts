@@ -182,6 +182,12 @@ export interface RunSummary {
   createdAt: string
   config: HierarchyConfig
   accesses: number
+  /** The run this one was made from (a what-if's run); null when none was recorded. */
+  parent: RunId | null
+  /** The label the user gave it; null: derived. */
+  name: string | null
+  /** What tells it apart (shared/run-labels.ts): `name`, else what differs from its parent or the first run. */
+  label: string
 }
 
 export interface LevelTotals {

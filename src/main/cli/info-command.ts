@@ -4,7 +4,7 @@ import { openSessionDb, readPoints, readSessionInfo } from '../store/session-rea
 import { sessionStreams } from '../store/stream-store'
 import { has, parseArgs } from './args'
 import type { Io } from './io'
-import { runsLine, shownFunctions } from './info-output'
+import { runLines, shownFunctions } from './info-output'
 import { SHOWN_SHARE } from './shown-share'
 
 export async function infoCommand(argv: string[], io: Io): Promise<number> {
@@ -79,7 +79,7 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     if (info.recorder) io.out(`  recorder  ${info.recorder}${info.threads && info.threads > 1 ? `, ${info.threads} threads (accesses interleaved as they ran)` : ''}`)
     io.out(`  stored    ${info.storedBytes} bytes (${info.storedBytes > 0 ? ((info.events * 24) / info.storedBytes).toFixed(1) : '-'}x vs 24-byte records)`)
     io.out(`  points    ${points.length}`)
-    io.out(`  runs      ${runsLine(info.runs)}`)
+    runLines(info.runs).forEach((line, i) => io.out(`  ${i === 0 ? 'runs      ' : '          '}${line}`))
     if (info.debugInfoHint) io.out(`  note      ${info.debugInfoHint}`)
     const accesses = new Map<string, number>()
     for (const p of points) if (p.function !== null) accesses.set(p.function, (accesses.get(p.function) ?? 0) + p.accesses)

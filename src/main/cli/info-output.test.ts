@@ -2,27 +2,24 @@
 import { describe, expect, it } from 'vitest'
 import type { HierarchyConfig, RunSummary } from '../../shared/domain'
 import type { FunctionStreams } from '../store/stream-store'
-import { RUN_GROUPS_SHOWN, runsLine, shownFunctions } from './info-output'
+import { RUNS_SHOWN, runLines, shownFunctions } from './info-output'
 
 const l1 = (size: number): HierarchyConfig => ({ levels: [{ name: 'L1', size, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false })
-const run = (id: number, config: HierarchyConfig): RunSummary => ({ run: id, createdAt: 'x', config, accesses: 1 })
+const run = (id: number, config: HierarchyConfig, label: string): RunSummary => ({ run: id, createdAt: 'x', config, accesses: 1, parent: null, name: null, label })
 
 describe('stride info: runs', () => {
-  it('writes consecutive runs of one configuration as a range, and tells a layout or TLB apart', () => {
-    const padded: HierarchyConfig = { ...l1(32768), layout: [{ kind: 'external', variable: 'B', bytes: 64 }] }
-    const tlb: HierarchyConfig = { ...l1(32768), tlb: [{ name: 'DTLB', entries: 64, assoc: 4, pageSize: 4096, policy: 'lru' }] }
-    const runs = [1, 2, 3].map((i) => run(i, l1(32768))).concat([run(4, l1(65536)), run(5, padded), run(6, l1(32768)), run(8, l1(32768)), run(9, tlb)])
-    expect(runsLine(runs)).toBe('1-3: L1:32768:8:64; 4: L1:65536:8:64; 5: L1:32768:8:64 pad B=64; 6: L1:32768:8:64; 8: L1:32768:8:64; 9: L1:32768:8:64 DTLB:64:4:4096')
-    expect(runsLine([])).toBe('(none)')
+  it('writes one line per run, with its label', () => {
+    const runs = [run(1, l1(32768), 'L1 32K 8-way 64B'), run(2, l1(32768), '+ stride prefetcher on L1'), run(3, l1(65536), 'L1 64K (was 32K)')]
+    expect(runLines(runs)).toEqual(['run 1  L1 32K 8-way 64B', 'run 2  + stride prefetcher on L1', 'run 3  L1 64K (was 32K)'])
+    expect(runLines([])).toEqual(['(none)'])
   })
 
-  it('lists the latest groups and counts the earlier runs', () => {
-    // Two configurations in turn: every run is a group of its own.
-    const runs = Array.from({ length: 40 }, (_, i) => run(i + 1, l1(i % 2 ? 65536 : 32768)))
-    const line = runsLine(runs)
-    expect(line.startsWith(`${40 - RUN_GROUPS_SHOWN} earlier (--json lists them); ${40 - RUN_GROUPS_SHOWN + 1}: `)).toBe(true)
-    expect(line.split('; ')).toHaveLength(RUN_GROUPS_SHOWN + 1)
-    expect(line.endsWith('; 40: L1:65536:8:64')).toBe(true)
+  it('lists the latest runs and counts the earlier ones', () => {
+    const runs = Array.from({ length: 40 }, (_, i) => run(i + 1, l1(32768), `label ${i + 1}`))
+    const lines = runLines(runs)
+    expect(lines).toHaveLength(RUNS_SHOWN + 1)
+    expect(lines[0]).toBe(`${40 - RUNS_SHOWN} earlier (stride runs lists them)`)
+    expect(lines.at(-1)).toBe('run 40  label 40')
   })
 })
 

@@ -8,35 +8,23 @@ import type { RunSummary } from '../../shared/domain'
 import type { FunctionStreams } from '../store/stream-store'
 import { SHOWN_SHARE } from './shown-share'
 
-/** Groups of runs listed at most; earlier ones are counted. */
-export const RUN_GROUPS_SHOWN = 12
+/** Runs listed at most; earlier ones are counted (`stride runs` lists them all). */
+export const RUNS_SHOWN = 12
 
-/** A run's hierarchy in the CLI's spec forms, with its layout filter if any (runs of one sweep differ there). */
-function describe({ config }: RunSummary): string {
-  const levels = config.levels.map((l) => `${l.name}:${l.size}:${l.assoc}:${l.lineSize}`)
-  const tlb = (config.tlb ?? []).map((t) => `${t.name}:${t.entries}:${t.assoc}:${t.pageSize}`)
-  const layout = (config.layout ?? []).map((f) => (f.kind === 'external' ? `pad ${f.variable}=${f.bytes}` : `pad-dim ${f.variable}=${f.dim}:${f.extent}`))
-  return [...levels, ...tlb, ...layout].join(' ')
+/** A run's line: its number and its label (shared/run-labels.ts). */
+export function runLine(r: RunSummary): string {
+  return `run ${r.run}  ${r.label}`
 }
 
 /**
- * The runs as `1-586: L1:32768:8:64; 587: L1:65536:8:64`: consecutive runs of one configuration
- * as a range, the latest RUN_GROUPS_SHOWN groups, and how many earlier runs are not listed.
+ * The runs, one line each with its label (`run 2  + stride prefetcher on L1`): the latest
+ * RUNS_SHOWN, after a line counting the earlier ones.
  */
-export function runsLine(runs: readonly RunSummary[]): string {
-  const groups: Array<{ first: number; last: number; config: string; runs: number }> = []
-  for (const r of runs) {
-    const config = describe(r)
-    const group = groups.at(-1)
-    if (group && group.config === config && r.run === group.last + 1) {
-      group.last = r.run
-      group.runs++
-    } else groups.push({ first: r.run, last: r.run, config, runs: 1 })
-  }
-  if (groups.length === 0) return '(none)'
-  const shown = groups.slice(-RUN_GROUPS_SHOWN).map((g) => `${g.first === g.last ? g.first : `${g.first}-${g.last}`}: ${g.config}`)
-  const earlier = groups.slice(0, -RUN_GROUPS_SHOWN).reduce((n, g) => n + g.runs, 0)
-  return (earlier > 0 ? [`${earlier} earlier (--json lists them)`, ...shown] : shown).join('; ')
+export function runLines(runs: readonly RunSummary[]): string[] {
+  if (runs.length === 0) return ['(none)']
+  const earlier = runs.length - RUNS_SHOWN
+  const shown = runs.slice(-RUNS_SHOWN).map(runLine)
+  return earlier > 0 ? [`${earlier} earlier (stride runs lists them)`, ...shown] : shown
 }
 
 /**

@@ -9,6 +9,7 @@ export const USAGE = `usage: stride <command> [options]
   simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--all] [--json]
   report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--all] [--json]
   info     S.stride [--json]
+  runs     S.stride [--run N [--rename TEXT]] [--json]   (--rename "": back to the derived label)
   export   S.stride --format raw --out FILE
   advise   S.stride [--run N] [--level NAME] [--json]
   objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid

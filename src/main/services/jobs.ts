@@ -8,6 +8,8 @@ import type { ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
 import type { HierarchyConfig } from '../../shared/domain'
 import { JobError, runSimulateWorker, runTraceWorker, warmTraceWorker, type WorkerHandle } from '../workers/run-worker'
 import { rememberSession } from './recent-sessions'
+import { openSessionDb } from '../store/session-reader'
+import { setRunParent } from '../store/runs'
 import { ApiEventChannel } from './event-channel'
 import { ReadyReports } from './ready-reports'
 import type { SessionLock } from '../store/session-lock'
@@ -75,9 +77,10 @@ export class JobManager extends ApiEventChannel {
     return job.id
   }
 
-  startSimulate(client: string, session: string, config: HierarchyConfig): string {
+  /** `parent`: the run a what-if was made from, recorded with the new run (its label is read against it). */
+  startSimulate(client: string, session: string, config: HierarchyConfig, parent: number | null = null): string {
     const job = this.newJob(client, 'simulate')
-    void this.runSimulate(job, session, config, 'completed', false, null)
+    void this.runSimulate(job, session, config, 'completed', false, null, parent)
     return job.id
   }
 
@@ -146,11 +149,12 @@ export class JobManager extends ApiEventChannel {
     }, SPARE_AFTER_MS).unref()
   }
 
-  private async runSimulate(job: Job, session: string, config: HierarchyConfig, stopReason: JobFinished['stopReason'], partial: boolean, message: string | null): Promise<void> {
+  private async runSimulate(job: Job, session: string, config: HierarchyConfig, stopReason: JobFinished['stopReason'], partial: boolean, message: string | null, parent: number | null = null): Promise<void> {
     try {
       const handle = runSimulateWorker({ session, configs: [config] }, (p) => this.progress(job, p))
       job.handle = handle
       const done = await handle.result
+      if (!done.cancelled && parent !== null) recordParent(session, done.runs[0]!, parent)
       this.finish(job, {
         session,
         run: done.cancelled ? null : done.runs[0]!,
@@ -172,5 +176,22 @@ export class JobManager extends ApiEventChannel {
     this.jobs.delete(job.id)
     const error = e instanceof Error ? e.message : String(e)
     this.emit(job.client, 'failed', { jobId: job.id, kind: job.kind, error, session: e instanceof JobError ? (e.session ?? session) : session })
+  }
+}
+
+/**
+ * Records the run a what-if's run was made from. Only its label depends on it: a session that
+ * cannot take it now (locked a moment by a reader) keeps the run, labelled against its first run.
+ */
+function recordParent(session: string, run: number, parent: number): void {
+  try {
+    const db = openSessionDb(session)
+    try {
+      setRunParent(db, run, parent)
+    } finally {
+      db.close()
+    }
+  } catch {
+    // the run stands
   }
 }

@@ -7,7 +7,9 @@ import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, isAbsolute, join, resolve } from 'node:path'
 import { parseApiInput, StrideError, type ApiMethod, type ApiParsedInput, type ApiResults } from '../../shared/api'
 import { sessionsDir } from '../paths'
-import { openSessionDb, readSessionInfo } from '../store/session-reader'
+import { openSessionDb, readRuns, readSessionInfo } from '../store/session-reader'
+import { renameRun } from '../store/runs'
+import { cleanLabel } from '../../shared/run-labels'
 import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
@@ -111,9 +113,18 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
         throw e
       }
     },
-    simulate: ({ session, config }, { client }) => {
+    simulate: ({ session, config, parent }, { client }) => {
       openSessionDb(session, { readonly: true }).close() // fail now, clearly, on a bad file
-      return { jobId: jobs.startSimulate(client, resolve(session), config) }
+      return { jobId: jobs.startSimulate(client, resolve(session), config, parent) }
+    },
+    renameRun: ({ session, run, label }) => {
+      const db = openSessionDb(session)
+      try {
+        renameRun(db, run, cleanLabel(label))
+        return readRuns(db)
+      } finally {
+        db.close()
+      }
     },
     cancelJob: ({ jobId }) => ({ cancelled: jobs.cancel(jobId) || attachJobs.cancel(jobId) }),
     openSession: ({ path }) => {

@@ -177,6 +177,20 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
   return run
 }
 
+/**
+ * Gives a run a label (null: back to the one derived from its configuration). The label is
+ * cleaned to one line (shared/run-labels.ts cleanLabel) by the caller.
+ */
+export function renameRun(db: Db, run: RunId, label: string | null): void {
+  const changed = db.prepare('UPDATE runs SET label = ? WHERE run = ?').run(label, run).changes
+  if (changed === 0) throw new StrideError(`Run ${run} is not in this session; "stride runs" lists its runs.`, 'not-found')
+}
+
+/** Records the run `run` was made from (a what-if's run), which its derived label is read against. */
+export function setRunParent(db: Db, run: RunId, parent: RunId | null): void {
+  db.prepare('UPDATE runs SET parent = ? WHERE run = ?').run(parent, run)
+}
+
 export function latestRun(db: Db): RunId | null {
   return oneRow(db.prepare('SELECT MAX(run) AS run FROM runs'), { run: 'int?' }).run
 }

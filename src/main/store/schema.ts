@@ -165,6 +165,15 @@ const MIGRATIONS: Array<(db: Db) => void> = [
   // `report --by variable`).
   (db) => {
     db.exec(`DELETE FROM run_rollup;`)
+  },
+  // 10 -> 11 (run labels): the run a run was made from (a what-if's run; null when none was
+  // recorded, as for every older run) and the label the user gave it (null: derived from its
+  // configuration against that run, shared/run-labels.ts).
+  (db) => {
+    db.exec(`
+      ALTER TABLE runs ADD COLUMN parent INTEGER;
+      ALTER TABLE runs ADD COLUMN label TEXT;
+    `)
   }
 ]
 

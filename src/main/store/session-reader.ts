@@ -3,6 +3,7 @@ import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } 
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
+import { runLabel } from '../../shared/run-labels'
 import { ACCESS_KINDS, type AccessPoint, type FunctionStreams, type HierarchyConfig, type PointStreams, type RunSummary, type SessionInfo, type TraceStopReason } from '../../shared/domain'
 import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
@@ -166,9 +167,18 @@ function toFunctionStreams(f: FunctionStreams & { buckets?: FunctionStreams['len
   }
 }
 
+/** The session's runs, each with its label (the user's, else derived: shared/run-labels.ts). */
 export function readRuns(db: Db): RunSummary[] {
-  const rows = allRows(db.prepare('SELECT run, created_at, config, accesses FROM runs ORDER BY run'), { run: 'number', created_at: 'text', config: 'text', accesses: 'number' })
-  return rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: parseRunConfig(r.run, r.config), accesses: r.accesses }))
+  const rows = allRows(db.prepare('SELECT run, created_at, config, accesses, parent, label FROM runs ORDER BY run'), {
+    run: 'number',
+    created_at: 'text',
+    config: 'text',
+    accesses: 'number',
+    parent: 'number?',
+    label: 'text?'
+  })
+  const runs = rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: parseRunConfig(r.run, r.config), accesses: r.accesses, parent: r.parent, name: r.label }))
+  return runs.map((r) => ({ ...r, label: runLabel(r, runs) }))
 }
 
 /** A stored run's configuration, checked: a damaged one is a malformed session, named. */

@@ -28,7 +28,7 @@ interface JobState {
   starting: boolean
   startError: string | null
   start(input: ApiInput<'startTrace'>): Promise<boolean>
-  /** Re-simulate a session with another hierarchy or layout (a what-if); opens the new run when done. */
+  /** Re-simulate a session with another hierarchy or layout (a what-if); when done, shows the new run (a run of the open session: in Compare, not made active). */
   simulate(input: ApiInput<'simulate'>): Promise<boolean>
   cancel(): Promise<void>
   dismiss(): void
@@ -62,13 +62,18 @@ export const useJobs = create<JobState>((set, get) => {
       // The session summary shows partial/stop reason from here on.
       set({ active: null })
       const whatIf = a.kind === 'simulate'
-      void useSession
-        .getState()
-        .open(f.session, f.run)
-        .then(() => {
-          // A what-if ends on its result: the new run against the run it came from.
+      const session = useSession.getState()
+      // A what-if of the open session keeps its active run: the new run is shown, not chosen.
+      const keepRun = whatIf && session.path === f.session && session.run !== null && f.run !== null
+      const added = f.run
+      void session
+        .open(f.session, keepRun ? session.run : f.run)
+        .then(async () => {
+          // A what-if ends on its result: the new run against the run it came from, in Compare.
           const s = useSession.getState()
-          if (whatIf && s.baseline && s.baseline.run !== f.run) s.setTab('compare')
+          if (!keepRun || added === null || s.run === added) return
+          s.setTab('compare')
+          await s.showAdded(added)
         })
     } else {
       set({ active: { ...a, status: 'finished', finished: f, cancelling: false } })

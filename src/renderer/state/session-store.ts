@@ -64,6 +64,12 @@ interface SessionState {
   baselineReport: RunReport | null
   baselineStatus: 'idle' | 'loading' | 'ready' | 'error'
   baselineError: string | null
+  /**
+   * A run a what-if just added, shown in Compare against the baseline without becoming the
+   * active run: the active run changes only when the user picks it (makeActive, or the Runs list).
+   */
+  added: number | null
+  addedReport: RunReport | null
   open(path: string, run?: number | null): Promise<void>
   selectRun(run: number): Promise<void>
   setLevel(level: string): void
@@ -76,6 +82,13 @@ interface SessionState {
   /** Compare with the latest run of another session (same program, another trace). */
   compareWithSession(path: string): Promise<void>
   select(file: string | null, line: number | null, reference?: string | null): void
+  /** Shows a run a what-if added in Compare (against the baseline); the active run stays. */
+  showAdded(run: number): Promise<void>
+  /** Makes the added run the active one. */
+  makeActive(): Promise<void>
+  dismissAdded(): void
+  /** Gives a run the user's label ('' goes back to the derived one); the runs are re-read. */
+  renameRun(run: number, label: string): Promise<void>
   close(): void
 }
 
@@ -101,13 +114,15 @@ export const useSession = create<SessionState>((set, get) => ({
   baselineReport: null,
   baselineStatus: 'idle',
   baselineError: null,
+  added: null,
+  addedReport: null,
 
   async open(path, run = null) {
     const my = ++ticket
     // A what-if reopens the same session at its new run: keep the baseline it is compared with.
     const keep = path === get().path
     set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
-    if (!keep) set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null })
+    if (!keep) set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null, added: null, addedReport: null })
     try {
       const info = await stride().openSession({ path })
       if (my !== ticket) return
@@ -128,6 +143,8 @@ export const useSession = create<SessionState>((set, get) => ({
     if (!path) return
     const my = ++ticket
     set({ run, reportStatus: 'loading', error: null })
+    // Picking the added run makes it active: nothing is pending any more.
+    if (get().added === run) set({ added: null, addedReport: null })
     try {
       const report = await reports.load(path, run)
       if (my !== ticket) return
@@ -185,9 +202,40 @@ export const useSession = create<SessionState>((set, get) => ({
     set({ file, selection: { file, line, seq: (get().selection?.seq ?? 0) + 1, reference } })
   },
 
+  async showAdded(run) {
+    const path = get().path
+    if (!path) return
+    set({ added: run, addedReport: null })
+    try {
+      const report = await reports.load(path, run)
+      if (get().added === run && get().path === path) set({ addedReport: report })
+    } catch (e) {
+      if (get().added === run) set({ added: null, error: errorMessage(e) })
+    }
+  },
+
+  async makeActive() {
+    const run = get().added
+    if (run !== null) await get().selectRun(run)
+  },
+
+  dismissAdded: () => set({ added: null, addedReport: null }),
+
+  async renameRun(run, label) {
+    const path = get().path
+    if (!path) return
+    try {
+      const runs = await stride().renameRun({ session: path, run, label })
+      const info = get().info
+      if (info && get().path === path) set({ info: { ...info, runs } })
+    } catch (e) {
+      set({ error: errorMessage(e) })
+    }
+  },
+
   close() {
     ticket++
-    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null })
+    set({ path: null, info: null, run: null, report: null, status: 'idle', reportStatus: 'idle', error: null, selection: null, file: null, added: null, addedReport: null })
     void get().setBaseline(null)
   }
 }))

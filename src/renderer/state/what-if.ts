@@ -1,6 +1,7 @@
 /**
  * "What if": re-simulate the open session with the current run's hierarchy changed (other
- * levels, layout filters). The new run opens when done, compared against the run it came from.
+ * levels, layout filters). When done, the new run is shown in Compare against the run it came
+ * from; the active run stays until the user makes the new one active.
  */
 import { create } from 'zustand'
 import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, TlbLevelConfig } from '../../shared/domain'
@@ -30,7 +31,8 @@ export async function runWhatIf(change: WhatIfChange): Promise<boolean> {
   if (!s.path || s.run === null || !s.report) return false
   const config = computeWhatIfConfig(s.report.config, change)
   const from = { session: s.path, run: s.run }
-  const started = await useJobs.getState().simulate({ session: s.path, config })
+  // The run it came from is recorded with the new run: its label says what the what-if changed.
+  const started = await useJobs.getState().simulate({ session: s.path, config, parent: s.run })
   if (started) await useSession.getState().setBaseline(from)
   return started
 }

@@ -1,7 +1,8 @@
 /**
  * The Advisor tab: the backend's diagnoses of the run's hot references at one level (METRIC
  * Fig. 8, Mohan Table 1), each with its evidence numbers. A suggestion Stride can try without
- * recompiling has a button that runs it as a what-if; the new run opens compared with this one.
+ * recompiling has a button that runs it as a what-if; the new run is shown compared with this one
+ * (this one stays active until the user makes the new one active).
  */
 import { useEffect } from 'react'
 import type { AdviceAction, AdviceItem, RunReport } from '../../shared/domain'
@@ -131,7 +132,7 @@ export function AdvisorView({ session, report }: Props) {
                     className="button primary small"
                     disabled={busy}
                     data-testid="advice-action"
-                    title={`Re-simulate run ${report.run} with this change; the new run opens compared with this one`}
+                    title={`Re-simulate run ${report.run} with this change; the new run is shown compared with this one`}
                     onClick={() => tryAction(item.action!)}
                   >
                     {item.action.label}

@@ -4,7 +4,7 @@
  * the change in misses and miss ratio. Clicking a line shows it in the source, painted by Δ.
  */
 import type { RunReport, SessionInfo } from '../../shared/domain'
-import { describeHierarchy } from '../components/RunList'
+import { describeHierarchy } from '../../shared/run-labels'
 import { DiffTable } from '../components/DiffTable'
 import { baseName } from '../logic/format'
 import type { RunDiff } from '../../shared/run-diff'
@@ -13,6 +13,7 @@ import { useSession } from '../state/session-store'
 
 interface Props {
   info: SessionInfo
+  /** The run compared: the active run, or a run a what-if added (not active until the user picks it). */
   report: RunReport
   level: string
   /** The run against the baseline (computed once by the session view, which also paints it). */
@@ -26,6 +27,8 @@ export function CompareView({ info, report, level, diff }: Props) {
   const others = recent.filter((r) => r.exists && r.path !== info.path && baseName(r.program) === baseName(info.program))
   const sameSession = s.baseline?.session === info.path
   const value = !s.baseline ? '' : sameSession ? `run:${s.baseline.run}` : `session:${s.baseline.session}`
+  const labelOf = (run: number): string | null => info.runs.find((r) => r.run === run)?.label ?? null
+  const added = s.added !== null && s.added === report.run
 
   const choose = (v: string) => {
     if (v === '') void s.setBaseline(null)
@@ -35,6 +38,16 @@ export function CompareView({ info, report, level, diff }: Props) {
 
   return (
     <div className="compare" data-testid="compare-view">
+      {added && (
+        <div className="notice info run-added" data-testid="run-added">
+          <span>
+            Run {report.run} added: {labelOf(report.run) ?? describeHierarchy(report.config)} — run {s.run} stays active.
+          </span>
+          <button type="button" className="button small primary" onClick={() => void s.makeActive()} data-testid="make-active">
+            Make active
+          </button>
+        </div>
+      )}
       <div className="toolbar">
         <label className="field inline">
           <span>Compare run {report.run} with</span>
@@ -45,7 +58,7 @@ export function CompareView({ info, report, level, diff }: Props) {
                 .filter((r) => r.run !== report.run)
                 .map((r) => (
                   <option key={r.run} value={`run:${r.run}`}>
-                    Run {r.run}: {describeHierarchy(r.config)}
+                    Run {r.run}: {r.label}
                   </option>
                 ))}
             </optgroup>
@@ -65,9 +78,13 @@ export function CompareView({ info, report, level, diff }: Props) {
         </label>
         {s.baseline && base && (
           <span className="muted small" data-testid="baseline-config">
-            baseline: {sameSession ? `run ${s.baseline.run}` : `${baseName(s.baseline.session)} run ${s.baseline.run}`} · {describeHierarchy(base.config)}
+            baseline: {sameSession ? `run ${s.baseline.run}` : `${baseName(s.baseline.session)} run ${s.baseline.run}`} ·{' '}
+            {(sameSession ? labelOf(s.baseline.run) : null) ?? describeHierarchy(base.config)}
           </span>
         )}
+        <span className="muted small" data-testid="compared-label">
+          run {report.run} · {labelOf(report.run) ?? describeHierarchy(report.config)}
+        </span>
       </div>
 
       {s.baselineStatus === 'loading' && <p className="muted pad">Loading the baseline…</p>}

@@ -39,7 +39,15 @@ export function SessionView() {
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
   const tree = useMemo(() => (report && level ? computeCodeTree(report, level) : []), [report, level])
   const base = s.baselineReport
-  const diff = useMemo(() => (base && report && level ? computeRunDiff(base, report, level) : null), [base, report, level])
+  // The active run against the baseline paints the source; none when the baseline is the active run itself.
+  const baseIsActive = s.baseline !== null && s.baseline.session === s.path && s.baseline.run === s.run
+  const diff = useMemo(() => (base && report && level && !baseIsActive ? computeRunDiff(base, report, level) : null), [base, report, level, baseIsActive])
+  // Compare shows a run a what-if added (not active yet) against the baseline, else the active run.
+  const compared = s.addedReport ?? report
+  const compareDiff = useMemo(
+    () => (s.addedReport ? (base && level ? computeRunDiff(base, s.addedReport, level) : null) : diff),
+    [s.addedReport, base, level, diff]
+  )
   const deltas = useMemo(() => (diff && file ? computeLineDeltas(diff, file) : undefined), [diff, file])
   const metrics = HEAT_METRICS.filter((m) => !m.needsBaseline || diff).map((m) => ({ value: m.id, label: m.label }))
   const metric = s.metric === 'delta' && !diff ? 'misses' : s.metric
@@ -54,7 +62,7 @@ export function SessionView() {
         <SessionSummary info={info} />
         <section aria-label="Runs">
           <h3 className="side-title">Runs</h3>
-          <RunList runs={info.runs} current={s.run} onSelect={(r) => void s.selectRun(r)} />
+          <RunList runs={info.runs} current={s.run} onSelect={(r) => void s.selectRun(r)} onRename={(r, label) => void s.renameRun(r, label)} />
         </section>
         <CodeTree
           nodes={tree}
@@ -211,7 +219,7 @@ export function SessionView() {
         )}
         {s.tab === 'compare' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-compare" aria-labelledby="tab-compare">
-            <CompareView info={info} report={report} level={level} diff={diff} />
+            <CompareView info={info} report={compared ?? report} level={level} diff={compareDiff} />
           </div>
         )}
         {/* ---- data structures ---- */}

@@ -1,6 +1,6 @@
 /**
  * What-if: change the hierarchy or pad data structures, re-simulate the same trace (no re-run
- * of the program), and land on the new run compared with this one.
+ * of the program), and land on the new run compared with this one (shown, not made active).
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import type { RunReport } from '../../shared/domain'
@@ -53,9 +53,10 @@ export function WhatIfView({ report }: Props) {
   return (
     <form className="whatif" onSubmit={(e) => void submit(e)} aria-label="What-if simulation" data-testid="whatif-form">
       <p className="muted">
-        Re-simulates this session's trace with the changes below: nothing is re-run. When it is done, Stride opens the new run in
-        the Compare tab, before (run {report.run}, the one shown now) against after; the Source tab's <em>Δ misses</em> paint shows
-        the same per line.
+        Re-simulates this session's trace with the changes below: nothing is re-run. When it is done, Stride shows the new run in
+        the Compare tab, before (run {report.run}, the one shown now) against after, labelled by what changed; run {report.run} stays
+        the active run until you make the new one active. Once it is, the Source tab's <em>Δ misses</em> paint shows the same per
+        line.
       </p>
       {reason && (
         <div className="notice info" data-testid="whatif-reason">
