@@ -100,6 +100,9 @@ describe('web-mode slice', () => {
     const refs = page.getByTestId('line-details').getByTestId('line-references')
     expect(await refs.textContent()).toMatch(/A_Read_0\s*S1\[i\]\s*100\.0%/)
     expect(await refs.textContent()).toContain('8 (100.0%)')
+    // Mohan's statistics per function are computed on request: one click, then shown (and kept).
+    await page.getByTestId('compute-function-streams').click()
+    await page.getByTestId('function-streams').waitFor({ timeout: 30_000 })
     expect(await page.getByTestId('function-streams').textContent()).toMatch(/sumfunc\s*regularity 100\.0%/)
     await screenshot(page, 'slice-3b-line-details')
 
@@ -112,6 +115,9 @@ describe('web-mode slice', () => {
     await recent.click()
     await page.getByTestId('source-view').waitFor({ timeout: 60_000 })
     await expectHotLine(page)
+    // Kept in the session: reopened, the statistics are there without a click.
+    expect(await page.getByTestId('function-streams').textContent()).toMatch(/sumfunc\s*regularity 100\.0%/)
+    expect(await page.getByTestId('compute-function-streams').count()).toBe(0)
     await screenshot(page, 'slice-5-reopened')
 
     expect(problems).toEqual([])

@@ -21,6 +21,7 @@ import type {
   FileChoice,
   RecentSession,
   RunAdvice,
+  FunctionStreams,
   RunReport,
   RunFigures,
   RunSummary,
@@ -77,6 +78,8 @@ export const API_INPUT_SCHEMAS = {
   getAdvice: z
     .object({ session: sessionPath, run: z.number().int().positive().nullable().default(null), level: levelName.nullable().default(null) })
     .strict(),
+  /** Mohan's stream statistics per function, computed from the stored trace (once; then kept in the session). */
+  computeFunctionStreams: z.object({ session: sessionPath }).strict(),
   // ---- Frida attach ----
   listProcesses: z.object({ filter: z.string().max(256).default('') }).strict(),
   inspectProcess: z.object({ pid, module: z.string().min(1).max(4096).nullable().default(null) }).strict(),
@@ -198,6 +201,7 @@ export interface ApiResults {
   recentSessions: RecentSession[]
   // ---- Advisor ----
   getAdvice: RunAdvice
+  computeFunctionStreams: FunctionStreams[]
   listProcesses: ProcessList
   inspectProcess: ProcessInspection
   startAttach: JobStarted

@@ -175,6 +175,8 @@ export interface SessionInfo {
   threads?: number | null
   /** Mohan's stream statistics per traced function (absent for sessions without them). */
   functionStreams?: FunctionStreams[]
+  /** They are computed on request (computeFunctionStreams) and have not been yet. */
+  functionStreamsPending?: boolean
 }
 
 export interface RunSummary {

@@ -1,21 +1,31 @@
 /** `stride info SESSION [--json]`. */
 import { StrideError } from '../../shared/errors'
 import { openSessionDb, readPoints, readSessionInfo } from '../store/session-reader'
-import { sessionStreams } from '../store/stream-store'
+import { keepFunctionStreamsAt, sessionStreams, type FunctionStreams } from '../store/stream-store'
 import { has, parseArgs } from './args'
 import type { Io } from './io'
 import { runLines, shownFunctions } from './info-output'
 import { SHOWN_SHARE } from './shown-share'
 
 export async function infoCommand(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, { json: {} }, 'info')
+  const args = parseArgs(argv, { json: {}, streams: {} }, 'info')
   const session = args.positional[0]
   if (!session || args.positional.length > 1) throw new StrideError('stride info: give one session file, e.g. stride info s.stride.')
   const db = openSessionDb(session, { readonly: true })
   try {
     const info = readSessionInfo(db, session)
     const points = readPoints(db)
-    const streams = await sessionStreams(db, points.map((p) => p.function))
+    // The functions' stream statistics are computed on request (--streams), then kept.
+    let notKept: string | null = null
+    const keep = (rows: FunctionStreams[]) => {
+      try {
+        keepFunctionStreamsAt(session, rows, 'stride info --streams')
+      } catch (e) {
+        notKept = e instanceof Error ? e.message : String(e)
+      }
+    }
+    const streams = await sessionStreams(db, points.map((p) => p.function), { computeFunctions: has(args, 'streams'), keep })
+    if (notKept) io.err(`stride info: the address streams per function were computed but not kept: ${notKept}`)
     if (has(args, 'json')) {
       io.out(
         JSON.stringify(
@@ -34,6 +44,7 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
             recorderNote: info.recorderNote ?? null,
             threads: info.threads ?? null,
             runs: info.runs,
+            functionStreamsPending: streams.functionsPending,
             points: points.map((p) => {
               const m = streams.points.get(p.index)
               return {
@@ -81,6 +92,8 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     io.out(`  points    ${points.length}`)
     runLines(info.runs).forEach((line, i) => io.out(`  ${i === 0 ? 'runs      ' : '          '}${line}`))
     if (info.debugInfoHint) io.out(`  note      ${info.debugInfoHint}`)
+    if (streams.functionsPending)
+      io.out(`  streams   per function: computed on request, one pass over the ${info.events} accesses (stride info --streams ${session})`)
     const accesses = new Map<string, number>()
     for (const p of points) if (p.function !== null) accesses.set(p.function, (accesses.get(p.function) ?? 0) + p.accesses)
     const { shown, hidden } = shownFunctions(streams.functions, accesses)

@@ -8,7 +8,7 @@ export const USAGE = `usage: stride <command> [options]
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
   simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--all] [--json]
   report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--all] [--json]
-  info     S.stride [--json]
+  info     S.stride [--streams] [--json]
   runs     S.stride [--run N [--rename TEXT]] [--json]   (--rename "": back to the derived label)
   export   S.stride --format raw --out FILE
   advise   S.stride [--run N] [--level NAME] [--json]

@@ -167,6 +167,8 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // In a worker: the diagnosis replays the trace (the three Cs per reference), seconds on
     // large sessions.
     getAdvice: ({ session, run, level }, context) => forCall(taskPool.run('advice', { session, run, level }), context),
+    // In a worker: one pass of Mohan's detectors over the stored trace, then kept in the session.
+    computeFunctionStreams: ({ session }, context) => forCall(taskPool.run('functionStreams', { session }), context),
     // ---- Frida attach ----
     listProcesses: async ({ filter }) => {
       const list = await fridaOwner().listProcesses()

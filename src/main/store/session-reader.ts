@@ -9,6 +9,7 @@ import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import type { DecodeInto } from '../compress/native-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
+import { FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow } from './rows'
@@ -135,6 +136,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     recorder: typeof m.get('recorder') === 'string' ? (m.get('recorder') as string) : null,
     recorderNote: typeof m.get('recorderNote') === 'string' ? (m.get('recorderNote') as string) : null,
     threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
+    functionStreamsPending: m.get(FUNCTION_STREAMS_KEY) === FUNCTION_STREAMS_ON_REQUEST,
     ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
   }
 }
@@ -150,20 +152,20 @@ function readStoredJson<T>(db: Db, sql: string): T[] {
   return (allRows(db.prepare(sql), { json: 'text' })).map((r) => JSON.parse(r.json) as T)
 }
 
-/** The stored document (stream-store.ts) in the API's shape. */
-function toFunctionStreams(f: FunctionStreams & { buckets?: FunctionStreams['lengthBuckets'] }): FunctionStreams {
+/** The stored document (stream-store.ts: `buckets`; older sessions: `lengthBuckets`) in the API's shape. */
+export function toFunctionStreams(f: Omit<FunctionStreams, 'lengthBuckets' | 'advice'> & { advice: readonly unknown[]; buckets?: FunctionStreams['lengthBuckets']; lengthBuckets?: FunctionStreams['lengthBuckets'] }): FunctionStreams {
   return {
     function: f.function,
     references: f.references,
     spatialRegularity: f.spatialRegularity,
     streams: f.streams,
     scalarStreams: f.scalarStreams,
-    lengthBuckets: f.buckets ?? f.lengthBuckets,
+    lengthBuckets: f.buckets ?? f.lengthBuckets ?? { '4-32': 0, '32-128': 0, '128-16384': 0, '>16384': 0 },
     meanLength: f.meanLength,
     lengthDeviation: f.lengthDeviation,
     meanStride: f.meanStride,
     meanStrideElements: f.meanStrideElements,
-    advice: f.advice
+    advice: f.advice as FunctionStreams['advice']
   }
 }
 

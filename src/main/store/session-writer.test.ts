@@ -168,7 +168,7 @@ describe('session writer: background encoding', () => {
     const w = new SessionWriter(join(dir, 'fed.stride'), META)
     const fed: number[] = []
     let reused = 0
-    // One chunk at a time, in order, as LiveFunctionStreams feeds; `tail` is the last one's.
+    // One chunk at a time, in order, as a feed such as LiveSimulation takes them; `tail` is the last one's.
     const started: Promise<void> = Promise.resolve()
     let tail = started
     // The first feed lasts until every batch is appended: later chunks are sealed, encoded and

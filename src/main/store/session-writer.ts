@@ -16,6 +16,7 @@ import type { Statement } from 'better-sqlite3'
 import { foldLog, openDb, type Db } from './open-db'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { migrate } from './schema'
+import { FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
 import { storeStreamMetrics, type FunctionStreams } from './stream-store'
 import { BatchInsert } from './batch-insert'
 import { allRows } from './rows'
@@ -414,9 +415,10 @@ export class SessionWriter {
    * Stores the per-point stream metrics the encoder kept and the functions' stream statistics
    * (called once the trace has ended and `commitAll` made it whole; they need no names).
    */
-  writeStreamMetrics(functionStreams: FunctionStreams[]): void {
+  writeStreamMetrics(functionStreams: FunctionStreams[], { functionsOnRequest = false }: { functionsOnRequest?: boolean } = {}): void {
     this.commitGathered()
     storeStreamMetrics(this.db, this.encoder.metrics, functionStreams)
+    if (functionsOnRequest) this.writeMeta({ [FUNCTION_STREAMS_KEY]: FUNCTION_STREAMS_ON_REQUEST })
   }
 
   /** Stores the point table and module list (called once the trace has ended and `commitAll` made it whole). */

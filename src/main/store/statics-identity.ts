@@ -6,8 +6,11 @@ import type { Db } from './open-db'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { allRows } from './rows'
 
-/** The tables SessionStatics reads from (runs never write them; nor does the statics cache). */
-const STATIC_TABLES = ['points', 'point_streams', 'function_streams', 'variables', 'point_variables', 'loops', 'point_loops'] as const
+/**
+ * The tables SessionStatics reads from (runs never write them; nor does the statics cache).
+ * Not `function_streams`: none of them, and filled on request after the recording (stream-store.ts).
+ */
+const STATIC_TABLES = ['points', 'point_streams', 'variables', 'point_variables', 'loops', 'point_loops'] as const
 
 /**
  * Only the session writer writes those tables, while it records (store/session-writer.ts);

@@ -1,10 +1,11 @@
 /**
  * Stream metrics stored in a session (schema v5): METRIC section 9 per access point, from the
- * compressor's RSDs, and Mohan's function-level statistics with Table 1's advice. The
- * function statistics of a Valgrind-tool trace are kept while it runs
- * (live-function-streams.ts); `computeFunctionStreams` computes them from the stored trace at
- * its end for the other backends, for sessions traced before they were stored, and whenever
- * the live ones cannot be used.
+ * compressor's RSDs, stored by every trace; and Mohan's function-level statistics with Table
+ * 1's advice, computed on request (`functionStreamsOf`): Mohan's detector searches ~100 window
+ * candidates for every access that extends no stream, a third of an irregular program's trace
+ * CPU when it ran beside the recording, for one sidebar panel. A trace marks them
+ * `on-request` in meta; the first request computes them from the stored trace and keeps them
+ * when the session can be written. Sessions traced before stored them at the trace's end.
  */
 import { adviseFromStreams, type Advice } from '../compress/advisor'
 import type { StreamMetricsSource } from '../compress/chunk-encoder'
@@ -14,7 +15,10 @@ import { NativeStreamDetectors } from '../compress/native-streams'
 import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import { hasTable, type Db } from './open-db'
-import { iterateChunksAhead } from './session-reader'
+import { FUNCTION_STREAMS_COMPUTED, FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
+import { iterateChunksAhead, openSessionDb } from './session-reader'
+import { lockSessionForRuns } from './session-lock'
+import { resolve } from 'node:path'
 import { allRows } from './rows'
 import { BatchInsert } from './batch-insert'
 
@@ -56,6 +60,56 @@ export async function computeFunctionStreams(db: Db, pointFunction: Array<string
   const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? UNKNOWN_FUNCTION)!), names.length, window)
   for await (const chunk of iterateChunksAhead(db, pointFunction.length, { reuse: true })) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
   return functionRows(names, detectors.finish())
+}
+
+
+/** True when the session's function statistics were left to be computed on request and are not yet. */
+export function functionStreamsPending(db: Db): boolean {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(FUNCTION_STREAMS_KEY)
+  return row === JSON.stringify(FUNCTION_STREAMS_ON_REQUEST)
+}
+
+/**
+ * The functions' stream statistics: as stored, or computed now from the stored trace when they
+ * were left for a request (and then kept, through `keep`, when given: the caller holds the
+ * session open for writing). `kept` says whether they are stored now.
+ */
+export async function functionStreamsOf(db: Db, pointFunction: Array<string | null>, keep?: (rows: FunctionStreams[]) => void): Promise<{ functions: FunctionStreams[]; computed: boolean }> {
+  if (!functionStreamsPending(db)) return { functions: readFunctionStreams(db), computed: false }
+  const functions = await computeFunctionStreams(db, pointFunction)
+  keep?.(functions)
+  return { functions, computed: true }
+}
+
+/** Stores computed function statistics in a session that left them for a request (one transaction). */
+export function keepFunctionStreams(db: Db, functions: readonly FunctionStreams[]): void {
+  db.transaction(() => {
+    db.prepare('DELETE FROM function_streams').run()
+    const rows = new BatchInsert(db, 'function_streams', ['function', 'stats'])
+    for (const f of functions) rows.add(f.function, JSON.stringify(f))
+    rows.finish()
+    db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(FUNCTION_STREAMS_KEY, JSON.stringify(FUNCTION_STREAMS_COMPUTED))
+  })()
+}
+
+/**
+ * Keeps computed function statistics in the session file at `path`: its own connection, under
+ * the shared lock runs are stored with (refused while a trace writes the file). Throws a
+ * one-line StrideError when the file cannot be written.
+ */
+export function keepFunctionStreamsAt(path: string, functions: readonly FunctionStreams[], command: string): void {
+  const full = resolve(path)
+  const lock = lockSessionForRuns(full, command)
+  try {
+    const db = openSessionDb(full)
+    try {
+      keepFunctionStreams(db, functions)
+    } finally {
+      db.close()
+    }
+  } finally {
+    lock.release()
+  }
 }
 
 /** Where the accesses of points without a function are counted. */
@@ -102,15 +156,25 @@ export function readFunctionStreams(db: Db): FunctionStreams[] {
 
 /**
  * Stream metrics of a session: as stored, or for a session traced before they were stored,
- * computed now from its trace (one chunk at a time) without writing them.
+ * computed now from its trace (one chunk at a time) without writing them. Function statistics
+ * left for a request come only with `computeFunctions` (then kept through `keep`, if given);
+ * else none, and `functionsPending` says so.
  */
-export async function sessionStreams(db: Db, pointFunction: Array<string | null>): Promise<{ points: Map<number, PointStreams>; functions: FunctionStreams[] }> {
+export async function sessionStreams(
+  db: Db,
+  pointFunction: Array<string | null>,
+  { computeFunctions = false, keep }: { computeFunctions?: boolean; keep?: (rows: FunctionStreams[]) => void } = {}
+): Promise<{ points: Map<number, PointStreams>; functions: FunctionStreams[]; functionsPending: boolean }> {
   const points = readPointStreams(db)
-  if (points.size > 0 || pointFunction.length === 0) return { points, functions: readFunctionStreams(db) }
+  if (points.size > 0 || pointFunction.length === 0) {
+    if (functionStreamsPending(db) && !computeFunctions) return { points, functions: [], functionsPending: true }
+    return { points, functions: (await functionStreamsOf(db, pointFunction, keep)).functions, functionsPending: false }
+  }
   const metrics = new NativeRsdMetrics()
   for await (const chunk of iterateChunksAhead(db, pointFunction.length, { reuse: true })) metrics.add(chunk.count, chunk.points, chunk.addresses, pointFunction.length)
   return {
     points: new Map(metrics.finish().map((m) => [m.point, toPointStreams(m)])),
-    functions: await computeFunctionStreams(db, pointFunction)
+    functions: await computeFunctionStreams(db, pointFunction),
+    functionsPending: false
   }
 }

@@ -72,28 +72,6 @@ const linkAddress = (elf: ElfInfo, module: LoadedModule, pc: number): number => 
 const functionAt = (elf: ElfInfo, link: number): string | null => findSymbol(elf.functions, link)?.name ?? null
 
 /**
- * The functions of points[from..], by pointModules's rule, from the modules mapped so far (for
- * the function statistics kept while the trace runs; the caller checks them against
- * pointFunctions once the trace has ended, as a module's extent may still grow).
- */
-export async function functionsNow(points: readonly PointRecord[], from: number, modules: LoadedModule[], program: ElfInfo): Promise<Array<string | null>> {
-  return Promise.all(
-    points.slice(from).map(async (p) => {
-      const module = moduleOf(modules, p.pc)
-      const elf = module ? await moduleElf(module, program) : null
-      return module && elf ? functionAt(elf, linkAddress(elf, module, p.pc)) : null
-    })
-  )
-}
-
-/** Each point's function by point index (null: in no readable object). */
-export function pointFunctions(groups: ModulePoints[], pointCount: number): Array<string | null> {
-  const out = new Array<string | null>(pointCount).fill(null)
-  for (const g of groups) g.points.forEach((p, i) => (out[p.idx] = g.functions[i]!))
-  return out
-}
-
-/**
  * `variablesOf` may still be coming (the data structures are named beside the points' lines:
  * both wait on child processes); it is awaited once the lines are in.
  */

@@ -11,12 +11,10 @@ import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
 import { keptProgramVariables } from '../symbols/kept-layout'
 import { innermostLoop, readLoops } from '../symbols/loops'
-import { namePoints, pointFunctions, pointModules } from '../symbols/name-points'
-import { computeFunctionStreams } from '../store/stream-store'
+import { namePoints, pointModules } from '../symbols/name-points'
 import { pointColumnsOf } from '../store/point-columns'
 import { touchesOf } from '../store/touches'
 import type { CachedStatics } from '../store/statics-cache'
-import type { LiveFunctionStreams } from '../store/live-function-streams'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from './proc-maps'
@@ -60,7 +58,7 @@ async function ownLibraries(program: string): Promise<NonNullable<ProgramDataLay
 async function writeSymbols(
   writer: SessionWriter,
   correlator: Correlator,
-  { points, modules, elf, functionStreams: live, loops: early }: TraceOutcome,
+  { points, modules, elf, loops: early }: TraceOutcome,
   first: FirstSimulation | null,
   /** Called once no symbol is looked up any more. */
   lookupsDone: () => void
@@ -77,19 +75,10 @@ async function writeSymbols(
   // kept per data structure (the correlator's), named when the run is stored, below.
   if (first) first.start(writer.recordingPath, committed, ...pointGroups(points, histograms))
   const groups = await pointModules(points, modules, elf)
-  // The functions' stream statistics: kept while the trace ran (Stride's tool), else read from
-  // the whole stored trace once the last chunk is committed; the points and variables are
-  // named meanwhile (tools in child processes).
-  const streams = committed.then(async () => {
-    const functions = pointFunctions(groups, points.length)
-    const kept = live ? await live.finish(functions, writer.committedEvents) : null
-    // Not the user's concern (the rows are the same either way): the session says why, for us.
-    if (live && !kept) writer.writeMeta({ functionStreamsAfterTrace: live.reason })
-    return kept ?? computeFunctionStreams(writer.db, functions)
-  })
-  // Stored as soon as they are known: the rows need no names, so they are written while the
-  // points' names are read (child processes), not after.
-  const streamsStored = streams.then((s) => writer.writeStreamMetrics(s))
+  // The per-point stream metrics (the encoder's RSDs) once the last chunk is committed; the
+  // functions' (Mohan's detector, ~100 candidates searched per irregular access: a third of an
+  // irregular program's trace CPU) are computed on request (stream-store.ts), not here.
+  const streamsStored = committed.then(() => writer.writeStreamMetrics([], { functionsOnRequest: true }))
   streamsStored.catch(() => {}) // awaited below, after the naming
   // The points' lines and the data structures' names are looked up side by side (child
   // processes both); the points take their data structures' names once those are in.
@@ -195,8 +184,6 @@ export interface TraceOutcome {
   elf: ElfInfo
   stopReason: TraceStopReason
   message: string | null
-  /** The functions' stream statistics kept while the trace ran, when the backend kept them. */
-  functionStreams?: LiveFunctionStreams
   /** The program's loop nests, when the backend started reading them while the program ran. */
   loops?: Promise<ProgramLoops>
 }

@@ -5,7 +5,7 @@
  * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
  * a large object graph cloned and then serialized on the main thread.
  */
-import type { HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
+import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 import type { SessionCache } from './session-cache'
 import type { KeptRun } from '../store/run-rows'
@@ -108,6 +108,11 @@ export interface QueryTaskInput {
   reduction: SliceReduction
 }
 
+/** Mohan's function statistics of a session, computed from its trace and kept in it. */
+export interface FunctionStreamsTaskInput {
+  session: string
+}
+
 export interface ObjectsTaskInput {
   session: string
   options: ObjectsOptions
@@ -121,6 +126,7 @@ export interface PoolTasks {
   advice: { input: AdviceTaskInput; result: RunAdvice; partial: never }
   query: { input: QueryTaskInput; result: QuerySlice; partial: never }
   objects: { input: ObjectsTaskInput; result: ObjectsReport; partial: never }
+  functionStreams: { input: FunctionStreamsTaskInput; result: FunctionStreams[]; partial: never }
 }
 export type PoolTaskKind = keyof PoolTasks
 

@@ -16,7 +16,8 @@ const LOADERS: Loaders = {
   report: async () => (await import('./tasks/report-task')).reportTask,
   advice: async () => (await import('./tasks/advice-task')).adviceTask,
   query: async () => (await import('./tasks/query-task')).queryTask,
-  objects: async () => (await import('./tasks/objects-task')).objectsTask
+  objects: async () => (await import('./tasks/objects-task')).objectsTask,
+  functionStreams: async () => (await import('./tasks/function-streams-task')).functionStreamsTask
 }
 
 /** The task's function (its module loaded once, on the first call). */

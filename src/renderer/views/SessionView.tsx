@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { CodeTree } from '../components/CodeTree'
 import { ReferenceTable } from '../components/ReferenceTable'
 import { computeCodeTree } from '../logic/code-tree'
-import { FunctionStreamsPanel } from '../components/FunctionStreamsPanel'
+import { SessionFunctionStreams } from '../components/FunctionStreamsPanel'
 import { RunList } from '../components/RunList'
 import { Segmented } from '../components/Segmented'
 import { SplitPanes, type SplitArrangement } from '../components/SplitPanes'
@@ -73,7 +73,7 @@ export function SessionView() {
             else s.setFile(f)
           }}
         />
-        <FunctionStreamsPanel functions={info.functionStreams ?? []} />
+        <SessionFunctionStreams info={info} />
         <RecentPanel />
       </aside>
 

@@ -10,8 +10,6 @@ import { StrideError } from '../../../shared/errors'
 import type { TraceStopReason } from '../../../shared/domain'
 import type { PointRecord, SessionWriter } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
-import { functionsNow } from '../../symbols/name-points'
-import { LiveFunctionStreams } from '../../store/live-function-streams'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import type { LaunchedTool } from './tool-launch'
@@ -122,11 +120,9 @@ export class ToolTrace implements ToolStreamSink {
     const reader = new ToolStreamReader(this)
     let streamError: string | null = null
     let encodeError: string | null = null
-    // Chunks compress on the thread pool while records are read, and the functions' stream
-    // statistics take them there too (each chunk once its points' objects' symbols are read);
-    // when two full chunks wait for either, reading pauses (the pipe fills and the tool waits).
-    const functionStreams = new LiveFunctionStreams((points, from) => functionsNow(points, from, this.modules.all(), elf))
-    this.writer.feedChunks(functionStreams)
+    // Chunks compress on the thread pool while records are read (and the first simulation takes
+    // them there too, when one was asked for); when two full chunks wait for either, reading
+    // pauses (the pipe fills and the tool waits).
     this.writer.encodeInBackground()
     let paused = false
     const { socket: records, done: recordsRead } = readToolRecords(this.launched.takeRecords(), reader, () => {
@@ -217,8 +213,7 @@ export class ToolTrace implements ToolStreamSink {
       elf,
       programExit,
       threads,
-      recorder: 'stride-tool',
-      functionStreams
+      recorder: 'stride-tool'
     }
   }
 

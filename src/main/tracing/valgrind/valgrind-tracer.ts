@@ -18,7 +18,6 @@ import { ModuleMap, type LoadedModule } from '../proc-maps'
 import { LackeyParser } from './lackey-parser'
 import { allocInterposerPath, parsePipebufHeader, pipebufPath } from './native-tools'
 import { RecentOutput } from './recent-output'
-import type { LiveFunctionStreams } from '../../store/live-function-streams'
 
 export const CHUNK_EVENTS = 1 << 16
 
@@ -66,8 +65,6 @@ export interface TraceOutcome {
   programExit: { code: number | null; signal: string | null }
   threads: number
   recorder: 'stride-tool' | 'lackey'
-  /** The functions' stream statistics kept while the trace ran (Stride's tool only). */
-  functionStreams?: LiveFunctionStreams
 }
 
 export type ProgressListener = (events: number) => void
