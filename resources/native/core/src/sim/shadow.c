@@ -5,6 +5,8 @@
 #include <string.h>
 
 #define EMPTY (-1)
+#define SEEN_PAGE_BITS 9 /* 512 lines a page: its bitmap is one 64-byte line */
+#define SEEN_WORDS ((1u << SEEN_PAGE_BITS) / 64)
 #define HASH_MUL 0x9e3779b97f4a7c15ull
 #define MODIFY 2
 
@@ -44,10 +46,12 @@ const char *shadow_init(Shadow *s, double size, double assoc, double line_size, 
   s->slot_line = malloc((size_t)s->capacity * sizeof *s->slot_line);
   s->prev = malloc((size_t)s->capacity * sizeof *s->prev);
   s->next = malloc((size_t)s->capacity * sizeof *s->next);
-  s->seen_mask = 1023;
-  s->seen_shift = 64 - 10;
-  s->seen = empty_keys(1024);
-  if (!s->keys || !s->vals || !s->slot_line || !s->prev || !s->next || !s->seen) {
+  s->seen_mask = 255;
+  s->seen_shift = 64 - 8;
+  s->seen_keys = empty_keys(256);
+  s->seen_page = malloc(256 * sizeof *s->seen_page);
+  s->last_page = EMPTY;
+  if (!s->keys || !s->vals || !s->slot_line || !s->prev || !s->next || !s->seen_keys || !s->seen_page) {
     shadow_free(s);
     return "shadow: out of memory";
   }
@@ -60,7 +64,9 @@ void shadow_free(Shadow *s) {
   free(s->next);
   free(s->keys);
   free(s->vals);
-  free(s->seen);
+  free(s->seen_keys);
+  free(s->seen_page);
+  free(s->seen_bits);
   free(s->shadow_misses);
   free(s->cold_misses);
   free(s->set_bits);
@@ -149,24 +155,73 @@ static inline void push_mru(Shadow *s, int32_t x) {
 
 static bool seen_grow(Shadow *s) {
   uint32_t old_n = s->seen_mask + 1, n = old_n * 2;
-  int64_t *old = s->seen, *k = empty_keys(n);
-  if (!k) return false;
-  s->seen = k;
+  int64_t *old_keys = s->seen_keys, *k = empty_keys(n);
+  uint32_t *old_page = s->seen_page, *v = malloc((size_t)n * sizeof *v);
+  if (!k || !v) {
+    free(k);
+    free(v);
+    return false;
+  }
+  s->seen_keys = k;
+  s->seen_page = v;
   s->seen_mask = n - 1;
   s->seen_shift--;
   for (uint32_t i = 0; i < old_n; i++)
-    if (old[i] != EMPTY) {
-      uint32_t j = hash_of(old[i], s->seen_shift);
+    if (old_keys[i] != EMPTY) {
+      uint32_t j = hash_of(old_keys[i], s->seen_shift);
       while (k[j] != EMPTY) j = (j + 1) & s->seen_mask;
-      k[j] = old[i];
+      k[j] = old_keys[i];
+      v[j] = old_page[i];
     }
-  free(old);
+  free(old_keys);
+  free(old_page);
   return true;
+}
+
+/* The bitmap of the page holding `line` (made when `make`), or NULL (none; or out of memory
+ * with *failed set). */
+static inline uint64_t *seen_bits_of(Shadow *s, int64_t page, bool make, bool *failed) {
+  if (page == s->last_page) return s->last_bits;
+  uint32_t j = hash_of(page, s->seen_shift);
+  while (s->seen_keys[j] != page && s->seen_keys[j] != EMPTY) j = (j + 1) & s->seen_mask;
+  if (s->seen_keys[j] == EMPTY) {
+    if (!make) return NULL;
+    if (s->seen_pages == s->seen_bits_cap) {
+      uint32_t cap = s->seen_bits_cap ? s->seen_bits_cap * 2 : 64;
+      uint64_t *b = realloc(s->seen_bits, (size_t)cap * SEEN_WORDS * sizeof *b);
+      if (!b) {
+        *failed = true;
+        return NULL;
+      }
+      s->seen_bits = b;
+      s->seen_bits_cap = cap;
+    }
+    memset(s->seen_bits + (size_t)s->seen_pages * SEEN_WORDS, 0, SEEN_WORDS * sizeof *s->seen_bits);
+    s->seen_keys[j] = page;
+    s->seen_page[j] = s->seen_pages++;
+    if (s->seen_pages * 2 > s->seen_mask && !seen_grow(s)) {
+      *failed = true;
+      return NULL;
+    }
+    /* The bitmaps may have moved (realloc): the cached page is this one, from where they are now. */
+    s->last_page = page;
+    s->last_bits = s->seen_bits + (size_t)(s->seen_pages - 1) * SEEN_WORDS;
+    return s->last_bits;
+  }
+  s->last_page = page;
+  s->last_bits = s->seen_bits + (size_t)s->seen_page[j] * SEEN_WORDS;
+  return s->last_bits;
 }
 
 /* 0: hit, 1: miss, 2: first touch; -1: out of memory. */
 static inline int touch(Shadow *s, uint32_t point, int64_t line) {
-  if (s->set_bits) s->set_bits[(size_t)point * s->sets + (uint64_t)line % s->sets] = 1;
+  if (s->set_bits) {
+    /* A mask for the usual power-of-two set count: a 64-bit division per access is not free. */
+    uint64_t set = (s->sets & (s->sets - 1)) == 0 ? (uint64_t)line & (s->sets - 1) : (uint64_t)line % s->sets;
+    s->set_bits[(size_t)point * s->sets + set] = 1;
+  }
+  /* The most recently used line again (the next field, the next element): a hit, in place. */
+  if (s->tail != EMPTY && s->slot_line[s->tail] == line) return 0;
   uint32_t i = find(s, line);
   if (s->keys[i] == line) {
     int32_t x = s->vals[i];
@@ -190,21 +245,25 @@ static inline int touch(Shadow *s, uint32_t point, int64_t line) {
   s->vals[i] = x;
   s->slot_line[x] = line;
   push_mru(s, x);
-  uint32_t j = hash_of(line, s->seen_shift);
-  while (s->seen[j] != line && s->seen[j] != EMPTY) j = (j + 1) & s->seen_mask;
-  if (s->seen[j] == line) return 1;
+  int64_t page = line >> SEEN_PAGE_BITS;
+  uint32_t bit = (uint32_t)(line & ((1 << SEEN_PAGE_BITS) - 1));
+  bool failed = false;
+  uint64_t *bits = seen_bits_of(s, page, s->seen_size < s->max_remembered, &failed);
+  if (failed) return -1;
+  if (bits && (bits[bit >> 6] >> (bit & 63) & 1)) return 1;
   if (s->seen_size >= s->max_remembered) {
     s->forgetful = true;
     return 1;
   }
-  s->seen[j] = line;
-  if (++s->seen_size * 2 > s->seen_mask && !seen_grow(s)) return -1;
+  bits[bit >> 6] |= (uint64_t)1 << (bit & 63);
+  s->seen_size++;
   return 2;
 }
 
 static inline bool access_one(Shadow *s, uint32_t p, double address, uint16_t size) {
-  int64_t first = (int64_t)floor(address * s->line_scale);
-  int64_t last = (int64_t)floor((address + (size > 1 ? size : 1) - 1) * s->line_scale);
+  /* Addresses are never negative: truncation is the model's Math.floor, without a libm call. */
+  int64_t first = (int64_t)(address * s->line_scale);
+  int64_t last = (int64_t)((address + (size > 1 ? size : 1) - 1) * s->line_scale);
   bool miss = false, cold = false;
   for (int64_t line = first; line <= last && line <= first + 1; line++) {
     int r = touch(s, p, line);
@@ -240,5 +299,6 @@ uint32_t shadow_sets_of(const Shadow *s, uint32_t p) {
 
 size_t shadow_bytes(const Shadow *s) {
   return ((size_t)s->mask + 1) * (sizeof *s->keys + sizeof *s->vals) + (size_t)s->capacity * (sizeof *s->slot_line + 2 * sizeof *s->prev) +
-         ((size_t)s->seen_mask + 1) * sizeof *s->seen + (size_t)s->points_cap * 2 * sizeof(double) + (size_t)s->bits_cap * s->sets;
+         ((size_t)s->seen_mask + 1) * (sizeof *s->seen_keys + sizeof *s->seen_page) + (size_t)s->seen_bits_cap * SEEN_WORDS * sizeof(uint64_t) +
+         (size_t)s->points_cap * 2 * sizeof(double) + (size_t)s->bits_cap * s->sets;
 }

@@ -24,9 +24,15 @@ typedef struct {
   int64_t *keys;
   int32_t *vals;
   uint32_t mask, shift;
-  /* lines ever touched, up to max_remembered (then later first touches count as misses) */
-  int64_t *seen;
-  uint32_t seen_mask, seen_shift, seen_size, max_remembered;
+  /* lines ever touched, up to max_remembered (then later first touches count as misses): a
+   * bitmap per page of SEEN_PAGE_LINES lines, the pages in a hash (a new line of a stream
+   * falls in the page its predecessor did: one cache line, not a random probe) */
+  int64_t *seen_keys;
+  uint32_t *seen_page;
+  uint64_t *seen_bits;
+  uint32_t seen_mask, seen_shift, seen_pages, seen_bits_cap, seen_size, max_remembered;
+  int64_t last_page;
+  uint64_t *last_bits;
   bool forgetful;
   /* per point */
   uint32_t points; /* known points (one past the largest seen or set) */
