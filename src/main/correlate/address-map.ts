@@ -63,6 +63,9 @@ export interface FrameLocal {
 interface Frame {
   cfa: number
   ranges: Range[]
+  /** The hull of this frame's own locals. */
+  ownLow: number
+  ownHigh: number
   /** The hull of this frame's locals and every frame's below it on its thread's stack. */
   low: number
   high: number
@@ -232,7 +235,7 @@ export class AddressMap {
     const own = hull(ranges)
     const touched = this.popTo(cfa, own)
     const below = this.frames[this.frames.length - 1]
-    this.frames.push({ cfa, ranges, low: below ? Math.min(below.low, own.start) : own.start, high: below ? Math.max(below.high, own.end) : own.end })
+    this.frames.push({ cfa, ranges, ownLow: own.start, ownHigh: own.end, low: below ? Math.min(below.low, own.start) : own.start, high: below ? Math.max(below.high, own.end) : own.end })
     this.framesChanged()
     this.changed(touched.start, touched.end)
   }
@@ -370,13 +373,31 @@ export class AddressMap {
     const g = insertionPoint(this.globals, address + 1)
     if (g < this.globals.length) gap.end = Math.min(gap.end, this.globals[g]!.start)
     if (g > 0) gap.start = Math.max(gap.start, this.globalsReach[g - 1]!)
-    // Locals of different scopes may share a slot: a frame's few ranges are scanned whole.
+    // Locals of different scopes may share a slot: a frame's few ranges are scanned whole. From
+    // the innermost frame down, frame i's hull covers the locals of frames i..0 (lowest start,
+    // furthest end): an address below it is bounded by that start alone, one above it by that
+    // end alone, as the scan of those frames would find; and a frame's own hull answers for its
+    // ranges unless it holds the address. The walk stops near the address, not at the stack's
+    // bottom (a deep recursion's scan was most of a C++ program's trace).
     for (const frames of this.stacks.values())
-      for (const f of frames)
-        for (const r of f.ranges) {
-          if (r.start > address) gap.end = Math.min(gap.end, r.start)
-          else gap.start = Math.max(gap.start, r.end)
+      for (let i = frames.length - 1; i >= 0; i--) {
+        const f = frames[i]!
+        if (address < f.low) {
+          gap.end = Math.min(gap.end, f.low)
+          break
         }
+        if (address >= f.high) {
+          gap.start = Math.max(gap.start, f.high)
+          break
+        }
+        if (address < f.ownLow) gap.end = Math.min(gap.end, f.ownLow)
+        else if (address >= f.ownHigh) gap.start = Math.max(gap.start, f.ownHigh)
+        else
+          for (const r of f.ranges) {
+            if (r.start > address) gap.end = Math.min(gap.end, r.start)
+            else gap.start = Math.max(gap.start, r.end)
+          }
+      }
     // An address inside a range resolve() did not find (overlapping input): no gap.
     return gap.start <= address && address < gap.end ? gap : null
   }
@@ -388,9 +409,12 @@ export class AddressMap {
   resolve(address: number): number {
     const s = this.state
     if (address >= s[MapState.lastStart]! && address < s[MapState.lastEnd]!) return s[MapState.lastVariable]!
-    // Innermost frame first: a local shadows nothing, but frames are the most volatile.
+    // Innermost frame first: a local shadows nothing, but frames are the most volatile. A
+    // frame's hull covers its locals and every frame's below it: outside it, none holds the address.
     for (let f = this.frames.length - 1; f >= 0; f--) {
-      const hit = findIn(this.frames[f]!.ranges, address)
+      const frame = this.frames[f]!
+      if (address < frame.low || address >= frame.high) break
+      const hit = findIn(frame.ranges, address)
       if (hit) return this.setLast(hit.start, hit.end, hit.variable)
     }
     const heap = this.heap
@@ -404,7 +428,9 @@ export class AddressMap {
       for (const [thread, frames] of this.stacks) {
         if (thread === this.thread) continue
         for (let f = frames.length - 1; f >= 0; f--) {
-          const hit = findIn(frames[f]!.ranges, address)
+          const frame = frames[f]!
+          if (address < frame.low || address >= frame.high) break
+          const hit = findIn(frame.ranges, address)
           if (hit) return this.setLast(hit.start, hit.end, hit.variable)
         }
       }
