@@ -16,7 +16,7 @@ const SYSFS_FILES = ['level', 'type', 'size', 'ways_of_associativity', 'coherenc
 
 function reason(e: unknown): string {
   const err = e as NodeJS.ErrnoException
-  return err.code ? `${err.code}${err.path ? ` on ${err.path}` : ''}` : String(err.message ?? e)
+  return err.code ?? String(err.message ?? e)
 }
 
 /** The `index*` directories of a sysfs cache directory as their files' texts, or why they cannot be read. */
