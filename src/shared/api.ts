@@ -19,6 +19,7 @@ import type {
   QuerySlice,
   DirectoryListing,
   FileChoice,
+  HostHierarchy,
   RecentSession,
   RunAdvice,
   RunReport,
@@ -38,6 +39,8 @@ export const objectsInputSchema = z.object({ session: sessionPath, ...objectsOpt
 
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
+  /** This machine's D1 and LL as Cachegrind simulates them: the default hierarchy. */
+  hostHierarchy: z.object({}).strict(),
   inspectProgram: z.object({ program: z.string().min(1).max(4096) }).strict(),
   startTrace: z
     .object({
@@ -186,6 +189,7 @@ export interface CallOptions {
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
+  hostHierarchy: HostHierarchy
   inspectProgram: ProgramSymbols
   startTrace: JobStarted
   simulate: JobStarted

@@ -5,12 +5,14 @@
  */
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fixedEnv, sessionInfo, stride, strideOk, tempDir } from '../testing/cli-runner'
+import { fixedEnv, stride, strideOk, tempDir } from '../testing/cli-runner'
 
 const dir = tempDir('host-hierarchy')
 const env = fixedEnv(dir)
 const session = join(dir, 'sh.stride')
 const FIXTURES = join(__dirname, '..', 'services', 'fixtures', 'sysfs-cache')
+
+const runsOf = (path: string) => (JSON.parse(strideOk(['info', path, '--json'], env)) as { runs: Array<{ config: { levels: unknown[] } }> }).runs
 
 interface HierarchyJson {
   levels: Array<{ name: string; size: number; assoc: number; lineSize: number }>
@@ -46,7 +48,7 @@ describe('stride trace and simulate without --cache', () => {
   beforeAll(() => void strideOk(['trace', '--launch', '/bin/sh', '--out', session, '--', '-c', 'exit 0'], env))
 
   it('trace stores no run', () => {
-    expect(sessionInfo(session, env).runs).toEqual([])
+    expect(runsOf(session)).toEqual([])
   })
 
   it("simulate simulates the host's D1 and LL, saying so in one line", () => {
@@ -55,7 +57,7 @@ describe('stride trace and simulate without --cache', () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stderr).toBe(`stride simulate: no --cache, so the host's caches. ${host.note}\n`)
     expect(r.stdout).toMatch(/^run 1: D1 \d+B \d+-way 64B lines, LL \d+B \d+-way \d+B lines\n/)
-    const runs = sessionInfo(session, env).runs as Array<{ config: { levels: unknown[] } }>
+    const runs = runsOf(session)
     expect(runs[0]!.config.levels).toEqual(host.levels.map((l) => ({ ...l, policy: 'lru' })))
     // The same levels as the flags `stride hierarchy` prints.
     const again = stride(['simulate', session, ...host.flags.split(' '), '--json'], env)
