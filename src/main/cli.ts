@@ -1,6 +1,6 @@
 /**
  * The `stride` command line (docs/CLI.md): trace, simulate, report, info, advise, query,
- * objects, export, serve.
+ * objects, export, hierarchy, serve.
  * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
  */
 import { readFileSync } from 'node:fs'
@@ -40,7 +40,8 @@ const COMMANDS: Record<string, Load> = {
   objects: () => import('./cli/objects-command').then((m) => m.objectsCommand),
   serve: () => import('./cli/serve-command').then((m) => m.serveCommand),
   query: () => import('./cli/query-command').then((m) => m.queryCommand),
-  advise: () => import('./cli/advise-command').then((m) => m.adviseCommand)
+  advise: () => import('./cli/advise-command').then((m) => m.adviseCommand),
+  hierarchy: () => import('./cli/hierarchy-command').then((m) => m.hierarchyCommand)
 }
 
 async function main(argv: string[]): Promise<number> {

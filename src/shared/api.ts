@@ -19,6 +19,7 @@ import type {
   QuerySlice,
   DirectoryListing,
   FileChoice,
+  HostHierarchy,
   RecentSession,
   RunAdvice,
   FunctionStreams,
@@ -39,6 +40,8 @@ export const objectsInputSchema = z.object({ session: sessionPath, ...objectsOpt
 
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
+  /** This machine's D1 and LL as Cachegrind simulates them: the default hierarchy. */
+  hostHierarchy: z.object({}).strict(),
   inspectProgram: z.object({ program: z.string().min(1).max(4096) }).strict(),
   startTrace: z
     .object({
@@ -189,6 +192,7 @@ export interface CallOptions {
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
+  hostHierarchy: HostHierarchy
   inspectProgram: ProgramSymbols
   startTrace: JobStarted
   simulate: JobStarted

@@ -125,6 +125,24 @@ export interface ProgramSymbols {
   functions: FunctionSymbol[]
 }
 
+/**
+ * The host's data caches as Cachegrind simulates them by default: its D1 and LL (the unified
+ * cache of the highest level), read from CPUID or sysfs with Cachegrind's adjustments, or
+ * Cachegrind's own defaults when neither can be read.
+ */
+export interface HostHierarchy {
+  /** D1 then LL, LRU, write-back and write-allocate (as Cachegrind). */
+  config: HierarchyConfig
+  /** Where the figures come from: CPUID (as Cachegrind reads it), sysfs, or Cachegrind's defaults. */
+  source: 'cpuid' | 'sysfs' | 'defaults'
+  /** The levels in a few words: `D1 32K 8-way 64B, LL 256M 1-way 64B`. */
+  summary: string
+  /** One line: where the figures come from and what was adjusted, for people. */
+  note: string
+  /** Whether Cachegrind on this host simulates these same D1 and LL. */
+  asCachegrind: boolean
+}
+
 export interface ExampleProgram {
   name: string
   title: string

@@ -24,10 +24,11 @@ import { groupDigits } from '../../shared/counts'
 import { loadCollation } from '../../shared/report-model'
 import { diffJson, printDiff, printLineReport, printReport, printSweep, reportJson, type TableOptions } from './report-output'
 
-export const SIMULATE_HELP = `stride simulate SESSION.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...
+export const SIMULATE_HELP = `stride simulate SESSION.stride [--cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...]
         [--tlb NAME:ENTRIES:ASSOC:PAGE[:POLICY]] ... [--pad VAR=BYTES] ... [--pad-dim VAR=DIM:EXTENT[:row|col]] ...
         [--dims VAR=D0xD1[x...][@ELEMENT_BYTES]] ... [--config "SPEC;SPEC;..."] ... [--configs FILE.json]
         [--jobs N] [--interval N] [--no-baseline] [--cachegrind-compatible] [--all] [--json]
+  --cache  a cache level, innermost first (default: the host's D1 and LL as Cachegrind simulates them; stride hierarchy shows them)
   POLICY   lru (default) | fifo | plru | random
   OPTIONS  comma-separated: wb|wt (write-back default), wa|nwa (write-allocate default), incl, pf=next|pf=stride, seed=N
   --tlb        a data TLB level (at most two, innermost first), e.g. DTLB:64:4:4K
@@ -169,7 +170,13 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     if (!Array.isArray(list) || list.length === 0) usage(`--configs ${file} must hold a non-empty JSON array of {"levels": [...]} objects.`)
     list.forEach((c, i) => raws.push({ raw: { tlb: sharedTlb, ...(c as object) }, what: `--configs ${file} [${i}]` }))
   }
-  if (raws.length === 0) usage('give at least one cache level, e.g. --cache L1:32K:8:64 (innermost first), or a sweep with --config.')
+  if (raws.length === 0) {
+    // Cachegrind's default: the host's D1 and LL (said on stderr; the run's label names them).
+    const { hostHierarchy } = await import('../services/host-hierarchy')
+    const host = hostHierarchy()
+    io.err(`stride simulate: no --cache, so the host's caches. ${host.note}`)
+    raws.push({ raw: { levels: host.config.levels, tlb: sharedTlb }, what: `the host's caches (${host.summary})` })
+  }
   const configs = raws.map(({ raw, what }) =>
     checkConfig(hierarchySchema, { ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
   )

@@ -6,7 +6,8 @@ export const USAGE = `usage: stride <command> [options]
   trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride [--force]
            (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
-  simulate S.stride --cache NAME:SIZE:ASSOC:LINE[:POLICY] ... [--cachegrind-compatible] [--all] [--json]
+  simulate S.stride [--cache NAME:SIZE:ASSOC:LINE[:POLICY] ...] [--cachegrind-compatible] [--all] [--json]
+           (without --cache: the host's D1 and LL, as Cachegrind simulates them; see hierarchy)
   report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--all] [--json]
   info     S.stride [--streams] [--json]
   runs     S.stride [--run N [--rename TEXT]] [--json]   (--rename "": back to the derived label)
@@ -15,6 +16,7 @@ export const USAGE = `usage: stride <command> [options]
   objects  S.stride [--run N] [--level L1] --method exact|sample[:N]|search:WAYS|approx:raw|approx:loop|approx:skid
            [--interval prime|random|regular] [--threshold 0.01] [--every N] [--skid MEAN:SIGMA] [--source simulated|perf] [--json]
   query    S.stride '[{A,B},{sumfunc},{misses}]' [--run N] [--reduce sum|min|max] [--all] [--json]
+  hierarchy [--json]   (the host's D1 and LL as Cachegrind simulates them, as --cache flags)
   serve    [--port N]
   version  (also --version): Stride's version and Node's`
 

@@ -22,6 +22,7 @@ import { lockSessionForRecording } from '../store/session-lock'
 import { taskPool, warmTraceWorker } from '../workers/run-worker'
 import type { WorkerHandle } from '../job-handle'
 import { recentSessions, rememberSession } from './recent-sessions'
+import { hostHierarchy } from './host-hierarchy'
 // ---- Frida attach ----
 import { AttachJobs } from './attach-jobs'
 import { fridaOwner } from '../tracing/frida/frida-owner'
@@ -97,6 +98,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
+    hostHierarchy: () => hostHierarchy(),
     inspectProgram: async ({ program }) => inspectProgram(prepareProgram(program)),
     startTrace: async (input, { client }) => {
       const program = prepareProgram(input.program)

@@ -89,9 +89,11 @@ describe('WebSocket StrideApi client', () => {
         'getSource',
         'inspectProgram',
         'listExamples',
+        'hostHierarchy',
         'on',
         'openSession',
         'recentSessions',
+        'renameRun',
         'simulate',
         'startTrace',
         // Frida attach

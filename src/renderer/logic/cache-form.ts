@@ -4,7 +4,7 @@
  * form rejects exactly what the backend would.
  */
 import { hierarchySchema } from '../../shared/schemas'
-import type { CacheLevelConfig, HierarchyConfig, ReplacementPolicy } from '../../shared/domain'
+import type { CacheLevelConfig, HierarchyConfig, HostHierarchy, ReplacementPolicy } from '../../shared/domain'
 import { formatSize, parseSize } from '../../shared/sizes'
 
 export interface CacheLevelDraft {
@@ -17,7 +17,20 @@ export interface CacheLevelDraft {
   kept?: Omit<CacheLevelConfig, 'name' | 'size' | 'assoc' | 'lineSize' | 'policy'>
 }
 
-export const DEFAULT_LEVELS: CacheLevelDraft[] = [{ name: 'L1', size: '32K', assoc: '8', lineSize: '64' }]
+/**
+ * What the forms start from when the backend could not say what this machine's caches are
+ * (a failed call; unreadable caches come back as Cachegrind's defaults already): Cachegrind's
+ * own x86-64 defaults.
+ */
+export const FALLBACK_LEVELS: CacheLevelDraft[] = [
+  { name: 'D1', size: '64K', assoc: '2', lineSize: '64' },
+  { name: 'LL', size: '256K', assoc: '8', lineSize: '64' }
+]
+
+/** The host's D1 and LL as form rows: the forms' default hierarchy. */
+export function hostDrafts(host: HostHierarchy): CacheLevelDraft[] {
+  return host.config.levels.map(levelDraft)
+}
 
 /** A configured level as form text (sizes in the K/M form people type). */
 export function levelDraft(level: CacheLevelConfig): CacheLevelDraft {

@@ -15,7 +15,9 @@ import { FunctionPicker } from '../components/FunctionPicker'
 import { Segmented } from '../components/Segmented'
 import { DEFAULT_SAMPLING, filterProcessList, parseSampling, parseSeconds, stepProcess, type SamplingDraft, type SamplingKind } from '../logic/attach-form'
 import { splitArgs } from '../logic/args'
-import { DEFAULT_LEVELS, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
+import { HostCachesLine } from '../components/HostCachesLine'
+import { FALLBACK_LEVELS, hostDrafts, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
+import { useHost, useHostHierarchy } from '../state/host-store'
 import { baseName } from '../logic/format'
 import { useAttach } from '../state/attach-store'
 import { useProgramSymbols } from '../state/use-program-symbols'
@@ -38,7 +40,20 @@ export function AttachDialog() {
   const [maxEventsText, setMaxEventsText] = useState('1M')
   const [secondsText, setSecondsText] = useState('')
   const [sampling, setSampling] = useState<SamplingDraft>(DEFAULT_SAMPLING)
-  const [levels, setLevels] = useState<CacheLevelDraft[]>(DEFAULT_LEVELS)
+  // This machine's D1 and LL (as Cachegrind simulates them) until the user changes them.
+  const host = useHostHierarchy()
+  const hostError = useHost((s) => s.error)
+  const [levels, setLevelsState] = useState<CacheLevelDraft[] | null>(() => (host ? hostDrafts(host) : null))
+  const edited = useRef(false)
+  const setLevels = (next: CacheLevelDraft[]) => {
+    edited.current = true
+    setLevelsState(next)
+  }
+  useEffect(() => {
+    if (edited.current) return
+    if (host) setLevelsState(hostDrafts(host))
+    else if (hostError) setLevelsState(FALLBACK_LEVELS)
+  }, [host, hostError])
   const [cachegrind, setCachegrind] = useState(false)
   const [formError, setFormError] = useState<string | null>(null)
   const [mode, setMode] = useState<Mode>('attach')
@@ -80,6 +95,7 @@ export function AttachDialog() {
     if (!seconds.ok) return setFormError(seconds.error)
     const samplingMode = parseSampling(sampling)
     if (!samplingMode.ok) return setFormError(samplingMode.error)
+    if (!levels) return setFormError("Still reading this machine's caches; try again in a moment.")
     const cache = parseCacheForm(levels, cachegrind)
     if (!cache.ok) return setFormError(cache.error)
     const target = mode === 'attach' ? { kind: 'attach' as const, pid: selectedPid! } : { kind: 'spawn' as const, program: programPath.trim(), args: splitArgs(argsText) }
@@ -286,7 +302,12 @@ export function AttachDialog() {
 
         <fieldset className="field-group">
           <legend>Cache to simulate</legend>
-          <CacheLevelsEditor levels={levels} cachegrindCompatible={cachegrind} onChange={setLevels} onCachegrindChange={setCachegrind} />
+          {levels ? (
+            <CacheLevelsEditor levels={levels} cachegrindCompatible={cachegrind} onChange={setLevels} onCachegrindChange={setCachegrind} />
+          ) : (
+            <p className="muted">Reading this machine's caches…</p>
+          )}
+          <HostCachesLine host={host} error={hostError} onUse={host ? () => setLevels(hostDrafts(host)) : undefined} />
         </fieldset>
       </form>
     </Dialog>

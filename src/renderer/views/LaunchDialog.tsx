@@ -3,7 +3,7 @@
  * cache to simulate, then start the trace job. Validation mirrors the API's schemas so the
  * backend's errors are the exception, not the way users learn the rules.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { StartFooter } from '../components/StartFooter'
 import type { ExampleProgram } from '../../shared/domain'
 import { BrowseButton } from '../components/FileBrowserDialog'
@@ -12,7 +12,9 @@ import { Dialog } from '../components/Dialog'
 import { ExampleChoices } from '../components/ExampleChoices'
 import { FunctionPicker } from '../components/FunctionPicker'
 import { splitArgs } from '../logic/args'
-import { DEFAULT_LEVELS, levelDraft, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
+import { HostCachesLine } from '../components/HostCachesLine'
+import { FALLBACK_LEVELS, hostDrafts, levelDraft, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
+import { useHost, useHostHierarchy } from '../state/host-store'
 import { useJobs } from '../state/job-store'
 import { useLaunch } from '../state/launch-store'
 import { useRecent } from '../state/recent-store'
@@ -32,7 +34,20 @@ export function LaunchDialog() {
   const [argsText, setArgsText] = useState('')
   const [functions, setFunctions] = useState<string[]>([])
   const [maxEventsText, setMaxEventsText] = useState('')
-  const [levels, setLevels] = useState<CacheLevelDraft[]>(DEFAULT_LEVELS)
+  // This machine's D1 and LL (as Cachegrind simulates them) until the user or an example changes them.
+  const host = useHostHierarchy()
+  const hostError = useHost((s) => s.error)
+  const [levels, setLevelsState] = useState<CacheLevelDraft[] | null>(() => (host ? hostDrafts(host) : null))
+  const edited = useRef(false)
+  const setLevels = (next: CacheLevelDraft[]) => {
+    edited.current = true
+    setLevelsState(next)
+  }
+  useEffect(() => {
+    if (edited.current) return
+    if (host) setLevelsState(hostDrafts(host))
+    else if (hostError) setLevelsState(FALLBACK_LEVELS)
+  }, [host, hostError])
   const [cachegrind, setCachegrind] = useState(false)
   const [followCalls, setFollowCalls] = useState(false)
   const [stopAtLimit, setStopAtLimit] = useState(false)
@@ -48,7 +63,10 @@ export function LaunchDialog() {
       setFunctions(example.functions)
       setArgsText('')
       // The cache the example was written for (e.g. METRIC 10.3's 128K 2-way, 128-byte lines).
-      if (example.suggestedCache.length > 0) setLevels(example.suggestedCache.map(levelDraft))
+      if (example.suggestedCache.length > 0) {
+        edited.current = true
+        setLevelsState(example.suggestedCache.map(levelDraft))
+      }
     }
   }, [source, example])
 
@@ -64,6 +82,7 @@ export function LaunchDialog() {
     clearStartError()
     const max = parseMaxEvents(maxEventsText)
     if (!max.ok) return setFormError(max.error)
+    if (!levels) return setFormError("Still reading this machine's caches; try again in a moment.")
     const cache = parseCacheForm(levels, cachegrind)
     if (!cache.ok) return setFormError(cache.error)
     const ok = await start({
@@ -182,7 +201,12 @@ export function LaunchDialog() {
 
           <fieldset className="field-group">
             <legend>Cache to simulate</legend>
-            <CacheLevelsEditor levels={levels} cachegrindCompatible={cachegrind} onChange={setLevels} onCachegrindChange={setCachegrind} />
+            {levels ? (
+              <CacheLevelsEditor levels={levels} cachegrindCompatible={cachegrind} onChange={setLevels} onCachegrindChange={setCachegrind} />
+            ) : (
+              <p className="muted">Reading this machine's caches…</p>
+            )}
+            <HostCachesLine host={host} error={hostError} onUse={host ? () => setLevels(hostDrafts(host)) : undefined} />
           </fieldset>
         </div>
       </form>

@@ -15,6 +15,7 @@ import { computeReferenceRows, computeSourceFiles, referenceExportTable } from '
 import { ExportMenu } from '../components/ExportMenu'
 import { useSession } from '../state/session-store'
 import { useJobs } from '../state/job-store'
+import { useHostHierarchy } from '../state/host-store'
 import { readChoice, writeChoice } from '../state/stored-choice'
 import { ObjectsView } from './ObjectsView'
 import { RecentPanel } from './RecentPanel'
@@ -32,6 +33,8 @@ const ARRANGEMENTS: readonly SplitArrangement[] = ['auto', 'side', 'stacked']
 
 export function SessionView() {
   const s = useSession()
+  // A session without runs offers this machine's caches (as Cachegrind simulates them).
+  const host = useHostHierarchy()
   const [arrangement, setArrangement] = useState<SplitArrangement>(() => readChoice(ARRANGEMENT_KEY, ARRANGEMENTS, 'auto'))
   useEffect(() => writeChoice(ARRANGEMENT_KEY, arrangement), [arrangement])
   const { info, report, level, file } = s
@@ -108,11 +111,13 @@ export function SessionView() {
                 <button
                   type="button"
                   className="button primary"
-                  onClick={() => void useJobs.getState().simulate({ session: info.path, config: { levels: [{ name: 'L1', size: 32768, assoc: 8, lineSize: 64, policy: 'lru' }], cachegrindCompatible: false } })}
+                  disabled={!host}
+                  onClick={() => host && void useJobs.getState().simulate({ session: info.path, config: host.config })}
                   data-testid="simulate-default"
                 >
-                  Simulate an L1 of 32 KiB, 8-way, 64-byte lines
+                  {host ? `Simulate this machine's caches: ${host.summary}` : "Reading this machine's caches…"}
                 </button>
+                {host && <p className="muted small">{host.note}</p>}
                 <p className="muted small">Other caches: the What-if tab, once a run exists.</p>
               </>
             )}

@@ -6,7 +6,9 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import type { RunReport } from '../../shared/domain'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
 import { LayoutFiltersEditor } from '../components/LayoutFiltersEditor'
-import { levelDraft, parseCacheForm, type CacheLevelDraft } from '../logic/cache-form'
+import { HostCachesLine } from '../components/HostCachesLine'
+import { hostDrafts, levelDraft, parseCacheForm, type CacheLevelDraft } from '../logic/cache-form'
+import { useHost, useHostHierarchy } from '../state/host-store'
 import { layoutDraft, parseLayoutForm, type LayoutFilterDraft } from '../logic/layout-form'
 import { useJobs } from '../state/job-store'
 import { runWhatIf, useWhatIfDraft, type WhatIfChange } from '../state/what-if'
@@ -30,6 +32,10 @@ export function WhatIfView({ report }: Props) {
   const [levels, setLevels] = useState<CacheLevelDraft[]>(initial.levels)
   const [layout, setLayout] = useState<LayoutFilterDraft[]>(initial.layout)
   const [error, setError] = useState<string | null>(null)
+  // The form starts from this run's hierarchy (a what-if is a change to it); this machine's
+  // D1 and LL are one click away.
+  const host = useHostHierarchy()
+  const hostError = useHost((s) => s.error)
 
   // A new proposal (advisor) or another run replaces the form.
   useEffect(() => {
@@ -70,6 +76,7 @@ export function WhatIfView({ report }: Props) {
       <fieldset className="field-group">
         <legend>Cache hierarchy</legend>
         <CacheLevelsEditor levels={levels} cachegrindCompatible={report.config.cachegrindCompatible} onChange={setLevels} onCachegrindChange={() => undefined} hideCachegrind />
+        <HostCachesLine host={host} error={hostError} onUse={host ? () => setLevels(hostDrafts(host)) : undefined} />
       </fieldset>
       <fieldset className="field-group">
         <legend>Padding (SIGMA layout filters)</legend>
