@@ -80,7 +80,7 @@ describe('a first session on an outside program', () => {
     await page.getByTestId('tab-advisor').click()
     const first = page.getByTestId('advice-item').first()
     await first.waitFor({ timeout: 120_000 })
-    expect(await first.locator('.advice-title').textContent()).toMatch(/^Column walk: b_Read_\d+ \(b\[k\]\[j\]\)$/)
+    expect(await first.locator('.advice-title').textContent()).toMatch(/^Column walk: b_Read_\d+@\S+\+0x[0-9a-f]+ \(b\[k\]\[j\]\)$/)
     await shoot(page, 'journey-1280-advisor')
 
     await page.getByTestId('tab-evictors').click()

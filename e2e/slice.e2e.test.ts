@@ -98,7 +98,7 @@ describe('web-mode slice', () => {
     // The pinned line lists its references with their source expressions and stream metrics
     // (METRIC Fig. 15: three single-stride-8 streams), and the sidebar has Mohan's statistics.
     const refs = page.getByTestId('line-details').getByTestId('line-references')
-    expect(await refs.textContent()).toMatch(/A_Read_0\s*S1\[i\]\s*100\.0%/)
+    expect(await refs.textContent()).toMatch(/A_Read_30@sumfunc\+0x[0-9a-f]+\s*S1\[i\]\s*100\.0%/)
     expect(await refs.textContent()).toContain('8 (100.0%)')
     // Mohan's statistics per function are computed on request: one click, then shown (and kept).
     await page.getByTestId('compute-function-streams').click()

@@ -47,7 +47,10 @@ export type SamplingIntervalKind = ObjectsOptions['sampleInterval']
 export interface AccessPoint {
   /** Index into the session's point table (dense, 0-based). */
   index: number
-  /** METRIC-style reference name, e.g. `A_Read_0`. */
+  /**
+   * METRIC-style reference name, stable across sessions of one build: `A_Read_30@sumfunc+0x14`
+   * (shared/reference-names.ts); sessions recorded before keep theirs (`A_Read_0`).
+   */
   id: string
   /** Runtime instruction address, hex string (0x...). */
   pc: string

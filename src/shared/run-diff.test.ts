@@ -77,3 +77,20 @@ describe('run diff of a reference touching several data structures', () => {
     expect(diff.references).toEqual([expect.objectContaining({ key: 'p_Read_0', baseMisses: 90, misses: 30, delta: -60 })])
   })
 })
+
+describe('run diff of two sessions whose traces saw different points', () => {
+  // The same build traced whole (base) and with --functions do_mult (current): the current
+  // trace has none of init's points, and names do_mult's local `k` where the whole trace,
+  // which entered do_mult from a frame it did not name, says unknown.
+  const whole = run([ref('a_Write_5@init+0x10', 5, 'a', 0, 50), ref('b_Read_42@do_mult+0x1c', 42, 'b', 10, 90), ref('unknown_Read_41@do_mult+0x8', 41, null, 99, 1)], 141)
+  const scoped = run([ref('b_Read_42@do_mult+0x1c', 42, 'b', 70, 30), ref('k_Read_41@do_mult+0x8', 41, 'k', 99, 1)], 31)
+  const diff = computeRunDiff(whole, scoped, 'L1')
+
+  it('matches references by their instruction, named as the current session names them', () => {
+    expect(diff.references.map((r) => [r.key, r.baseKey, r.baseMisses, r.misses])).toEqual([
+      ['b_Read_42@do_mult+0x1c', undefined, 90, 30],
+      ['a_Write_5@init+0x10', undefined, 50, 0],
+      ['k_Read_41@do_mult+0x8', 'unknown_Read_41@do_mult+0x8', 1, 1]
+    ])
+  })
+})

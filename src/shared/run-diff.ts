@@ -2,12 +2,14 @@
  * A run against its baseline (a what-if against the run it came from, or any two runs or
  * sessions of the same program): per line, data structure, reference and level, the change
  * in misses and in miss ratio. Lines match by file:line, data structures by name, references
- * by id, levels by name, so two sessions of the same program compare even though their
- * addresses differ. One model for the CLI (`report --against`, a what-if's baseline) and the
+ * by their site (the instruction: function and offset, shared/reference-names.ts; a name of
+ * the older, rank-numbered form by itself), levels by name, so two sessions of the same
+ * program compare even though their addresses, and the points their traces saw, differ. One model for the CLI (`report --against`, a what-if's baseline) and the
  * renderer (Compare, the heatmap's diff paint).
  */
 import type { LineLevelStats, ReferenceLevelStats, RunReport } from './domain'
 import { groupLines, groupVariables, levelNames, lineSizes } from './report-model'
+import { referenceSite } from './reference-names'
 
 export interface DiffRow {
   /** "file:line", a data structure's name, or a level's name. */
@@ -25,6 +27,8 @@ export interface DiffRow {
   ratio: number | null
   /** ratio - baseRatio, null when either is unknown. */
   deltaRatio: number | null
+  /** A reference named otherwise in the baseline (its data structure named differently there): the baseline's name. */
+  baseKey?: string
   /** A level only one of the runs simulated: nothing to compare, said instead of a delta. */
   onlyIn?: 'base' | 'current'
 }
@@ -38,11 +42,13 @@ export interface RunDiff {
   lines: DiffRow[]
   /** Each access to the data structure it touched (as `report --by variable` splits them). */
   variables: DiffRow[]
-  /** Access points, by id. */
+  /** Access points, matched by site, keyed by the current run's name (else the baseline's). */
   references: DiffRow[]
 }
 
 interface Counts {
+  /** The name to show, where it is not the map's key (references: the key is the site). */
+  name?: string
   file: string | null
   line: number | null
   accesses: number
@@ -71,7 +77,14 @@ function row(key: string, base: Counts | undefined, cur: Counts | undefined): Di
 
 function join(base: Map<string, Counts>, cur: Map<string, Counts>): DiffRow[] {
   const keys = new Set([...base.keys(), ...cur.keys()])
-  return [...keys].map((k) => row(k, base.get(k), cur.get(k))).sort((a, b) => a.delta - b.delta || a.key.localeCompare(b.key))
+  return [...keys]
+    .map((k) => {
+      const b = base.get(k)
+      const c = cur.get(k)
+      const r = row(c?.name ?? b?.name ?? k, b, c)
+      return b?.name !== undefined && c?.name !== undefined && b.name !== c.name ? { ...r, baseKey: b.name } : r
+    })
+    .sort((a, b) => a.delta - b.delta || a.key.localeCompare(b.key))
 }
 
 /** Accesses reaching a level and its misses, from any roll-up's figures there. */
@@ -91,8 +104,9 @@ function variableCounts(report: RunReport, level: string): Map<string, Counts> {
   return new Map(groupVariables(report).map((v) => [v.variable, countsOf(null, null, v.levels[level])]))
 }
 
+/** Per reference, by site: the same instruction in two sessions of one build, whatever each named its data structure. */
 function referenceCounts(report: RunReport, level: string): Map<string, Counts> {
-  return new Map(report.references.map((r) => [r.id, countsOf(r.file, r.line, r.levels[level])]))
+  return new Map(report.references.map((r) => [referenceSite(r.id), { ...countsOf(r.file, r.line, r.levels[level]), name: r.id }]))
 }
 
 /** Level totals: the accesses that reached each level (reads + writes there) and its misses. */

@@ -3,10 +3,12 @@
  * object), function (the object's symbol table, as Cachegrind names functions), module, the
  * data structure most of its accesses touched (from the correlator; without one, the global
  * its first access fell in), its source expression (`B[j][i]`) and a METRIC-style id
- * `Var_Kind_N` (section 10.1.1), N numbering points in address order so ids are stable.
+ * (section 10.1.1) stable across sessions of one build, `Var_Kind_LINE@function+0xOFFSET`
+ * (shared/reference-names.ts): made of the point's own facts only, never of its rank among
+ * the trace's points.
  */
 import { readFileSync } from 'node:fs'
-import { isAbsolute } from 'node:path'
+import { basename, isAbsolute } from 'node:path'
 import { collectAccesses, matchExpressions, parseLine, type LinePoint } from '../correlate/source-expressions'
 import { compilerAccess } from './compiler-accesses'
 import type { PointNames, PointRecord } from '../store/session-writer'
@@ -17,8 +19,7 @@ import { inSystemFolder } from './system-objects'
 import { findSymbol } from './elf-parse'
 import { readElf, type ElfInfo } from './elf-reader'
 import { ACCESS_KINDS } from '../../shared/domain'
-
-const KIND_NAMES = ['Read', 'Write', 'Modify'] as const
+import { referenceName } from '../../shared/reference-names'
 
 function moduleOf(modules: LoadedModule[], address: number): LoadedModule | null {
   for (const m of modules) if (address >= m.start && address < m.end) return m
@@ -38,6 +39,8 @@ export interface ModulePoints {
   points: PointRecord[]
   links: number[]
   functions: Array<string | null>
+  /** Each point's offset in its function's symbol (null: no symbol). */
+  offsets: Array<number | null>
 }
 
 /**
@@ -58,7 +61,8 @@ export async function pointModules(points: PointRecord[], modules: LoadedModule[
       const elf = await moduleElf(module, program)
       if (!elf) return null // not an ELF we can read (e.g. a deleted file)
       const links = list.map((p) => linkAddress(elf, module, p.pc))
-      return { module, elf, points: list, links, functions: links.map((a) => functionAt(elf, a)) }
+      const symbols = links.map((a) => findSymbol(elf.functions, a))
+      return { module, elf, points: list, links, functions: symbols.map((s) => s?.name ?? null), offsets: symbols.map((s, i) => (s ? links[i]! - s.start : null)) }
     })
   )
   return read.filter((g): g is ModulePoints => g !== null)
@@ -79,6 +83,9 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
   const names: PointNames[] = points.map((p) => ({ idx: p.idx, refId: '', file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null }))
   for (const p of points) names[p.idx]!.module = moduleOf(modules, p.pc)?.path ?? null
   const groups = grouped ?? (await pointModules(points, modules, program))
+  // Where each point's instruction is, for its name: its function and offset there, or its object's own address.
+  const sites = new Map<number, { offset: number | null; link: number }>()
+  for (const g of groups) g.points.forEach((p, i) => sites.set(p.idx, { offset: g.offsets[i]!, link: g.links[i]! }))
   // Each object's lines and instructions (gdb on it), all objects at once.
   await Promise.all(
     groups.map(async ({ module, elf, points: list, links, functions }) => {
@@ -104,11 +111,27 @@ export async function namePoints(points: PointRecord[], modules: LoadedModule[],
     for (const p of points) names[p.idx]!.variable = exe ? (findSymbol(program.data, p.firstAddress - dataOffset)?.name ?? null) : null
   }
   await addSourceExpressions(points, names)
-  const order = [...points].sort((a, b) => a.pc - b.pc || a.kind - b.kind)
-  order.forEach((p, rank) => {
+  const taken = new Set<string>()
+  // In address order, so that the (never seen) case of two points with one name is settled the same way each time.
+  for (const p of [...points].sort((a, b) => a.pc - b.pc || a.kind - b.kind)) {
     const n = names[p.idx]!
-    n.refId = `${n.variable ?? 'unknown'}_${KIND_NAMES[p.kind] ?? 'Access'}_${rank}`
-  })
+    const site = sites.get(p.idx)
+    const name = referenceName({
+      variable: n.variable,
+      kind: ACCESS_KINDS[p.kind] ?? 'read',
+      line: n.line,
+      function: n.function,
+      offset: site?.offset ?? null,
+      object: n.module !== null ? basename(n.module) : null,
+      inProgram: n.module === program.path,
+      link: site?.link ?? null,
+      pc: p.pc
+    })
+    let unique = name
+    for (let k = 2; taken.has(unique); k++) unique = `${name}~${k}`
+    taken.add(unique)
+    n.refId = unique
+  }
   return names
 }
 

@@ -65,7 +65,7 @@ export function factsOf(ref: ReferenceStats, level: string, catalog: Map<string,
   }
 }
 
-/** "b_Read_2 (b[k][j])": the reference and the source it stands for. */
+/** "b_Read_42@matmul+0x4f (b[k][j])": the reference and the source it stands for. */
 export function named(f: RefFacts): string {
   const expr = f.ref.sourceExpr?.trim()
   return expr && expr.length <= 40 && !expr.includes('\n') ? `${f.ref.id} (${expr})` : f.ref.id

@@ -76,7 +76,7 @@ export function referenceItem(f: RefFacts, ctx: RuleContext): AdviceItem | null 
   return f.misses >= LARGE_SHARE * ctx.totalMisses ? classItem(f, ctx) : null
 }
 
-/** "`mov 0x8(%rdi),%rdi` (pool_Read_7, p->next) loads the next address through the last one". */
+/** "`mov 0x8(%rdi),%rdi` (pool_Read_9@sum_list+0x10, p->next) loads the next address through the last one". */
 function chaseClause(f: RefFacts, via: FormInput | null): string {
   if (!via) return `${f.ref.sourceExpr ?? f.ref.id} reads through a pointer loaded by the walk`
   const who = via.id === f.ref.id ? 'it' : `${via.id}${via.sourceExpr ? `, ${via.sourceExpr}` : ''}`

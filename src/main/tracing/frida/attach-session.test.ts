@@ -90,7 +90,7 @@ describe('recordAttachSession', () => {
       ['B', 'sumfunc', 'spin.c', 17],
       ['C', 'sumfunc', 'spin.c', 17]
     ])
-    expect(points[0]!.id).toMatch(/^A_Read_\d+$/)
+    expect(points[0]!.id).toMatch(/^A_Read_17@sumfunc\+0x[0-9a-f]+$/)
   })
 
   it('a failure after some batches keeps the session, marked partial with the reason', async () => {
