@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { StrideError } from '../shared/errors'
+import { errorLine, boundLine } from './cli/error-line'
 import { markProgramArgs, TRACE_FLAGS } from './cli/args'
 import { processIo, type Io } from './cli/io'
 import { sizeThreadPool } from './cli/thread-pool'
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[command]
   if (!load) {
-    io.err(`stride: unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}, version.`)
+    io.err(boundLine(`stride: unknown command "${command.slice(0, 60)}"; commands: ${Object.keys(COMMANDS).join(', ')}, version.`))
     return 2
   }
   // Options before `--` only: what follows goes to the traced program (as do the words from
@@ -76,13 +76,11 @@ async function main(argv: string[]): Promise<number> {
     return await run(rest, io)
   } catch (e) {
     io.progress(null)
-    if (e instanceof StrideError) {
-      const msg = e.message.startsWith('stride') ? e.message : `stride ${command}: ${e.message}`
-      io.err(msg)
-      return e.code === 'internal' ? 1 : 2
-    }
-    io.err(`stride ${command}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
-    return 1
+    // The session a command was given: its .stride word, else its first (trace has none).
+    const session = command === 'trace' ? undefined : (own.find((a) => a.endsWith('.stride')) ?? (own[0] && !own[0].startsWith('-') ? own[0] : undefined))
+    const { line, status } = errorLine(command, e, session)
+    io.err(line)
+    return status
   }
 }
 
@@ -94,7 +92,7 @@ function exitAfterFlush(code: number): void {
 main(process.argv.slice(2)).then(
   (code) => exitAfterFlush(code),
   (e: unknown) => {
-    process.stderr.write(`stride: ${String(e)}\n`)
+    process.stderr.write(`${errorLine('', e).line}\n`)
     process.exit(1)
   }
 )

@@ -19,6 +19,16 @@ export function formatSize(bytes: number): string {
   return String(bytes)
 }
 
+/** A whole number written in decimal digits only (no 0x8, 8e0, 8.0 or blanks), else NaN. */
+export function decimalInt(text: string): number {
+  return /^\d{1,15}$/.test(text) ? Number(text) : NaN
+}
+
+/** An input echoed in a message, cut to a readable length. */
+function shown(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text
+}
+
 const POLICIES = ['lru', 'fifo', 'plru', 'random'] as const
 type Policy = (typeof POLICIES)[number]
 
@@ -43,19 +53,26 @@ export interface ParsedCacheSpec {
  */
 export function parseCacheSpec(spec: string): ParsedCacheSpec | string {
   const parts = spec.split(':')
+  spec = shown(spec)
   if (parts.length < 4 || parts.length > 6)
     return `--cache "${spec}" must look like NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]], e.g. L1:32K:8:64 or L2:1M:16:64:plru:wt,pf=next`
   const [name, sizeText, assocText, lineText, policy = 'lru', options = ''] = parts as [string, string, string, string, string?, string?]
   const size = parseSize(sizeText)
   const lineSize = parseSize(lineText)
-  const assoc = Number(assocText)
+  const assoc = decimalInt(assocText)
   if (!name) return `--cache "${spec}": the level needs a name, e.g. L1`
-  if (size === null) return `--cache "${spec}": size "${sizeText}" is not a size (use bytes or K/M/G, e.g. 32K)`
-  if (!Number.isInteger(assoc) || assoc <= 0) return `--cache "${spec}": associativity "${assocText}" must be a positive integer`
-  if (lineSize === null) return `--cache "${spec}": line size "${lineText}" is not a size (e.g. 64)`
-  if (!(POLICIES as readonly string[]).includes(policy)) return `--cache "${spec}": policy "${policy}" is not one of ${POLICIES.join(', ')}`
+  if (size === null) return `--cache "${spec}": size "${shown(sizeText)}" is not a size (use bytes or K/M/G, e.g. 32K)`
+  if (!Number.isInteger(assoc) || assoc <= 0) return `--cache "${spec}": associativity "${shown(assocText)}" must be a positive integer`
+  if (lineSize === null) return `--cache "${spec}": line size "${shown(lineText)}" is not a size (e.g. 64)`
+  if (!(POLICIES as readonly string[]).includes(policy)) return `--cache "${spec}": policy "${shown(policy)}" is not one of ${POLICIES.join(', ')}`
   const out: ParsedCacheSpec = { name, size, assoc, lineSize, policy: policy as Policy }
+  // Each setting once: `wb,wt` (or wa,nwa; pf=next,pf=stride; two seeds) contradicts itself.
+  const given = new Map<string, string>()
   for (const opt of options.split(',').filter((o) => o !== '')) {
+    const setting = opt === 'wb' || opt === 'wt' ? 'write policy' : opt === 'wa' || opt === 'nwa' ? 'write allocation' : opt.startsWith('pf=') ? 'prefetcher' : opt.startsWith('seed=') ? 'seed' : opt
+    const before = given.get(setting)
+    if (before !== undefined && before !== opt) return `--cache "${spec}": options "${shown(before)}" and "${shown(opt)}" set the ${setting} twice; give one`
+    given.set(setting, opt)
     if (opt === 'wb') out.writePolicy = 'write-back'
     else if (opt === 'wt') out.writePolicy = 'write-through'
     else if (opt === 'wa') out.writeAllocate = true
@@ -63,8 +80,8 @@ export function parseCacheSpec(spec: string): ParsedCacheSpec | string {
     else if (opt === 'incl') out.inclusive = true
     else if (opt === 'pf=next') out.prefetch = 'next-line'
     else if (opt === 'pf=stride') out.prefetch = 'stride'
-    else if (/^seed=\d+$/.test(opt)) out.seed = Number(opt.slice(5))
-    else return `--cache "${spec}": option "${opt}" is not one of wb, wt, wa, nwa, incl, pf=next, pf=stride, seed=N`
+    else if (/^seed=\d{1,15}$/.test(opt)) out.seed = Number(opt.slice(5))
+    else return `--cache "${spec}": option "${shown(opt)}" is not one of wb, wt, wa, nwa, incl, pf=next, pf=stride, seed=N`
   }
   return out
 }
@@ -72,15 +89,16 @@ export function parseCacheSpec(spec: string): ParsedCacheSpec | string {
 /** `NAME:ENTRIES:ASSOC:PAGE[:POLICY]` (a data TLB level). Returns an error string on bad input. */
 export function parseTlbSpec(spec: string): { name: string; entries: number; assoc: number; pageSize: number; policy?: Policy } | string {
   const parts = spec.split(':')
+  spec = shown(spec)
   if (parts.length < 4 || parts.length > 5) return `--tlb "${spec}" must look like NAME:ENTRIES:ASSOC:PAGE[:POLICY], e.g. DTLB:64:4:4K`
   const [name, entriesText, assocText, pageText, policy] = parts as [string, string, string, string, string?]
-  const entries = Number(entriesText)
-  const assoc = Number(assocText)
+  const entries = decimalInt(entriesText)
+  const assoc = decimalInt(assocText)
   const pageSize = parseSize(pageText)
   if (!name) return `--tlb "${spec}": the level needs a name, e.g. DTLB`
-  if (!Number.isInteger(entries) || entries <= 0) return `--tlb "${spec}": entries "${entriesText}" must be a positive integer`
-  if (!Number.isInteger(assoc) || assoc <= 0) return `--tlb "${spec}": associativity "${assocText}" must be a positive integer`
-  if (pageSize === null) return `--tlb "${spec}": page size "${pageText}" is not a size (e.g. 4K)`
-  if (policy !== undefined && !(POLICIES as readonly string[]).includes(policy)) return `--tlb "${spec}": policy "${policy}" is not one of ${POLICIES.join(', ')}`
+  if (!Number.isInteger(entries) || entries <= 0) return `--tlb "${spec}": entries "${shown(entriesText)}" must be a positive integer`
+  if (!Number.isInteger(assoc) || assoc <= 0) return `--tlb "${spec}": associativity "${shown(assocText)}" must be a positive integer`
+  if (pageSize === null) return `--tlb "${spec}": page size "${shown(pageText)}" is not a size (e.g. 4K)`
+  if (policy !== undefined && !(POLICIES as readonly string[]).includes(policy)) return `--tlb "${spec}": policy "${shown(policy)}" is not one of ${POLICIES.join(', ')}`
   return policy ? { name, entries, assoc, pageSize, policy: policy as Policy } : { name, entries, assoc, pageSize }
 }

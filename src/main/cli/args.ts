@@ -150,9 +150,10 @@ export function has(args: ParsedArgs, name: string): boolean {
 
 /** A positive integer, with K/M/G suffixes allowed (decimal here: event counts, not bytes). */
 export function positiveInt(text: string, what: string, command: string): number {
-  const m = /^(\d+(?:\.\d+)?)([kKmMgG]?)$/.exec(text.trim())
-  const mult = m ? ({ '': 1, k: 1e3, m: 1e6, g: 1e9 } as Record<string, number>)[m[2]!.toLowerCase()]! : NaN
-  const n = m ? Number(m[1]) * mult : NaN
-  if (!Number.isSafeInteger(n) || n <= 0) throw new StrideError(`stride ${command}: ${what} "${text}" must be a positive whole number (e.g. 1000000 or 1M).`)
+  // Decimal digits only (0x8, 8e0, 8.0 are refused); a fraction only before a suffix (1.5M).
+  const m = /^(\d{1,16})(?:(\.\d{1,9})?([kKmMgG]))?$/.exec(text)
+  const mult = m ? ({ '': 1, k: 1e3, m: 1e6, g: 1e9 } as Record<string, number>)[(m[3] ?? '').toLowerCase()]! : NaN
+  const n = m ? Math.round(Number(m[1]! + (m[2] ?? '')) * mult * 1e9) / 1e9 : NaN
+  if (!Number.isSafeInteger(n) || n <= 0) throw new StrideError(`stride ${command}: ${what} "${text.length > 40 ? `${text.slice(0, 40)}…` : text}" must be a positive whole number in decimal digits (e.g. 1000000 or 1M).`)
   return n
 }

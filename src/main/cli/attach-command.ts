@@ -15,7 +15,7 @@ import type { FridaTarget } from '../tracing/frida/frida-tracer'
 import { fridaOwner } from '../tracing/frida/frida-owner'
 import { listProcFs, processByName } from '../tracing/frida/process-list'
 import { flag, has, positiveInt, type ParsedArgs } from './args'
-import { splitFunctionList } from './function-list'
+import { functionsFlag } from './function-list'
 import { traceSeconds } from './trace-limits'
 import { checkSessionOutput } from '../store/session-output'
 import { lockSessionForRecording, type SessionLock } from '../store/session-lock'
@@ -53,7 +53,7 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
   if (!out) throw new StrideError('stride trace: give the session file to write with --out SESSION.stride.')
   checkSessionOutput(out, { force: has(args, 'force'), program: flag(args, 'launch') ?? null })
   // As the Valgrind backend splits them: commas inside C++ parameter lists do not split.
-  const functions = splitFunctionList(flag(args, 'functions') ?? '')
+  const functions = functionsFlag(flag(args, 'functions'))
   if (functions.length === 0) throw new StrideError('stride trace: the Frida backend traces chosen functions: give them with --functions F1,F2 (see the process\'s functions in the Attach dialog).')
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null

@@ -11,7 +11,7 @@ import { StrideError } from '../../shared/errors'
 import { iterateChunks, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
-import { allRows } from '../store/rows'
+import { checkPointValues } from '../store/integrity'
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, { format: { value: true }, out: { value: true }, chunks: { value: true }, force: {} }, 'export')
@@ -28,9 +28,17 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   const db = openSessionDb(session, { readonly: true })
   const temp = `${resolve(out)}.partial-${process.pid}`
-  const pointRows = allRows(db.prepare('SELECT idx, pc, kind FROM points ORDER BY idx'), { idx: 'number', pc: 'number', kind: 'number' })
-  const pcs = pointRows.map((r) => BigInt(r.pc))
-  const kinds = pointRows.map((r) => r.kind)
+  let pcs: bigint[]
+  let kinds: Uint8Array
+  try {
+    // Checked: indexes 0..n-1, kinds in range, program counters whole numbers.
+    const points = checkPointValues(db, session)
+    pcs = Array.from(points.pcs, (pc) => BigInt(pc))
+    kinds = points.kinds
+  } catch (e) {
+    db.close()
+    throw e
+  }
   let fd: number
   try {
     fd = openSync(temp, 'wx')
@@ -41,7 +49,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   let events = 0
   let done = false
   try {
-    for (const chunk of iterateChunks(db, pointRows.length, firstChunks)) {
+    for (const chunk of iterateChunks(db, kinds.length, firstChunks)) {
       const buf = Buffer.allocUnsafe(chunk.count * 24)
       for (let i = 0; i < chunk.count; i++) {
         const p = chunk.points[i]!
@@ -51,7 +59,12 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
         buf.writeUInt32LE(chunk.sizes[i]!, at + 16)
         buf.writeUInt32LE(kinds[p]!, at + 20)
       }
-      writeSync(fd, buf)
+      try {
+        writeSync(fd, buf)
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code
+        throw new StrideError(`stride export: cannot write ${out} (${code === 'ENOSPC' ? 'no space left on device' : code === 'EDQUOT' ? 'disk quota exceeded' : (code ?? (e as Error).message)}); nothing was written: free some space or choose another --out.`)
+      }
       events += chunk.count
     }
     done = true

@@ -2,6 +2,7 @@
 import { StrideError } from '../../shared/errors'
 import { openSessionDb, readPoints, readSessionInfo } from '../store/session-reader'
 import { keepFunctionStreamsAt, sessionStreams, type FunctionStreams } from '../store/stream-store'
+import { chunkChecks } from '../store/integrity'
 import { has, parseArgs } from './args'
 import type { Io } from './io'
 import { runLines, shownFunctions } from './info-output'
@@ -90,6 +91,10 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     if (info.recorder) io.out(`  recorder  ${info.recorder}${info.threads && info.threads > 1 ? `, ${info.threads} threads (accesses interleaved as they ran)` : ''}`)
     io.out(`  stored    ${info.storedBytes} bytes (${info.storedBytes > 0 ? ((info.events * 24) / info.storedBytes).toFixed(1) : '-'}x vs 24-byte records)`)
     io.out(`  points    ${points.length}`)
+    // Sessions from before v12: what vouches for their chunks is weaker, and said.
+    const checks = chunkChecks(db, session)
+    if (checks !== 'bound')
+      io.out(`  checks    ${checks === 'crc32' ? 'a plain CRC-32 per chunk (an older session: a chunk moved with its checksum is caught only by its sequence and count)' : 'none on its chunks (a session from before v9); re-trace for checked chunks'}`)
     runLines(info.runs).forEach((line, i) => io.out(`  ${i === 0 ? 'runs      ' : '          '}${line}`))
     if (info.debugInfoHint) io.out(`  note      ${info.debugInfoHint}`)
     if (streams.functionsPending)

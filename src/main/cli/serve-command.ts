@@ -10,8 +10,8 @@ import type { Io } from './io'
 export async function serveCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, { port: { value: true } }, 'serve')
   const portText = flag(args, 'port') ?? '0'
-  const port = Number(portText)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StrideError(`stride serve: --port "${portText}" must be 0..65535 (0 picks a free port).`)
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StrideError(`stride serve: --port "${portText.slice(0, 40)}" must be 0..65535 (0 picks a free port).`)
   const backend = createBackend()
   let server
   try {

@@ -4,7 +4,7 @@
  * FILE.json) run in parallel on a worker pool.
  */
 import { lockSessionForRuns } from '../store/session-lock'
-import { readFileSync } from 'node:fs'
+import { readInputFile } from './input-file'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shared/domain'
@@ -162,10 +162,11 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const file = flag(args, 'configs')
   if (file) {
     let list: unknown
+    const text = readInputFile(file, '--configs', 'simulate')
     try {
-      list = JSON.parse(readFileSync(file, 'utf8'))
+      list = JSON.parse(text)
     } catch (e) {
-      usage(`--configs ${file}: ${(e as Error).message}; give a JSON array of {"levels": [...]} objects.`)
+      usage(`--configs ${file}: ${(e as Error).message.slice(0, 120)}; give a JSON array of {"levels": [...]} objects.`)
     }
     if (!Array.isArray(list) || list.length === 0) usage(`--configs ${file} must hold a non-empty JSON array of {"levels": [...]} objects.`)
     list.forEach((c, i) => raws.push({ raw: { tlb: sharedTlb, ...(c as object) }, what: `--configs ${file} [${i}]` }))

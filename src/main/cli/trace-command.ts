@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/function-check'
-import { splitFunctionList } from './function-list'
+import { functionsFlag } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
 import { runTraceWorker } from '../workers/run-worker'
 import { SessionStatics } from '../store/session-statics'
@@ -51,7 +51,7 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
 async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: string, program: string, lock: SessionLock): Promise<number> {
   const wantsSimulation = has(args, 'cache') || has(args, 'tlb') || has(args, 'cachegrind-compatible')
   // C++ names as written (ns::f, S::method()) become the program's symbols here.
-  const functions = await checkFunctions(program, splitFunctionList(flag(args, 'functions') ?? ''))
+  const functions = await checkFunctions(program, functionsFlag(flag(args, 'functions')))
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
   if (has(args, 'follow-calls') && functions.length === 0) throw new StrideError('stride trace: --follow-calls records what the chosen functions call; give them with --functions F1,F2.')

@@ -6,11 +6,11 @@
 import { copyFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { crc32 } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { StrideError } from '../../shared/errors'
 import { NativePrsdSequiturEncoder, PRSD_CODEC, PRSD_CODEC_V2, PRSD_CODEC_V3, PRSD_CODEC_V4 } from '../compress/native-codec'
 import { openDb } from './open-db'
+import { boundChecksum } from './integrity'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { SessionWriter, type PointRecord } from './session-writer'
 import { writeFullChunks } from '../testing/stored-chunks'
@@ -57,7 +57,7 @@ function baseSession(codec: string, name = `base-${codec}`): string {
   expect((db.prepare('SELECT codec FROM trace_chunks').get() as { codec: string }).codec).toBe(PRSD_CODEC_V4)
   if (codec !== PRSD_CODEC_V4) {
     const data = new NativePrsdSequiturEncoder(n, { version: codec === PRSD_CODEC ? 1 : codec === PRSD_CODEC_V2 ? 2 : 3 }).encode(n, points, addresses, sizes, table.length)
-    db.prepare('UPDATE trace_chunks SET data = ?, codec = ?, crc32 = ? WHERE seq = 0').run(data, codec, crc32(data))
+    db.prepare('UPDATE trace_chunks SET data = ?, codec = ?, checksum = ? WHERE seq = 0').run(data, codec, boundChecksum(0, 0, n, table.length, codec, data))
   }
   db.close()
   return path
@@ -135,7 +135,8 @@ describe.each([PRSD_CODEC_V4, PRSD_CODEC_V3, PRSD_CODEC_V2, PRSD_CODEC])('fuzzin
       const db = openDb(path)
       const row = db.prepare('SELECT data FROM trace_chunks WHERE seq = 0').get() as { data: Buffer }
       const keepChecksum = k % 2 === 0 // odd cases: as an older session, without checksums
-      db.prepare(`UPDATE trace_chunks SET data = ?${keepChecksum ? '' : ', crc32 = NULL'} WHERE seq = 0`).run(mutate(row.data, random))
+      db.prepare(`UPDATE trace_chunks SET data = ?${keepChecksum ? '' : ', checksum = NULL'} WHERE seq = 0`).run(mutate(row.data, random))
+      if (!keepChecksum) db.prepare("UPDATE integrity SET value = 'none' WHERE key = 'chunks'").run()
       db.close()
       const caseStarted = Date.now()
       let result: string | null = null

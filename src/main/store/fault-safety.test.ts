@@ -13,6 +13,8 @@ import { hierarchySchema } from '../../shared/schemas'
 import { PrsdSequiturEncoder } from '../compress/prsd-codec'
 import { openDb } from './open-db'
 import { SCHEMA_VERSION } from './schema'
+import { boundChecksum } from './integrity'
+import { PRSD_CODEC_V4 } from '../compress/native-codec'
 import { checkSessionOutput } from './session-output'
 import { iterateChunks, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { MAX_STORED_CHUNK, SessionWriter, UNFINISHED_MESSAGE, type PointRecord } from './session-writer'
@@ -137,7 +139,7 @@ describe('damaged chunks are named, never read as another trace', () => {
       row.data[row.data.length >> 1]! ^= 0x10
       db.prepare('UPDATE trace_chunks SET data = ? WHERE seq = 1').run(row.data)
     })
-    expect(msg).toMatch(/is damaged at chunk 2 of 3 \(its checksum does not match\); re-trace the program, or keep the 1 intact chunk with "stride export SESSION --chunks 1"/)
+    expect(msg).toMatch(/is damaged at chunk 2 of 3 \(its checksum does not match its bytes and place in the trace\); re-trace the program, or keep the 1 intact chunk with "stride export SESSION --chunks 1"/)
   })
 
   it('a deleted chunk breaks the sequence', () => {
@@ -146,9 +148,17 @@ describe('damaged chunks are named, never read as another trace', () => {
 
   it('a duplicated chunk does not add up', () => {
     const msg = damaged('dup.stride', (db) =>
-      db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) SELECT 3, first_event + 3 * events - 2 * events, events, codec, data, crc32, point_count FROM trace_chunks WHERE seq = 2').run()
+      db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, checksum, point_count) SELECT 3, first_event + 3 * events - 2 * events, events, codec, data, checksum, point_count FROM trace_chunks WHERE seq = 2').run()
     )
-    expect(msg).toMatch(/damaged at chunk 4 of 4 \(the session says 786432 events, its chunks hold 1048576\)/)
+    // Its checksum is bound to its place: a copy elsewhere does not match (v12 on).
+    expect(msg).toMatch(/damaged at chunk 4 of 4 \(its checksum does not match its bytes and place in the trace\)/)
+    const old = damaged('dup-old.stride', (db) => {
+      // As a v9-v11 session stored it: a plain CRC-32 of the bytes, which a copy keeps.
+      for (const r of db.prepare('SELECT seq, data FROM trace_chunks').all() as Array<{ seq: number; data: Buffer }>) db.prepare('UPDATE trace_chunks SET crc32 = ?, checksum = NULL WHERE seq = ?').run(crc32(r.data), r.seq)
+      db.prepare("UPDATE integrity SET value = 'crc32' WHERE key = 'chunks'").run()
+      db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) SELECT 3, first_event + 3 * events - 2 * events, events, codec, data, crc32, point_count FROM trace_chunks WHERE seq = 2').run()
+    })
+    expect(old).toMatch(/damaged at chunk 4 of 4 \(the session says 786432 events, its chunks hold 1048576\)/)
   })
 
   it('an address past 2^53 is refused when recorded, and is damage when read (never a silent rounding, nor a simulator that never ends)', () => {
@@ -163,7 +173,7 @@ describe('damaged chunks are named, never read as another trace', () => {
     finished(crafted, 10)
     const data = new PrsdSequiturEncoder(16).encode(10, new Uint32Array(10), Float64Array.from({ length: 10 }, (_, i) => 2 ** 59 + i * 8), new Uint16Array(10).fill(8), 3)
     const db = openDb(crafted)
-    db.prepare('UPDATE trace_chunks SET data = ?, crc32 = ? WHERE seq = 0').run(data, crc32(data))
+    db.prepare('UPDATE trace_chunks SET data = ?, checksum = ? WHERE seq = 0').run(data, boundChecksum(0, 0, 10, 3, PRSD_CODEC_V4, data))
     db.close()
     expect(() => readAll(crafted)).toThrow(/damaged at chunk 1 of 1 \(.*2\^53/)
   })
@@ -181,7 +191,10 @@ describe('inconsistent metadata is a malformed session, said in one line', () =>
 
   it('bad JSON in meta', () => {
     const path = session('meta.stride', (db) => db.prepare("UPDATE meta SET value = '{oops' WHERE key = 'program'").run())
-    const db = openSessionDb(path, { readonly: true })
+    // A finished session's meta table has a digest: any change is damage, said on open.
+    expect(() => openSessionDb(path, { readonly: true })).toThrow(/meta\.stride is damaged \(its meta table was changed after the trace/)
+    // Read without the digest (as an unfinished or older session's), its values are checked one by one.
+    const db = openDb(path, { readonly: true })
     expect(() => readSessionInfo(db, path)).toThrow(/malformed: its meta value "program" is not valid JSON/)
     db.close()
   })
@@ -195,7 +208,7 @@ describe('inconsistent metadata is a malformed session, said in one line', () =>
 
   it('a schema version set back', () => {
     const path = session('back.stride', (db) => db.pragma('user_version = 3'))
-    expect(() => openSessionDb(path)).toThrow(/malformed: its schema \(v3\) does not match its tables/)
+    expect(() => openSessionDb(path)).toThrow(/is not a session as Stride writes it \(its table trace_chunks does not have the columns of a v3 session\): damaged or altered/)
   })
 
   it('a database with only the meta table', () => {
@@ -212,7 +225,7 @@ describe('read-only opens', () => {
     const path = join(dir, 'old.stride')
     finished(path, 100)
     const db = openDb(path)
-    db.exec('ALTER TABLE trace_chunks DROP COLUMN crc32; ALTER TABLE trace_chunks DROP COLUMN point_count; DROP TABLE run_rollup; ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN label;')
+    db.exec('ALTER TABLE trace_chunks DROP COLUMN checksum; DROP TABLE integrity; ALTER TABLE trace_chunks DROP COLUMN crc32; ALTER TABLE trace_chunks DROP COLUMN point_count; DROP TABLE run_rollup; ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN label;')
     db.pragma('user_version = 7')
     db.pragma('wal_checkpoint(TRUNCATE)')
     db.close()

@@ -44,8 +44,24 @@ export function hasTable(db: Db, name: string): boolean {
 export function openDbImage(image: Buffer): Db {
   const binding = nativeBinding()
   const db = new Database(image, binding ? { nativeBinding: binding } : {})
+  distrustSchema(db)
   db.pragma('busy_timeout = 10000')
   return db
+}
+
+/**
+ * A session file is user input: its schema's own SQL (defaults, CHECKs, indexes on
+ * expressions) may call only innocuous functions, never one with side effects. Triggers and
+ * views are refused before any of it runs (schema.ts, assertSession).
+ */
+function distrustSchema(db: Db): void {
+  db.pragma('trusted_schema = OFF')
+}
+
+/** An empty database in memory (the reference schema a session's is compared with). */
+export function openMemoryDb(): Db {
+  const binding = nativeBinding()
+  return new Database(':memory:', binding ? { nativeBinding: binding } : {})
 }
 
 /**
@@ -58,14 +74,22 @@ export function foldLog(db: Db): void {
   db.pragma('wal_checkpoint(TRUNCATE)')
 }
 
-export function openDb(path: string, options: { readonly?: boolean; create?: boolean } = {}): Db {
+/**
+ * `queryOnly`: opened to read without being readonly to SQLite (`PRAGMA query_only`), so that
+ * as the last connection it removes the -wal and -shm files a read-only connection leaves
+ * beside the session. For a session with no -wal file (nothing to fold into it): the file
+ * itself is never written.
+ */
+export function openDb(path: string, options: { readonly?: boolean; create?: boolean; queryOnly?: boolean } = {}): Db {
   const binding = nativeBinding()
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: !(options.create ?? false),
     ...(binding ? { nativeBinding: binding } : {})
   })
-  if (!options.readonly) {
+  distrustSchema(db)
+  if (options.queryOnly) db.pragma('query_only = ON')
+  else if (!options.readonly) {
     // WAL lets the UI read a session while a worker writes a simulation run into it.
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')

@@ -1,6 +1,7 @@
 /** The session schema, versioned with `PRAGMA user_version`; each migration moves one step. */
 import { StrideError } from '../../shared/errors'
-import type { Db } from './open-db'
+import { openMemoryDb, type Db } from './open-db'
+import { OPTIONAL_TABLES } from './optional-tables'
 import { allRows } from './rows'
 
 /**
@@ -174,6 +175,20 @@ const MIGRATIONS: Array<(db: Db) => void> = [
       ALTER TABLE runs ADD COLUMN parent INTEGER;
       ALTER TABLE runs ADD COLUMN label TEXT;
     `)
+  },
+  // 11 -> 12 (sessions that cannot lie): a chunk checksum bound to the chunk's place
+  // (`checksum`: CRC-32 over its sequence number, first event, count, point count, codec and
+  // bytes; store/integrity.ts), and `integrity`: which checks the session's chunks carry
+  // ('chunks': 'bound' for sessions written from v12 on; 'crc32' for older ones whose writer
+  // stored a plain CRC-32 per chunk, v9 on; 'none' before) and, written at a trace's end,
+  // digests of the point table ('points') and the meta table ('meta').
+  (db) => {
+    db.exec(`
+      ALTER TABLE trace_chunks ADD COLUMN checksum INTEGER;
+      CREATE TABLE integrity (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO integrity (key, value)
+        SELECT 'chunks', CASE WHEN EXISTS (SELECT 1 FROM trace_chunks WHERE crc32 IS NOT NULL OR point_count IS NOT NULL) THEN 'crc32' ELSE 'none' END;
+    `)
   }
 ]
 
@@ -220,4 +235,82 @@ export function assertSession(db: Db, path: string): void {
   if (missing.length > 0)
     throw new StrideError(`${path} is a malformed session: it has no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}; re-trace the program.`, 'malformed-session')
   if (version > SCHEMA_VERSION) migrate(db) // throws the "newer Stride" message
+  assertExpectedSchema(db, path, version)
+}
+
+/** SQLite's own tables, which any database may have. */
+const SQLITE_TABLES = new Set(['sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4'])
+
+interface SchemaShape {
+  /** Per table, its columns as `pragma table_xinfo` describes them, one string. */
+  tables: Map<string, string>
+  /** Per index, its table and its SQL (null: made by SQLite for a key). */
+  indexes: Map<string, string>
+}
+
+const shapes = new Map<number, SchemaShape>()
+
+function shapeOf(db: Db): SchemaShape {
+  const entries = allRows(db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' OR type = 'index'"), { type: 'text', name: 'text', tbl_name: 'text', sql: 'text?' })
+  const tables = new Map<string, string>()
+  const indexes = new Map<string, string>()
+  for (const e of entries) {
+    if (e.type === 'table') {
+      if (/^\s*CREATE\s+VIRTUAL/i.test(e.sql ?? '')) tables.set(e.name, 'virtual')
+      else tables.set(e.name, JSON.stringify(db.prepare('SELECT name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(?)').raw(true).all(e.name)))
+    } else if (e.type === 'index') indexes.set(e.name, `${e.tbl_name}: ${(e.sql ?? '').replace(/\s+/g, ' ')}`)
+    else tables.set(e.name, e.type) // a view or a trigger: never expected
+  }
+  return { tables, indexes }
+}
+
+/** The schema a session of `version` has: the migrations up to it, and the optional tables. */
+function expectedShape(version: number): SchemaShape {
+  let shape = shapes.get(version)
+  if (shape) return shape
+  const db = openMemoryDb()
+  try {
+    for (let v = 0; v < version; v++) MIGRATIONS[v]!(db)
+    for (const sql of Object.values(OPTIONAL_TABLES)) db.exec(sql)
+    shape = shapeOf(db)
+  } finally {
+    db.close()
+  }
+  shapes.set(version, shape)
+  return shape
+}
+
+/**
+ * A session file is user input and never runs SQL of its own: one whose schema has a trigger,
+ * a view, a table or index Stride does not write, or a table whose columns differ from those
+ * of its schema version is refused before anything reads or upgrades it.
+ */
+export function assertExpectedSchema(db: Db, path: string, version: number): void {
+  if (version < 1 || version > SCHEMA_VERSION) return
+  const refuse = (what: string) => {
+    throw new StrideError(`${path} is not a session as Stride writes it (${what}): damaged or altered, it is not opened; re-trace the program.`, 'malformed-session')
+  }
+  const kinds = allRows(db.prepare("SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index')"), { type: 'text', name: 'text' })
+  if (kinds.length > 0) refuse(`it has a ${kinds[0]!.type} "${cut(kinds[0]!.name)}"`)
+  const expected = expectedShape(version)
+  const found = shapeOf(db)
+  for (const [name, columns] of found.tables) {
+    if (SQLITE_TABLES.has(name)) continue
+    const want = expected.tables.get(name)
+    if (want === undefined) refuse(`it has a table "${cut(name)}" a v${version} session does not`)
+    // An optional table is created when first written: absent is fine, present it must match.
+    if (want !== columns) refuse(`its table ${cut(name)} does not have the columns of a v${version} session`)
+  }
+  for (const name of expected.tables.keys())
+    if (!found.tables.has(name) && !(name in OPTIONAL_TABLES)) refuse(`it has no table ${name}, which a v${version} session has`)
+  for (const [name, def] of found.indexes) {
+    const want = expected.indexes.get(name)
+    if (want === undefined) refuse(`it has an index "${cut(name)}" a v${version} session does not`)
+    if (want !== def) refuse(`its index ${cut(name)} is not the one a v${version} session has`)
+  }
+}
+
+/** A name from the file, bounded for the message. */
+function cut(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
 }

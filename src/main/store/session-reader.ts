@@ -1,5 +1,5 @@
 /** Reads a session back: its info, its point table and its trace chunks in order. */
-import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
@@ -13,6 +13,7 @@ import { FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-st
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow } from './rows'
+import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks } from './integrity'
 
 
 /**
@@ -23,12 +24,21 @@ import { allRows, allTuples, getRow, oneRow } from './rows'
 export function openSessionDb(path: string, options: { readonly?: boolean } = {}): Db {
   const full = resolve(path)
   if (!existsSync(full)) throw new StrideError(`Session "${path}" does not exist; pass a .stride file written by "stride trace".`, 'not-found')
+  // A FIFO or a device would block the open (or never end): only regular files are sessions.
+  if (!statSync(full).isFile())
+    throw new StrideError(`Session "${path}" is not a regular file (${statSync(full).isDirectory() ? 'a folder' : 'a FIFO, socket or device'}); pass a .stride file written by "stride trace".`)
   const readonly = options.readonly ?? false
   const writable = canWrite(full)
   if (!readonly && !writable)
     throw new StrideError(`Session "${path}" cannot be written (read-only file or folder); copy it somewhere writable to simulate or store runs in it.`, 'permission-denied')
-  if (!writable) return openPrivateCopy(full, path)
-  let db = openOrExplain(full, path, { readonly })
+  if (!writable) {
+    const copy = openPrivateCopy(full, path)
+    sessionPaths.set(copy, path)
+    return copy
+  }
+  // Read without leaving -wal/-shm files beside it, unless a -wal is there already (a
+  // recording or simulation is writing it, or one crashed): then as SQLite's reader.
+  let db = openOrExplain(full, path, readonly && !existsSync(`${full}-wal`) ? { queryOnly: true } : { readonly })
   try {
     assertSession(db, path)
   } catch (e) {
@@ -37,7 +47,11 @@ export function openSessionDb(path: string, options: { readonly?: boolean } = {}
   }
   if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
     db.close()
-    if (readonly) return openPrivateCopy(full, path)
+    if (readonly) {
+      const copy = openPrivateCopy(full, path)
+      sessionPaths.set(copy, path)
+      return copy
+    }
     db = openOrExplain(full, path, {})
     try {
       migrate(db)
@@ -46,8 +60,18 @@ export function openSessionDb(path: string, options: { readonly?: boolean } = {}
       throw e
     }
   }
+  try {
+    checkIntegrity(db, path)
+  } catch (e) {
+    db.close()
+    throw e
+  }
+  sessionPaths.set(db, path)
   return db
 }
+
+/** The path each opened session was given as, for messages (a private copy is in memory). */
+const sessionPaths = new WeakMap<Db, string>()
 
 function canWrite(file: string): boolean {
   try {
@@ -59,14 +83,16 @@ function canWrite(file: string): boolean {
   }
 }
 
-function openOrExplain(full: string, path: string, options: { readonly?: boolean }): Db {
+function openOrExplain(full: string, path: string, options: { readonly?: boolean; queryOnly?: boolean }): Db {
   try {
     return openDb(full, options)
   } catch (e) {
     const why = (e as Error).message
     if (/not a database|file is encrypted/i.test(why))
       throw new StrideError(`${path} is not a Stride session (not a SQLite database); open a .stride file written by "stride trace".`, 'malformed-session')
-    throw new StrideError(`Cannot open session "${path}": ${why}.`, 'malformed-session')
+    if (/unable to open database file|readonly|read-only/i.test(why))
+      throw new StrideError(`Cannot open session "${path}" (${why}): its folder ${dirname(full)} must be writable for SQLite's side files; copy the session to a writable folder.`, 'permission-denied')
+    throw new StrideError(`Cannot open session "${path}": ${why}; it may be damaged: re-trace the program.`, 'malformed-session')
   }
 }
 
@@ -86,6 +112,7 @@ function openPrivateCopy(full: string, path: string): Db {
     try {
       assertSession(db, path)
       migrate(db)
+      checkIntegrity(db, path)
       // Out of WAL mode: an in-memory database cannot have a write-ahead log.
       db.pragma('journal_mode = DELETE')
       image = db.serialize()
@@ -201,7 +228,7 @@ export function parseRunConfig(run: number, text: string): HierarchyConfig {
 /** The point table's columns, as readPoints reads them (rows as arrays: no object per row). */
 const POINT_COLUMNS = [
   ['idx', 'int'],
-  ['pc', 'number'],
+  ['pc', 'int'],
   ['kind', 'int'],
   ['accesses', 'number'],
   ['ref_id', 'text?'],
@@ -226,12 +253,13 @@ export function readPoints(db: Db, { streams: withStreams = true }: { streams?: 
       const m = JSON.parse(metrics) as PointStreams
       streams.set(point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
     }
-  return rows.map(([idx, pc, kind, accesses, refId, file, line, fn, module, variable, sourceExpr, disasm]) => {
+  return rows.map(([idx, pc, kind, accesses, refId, file, line, fn, module, variable, sourceExpr, disasm], i) => {
+    if (idx !== i || kind < 0 || kind >= ACCESS_KINDS.length || pc < 0) checkPointValues(db, sessionPaths.get(db)) // throws, naming the damage
     const point: AccessPoint = {
       index: idx,
       id: refId ?? `point_${idx}`,
       pc: '0x' + pc.toString(16),
-      kind: ACCESS_KINDS[kind] ?? 'read',
+      kind: ACCESS_KINDS[kind]!,
       file,
       line,
       function: fn,
@@ -248,15 +276,9 @@ export function readPoints(db: Db, { streams: withStreams = true }: { streams?: 
   })
 }
 
-/** Kind code per point, the simulator's input. */
+/** Kind code per point, the simulator's input (checked: indexes 0..n-1, kinds in range). */
 export function readPointKinds(db: Db): Uint8Array {
-  const rows = allTuples(db.prepare('SELECT idx, kind FROM points ORDER BY idx'), [['idx', 'number'], ['kind', 'number']] as const)
-  const kinds = new Uint8Array(rows.length)
-  for (const [idx, kind] of rows) {
-    if (idx >= rows.length) throw new StrideError('The session\'s point table has gaps; the file is damaged. Re-trace the program.', 'malformed-session')
-    kinds[idx] = kind
-  }
-  return kinds
+  return checkPointValues(db, sessionPaths.get(db)).kinds
 }
 
 /** Most accesses iterateChunks yields at once (stored chunks may be larger; they are sliced). */
@@ -280,6 +302,8 @@ interface StoredChunkRow {
   codec: string
   data: Buffer
   crc32?: number | null
+  checksum?: number | null
+  point_count?: number | null
 }
 
 /**
@@ -297,8 +321,11 @@ interface CheckedChunk {
 
 function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<CheckedChunk> {
   const total = oneRow(db.prepare('SELECT COUNT(*) AS n FROM trace_chunks'), { n: 'number' }).n
-  const hasCrc = (db.prepare("SELECT 1 FROM pragma_table_info('trace_chunks') WHERE name = 'crc32'").get() as unknown) !== undefined
-  const rows = db.prepare(`SELECT seq, first_event, events, codec, data${hasCrc ? ', crc32' : ''} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<StoredChunkRow>
+  const columns = new Set(allRows(db.prepare("SELECT name FROM pragma_table_info('trace_chunks')"), { name: 'text' }).map((r) => r.name))
+  const optional = ['crc32', 'checksum', 'point_count'].filter((c) => columns.has(c))
+  const rows = db.prepare(`SELECT seq, first_event, events, codec, data${optional.map((c) => `, ${c}`).join('')} FROM trace_chunks ORDER BY seq`).iterate() as IterableIterator<StoredChunkRow>
+  // Which checks every chunk must carry: a bound checksum (v12 on), a CRC-32 (written v9-v11), or none (older).
+  const checks = columns.has('checksum') ? chunkChecks(db) : columns.has('crc32') ? 'crc32-if-any' : 'none'
   const damaged = (index: number, why: string) => new StrideError(damageMessage(db, index, total, why), 'malformed-session')
   let index = 0
   let events = 0
@@ -307,9 +334,16 @@ function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<Checke
     if (row.seq !== index) throw damaged(index, index < row.seq ? `chunk ${index} is missing` : `chunk ${row.seq} is out of sequence`)
     if (row.first_event !== events) throw damaged(index, `it starts at event ${row.first_event}, after ${events} events`)
     if (!Number.isSafeInteger(row.events) || row.events <= 0 || row.events > MAX_STORED_CHUNK_EVENTS) throw damaged(index, `it declares ${row.events} events`)
+    if (typeof row.codec !== 'string' || !(row.data instanceof Uint8Array)) throw damaged(index, 'its codec or bytes are not stored as such')
     if (!READABLE_CODECS.includes(row.codec))
-      throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec}", which this Stride cannot read; update Stride.`, 'malformed-session')
-    if (row.crc32 != null && crc32(row.data) !== row.crc32) throw damaged(index, 'its checksum does not match')
+      throw new StrideError(`Trace chunk ${row.seq} uses codec "${row.codec.slice(0, 40)}", which this Stride cannot read; update Stride.`, 'malformed-session')
+    if (row.checksum != null) {
+      if (typeof row.point_count !== 'number' || boundChecksum(row.seq, row.first_event, row.events, row.point_count, row.codec, row.data) !== row.checksum)
+        throw damaged(index, 'its checksum does not match its bytes and place in the trace')
+    } else if (checks === 'bound') throw damaged(index, 'it has no checksum')
+    else if (row.crc32 != null) {
+      if (crc32(row.data) !== row.crc32) throw damaged(index, 'its checksum does not match')
+    } else if (checks === 'crc32') throw damaged(index, 'it has no checksum')
     const at = index
     yield {
       row,
@@ -430,7 +464,7 @@ function finishedEvents(db: Db): number | null {
 
 /** "Session s.stride is damaged at chunk 3 of 12 (why); re-trace, or export the 2 intact chunks." */
 function damageMessage(db: Db, index: number, total: number, why: string): string {
-  const name = db.name && db.name !== ':memory:' && !db.memory ? db.name : 'the session'
+  const name = sessionPaths.get(db) ?? (db.name && db.name !== ':memory:' && !db.memory ? db.name : 'the session')
   const intact = index === 0 ? 're-trace the program' : `re-trace the program, or keep the ${index} intact chunk${index === 1 ? '' : 's'} with "stride export SESSION --chunks ${index}"`
   return `Session ${name} is damaged at chunk ${index + 1} of ${total} (${why}); ${intact}.`
 }

@@ -8,7 +8,6 @@
  */
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, extname, join } from 'node:path'
-import { crc32 } from 'node:zlib'
 import { randomBytes } from 'node:crypto'
 import type { TraceStopReason } from '../../shared/domain'
 import { NativePrsdSequiturEncoder } from '../compress/native-codec'
@@ -23,6 +22,7 @@ import { allRows } from './rows'
 import { staticsIdentity } from './statics-identity'
 import { writeStaticsCache, type CachedStatics } from './statics-cache'
 import { looksLikeSession } from './session-output'
+import { boundChecksum, writeDigests } from './integrity'
 
 export interface SessionMeta {
   program: string
@@ -171,7 +171,9 @@ export class SessionWriter {
     this.recordingPath = existsSync(path) ? `${path}.recording-${process.pid}-${randomBytes(4).toString('hex')}` : path
     this.db = openDb(this.recordingPath, { create: true })
     migrate(this.db)
-    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    // Every chunk of this session carries a checksum bound to its place (integrity.ts).
+    this.db.prepare("UPDATE integrity SET value = 'bound' WHERE key = 'chunks'").run()
+    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, checksum, point_count) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.setAccesses = this.db.prepare('UPDATE points SET accesses = ? WHERE idx = ?')
     this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
     this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: UNFINISHED_MESSAGE, storedBytes: 0 })
@@ -351,7 +353,7 @@ export class SessionWriter {
   private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array): void {
     this.db.transaction(() => {
       this.storePoints(table, accesses)
-      this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, crc32(data), table.length)
+      this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, boundChecksum(this.seq, this.committed, count, table.length, this.encoder.codec, data), table.length)
       this.setMeta.run('events', JSON.stringify(this.committed + count))
       this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
     })()
@@ -483,6 +485,8 @@ export class SessionWriter {
     if (this.finished) return
     this.commitGathered()
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })
+    // The point and meta tables as the trace leaves them, checked on every open.
+    writeDigests(this.db)
     if (statics) {
       // After everything it is keyed by; derived, so a session without it (a failure here,
       // a crash before) reads its tables instead.

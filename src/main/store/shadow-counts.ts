@@ -11,6 +11,7 @@
 import { endianness } from 'node:os'
 import type { ShadowCounts } from '../analysis/advice/miss-classes'
 import { hasTable, type Db } from './open-db'
+import { SHADOW_COUNTS_TABLE } from './optional-tables'
 
 /** Typed arrays as this machine lays them out: a big-endian machine neither writes nor reads them. */
 const usable = endianness() === 'LE'
@@ -18,11 +19,7 @@ const usable = endianness() === 'LE'
 /** The row's own layout; another is not read. */
 const FORMAT = 1
 
-const TABLE = `CREATE TABLE IF NOT EXISTS shadow_counts (
-  run INTEGER NOT NULL, level TEXT NOT NULL, format INTEGER NOT NULL,
-  size REAL NOT NULL, assoc REAL NOT NULL, line_size REAL NOT NULL, events REAL NOT NULL, points INTEGER NOT NULL,
-  set_count INTEGER NOT NULL, forgetful INTEGER NOT NULL, shadow BLOB NOT NULL, cold BLOB NOT NULL, sets BLOB,
-  PRIMARY KEY (run, level))`
+const TABLE = SHADOW_COUNTS_TABLE
 
 /** What the counts were taken of: a row is used only for the same. */
 export interface ShadowKey {

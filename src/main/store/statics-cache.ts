@@ -22,6 +22,7 @@ import type { PointColumns } from './point-columns'
 import type { Touches } from './touches'
 import { hasTable, type Db } from './open-db'
 import { TextIndex } from '../text-index'
+import { STATICS_CACHE_TABLE } from './optional-tables'
 
 /** The simulator's inputs: each point's kind and data structure. */
 export interface SimulatorColumns {
@@ -50,11 +51,7 @@ const usable = endianness() === 'LE'
 const CACHE_FORMAT = 1
 
 /** Created by the first writer; one row. Blobs are little-endian typed arrays, texts a JSON array. */
-const TABLE = `CREATE TABLE IF NOT EXISTS statics_cache (
-  id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, identity TEXT NOT NULL, points INTEGER NOT NULL,
-  texts TEXT NOT NULL, kinds BLOB NOT NULL, variable BLOB NOT NULL, function BLOB NOT NULL,
-  file BLOB NOT NULL, line BLOB NOT NULL, loop BLOB NOT NULL,
-  touch_point BLOB NOT NULL, touch_variable BLOB NOT NULL, touch_accesses BLOB NOT NULL)`
+const TABLE = STATICS_CACHE_TABLE
 
 interface Row {
   format: number
