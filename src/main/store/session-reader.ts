@@ -163,7 +163,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     recorder: typeof m.get('recorder') === 'string' ? (m.get('recorder') as string) : null,
     recorderNote: typeof m.get('recorderNote') === 'string' ? (m.get('recorderNote') as string) : null,
     threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
-    functionStreamsPending: m.get(FUNCTION_STREAMS_KEY) === FUNCTION_STREAMS_ON_REQUEST,
+    functionStreamsPending: m.get(FUNCTION_STREAMS_KEY) === FUNCTION_STREAMS_ON_REQUEST && hasTable(db, 'function_streams') && db.prepare('SELECT COUNT(*) FROM function_streams').pluck().get() === 0,
     ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
   }
 }

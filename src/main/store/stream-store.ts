@@ -15,7 +15,7 @@ import { NativeStreamDetectors } from '../compress/native-streams'
 import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import { hasTable, type Db } from './open-db'
-import { FUNCTION_STREAMS_COMPUTED, FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
+import { FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
 import { iterateChunksAhead, openSessionDb } from './session-reader'
 import { lockSessionForRuns } from './session-lock'
 import { resolve } from 'node:path'
@@ -66,7 +66,7 @@ export async function computeFunctionStreams(db: Db, pointFunction: Array<string
 /** True when the session's function statistics were left to be computed on request and are not yet. */
 export function functionStreamsPending(db: Db): boolean {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(FUNCTION_STREAMS_KEY)
-  return row === JSON.stringify(FUNCTION_STREAMS_ON_REQUEST)
+  return row === JSON.stringify(FUNCTION_STREAMS_ON_REQUEST) && db.prepare('SELECT COUNT(*) FROM function_streams').pluck().get() === 0
 }
 
 /**
@@ -81,14 +81,16 @@ export async function functionStreamsOf(db: Db, pointFunction: Array<string | nu
   return { functions, computed: true }
 }
 
-/** Stores computed function statistics in a session that left them for a request (one transaction). */
+/**
+ * Stores computed function statistics in a session that left them for a request (one
+ * transaction; the rows say they are computed: meta is the trace's, digested at its end).
+ */
 export function keepFunctionStreams(db: Db, functions: readonly FunctionStreams[]): void {
   db.transaction(() => {
     db.prepare('DELETE FROM function_streams').run()
     const rows = new BatchInsert(db, 'function_streams', ['function', 'stats'])
     for (const f of functions) rows.add(f.function, JSON.stringify(f))
     rows.finish()
-    db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(FUNCTION_STREAMS_KEY, JSON.stringify(FUNCTION_STREAMS_COMPUTED))
   })()
 }
 
