@@ -4,7 +4,7 @@
  * A recording (stride trace, the app's trace and attach jobs) holds `SESSION.lock`, created
  * with O_EXCL, for as long as it writes the file: a second recording of the same path is
  * refused at once, naming the holder (pid, command, since when). A simulation that stores
- * runs into a session holds a shared lock, `SESSION.lock.runs.PID.N`: any number of those may
+ * runs into a session holds a shared lock, `SESSION.lock.runs.PID.THREAD.N`: any number of those may
  * write runs side by side (SQLite serialises their transactions), never beside a recording,
  * which may rename a new session over the file. Each side creates its own file first and then
  * looks for the other's, so two that race both see each other and neither writes.
@@ -14,6 +14,7 @@
  */
 import { closeSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { threadId } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
 
 export interface LockHolder {
@@ -164,7 +165,8 @@ export function lockSessionForRecording(session: string, command: string): Sessi
  * the session (it may replace the file), never by another simulation.
  */
 export function lockSessionForRuns(session: string, command: string): SessionLock {
-  const file = `${session}.lock.runs.${process.pid}.${++sharedSeq}`
+  // Worker threads of one process each count from 1: the thread is part of the name.
+  const file = `${session}.lock.runs.${process.pid}.${threadId}.${++sharedSeq}`
   if (!createLock(file, command)) throw new StrideError(`internal: the lock ${file} already exists`, 'internal')
   const lock = releaser(file)
   const h = liveHolder(lockFileOf(session))

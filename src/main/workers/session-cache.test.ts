@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { textOf } from '../services/json-text'
 import type { HierarchyConfig, RunReport } from '../../shared/domain'
+import { writeDigests } from '../store/integrity'
 import { openDb } from '../store/open-db'
 import { UNFINISHED_MESSAGE } from '../store/recording-state'
 import { buildReport } from '../store/runs'
@@ -42,10 +43,12 @@ function session(name: string, fn: string): string {
   return path
 }
 
+/** A change as a writer of the session makes it: its digests written again after (store/integrity.ts). */
 function edit(path: string, change: (db: ReturnType<typeof openDb>) => void): void {
   const db = openDb(path)
   try {
     change(db)
+    writeDigests(db)
   } finally {
     db.close()
   }

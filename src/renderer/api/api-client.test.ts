@@ -82,6 +82,7 @@ describe('WebSocket StrideApi client', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'cancelJob',
+        'computeFunctionStreams',
         'getAdvice',
         'getObjects',
         'getReport',
