@@ -42,7 +42,8 @@ export async function classifyMisses(db: Db, report: RunReport, level: string, s
   const kinds = statics.kinds(db)
   const points = statics.points(db)
   const key = { run: report.run, level, size: cache.size, assoc: cache.assoc, lineSize: cache.lineSize, events: countEvents(db) }
-  const counts = readShadowCounts(db, key, kinds.length) ?? (await replayShadow(db, report, index, kinds))
+  const layout = !!report.config.layout && report.config.layout.length > 0
+  const counts = readShadowCounts(db, key, kinds.length, { firstLevel: index === 0, layout }) ?? (await replayShadow(db, report, index, kinds))
   const runMisses = new Float64Array(kinds.length)
   const byId = new Map(report.references.map((r) => [r.id, r]))
   for (const p of points) runMisses[p.index] = byId.get(p.id)?.levels[level]?.misses ?? 0

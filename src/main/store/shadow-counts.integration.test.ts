@@ -47,11 +47,28 @@ describe('shadow counts kept by the first simulation', () => {
     expect(advise(replayed)).toBe(stored)
     // The conflict example's cycle is called a conflict from the stored counts too.
     expect((JSON.parse(stored) as { items: Array<{ diagnosis: string }> }).items[0]!.diagnosis).toBe('conflict')
-    // A what-if of the same cache keeps none: its advice comes from a replay, equal but for the run.
+    // A what-if of the same cache keeps none: its advice comes from run 1's counts (the first
+    // level's shadow depends only on the trace and the level's geometry), equal but for the run.
     strideOk(['simulate', session, '--cache', 'L1:128K:2:128', '--cache', 'L2:1M:8:128'], env)
     expect(rows(session)).toHaveLength(1)
     const whatIf = JSON.parse(advise(session, '--run', '2')) as { run: number }
     expect({ ...whatIf, run: 1 }).toEqual(JSON.parse(stored))
+  })
+
+  it("serve another run of the same first level's geometry, and no other", () => {
+    const path = join(home, 'geometry.stride')
+    copyFileSync(session, path)
+    strideOk(['simulate', path, '--cache', 'L1:128K:2:128'], env) // run 2 (or later): same L1
+    strideOk(['simulate', path, '--cache', 'L1:64K:2:128'], env) // another L1
+    const runs = (JSON.parse(strideOk(['info', path, '--json'], env)) as { runs: Array<{ run: number }> }).runs.map((r) => r.run)
+    const [same, other] = runs.slice(-2)
+    const before = { same: advise(path, '--run', String(same)), other: advise(path, '--run', String(other)) }
+    const db = new Database(path)
+    db.prepare('UPDATE shadow_counts SET shadow = zeroblob(length(shadow)), cold = zeroblob(length(cold))').run()
+    db.close()
+    // Read for the run of the same geometry (its advice follows the changed counts); not for the other.
+    expect(advise(path, '--run', String(same))).not.toBe(before.same)
+    expect(advise(path, '--run', String(other))).toBe(before.other)
   })
 
   it('are read, but not for a trace of another length, nor when damaged', () => {

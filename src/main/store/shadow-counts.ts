@@ -69,10 +69,23 @@ function doubles(blob: unknown, n: number): Float64Array | null {
 /** Counts whose values a shadow could have counted (non-negative whole numbers). */
 const counted = (a: Float64Array, most: number): boolean => a.every((x) => Number.isInteger(x) && x >= 0 && x <= most)
 
-/** The counts kept for exactly `key` over a table of `points` points, or null (none, or not usable). */
-export function readShadowCounts(db: Db, key: ShadowKey, points: number): ShadowCounts | null {
-  if (!usable || !hasTable(db, 'shadow_counts')) return null
-  const row = db.prepare('SELECT * FROM shadow_counts WHERE run = ? AND level = ?').get(key.run, key.level) as Row | undefined
+/**
+ * The counts kept for `key` over a table of `points` points, or null (none, or not usable). A
+ * first level's shadow sees every access of the trace, so its counts depend only on the trace
+ * and the level's size, ways and line size: with `firstLevel`, a row kept for another run of
+ * the same geometry (a what-if of the deeper levels, a prefetcher, the same cache again) serves
+ * too. Rows are kept only for runs without a layout filter, whose addresses are the trace's.
+ */
+export function readShadowCounts(db: Db, key: ShadowKey, points: number, { firstLevel = false, layout = false }: { firstLevel?: boolean; layout?: boolean } = {}): ShadowCounts | null {
+  if (!usable || layout || !hasTable(db, 'shadow_counts')) return null
+  const exact = db.prepare('SELECT * FROM shadow_counts WHERE run = ? AND level = ?').get(key.run, key.level) as Row | undefined
+  const row =
+    exact ??
+    (firstLevel
+      ? (db
+          .prepare('SELECT * FROM shadow_counts WHERE size = ? AND assoc = ? AND line_size = ? AND events = ? AND points = ? AND format = ? ORDER BY run LIMIT 1')
+          .get(key.size, key.assoc, key.lineSize, key.events, points, FORMAT) as Row | undefined)
+      : undefined)
   if (!row || row.format !== FORMAT || row.points !== points) return null
   if (row.size !== key.size || row.assoc !== key.assoc || row.line_size !== key.lineSize || row.events !== key.events) return null
   const shadow = doubles(row.shadow, points)
