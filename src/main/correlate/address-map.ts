@@ -191,7 +191,7 @@ export class AddressMap {
   alloc(start: number, size: number, variable: number): void {
     const end = start + Math.max(size, 1)
     const touched = this.removeOverlapping(start, end)
-    this.heap.insert(this.heap.insertionPoint(start), start, end, variable)
+    this.heap.add(start, end, variable)
     this.state[MapState.heapCount] = this.heap.count
     // It may lie in a gap a point remembers; the last answer stays good unless a block went.
     if (touched) this.changed(touched.start, touched.end)
@@ -200,10 +200,11 @@ export class AddressMap {
 
   free(start: number): void {
     const heap = this.heap
-    const i = heap.insertionPoint(start)
-    if (i < heap.count && heap.start[i] === start) {
+    const i = heap.slotOf(start)
+    if (i >= 0) {
       const end = heap.end[i]!
-      heap.remove(i)
+      heap.removeAt(i)
+      heap.tidy()
       this.state[MapState.heapCount] = heap.count
       this.changed(start, end)
     }
@@ -217,13 +218,19 @@ export class AddressMap {
     const heap = this.heap
     let i = heap.insertionPoint(start)
     if (i > 0 && heap.end[i - 1]! > start) i--
+    // (A tombstone's range is empty: it overlaps nothing.)
     while (i < heap.count && heap.start[i]! < end) {
-      if (heap.end[i]! > start) {
+      if (heap.end[i]! > start && heap.isLive(i)) {
         low = Math.min(low, heap.start[i]!)
         high = Math.max(high, heap.end[i]!)
         removed = true
-        heap.remove(i)
-      } else i++
+        heap.removeAt(i)
+      }
+      i++
+    }
+    if (removed) {
+      heap.tidy()
+      this.state[MapState.heapCount] = heap.count
     }
     return removed ? { start: low, end: high } : null
   }
@@ -366,9 +373,13 @@ export class AddressMap {
   private gapAround(address: number): { start: number; end: number } | null {
     const gap = { start: -Infinity, end: Infinity }
     // Heap blocks never overlap (alloc drops stale ones): the neighbours bound the gap.
+    // Tombstones (freed blocks' slots) lie between blocks: past a few of them, one's own place
+    // bounds the gap instead, a narrower gap but a true one (a long run is not walked).
     const h = this.heap.insertionPoint(address + 1)
-    if (h < this.heap.count) gap.end = this.heap.start[h]!
-    if (h > 0) gap.start = this.heap.end[h - 1]!
+    const next = this.heap.nextLive(h)
+    const previous = this.heap.previousLive(h - 1)
+    if (next < this.heap.count) gap.end = this.heap.start[next]!
+    if (previous >= 0) gap.start = this.heap.end[previous]!
     // Globals may nest (a symbol inside another): the furthest end before the address counts.
     const g = insertionPoint(this.globals, address + 1)
     if (g < this.globals.length) gap.end = Math.min(gap.end, this.globals[g]!.start)
@@ -400,6 +411,11 @@ export class AddressMap {
       }
     // An address inside a range resolve() did not find (overlapping input): no gap.
     return gap.start <= address && address < gap.end ? gap : null
+  }
+
+  /** Live heap blocks (the slots the native loop searches may hold freed ones too). */
+  get heapBlocks(): number {
+    return this.heap.live
   }
 
   get depth(): number {
