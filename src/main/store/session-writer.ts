@@ -229,8 +229,7 @@ export class SessionWriter {
   /**
    * Every chunk sealed from now on (encodeInBackground, commitAllInBackground) also goes to
    * `feeder`, in trace order, its arrays lent until every feeder's feed resolves
-   * (LiveFunctionStreams: the functions' statistics kept while the trace runs; LiveSimulation:
-   * the first simulation). Chunks committed otherwise (commitAll, finish) are not fed.
+   * (LiveSimulation: the first simulation). Chunks committed otherwise (commitAll, finish) are not fed.
    */
   feedChunks(feeder: ChunkFeed): void {
     this.feeders.push(feeder)
