@@ -1,12 +1,12 @@
 /**
- * The `stride` command line (docs/CLI.md): trace, simulate, report, info, advise, query,
+ * The `stride` command line (docs/CLI.md): trace, top, simulate, report, info, advise, query,
  * objects, export, hierarchy, serve.
  * Results go to stdout; on bad input one clear line on stderr and a non-zero exit status.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { errorLine, boundLine } from './cli/error-line'
-import { markProgramArgs, TRACE_FLAGS } from './cli/args'
+import { markProgramArgs, TOP_FLAGS, TRACE_FLAGS } from './cli/args'
 import { processIo, type Io } from './cli/io'
 import { sizeThreadPool } from './cli/thread-pool'
 import { commandUsage, USAGE } from './cli/usage'
@@ -17,15 +17,22 @@ sizeThreadPool()
 type Command = (argv: string[], io: Io) => Promise<number>
 type Load = (own: string[]) => Promise<Command>
 
+const warmForLaunch = (own: string[]): Promise<unknown> =>
+  own.some((a) => a === '--launch' || a.startsWith('--launch=')) ? import('./workers/run-worker').then((w) => w.warmTraceWorker(false)) : Promise.resolve()
+
 /** Each command loads only its own modules: `stride info` need not load the simulator, Frida's
  * backend or the API schemas (start-up is a good part of a short command's time). */
 const COMMANDS: Record<string, Load> = {
   // A launch's worker thread starts first too: it boots while this thread loads the command
   // and reads its arguments, and starts Valgrind as soon as it is told the program.
   trace: (own) =>
-    (own.some((a) => a === '--launch' || a.startsWith('--launch=')) ? import('./workers/run-worker').then((w) => w.warmTraceWorker(false)) : Promise.resolve())
+    warmForLaunch(own)
       .then(() => import('./cli/trace-command'))
       .then((m) => m.traceCommand),
+  top: (own) =>
+    warmForLaunch(own)
+      .then(() => import('./cli/top-command'))
+      .then((m) => m.topCommand),
   // The simulation's worker thread starts first (~0.15 s to boot and load its modules, on the
   // other core), before this thread loads the command's own modules.
   simulate: () =>
@@ -65,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Options before `--` only: what follows goes to the traced program (as do the words from
   // trace's first one after `--launch PROG` that is not its option: `--launch sort --help`).
-  const marked = command === 'trace' ? markProgramArgs(rest, TRACE_FLAGS) : rest
+  const marked = command === 'trace' ? markProgramArgs(rest, TRACE_FLAGS) : command === 'top' ? markProgramArgs(rest, TOP_FLAGS) : rest
   const own = marked.includes('--') ? marked.slice(0, marked.indexOf('--')) : marked
   if (own.includes('--help') || own.includes('-h')) {
     io.out(commandUsage(command))
@@ -77,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     io.progress(null)
     // The session a command was given: its .stride word, else its first (trace has none).
-    const session = command === 'trace' ? undefined : (own.find((a) => a.endsWith('.stride')) ?? (own[0] && !own[0].startsWith('-') ? own[0] : undefined))
+    const session = command === 'trace' || (command === 'top' && own.some((a) => a.startsWith('--launch'))) ? undefined : (own.find((a) => a.endsWith('.stride')) ?? (own[0] && !own[0].startsWith('-') ? own[0] : undefined))
     const { line, status } = errorLine(command, e, session)
     io.err(line)
     return status

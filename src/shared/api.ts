@@ -30,6 +30,7 @@ import type {
   SourceFile,
   TraceStopReason
 } from './domain'
+import type { HotFunctions } from './hot-functions'
 
 const sessionPath = z.string().min(1).max(4096)
 /** What a file is being picked for: a program to trace, or a session to open. */
@@ -81,6 +82,12 @@ export const API_INPUT_SCHEMAS = {
   getAdvice: z
     .object({ session: sessionPath, run: z.number().int().positive().nullable().default(null), level: levelName.nullable().default(null) })
     .strict(),
+  /**
+   * "What is hot": a whole-program session's functions ranked by the first-level misses of a
+   * run (null: the latest), self costs only (shared/hot-functions.ts). The Launch dialog's
+   * "Find hot functions" asks it of the whole-program trace it starts.
+   */
+  hotFunctions: z.object({ session: sessionPath, run: z.number().int().positive().nullable().default(null) }).strict(),
   /** Mohan's stream statistics per function, computed from the stored trace (once; then kept in the session). */
   computeFunctionStreams: z.object({ session: sessionPath }).strict(),
   // ---- Frida attach ----
@@ -206,6 +213,7 @@ export interface ApiResults {
   // ---- Advisor ----
   getAdvice: RunAdvice
   computeFunctionStreams: FunctionStreams[]
+  hotFunctions: HotFunctions
   listProcesses: ProcessList
   inspectProcess: ProcessInspection
   startAttach: JobStarted

@@ -74,6 +74,21 @@ export const TRACE_FLAGS = {
   ...HIERARCHY_FLAGS
 } satisfies Record<string, FlagSpec>
 
+/** `stride top`'s flags: a whole-program trace's (--launch), or a session's run to rank (--run). */
+export const TOP_FLAGS = {
+  launch: { value: true },
+  out: { value: true },
+  force: {},
+  'no-heap': {},
+  'max-events': { value: true },
+  seconds: { value: true },
+  run: { value: true },
+  count: { value: true },
+  all: {},
+  json: {},
+  ...HIERARCHY_FLAGS
+} satisfies Record<string, FlagSpec>
+
 /**
  * `stride trace [options] --launch PROG ARGS...`, as valgrind and perf take a program: the first
  * token after PROG that is not one of `spec`'s flags (with its value) starts the program's

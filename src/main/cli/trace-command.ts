@@ -16,7 +16,8 @@ import { lockSessionForRecording, type SessionLock } from '../store/session-lock
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
-export async function traceCommand(argv: string[], io: Io): Promise<number> {
+/** `written`: told the session the trace wrote (beside --out when it did not complete); `stride top` ranks it. */
+export async function traceCommand(argv: string[], io: Io, written?: (session: string) => void): Promise<number> {
   // `--launch PROG ARGS...`: the program's arguments need no "--" before them.
   const args = parseArgs(markProgramArgs(argv, TRACE_FLAGS), TRACE_FLAGS, 'trace')
   // A word before --launch, or between PROG and a "--" (options only there): not the program's.
@@ -42,13 +43,13 @@ export async function traceCommand(argv: string[], io: Io): Promise<number> {
   // One writer per session file: a second trace to the same --out is refused here, at once.
   const lock = lockSessionForRecording(resolve(out), `stride trace --launch ${program}`)
   try {
-    return await traceLocked(args, io, out, program, lock)
+    return await traceLocked(args, io, out, program, lock, written)
   } finally {
     lock.release()
   }
 }
 
-async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: string, program: string, lock: SessionLock): Promise<number> {
+async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: string, program: string, lock: SessionLock, written?: (session: string) => void): Promise<number> {
   const wantsSimulation = has(args, 'cache') || has(args, 'tlb') || has(args, 'cachegrind-compatible')
   // C++ names as written (ns::f, S::method()) become the program's symbols here.
   const functions = await checkFunctions(program, functionsFlag(flag(args, 'functions')))
@@ -92,6 +93,7 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
     if (done.session !== resolve(out))
       io.err(`stride trace: note: the trace did not complete, so ${out} is kept as it was (only a complete trace replaces a session); what was recorded is in ${done.session}.`)
     rememberSession(done.session, program)
+    written?.(done.session)
     const info = await import('../store/session-reader')
     const db = info.openSessionDb(done.session, { readonly: true })
     const s = info.readSessionInfo(db, done.session)

@@ -13,6 +13,6 @@ describe('usage', () => {
   })
 
   it('has a line for every command', () => {
-    for (const c of ['trace', 'simulate', 'report', 'info', 'runs', 'export', 'advise', 'objects', 'query', 'hierarchy', 'serve']) expect(USAGE).toMatch(new RegExp(`\\n  ${c} `))
+    for (const c of ['trace', 'top', 'simulate', 'report', 'info', 'runs', 'export', 'advise', 'objects', 'query', 'hierarchy', 'serve']) expect(USAGE).toMatch(new RegExp(`\\n  ${c} `))
   })
 })

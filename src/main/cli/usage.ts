@@ -6,6 +6,9 @@ export const USAGE = `usage: stride <command> [options]
   trace    --attach PID|NAME --functions F1,F2 [--max-events N] [--seconds T] [--sampling MODE] [--no-heap] --out S.stride [--force]
            (--launch PROGRAM --backend frida: spawn under Frida; MODE: complete, max-samples=N,
             periodic=PERIOD_MS,INTERVAL_MS, convergence=THRESHOLD[,MIN_SAMPLES])
+  top      [--out S.stride] [--cache NAME:SIZE:ASSOC:LINE ...] [--max-events N] [--count N | --all] [--json] --launch PROGRAM [ARGS...]
+           S.stride [--run N] [--count N | --all] [--json]
+           (what is hot: a whole-program trace with the host's caches, its functions by first-level misses, self costs)
   simulate S.stride [--cache NAME:SIZE:ASSOC:LINE[:POLICY] ...] [--cachegrind-compatible] [--all] [--json]
            (without --cache: the host's D1 and LL, as Cachegrind simulates them; see hierarchy)
   report   S.stride [--run N] --by line|reference|variable|function|loop [--against M | OTHER.stride[:M]] [--all] [--json]

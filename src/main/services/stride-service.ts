@@ -171,6 +171,18 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     getAdvice: ({ session, run, level }, context) => forCall(taskPool.run('advice', { session, run, level }), context),
     // In a worker: one pass of Mohan's detectors over the stored trace, then kept in the session.
     computeFunctionStreams: ({ session }, context) => forCall(taskPool.run('functionStreams', { session }), context),
+    // In a worker: the run's report rolled up by function (a whole program's thousands of points).
+    hotFunctions: ({ session, run }, context) => {
+      const db = openSessionDb(session, { readonly: true }) // fail now, clearly, on a bad file
+      try {
+        const info = readSessionInfo(db, session)
+        if (info.functions.length > 0)
+          throw new StrideError(`This session traced only ${info.functions.join(', ')}; finding hot functions needs a whole-program trace (no function chosen).`, 'invalid-input')
+      } finally {
+        db.close()
+      }
+      return forCall(taskPool.run('hotFunctions', { session: resolve(session), run }), context)
+    },
     // ---- Frida attach ----
     listProcesses: async ({ filter }) => {
       const list = await fridaOwner().listProcesses()

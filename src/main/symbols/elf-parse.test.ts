@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildIdDebugPath, findSymbol, parseAddr2line, parseNm } from './elf-parse'
+import { buildIdDebugPath, findSymbol, parseAddr2line, parseNm, parseReadelfSymbolTypes } from './elf-parse'
 
 const NM = `0000000000024040 0000000000010000 B A
 0000000000014040 0000000000010000 B B
@@ -50,5 +50,22 @@ describe('gdb line rows', () => {
       { file: null, line: null },
       { file: null, line: null }
     ])
+  })
+
+  it("types readelf's symbols: FUNC and IFUNC are functions, OBJECT and NOTYPE are not", () => {
+    const { functions, others } = parseReadelfSymbolTypes(`
+Symbol table '.dynsym' contains 3 entries:
+   Num:    Value          Size Type    Bind   Vis      Ndx Name
+     1: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND printf@GLIBC_2.2.5 (3)
+     2: 0000000000001200    40 IFUNC   GLOBAL DEFAULT   15 memcpy@@GLIBC_2.14
+Symbol table '.symtab' contains 6 entries:
+     3: 0000000000000000     0 FILE    LOCAL  DEFAULT  ABS mult.c
+    20: 0000000000004008     0 NOTYPE  WEAK   DEFAULT   25 data_start
+    28: 0000000000002000     4 OBJECT  GLOBAL DEFAULT   17 _IO_stdin_used
+    34: 0000000000001139    76 FUNC    GLOBAL DEFAULT   15 do_mult
+    35: 0000000000001139    76 FUNC    LOCAL  DEFAULT   15 S::f(int) const
+`)
+    expect([...functions]).toEqual(['memcpy', 'do_mult', 'S::f(int) const'])
+    expect([...others]).toEqual(['data_start', '_IO_stdin_used'])
   })
 })

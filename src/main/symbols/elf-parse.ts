@@ -43,6 +43,24 @@ export function parseNm(text: string): ElfSymbols {
   return { functions: dedupe(functions), data: dedupe(data) }
 }
 
+/**
+ * `readelf -Ws` lines: "NUM: VALUE SIZE TYPE BIND VIS NDX NAME". The defined symbols by ELF
+ * type: `functions` those of type FUNC (or GNU's IFUNC), `others` the rest (OBJECT, NOTYPE,
+ * TLS, ...). nm's letters cannot tell them apart: it calls `data_start`, a weak NOTYPE symbol
+ * in .data, W like a weak function. Versions (`memcpy@GLIBC_2.14`, `@@`) are cut off.
+ */
+export function parseReadelfSymbolTypes(text: string): { functions: Set<string>; others: Set<string> } {
+  const functions = new Set<string>()
+  const others = new Set<string>()
+  for (const line of text.split('\n')) {
+    const m = /^\s*\d+:\s+[0-9a-fA-F]+\s+\S+\s+(\w+)\s+\w+\s+\w+\s+(\w+)\s+(\S.*)$/.exec(line)
+    if (!m || m[2] === 'UND' || m[1] === 'FILE' || m[1] === 'SECTION') continue
+    const name = m[3]!.replace(/@.*$/, '').trim()
+    ;(m[1] === 'FUNC' || m[1] === 'IFUNC' ? functions : others).add(name)
+  }
+  return { functions, others }
+}
+
 /** Aliases (weak + strong at one address): keep the first name. */
 function dedupe(symbols: ElfSymbol[]): ElfSymbol[] {
   const out: ElfSymbol[] = []

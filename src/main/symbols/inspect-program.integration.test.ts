@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { tempDir } from '../testing/cli-runner'
+import { example, tempDir } from '../testing/cli-runner'
 import { inspectProgram } from './inspect-program'
 
 it('lists C++ functions demangled, C functions as they are', async () => {
@@ -13,4 +13,12 @@ it('lists C++ functions demangled, C functions as they are', async () => {
   const crunch = functions.find((f) => f.demangled?.startsWith('crunch('))
   expect(crunch?.name).toMatch(/^_Z6crunch/)
   expect(functions.find((f) => f.name === 'main')?.demangled).toBeUndefined()
+})
+
+it('lists functions only: no data symbol nm lists as a weak text symbol (data_start)', async () => {
+  const names = (await inspectProgram(example('mult'))).functions.map((f) => f.name)
+  expect(names).toContain('do_mult')
+  expect(names).toContain('main')
+  expect(names).not.toContain('data_start')
+  expect(names).not.toContain('_IO_stdin_used')
 })

@@ -3,6 +3,8 @@ import type { ProgramSymbols } from '../../shared/domain'
 import { sourceLocations } from './addr2line'
 import { assertRunnableProgram, readElf } from './elf-reader'
 import { demangle } from './function-names'
+import { parseReadelfSymbolTypes } from './elf-parse'
+import { runTool } from './run-tool'
 
 export const NO_DEBUG_INFO_HINT =
   'This binary has no debug line information, so source lines are unavailable (accesses are still traced and shown by address). Rebuild it with -g, e.g. cc -g -O1 prog.c -o prog.'
@@ -13,7 +15,13 @@ const RUNTIME_FUNCTIONS = new Set(['_start', '_init', '_fini', 'frame_dummy', 'r
 export async function inspectProgram(program: string): Promise<ProgramSymbols> {
   assertRunnableProgram(program)
   const elf = await readElf(program)
-  const fns = elf.functions.filter((f) => !f.name.includes('@'))
+  // Functions only: nm's letters also take weak data symbols (`data_start`) for functions; a
+  // symbol the program's symbol tables type as data (OBJECT, NOTYPE) and never as FUNC is
+  // left out. One they do not list (read from a detached debug file) stays; without readelf,
+  // nm's list as it is.
+  const typed = await runTool('readelf', ['-Ws', program]).then(parseReadelfSymbolTypes, () => null)
+  const isData = (name: string) => typed !== null && typed.others.has(name) && !typed.functions.has(name)
+  const fns = elf.functions.filter((f) => !f.name.includes('@') && !isData(f.name))
   const locations = elf.hasDebugInfo ? await sourceLocations(program, fns.map((f) => f.start)) : []
   // C++ symbols are shown demangled; the linked name stays what is traced. No c++filt: mangled.
   const demangled = await demangle(fns.map((f) => f.name)).catch(() => fns.map((f) => f.name))

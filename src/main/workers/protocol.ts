@@ -7,6 +7,7 @@
  */
 import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
+import type { HotFunctions } from '../../shared/hot-functions'
 import type { SessionCache } from './session-cache'
 import type { KeptRun } from '../store/run-rows'
 import type { FirstRun } from '../session-analysis/first-simulation'
@@ -127,6 +128,7 @@ export interface PoolTasks {
   query: { input: QueryTaskInput; result: QuerySlice; partial: never }
   objects: { input: ObjectsTaskInput; result: ObjectsReport; partial: never }
   functionStreams: { input: FunctionStreamsTaskInput; result: FunctionStreams[]; partial: never }
+  hotFunctions: { input: ReportTaskInput; result: HotFunctions; partial: never }
 }
 export type PoolTaskKind = keyof PoolTasks
 

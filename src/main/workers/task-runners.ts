@@ -17,7 +17,8 @@ const LOADERS: Loaders = {
   advice: async () => (await import('./tasks/advice-task')).adviceTask,
   query: async () => (await import('./tasks/query-task')).queryTask,
   objects: async () => (await import('./tasks/objects-task')).objectsTask,
-  functionStreams: async () => (await import('./tasks/function-streams-task')).functionStreamsTask
+  functionStreams: async () => (await import('./tasks/function-streams-task')).functionStreamsTask,
+  hotFunctions: async () => (await import('./tasks/hot-functions-task')).hotFunctionsTask
 }
 
 /** The task's function (its module loaded once, on the first call). */

@@ -91,6 +91,7 @@ describe('WebSocket StrideApi client', () => {
         'inspectProgram',
         'listExamples',
         'hostHierarchy',
+        'hotFunctions',
         'on',
         'openSession',
         'recentSessions',

@@ -1,10 +1,13 @@
 /**
  * Searchable multi-select over the binary's function symbols. Only the first matches are
- * rendered: a stripped libc-linked binary can list thousands of symbols.
+ * rendered: a stripped libc-linked binary can list thousands of symbols. With `heat` (a
+ * whole-program pass's ranking), the functions that missed come first, most misses first,
+ * each with its misses and share.
  */
 import { useMemo, useState } from 'react'
 import type { FunctionSymbol } from '../../shared/domain'
-import { baseName } from '../logic/format'
+import type { PickerHeat } from '../logic/hot-picker'
+import { baseName, formatCount, formatPercent } from '../logic/format'
 
 const SHOWN = 300
 
@@ -13,20 +16,23 @@ interface Props {
   selected: string[]
   onChange(selected: string[]): void
   disabled?: boolean
+  heat?: PickerHeat | null
 }
 
-export function FunctionPicker({ functions, selected, onChange, disabled }: Props) {
+export function FunctionPicker({ functions, selected, onChange, disabled, heat }: Props) {
   const [filter, setFilter] = useState('')
   const chosen = useMemo(() => new Set(selected), [selected])
 
   const matches = useMemo(() => {
     const q = filter.trim().toLowerCase()
     // Functions with source lines first: those are the user's own code.
+    // Ranked (after "Find hot functions"): most misses first, then the rest as before.
+    const misses = (f: FunctionSymbol) => heat?.byName.get(f.name)?.misses ?? -1
     const sorted = [...functions].sort(
-      (a, b) => Number(b.file !== null) - Number(a.file !== null) || a.name.localeCompare(b.name)
+      (a, b) => misses(b) - misses(a) || Number(b.file !== null) - Number(a.file !== null) || a.name.localeCompare(b.name)
     )
     return q ? sorted.filter((f) => f.name.toLowerCase().includes(q) || f.demangled?.toLowerCase().includes(q)) : sorted
-  }, [functions, filter])
+  }, [functions, filter, heat])
   // C++ symbols are shown demangled; the mangled name is what gets traced.
   const shown = useMemo(() => new Map(functions.map((f) => [f.name, f.demangled ?? f.name])), [functions])
 
@@ -80,6 +86,7 @@ export function FunctionPicker({ functions, selected, onChange, disabled }: Prop
               <code className="function-name" title={f.demangled ? f.name : undefined}>
                 {f.demangled ?? f.name}
               </code>
+              {heat && <HeatCell level={heat.level} entry={heat.byName.get(f.name)} name={f.name} />}
               <span className="muted function-where">
                 {f.file ? `${baseName(f.file)}${f.line !== null ? `:${f.line}` : ''}` : f.address}
               </span>
@@ -92,5 +99,15 @@ export function FunctionPicker({ functions, selected, onChange, disabled }: Prop
         )}
       </ul>
     </div>
+  )
+}
+
+/** A function's misses in the whole-program pass, and its share of all of them. */
+function HeatCell({ level, entry, name }: { level: string; entry: { misses: number; share: number } | undefined; name: string }) {
+  if (!entry) return <span className="muted hot-count" data-testid={`hot-count-${name}`} title="No access of its own in the whole-program pass">–</span>
+  return (
+    <span className={`hot-count${entry.misses > 0 ? ' is-hot' : ''}`} data-testid={`hot-count-${name}`} title={`${formatCount(entry.misses)} ${level} misses of its own, ${formatPercent(entry.share)} of the program's`}>
+      {formatCount(entry.misses)} {level} misses · {formatPercent(entry.share)}
+    </span>
   )
 }

@@ -19,6 +19,9 @@ import { useJobs } from '../state/job-store'
 import { useLaunch } from '../state/launch-store'
 import { useRecent } from '../state/recent-store'
 import { useProgramSymbols } from '../state/use-program-symbols'
+import { useHot } from '../state/hot-store'
+import { pickerHeat } from '../logic/hot-picker'
+import { formatCount } from '../logic/format'
 
 type Source = 'example' | 'custom'
 
@@ -76,8 +79,31 @@ export function LaunchDialog() {
   const debugHint = symbols.status === 'ready' && !symbols.symbols.hasDebugInfo ? symbols.symbols.debugInfoHint : null
   const functionList = useMemo(() => (symbols.status === 'ready' ? symbols.symbols.functions : []), [symbols])
 
+  // "Find hot functions": a whole-program pass with this machine's caches, ranking the picker.
+  const hot = useHot((s) => s.state)
+  const hotHere = hot.status !== 'idle' && hot.program === program.trim() ? hot : null
+  const heat = useMemo(() => (hotHere?.status === 'ready' ? pickerHeat(functionList, hotHere.ranked) : null), [hotHere, functionList])
+  // A pass still running when the dialog closes is cancelled, and its ranking forgotten.
+  useEffect(
+    () => () => {
+      void useHot.getState().cancel()
+      useHot.getState().reset()
+    },
+    []
+  )
+  function findHot() {
+    setFormError(null)
+    const config = host?.config ?? (levels ? parseCacheForm(levels, false) : null)
+    if (!config || ('ok' in config && !config.ok)) return setFormError("Still reading this machine's caches; try again in a moment.")
+    void useHot.getState().find(program.trim(), splitArgs(argsText), 'ok' in config ? config.config : config)
+  }
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
+    await launch(functions)
+  }
+
+  async function launch(chosen: string[]) {
     setFormError(null)
     clearStartError()
     const max = parseMaxEvents(maxEventsText)
@@ -88,9 +114,9 @@ export function LaunchDialog() {
     const ok = await start({
       program: program.trim(),
       args: splitArgs(argsText),
-      functions,
+      functions: chosen,
       maxEvents: max.value,
-      followCalls: followCalls && functions.length > 0,
+      followCalls: followCalls && chosen.length > 0,
       afterLimit: stopAtLimit ? 'stop' : 'detach',
       simulate: cache.config
     })
@@ -167,7 +193,50 @@ export function LaunchDialog() {
               {debugHint}
             </p>
           )}
-          {symbols.status === 'ready' && <FunctionPicker functions={functionList} selected={functions} onChange={setFunctions} />}
+          {symbols.status === 'ready' && (
+            <div className="hot-bar" data-testid="hot-bar">
+              {hotHere?.status === 'running' ? (
+                <>
+                  <span className="muted small" data-testid="hot-progress" aria-live="polite">
+                    Tracing the whole program with this machine's caches… {formatCount(hotHere.events)} accesses
+                  </span>
+                  <button type="button" className="button small" onClick={() => void useHot.getState().cancel()} disabled={hotHere.cancelling || hotHere.jobId === null}>
+                    {hotHere.cancelling ? 'Cancelling…' : 'Cancel'}
+                  </button>
+                </>
+              ) : (
+                <button type="button" className="button small" onClick={findHot} disabled={!canStart} data-testid="find-hot" title="Trace the whole program once with this machine's caches and rank its functions by misses">
+                  {hotHere?.status === 'ready' ? 'Find hot functions again' : 'Find hot functions'}
+                </button>
+              )}
+              {heat?.hottest && (
+                <button
+                  type="button"
+                  className="button small primary"
+                  disabled={starting}
+                  onClick={() => {
+                    setFunctions([heat.hottest!])
+                    void launch([heat.hottest!])
+                  }}
+                  data-testid="trace-hottest"
+                >
+                  Trace the hottest: <code>{functionList.find((f) => f.name === heat.hottest)?.demangled ?? heat.hottest}</code>
+                </button>
+              )}
+              {hotHere?.status === 'ready' && (
+                <p className="muted small" data-testid="hot-note">
+                  Ranked by {hotHere.ranked.level} misses of a whole-program run ({formatCount(hotHere.ranked.totalMisses)} in all{host ? `; ${host.summary}` : ''}). Each function's own accesses, not its callees': the trace records no calls.
+                  {!heat?.hottest && ' None of the listed functions missed.'}
+                </p>
+              )}
+              {hotHere?.status === 'error' && (
+                <p className="form-error" role="alert" data-testid="hot-error">
+                  {hotHere.error}
+                </p>
+              )}
+            </div>
+          )}
+          {symbols.status === 'ready' && <FunctionPicker functions={functionList} selected={functions} onChange={setFunctions} heat={heat} />}
           {symbols.status === 'ready' && functions.length === 0 && (
             <p className="muted small">No function chosen: every access of the program is traced (slow for large programs).</p>
           )}
