@@ -48,10 +48,12 @@ export interface Spans {
 /**
  * Slots of Spans.state. The last range that answered (empty: start Infinity, end -Infinity),
  * the hull of the current thread's frames' locals (an address outside it is in none of them)
- * and that thread: with these and the heap blocks the native loop answers an address the way
- * resolve() would when the last answer or a heap block holds it, and leaves the rest here.
+ * and that thread, the globals' hull, and whether another thread has frames: with these and
+ * the heap blocks the native loop answers an address the way resolve() would when the last
+ * answer or a heap block holds it, or when nothing can (outside the frames' and the globals'
+ * hulls, in no block, one thread: unknown), and leaves the rest here.
  */
-export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, length: 8 } as const
+export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, globalsLow: 7, globalsHigh: 8, otherFrames: 9, length: 10 } as const
 
 export interface FrameLocal {
   /** Offset from the CFA (DW_OP_fbreg with a call-frame-CFA frame base). */
@@ -155,6 +157,8 @@ export class AddressMap {
 
   constructor() {
     this.stacks.set(0, this.frames)
+    this.state[MapState.globalsLow] = Infinity
+    this.state[MapState.globalsHigh] = -Infinity
     this.dropLast()
     this.framesChanged()
   }
@@ -179,6 +183,8 @@ export class AddressMap {
       if (r.end > this.globalsHigh) this.globalsHigh = r.end
       this.globalsReach.push(this.globalsHigh)
     }
+    this.state[MapState.globalsLow] = this.globalsLow
+    this.state[MapState.globalsHigh] = this.globalsHigh
     this.changed(-Infinity, Infinity)
   }
 
@@ -308,6 +314,15 @@ export class AddressMap {
     const top = this.frames[this.frames.length - 1]
     this.state[MapState.framesLow] = top ? top.low : Infinity
     this.state[MapState.framesHigh] = top ? top.high : -Infinity
+    // Another thread's local may be reached through a pointer (resolve() looks there last).
+    let other = 0
+    if (this.stacks.size > 1)
+      for (const frames of this.stacks.values())
+        if (frames !== this.frames && frames.length > 0) {
+          other = 1
+          break
+        }
+    this.state[MapState.otherFrames] = other
   }
 
   /** Whether the point's span, from an earlier epoch, was touched by none of the changes since (then it is current again). */

@@ -138,6 +138,16 @@ class NaiveMap {
     return [Math.min(Infinity, ...ranges.map((r) => r.start)), Math.max(-Infinity, ...ranges.map((r) => r.end))]
   }
 
+  /** The globals' hull ([Infinity, -Infinity] when there are none). */
+  globalsHull(): [number, number] {
+    return [Math.min(Infinity, ...this.globals.map((r) => r.start)), Math.max(-Infinity, ...this.globals.map((r) => r.end))]
+  }
+
+  /** Whether a thread other than `thread` has frames. */
+  otherThreadsWithFrames(thread: number): boolean {
+    return [...this.stacks].some(([t, f]) => t !== thread && f.length > 0)
+  }
+
   get blocks(): number {
     return this.heap.length
   }
@@ -189,6 +199,8 @@ describe("AddressMap's state for the native loop (MapState)", () => {
         const expectState = (thread: number) => {
           expect(state[MapState.thread]).toBe(thread)
           expect([state[MapState.framesLow], state[MapState.framesHigh]]).toEqual(naive.framesHull(thread))
+          expect([state[MapState.globalsLow], state[MapState.globalsHigh]]).toEqual(naive.globalsHull())
+          expect(state[MapState.otherFrames]).toBe(naive.otherThreadsWithFrames(thread) ? 1 : 0)
           // The slots the native loop searches: the blocks, and freed ones' tombstones among them.
           expect(map.heapBlocks).toBe(naive.blocks)
           expect(state[MapState.heapCount]).toBeGreaterThanOrEqual(naive.blocks)

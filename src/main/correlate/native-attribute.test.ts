@@ -6,11 +6,11 @@ const loop = new NativeAttribution()
 const countAnswered = (points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs, threads = new Uint16Array(points.length)) =>
   loop.countAnswered(points, addresses, threads, from, to, spans, kindOf, runs)
 
-/** The map's state with no last answer, no frames and no heap blocks, in thread 0. */
+/** The map's state with no last answer, no frames, no globals and no heap blocks, in thread 0 (the one stack). */
 function mapState(): Float64Array {
   const state = new Float64Array(MapState.length)
-  state[MapState.lastStart] = state[MapState.framesLow] = Infinity
-  state[MapState.lastEnd] = state[MapState.framesHigh] = -Infinity
+  state[MapState.lastStart] = state[MapState.framesLow] = state[MapState.globalsLow] = Infinity
+  state[MapState.lastEnd] = state[MapState.framesHigh] = state[MapState.globalsHigh] = -Infinity
   return state
 }
 
@@ -169,6 +169,33 @@ describe('the native attribution loop', () => {
     const threads = heap(state())
     threads.spans.state[MapState.thread] = 2
     expect(countAnswered(Uint32Array.of(0, 0), Float64Array.of(0x10008, 0x10048), 0, 2, threads.spans, threads.kindOf, threads.runs, Uint16Array.of(2, 1))).toBe(1)
+  })
+
+  it('answers unknown, as resolve() would, where nothing can hold the address; else leaves it', () => {
+    // Point 1's run is unknown (variable 0, kind 2); its span [0x8000, 0x9000) is elsewhere.
+    const at = (change: (s: ReturnType<typeof state>) => void, address: number) => {
+      const s = state()
+      s.spans.heapStart.set([0x10000])
+      s.spans.heapEnd.set([0x10040])
+      s.spans.heapVariable.set([3])
+      s.spans.state[MapState.heapCount] = 1
+      change(s)
+      const stopped = countAnswered(Uint32Array.of(1, 1), Float64Array.of(address, address + 8), 0, 2, s.spans, s.kindOf, s.runs)
+      return { stopped, count: s.runs.count[1], span: [s.spans.low[1], s.spans.high[1]] }
+    }
+    // Outside every block, the frames and the globals, one thread: counted, the span as it was.
+    expect(at(() => {}, 0x7fff0000)).toEqual({ stopped: 2, count: 2, span: [0x8000, 0x9000] })
+    expect(at(() => {}, 0x10040)).toEqual({ stopped: 2, count: 2, span: [0x8000, 0x9000] })
+    // A global may hold it, a local may, another thread's local may: left to the correlator.
+    const left: Array<[string, (s: ReturnType<typeof state>) => void]> = [
+      ['inside the globals', (s) => ((s.spans.state[MapState.globalsLow] = 0x7ff00000), (s.spans.state[MapState.globalsHigh] = 0x80000000))],
+      ['inside the frames', (s) => ((s.spans.state[MapState.framesLow] = 0x7ff00000), (s.spans.state[MapState.framesHigh] = 0x80000000))],
+      ['another thread has frames', (s) => (s.spans.state[MapState.otherFrames] = 1)]
+    ]
+    for (const [why, change] of left) expect(at(change, 0x7fff0000), why).toEqual({ stopped: 0, count: 0, span: [0x8000, 0x9000] })
+    // A run of a known variable stops at the unknown address (its run ends there).
+    const s = state()
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x7fff0000), 0, 1, s.spans, s.kindOf, s.runs)).toBe(0)
   })
 
   it('refuses a range outside the batch with one clear message', () => {

@@ -32,7 +32,10 @@
 #define ARRAYS 17
 
 /* The slots of the map's state array (MapState in src/main/correlate/address-map.ts). */
-enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, STATE_SLOTS = 8 };
+enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, GLOBALS_LOW, GLOBALS_HIGH, OTHER_FRAMES, STATE_SLOTS = 10 };
+
+/* search(): the loop stops here (JavaScript takes the access). */
+#define STOP (-2)
 
 typedef struct {
   napi_ref refs[ARRAYS];
@@ -96,7 +99,7 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   const int32_t *heap_variable = heap_end ? stride_typed_array(env, argv[16], napi_int32_array, &n_heap_variable, "heapVariable") : NULL;
   double *state = heap_variable ? stride_typed_array(env, argv[17], napi_float64_array, &n_state, "state") : NULL;
   if (!state) return NULL;
-  if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 8 slots");
+  if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 10 slots");
   if (n_change_low != n_change_high || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
     return stride_throw(env, "traceAttributeBind: changeLow and changeHigh must be of one power-of-two length");
   AttributeBinding *b;
@@ -162,11 +165,18 @@ static bool untouched(AttributeBinding *b, uint32_t p, double epoch) {
   return true;
 }
 
-/* AddressMap.resolve's first steps for point p's access at `a` in `thread`, and resolveAt's
- * span: false where a later step would be needed (JavaScript takes it from there). */
-static bool search(AttributeBinding *b, uint32_t p, double a, uint16_t thread, double epoch) {
+/* AddressMap.resolve for point p's access at `a` in `thread`, as far as it goes here, and
+ * resolveAt's span: the answer's variable, or STOP where a later step would be needed
+ * (JavaScript takes it from there). The map's last answer, then (when no local of the thread's
+ * frames can hold the address) its heap blocks; found, the point's span becomes that range as
+ * resolveAt stores it. Else, when no global can hold the address either (outside their hull)
+ * and no other thread has frames, it is in no range: unknown, as resolve() would answer, with
+ * the point's span left as it was (resolveAt would store the gap around it, a cache only). A
+ * C++ program's whole-program trace met such addresses (its untracked stack slots: spills,
+ * return addresses, library frames) at 42 M of its 57 M stops. */
+static int32_t search(AttributeBinding *b, uint32_t p, double a, uint16_t thread, double epoch) {
   double *st = b->state;
-  if (a != a || (double)thread != st[THREAD]) return false;
+  if (a != a || (double)thread != st[THREAD]) return STOP;
   double low, high;
   int32_t v;
   if (a >= st[LAST_START] && a < st[LAST_END]) {
@@ -174,9 +184,9 @@ static bool search(AttributeBinding *b, uint32_t p, double a, uint16_t thread, d
     v = (int32_t)st[LAST_VARIABLE];
   } else {
     /* resolve() looks in the thread's frames before the heap. */
-    if (a >= st[FRAMES_LOW] && a < st[FRAMES_HIGH]) return false;
+    if (a >= st[FRAMES_LOW] && a < st[FRAMES_HIGH]) return STOP;
     double count = st[HEAP_COUNT];
-    if (!(count >= 1 && count <= (double)b->heap)) return false;
+    if (!(count >= 0 && count <= (double)b->heap)) return STOP;
     const double *start = b->heap_start, *end = b->heap_end;
     size_t lo = 0, hi = (size_t)count;
     while (lo < hi) { /* the first block whose end is above a */
@@ -184,18 +194,22 @@ static bool search(AttributeBinding *b, uint32_t p, double a, uint16_t thread, d
       if (end[mid] <= a) lo = mid + 1;
       else hi = mid;
     }
-    if (lo == (size_t)count || !(start[lo] <= a)) return false;
+    if (lo == (size_t)count || !(start[lo] <= a)) {
+      /* In no block: then the globals, then other threads' frames, else unknown. */
+      if ((a >= st[GLOBALS_LOW] && a < st[GLOBALS_HIGH]) || st[OTHER_FRAMES] != 0) return STOP;
+      return 0;
+    }
     low = start[lo], high = end[lo];
     v = b->heap_variable[lo];
     st[LAST_START] = low, st[LAST_END] = high, st[LAST_VARIABLE] = v;
   }
   /* UNKNOWN_VARIABLE: resolveAt would look for a gap instead. */
-  if (v == 0) return false;
+  if (v == 0) return STOP;
   b->span_epoch[p] = epoch;
   b->low[p] = low;
   b->high[p] = high;
   b->variable[p] = v;
-  return true;
+  return v;
 }
 
 static napi_value run(napi_env env, napi_callback_info info) {
@@ -214,8 +228,12 @@ static napi_value run(napi_env env, napi_callback_info info) {
     uint32_t p = b->points[i];
     double a = b->addresses[i];
     if (p >= spans || p >= runs) break;
-    if (!(a >= b->low[p] && a < b->high[p] && (b->span_epoch[p] == epoch || untouched(b, p, epoch))) && !search(b, p, a, b->threads[i], epoch)) break;
-    if (b->run_var[p] != b->variable[p] || b->run_kind[p] != b->kind_of[p]) break;
+    int32_t v;
+    if (a >= b->low[p] && a < b->high[p] && (b->span_epoch[p] == epoch || untouched(b, p, epoch)))
+      v = b->variable[p];
+    else if ((v = search(b, p, a, b->threads[i], epoch)) == STOP)
+      break;
+    if (b->run_var[p] != v || b->run_kind[p] != b->kind_of[p]) break;
     b->run_count[p] += 1;
   }
   return stride_number(env, i);
