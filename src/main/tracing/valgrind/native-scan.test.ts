@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scanAccesses, type AccessBatch } from './native-scan'
+import { NativeScan, type AccessBatch } from './native-scan'
 
 /** Tool records: accesses {address, point, size, thread}, or a control record (tag >= 0xffff0000). */
 function stage(records: Array<{ address: number; tag: number; size?: number; thread?: number }>): Uint8Array {
@@ -15,9 +15,13 @@ function stage(records: Array<{ address: number; tag: number; size?: number; thr
   return bytes
 }
 
+// One scanner for every test: each call's arrays differ, so each binds them again (as a grown array is).
+const scanner = new NativeScan()
+const scanAccesses = (...args: Parameters<NativeScan['scan']>) => scanner.scan(...args)
+
 const batch = (n: number): AccessBatch => ({ points: new Uint32Array(n), addresses: new Float64Array(n), sizes: new Uint16Array(n), threads: new Uint16Array(n) })
 
-describe('scanAccesses', () => {
+describe('NativeScan', () => {
   it('copies accesses with their session points, sizes and threads, and counts them per point', () => {
     const s = stage([
       { address: 0x7ffd_1234_5678, tag: 1, size: 4, thread: 2 },
@@ -55,5 +59,29 @@ describe('scanAccesses', () => {
     expect(() => scanAccesses(s, 8, 16, Int32Array.of(0), 1, batch(4), 0, 4, new Float64Array(1))).toThrow(/record offsets/)
     expect(() => scanAccesses(s, 0, 32, Int32Array.of(0), 1, batch(4), 0, 4, new Float64Array(1))).toThrow(/record offsets/)
     expect(() => scanAccesses(s, 0, 16, Int32Array.of(0), 1, batch(4), 0, 5, new Float64Array(1))).toThrow(/shorter/)
+  })
+
+  it('keeps its arrays bound while they stay, and binds a replaced one', () => {
+    const own = new NativeScan()
+    const s = stage([{ address: 0x10, tag: 0 }, { address: 0x20, tag: 1 }, { address: 0x30, tag: 0 }])
+    const b = batch(8)
+    const toolPoints = Int32Array.of(0, 1)
+    const counts = new Float64Array(2)
+    expect(own.scan(s, 0, 16, toolPoints, 2, b, 0, 8, counts)).toBe(16)
+    expect(own.scan(s, 16, 48, toolPoints, 2, b, 1, 8, counts)).toBe(48)
+    expect([...b.addresses.subarray(0, 3)]).toEqual([0x10, 0x20, 0x30])
+    expect([...counts]).toEqual([2, 1])
+    // The counts grown (a new point): the new array counts from here on, the old one no more.
+    const grown = new Float64Array(4)
+    grown.set(counts)
+    expect(own.scan(s, 0, 16, toolPoints, 2, b, 3, 8, grown)).toBe(16)
+    expect([...grown]).toEqual([3, 1, 0, 0])
+    expect([...counts]).toEqual([2, 1])
+    // Another batch object with other arrays: written there.
+    const other = batch(2)
+    expect(own.scan(s, 32, 48, toolPoints, 2, other, 0, 2, grown)).toBe(48)
+    expect(other.addresses[0]).toBe(0x30)
+    expect(b.addresses[3]).toBe(0x10)
+    expect(() => own.scan(s, 0, 16, toolPoints, 2, other, 0, 3, grown)).toThrow(/shorter/)
   })
 })

@@ -13,7 +13,7 @@ import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import type { LaunchedTool } from './tool-launch'
-import { scanAccesses, type AccessBatch } from './native-scan'
+import { NativeScan, type AccessBatch } from './native-scan'
 import { readToolRecords } from './record-ring'
 import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
@@ -60,6 +60,8 @@ export class ToolTrace implements ToolStreamSink {
   private bSizes = new Uint16Array(CHUNK_EVENTS)
   private bThreads = new Uint16Array(CHUNK_EVENTS)
   private readonly batch: AccessBatch = { points: this.bPoints, addresses: this.bAddresses, sizes: this.bSizes, threads: this.bThreads }
+  /** The record scan, its arrays bound while they stay the same. */
+  private readonly scanner = new NativeScan()
   private bCount = 0
   /**
    * Accesses per session point, counted by the native scan (and the per-record path); copied
@@ -264,7 +266,7 @@ export class ToolTrace implements ToolStreamSink {
   accessRun(stage: Uint8Array, at: number, end: number, defined: number): number {
     for (;;) {
       const from = this.bCount
-      const next = scanAccesses(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts)
+      const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts)
       const to = from + (next - at) / 16
       this.observer?.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds)
       this.bCount = to
