@@ -189,7 +189,7 @@ export function prepareCorpus(dir, log = () => {}) {
     { name: 'lz4', program: lz4Bin, args: ['-1', '-f', input.text10m, 'text.lz4'], cwd: out, functions: 'LZ4_compress_fast_extState_fastReset' },
     { name: 'minigzip', program: minigzip, args: ['-c', input.text1m], cwd: out, functions: 'longest_match' },
     { name: 'bzip2', program: bzip2Bin, args: ['-c', '-9', input.text512k], cwd: out, functions: 'mainSort' },
-    { name: 'lua', program: luaBin, args: [input.lua], cwd: out, functions: 'luaH_getshortstr' },
+    { name: 'lua', program: luaBin, args: [input.lua], cwd: out, functions: 'luaH_get' },
     { name: 'jsoncpp', program: jsonBin, args: [input.json], cwd: out, functions: 'Json::OurReader::readToken' }
   ]
 }

@@ -20,7 +20,7 @@
 // Usage: npm run build && node bench/corpus.mjs [R] [program ...]   (R defaults to 3)
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { corpusDir, prepareCorpus } from './corpus-programs.mjs'
 
@@ -88,6 +88,9 @@ function strideCommand(argv) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const results = cases.map(() => ({ cg: [], trace: [], advise: [], objects: [], simulate: [], rss: 0 }))
 
+const valgrindVersion = spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).stdout.trim()
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
+console.log(`${new Date().toISOString()}  Stride ${commit}  ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}  ${(totalmem() / 2 ** 30).toFixed(0)} GiB  node ${process.version}  ${valgrindVersion}`)
 console.log(`corpus ${corpus}; Cachegrind's hierarchy here: ${levels.join(' ')}; R = ${R} rounds, interleaved`)
 for (let round = 0; round < R; round++) {
   cases.forEach((c, i) => {
