@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTableModel, describeRowCount, naturalKey, nextSort, pickRows, type SortableColumn } from './data-table'
+import { createTableModel, describeExportScope, describeRowCount, naturalKey, nextSort, pickRows, type SortableColumn } from './data-table'
 
 interface Row {
   id: string
@@ -117,5 +117,12 @@ describe('keys computed ahead', () => {
     const fresh = createTableModel(ROWS, COLUMNS)
     for (const key of ['id', 'file', 'misses', 'ratio']) for (const dir of ['asc', 'desc'] as const) expect([...m.sorted({ key, dir })]).toEqual([...fresh.sorted({ key, dir })])
     expect([...m.filter(m.sorted(null), 'a.c')]).toEqual([...fresh.filter(fresh.sorted(null), 'a.c')])
+  })
+})
+
+describe('export scope', () => {
+  it('says whether an export takes every row or the filtered ones, in the shown order', () => {
+    expect(describeExportScope(7209, 7209)).toBe('Export all 7,209 rows, in this order')
+    expect(describeExportScope(12, 7209)).toBe('Export the 12 filtered rows (of 7,209), in this order')
   })
 })

@@ -204,3 +204,9 @@ export function pickRows<R>(rows: readonly R[], order: Uint32Array): R[] {
   for (let i = 0; i < order.length; i++) out[i] = rows[order[i]!]!
   return out
 }
+
+/** What an export of a table takes, said beside its buttons: the rows as shown. */
+export function describeExportScope(shown: number, total: number): string {
+  const f = (x: number) => x.toLocaleString('en-US')
+  return shown === total ? `Export all ${f(total)} rows, in this order` : `Export the ${f(shown)} filtered rows (of ${f(total)}), in this order`
+}
