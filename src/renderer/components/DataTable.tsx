@@ -199,6 +199,7 @@ export function DataTable<R>(props: Props<R>) {
           <ExportMenu
             title={props.exportTitle ?? label}
             label={describeExportScope(view.length, rows.length)}
+            hint="CSV and JSON take the rows as shown: filtered, in the table’s order"
             table={() => props.exportTable!(pickRows(rows, view))}
             testId={props.exportTestId}
           />

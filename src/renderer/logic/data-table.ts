@@ -205,8 +205,8 @@ export function pickRows<R>(rows: readonly R[], order: Uint32Array): R[] {
   return out
 }
 
-/** What an export of a table takes, said beside its buttons: the rows as shown. */
+/** What an export of a table takes, said beside its buttons: the rows as shown (filtered, in the shown order). */
 export function describeExportScope(shown: number, total: number): string {
   const f = (x: number) => x.toLocaleString('en-US')
-  return shown === total ? `Export all ${f(total)} rows, in this order` : `Export the ${f(shown)} filtered rows (of ${f(total)}), in this order`
+  return shown === total ? `Export all ${f(total)} rows` : `Export ${f(shown)} filtered rows`
 }

@@ -131,7 +131,8 @@ export function QueryView({ report }: { report: RunReport }) {
                 </select>
               </label>
             )}
-            {slice && table && !q.textError && q.status !== 'error' && <ExportMenu title={`slice ${slice.query}`} label={q.display === 'table' ? 'Export the whole slice (every row and the total, in the query’s order)' : 'Export'} table={() => table} chart={q.display === 'table' ? undefined : () => svg.current} />}
+            {slice && table && !q.textError && q.status !== 'error' && <ExportMenu title={`slice ${slice.query}`} label={q.display === 'table' ? 'Export the whole slice' : 'Export'}
+                hint={q.display === 'table' ? 'Every cell and the total, in the query’s order, whatever the table’s filter and sort' : undefined} table={() => table} chart={q.display === 'table' ? undefined : () => svg.current} />}
           </div>
           {q.status === 'running' && (
             <div className="query-running" data-testid="query-running">
