@@ -115,7 +115,6 @@ export function DataTable<R>(props: Props<R>) {
     overscan: 12,
     scrollMargin: headHeight,
     scrollPaddingStart: headHeight,
-    getItemKey: (i) => rowKey(rows[view[i]!]!),
     useFlushSync: false
   })
   const items = virtualizer.getVirtualItems()
@@ -251,7 +250,7 @@ export function DataTable<R>(props: Props<R>) {
               const attrs = rowAttributes?.(row) ?? {}
               return (
                 <tr
-                  key={item.key}
+                  key={rowKey(row)}
                   ref={virtualizer.measureElement}
                   data-index={item.index}
                   aria-rowindex={item.index + 2}

@@ -33,6 +33,14 @@ describe('table sorting', () => {
     expect(ids(m.sorted({ key: 'misses', dir: 'desc' }))).toEqual(['C_Read_1', 'A_Read_9', 'A_Read_10', 'b_Write_2', 'A_Read_100'])
   })
 
+  it('ranks any numbers: negatives, infinities, zeros of both signs as one value, NaN as no value', () => {
+    const values = [3, -Infinity, 0, NaN, -2.5, Infinity, -0, 3]
+    const rows = values.map((v, i) => ({ i, v }))
+    const m = createTableModel(rows, [{ key: 'v', type: 'number', sortValue: (r) => r.v }])
+    expect([...m.sorted({ key: 'v', dir: 'asc' })]).toEqual([1, 4, 2, 6, 0, 7, 5, 3])
+    expect([...m.sorted({ key: 'v', dir: 'desc' })]).toEqual([5, 0, 7, 2, 6, 4, 1, 3])
+  })
+
   it('sorts text naturally (digit runs as numbers) and case-insensitively', () => {
     const m = createTableModel(ROWS, COLUMNS)
     expect(ids(m.sorted({ key: 'id', dir: 'asc' }))).toEqual(['A_Read_9', 'A_Read_10', 'A_Read_100', 'b_Write_2', 'C_Read_1'])

@@ -1,11 +1,12 @@
 /**
  * Sorting and filtering behind every table (`components/DataTable.tsx`), kept out of React so
  * it is cheap at 100 K rows and testable. A model is built once per rows array; it computes
- * each column's sort keys the first time that column is sorted (numbers in a Float64Array,
- * text as ranks of its distinct values) and the filter's lower-cased haystack the first time
- * something is typed. A sort is then a sort of a Uint32Array of row indexes by numbers, ties
- * kept in the rows' own order (stable, in either direction); rows without a value go last.
- * Pure.
+ * each column's sort keys the first time that column is sorted, or ahead in idle time
+ * (`prepare`): the rank of each row's value among the column's distinct values (numbers by
+ * value, text in natural order), in a Uint32Array. A sort is then a counting sort of row
+ * indexes by rank: linear, ties kept in the rows' own order (stable, in either direction), rows
+ * without a value last. The filter's lower-cased haystack is built the first time something is
+ * typed (or ahead). Pure.
  */
 
 export type SortDir = 'asc' | 'desc'
@@ -57,16 +58,24 @@ export function naturalKey(text: string): string {
   return from === 0 ? t : out + t.slice(from)
 }
 
-/** Ranks of a text column: equal texts share a rank; null rows get NaN. */
-function textRanks(values: ReadonlyArray<string | null>): Float64Array {
+/**
+ * A column's sort keys as dense ranks: equal values share a rank, ranks 0..distinct-1 in
+ * ascending order, rows without a value get `distinct` (their own bucket, always last).
+ */
+interface Ranks {
+  rank: Uint32Array
+  distinct: number
+}
+
+/** Ranks of a text column, in natural order. */
+function textRanks(values: ReadonlyArray<string | null>): Ranks {
   const n = values.length
   const keys = new Array<string>(n)
   const idx: number[] = []
-  const out = new Float64Array(n)
+  const rank = new Uint32Array(n)
   for (let i = 0; i < n; i++) {
     const v = values[i]
-    if (v === null || v === undefined) out[i] = NaN
-    else {
+    if (v !== null && v !== undefined) {
       keys[i] = naturalKey(v)
       idx.push(i)
     }
@@ -76,12 +85,62 @@ function textRanks(values: ReadonlyArray<string | null>): Float64Array {
     const y = keys[b]!
     return x < y ? -1 : x > y ? 1 : 0
   })
-  let rank = 0
+  let r = -1
   for (let i = 0; i < idx.length; i++) {
-    if (i > 0 && keys[idx[i]!] !== keys[idx[i - 1]!]) rank++
-    out[idx[i]!] = rank
+    if (i === 0 || keys[idx[i]!] !== keys[idx[i - 1]!]) r++
+    rank[idx[i]!] = r
   }
-  return out
+  const distinct = r + 1
+  for (let i = 0; i < n; i++) if (values[i] === null || values[i] === undefined) rank[i] = distinct
+  return { rank, distinct }
+}
+
+/** Ranks of a numeric column (NaN: no value): a native sort of the values, then a binary search per row. */
+function numberRanks(values: Float64Array): Ranks {
+  const n = values.length
+  let valued = 0
+  for (let i = 0; i < n; i++) if (!Number.isNaN(values[i]!)) valued++
+  const sorted = new Float64Array(valued)
+  for (let i = 0, j = 0; i < n; i++) if (!Number.isNaN(values[i]!)) sorted[j++] = values[i]!
+  sorted.sort()
+  let distinct = 0
+  for (let i = 0; i < valued; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i]!
+  const rank = new Uint32Array(n)
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!
+    if (Number.isNaN(v)) {
+      rank[i] = distinct
+      continue
+    }
+    let lo = 0
+    let hi = distinct - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (sorted[mid]! < v) lo = mid + 1
+      else hi = mid
+    }
+    rank[i] = lo
+  }
+  return { rank, distinct }
+}
+
+/** Row indexes by rank (a counting sort: linear, and stable, rows of one rank in their own order), no-value rows last. */
+function orderByRank({ rank, distinct }: Ranks, dir: SortDir): Uint32Array {
+  const n = rank.length
+  const start = new Uint32Array(distinct + 1)
+  for (let i = 0; i < n; i++) start[rank[i]!]!++
+  let pos = 0
+  const place = (r: number) => {
+    const c = start[r]!
+    start[r] = pos
+    pos += c
+  }
+  if (dir === 'asc') for (let r = 0; r < distinct; r++) place(r)
+  else for (let r = distinct - 1; r >= 0; r--) place(r)
+  place(distinct)
+  const order = new Uint32Array(n)
+  for (let i = 0; i < n; i++) order[start[rank[i]!]!++] = i
+  return order
 }
 
 export interface TableModel {
@@ -99,26 +158,29 @@ export interface TableModel {
 
 export function createTableModel<R>(rows: readonly R[], columns: ReadonlyArray<SortableColumn<R>>): TableModel {
   const n = rows.length
-  const keys = new Map<string, Float64Array>()
+  const keys = new Map<string, Ranks>()
   const orders = new Map<string, Uint32Array>()
   let haystack: string[] | null = null
   let natural: Uint32Array | null = null
 
-  const keysOf = (column: SortableColumn<R>): Float64Array => {
+  const keysOf = (column: SortableColumn<R>): Ranks => {
     let k = keys.get(column.key)
     if (k) return k
     const value = column.sortValue!
     if (column.type === 'number') {
-      k = new Float64Array(n)
+      const values = new Float64Array(n)
       for (let i = 0; i < n; i++) {
         const v = value(rows[i]!)
-        k[i] = typeof v === 'number' ? v : NaN
+        values[i] = typeof v === 'number' ? v : NaN
       }
+      k = numberRanks(values)
     } else {
-      k = textRanks(rows.map((r) => {
-        const v = value(r)
-        return v === null ? null : String(v)
-      }))
+      k = textRanks(
+        rows.map((r) => {
+          const v = value(r)
+          return v === null ? null : String(v)
+        })
+      )
     }
     keys.set(column.key, k)
     return k
@@ -159,20 +221,7 @@ export function createTableModel<R>(rows: readonly R[], columns: ReadonlyArray<S
       const id = `${sort.key}\0${sort.dir}`
       const cached = orders.get(id)
       if (cached) return cached
-      const k = keysOf(column)
-      // Rows with a value, sorted; then rows without one, in their own order.
-      let valued = 0
-      for (let i = 0; i < n; i++) if (!Number.isNaN(k[i]!)) valued++
-      const order = new Uint32Array(n)
-      let a = 0
-      let b = valued
-      for (let i = 0; i < n; i++) {
-        if (Number.isNaN(k[i]!)) order[b++] = i
-        else order[a++] = i
-      }
-      const head = order.subarray(0, valued)
-      if (sort.dir === 'asc') head.sort((x, y) => k[x]! - k[y]! || x - y)
-      else head.sort((x, y) => k[y]! - k[x]! || x - y)
+      const order = orderByRank(keysOf(column), sort.dir)
       orders.set(id, order)
       return order
     },
