@@ -13,30 +13,30 @@ import { useWebMode } from './support/web-mode'
 
 const web = useWebMode()
 
-/** Clicks a header's sort button in the page and times the click to the commit that sets the new aria-sort. */
+/**
+ * Clicks a header's sort button in the page and times the click to the commit that sets the
+ * new aria-sort (a MutationObserver), and to the next frame. A string: e2e code has no DOM types.
+ */
 async function timedSort(page: Page, key: string, expected: 'ascending' | 'descending'): Promise<{ commitMs: number; frameMs: number }> {
-  return page.evaluate(
-    ({ key, expected }) =>
-      new Promise<{ commitMs: number; frameMs: number }>((resolve, reject) => {
-        const button = document.querySelector<HTMLButtonElement>(`[data-testid="references-table"] [data-testid="sort-${key}"]`)
-        const th = button?.closest('th')
-        const body = document.querySelector('[data-testid="references-table"] tbody')
-        if (!button || !th || !body) return reject(new Error(`no sort-${key} header`))
-        let t0 = 0
-        const observer = new MutationObserver(() => {
-          if (th.getAttribute('aria-sort') !== expected) return
-          const commitMs = performance.now() - t0
-          observer.disconnect()
-          requestAnimationFrame(() => resolve({ commitMs, frameMs: performance.now() - t0 }))
-        })
-        observer.observe(th, { attributes: true, attributeFilter: ['aria-sort'] })
-        setTimeout(() => reject(new Error(`sort-${key} did not become ${expected}`)), 10_000)
-        t0 = performance.now()
-        button.click()
-      }),
-    { key, expected }
-  )
+  return (await page.evaluate(`new Promise((resolve, reject) => {
+    const button = document.querySelector('[data-testid="references-table"] [data-testid="sort-${key}"]')
+    const th = button && button.closest('th')
+    if (!th) return reject(new Error('no sort-${key} header'))
+    let t0 = 0
+    const observer = new MutationObserver(() => {
+      if (th.getAttribute('aria-sort') !== '${expected}') return
+      const commitMs = performance.now() - t0
+      observer.disconnect()
+      requestAnimationFrame(() => resolve({ commitMs, frameMs: performance.now() - t0 }))
+    })
+    observer.observe(th, { attributes: true, attributeFilter: ['aria-sort'] })
+    setTimeout(() => reject(new Error('sort-${key} did not become ${expected}')), 10000)
+    t0 = performance.now()
+    button.click()
+  })`)) as { commitMs: number; frameMs: number }
 }
+
+const focusedRow = (page: Page) => page.evaluate(`document.activeElement && document.activeElement.getAttribute('aria-rowindex')`)
 
 const rowIds = (page: Page) => page.locator('[data-testid="reference-row"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-reference')!))
 
@@ -136,11 +136,11 @@ describe('tables', () => {
     // Rows keep their roving tab stop: arrows and End move, Enter jumps to the line.
     await page.getByTestId('reference-row').first().focus()
     await page.keyboard.press('ArrowDown')
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex'))).toBe('3')
+    expect(await focusedRow(page)).toBe('3')
     await page.keyboard.press('End')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex'))).toBe(String(shown + 1))
+    await expect.poll(() => focusedRow(page)).toBe(String(shown + 1))
     await page.keyboard.press('Home')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex'))).toBe('2')
+    await expect.poll(() => focusedRow(page)).toBe('2')
     await page.keyboard.press('Enter')
     await expect.poll(() => page.getByTestId('source-view').getAttribute('data-selected-line')).toBe(topLine)
 
