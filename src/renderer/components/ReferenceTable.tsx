@@ -35,7 +35,7 @@ const DEFAULT_SORT: TableSort = { key: 'misses', dir: 'desc' }
 function cellOf(key: ReferenceColumnKey, maxMisses: number): Pick<DataColumn<ReferenceRow>, 'cell' | 'cellProps' | 'className'> {
   switch (key) {
     case 'id':
-      return { cell: (r) => <code>{r.id}</code>, cellProps: (r) => ({ title: [r.variable && `variable ${r.variable}`, r.function && `in ${r.function}`, r.kind].filter(Boolean).join(', ') }) }
+      return { cell: (r) => <code>{r.id}</code>, cellProps: (r) => ({ title: `${r.id}: ${[r.variable && `variable ${r.variable}`, r.function && `in ${r.function}`, r.kind].filter(Boolean).join(', ')}` }) }
     case 'location':
       return { cell: (r) => <code>{r.location}</code>, cellProps: (r) => ({ title: r.file ? `${r.file}${r.line !== null ? `:${r.line}` : ''} (${r.pc})` : r.pc }) }
     case 'source':
