@@ -16,6 +16,10 @@ interface Props {
   /** The chart's SVG element, when the view shows one. */
   chart?: () => SVGSVGElement | null
   testId?: string
+  /** What the table export takes, e.g. "Export 12 filtered rows". */
+  label?: string
+  /** More on it, as a tooltip of the group. */
+  hint?: string
 }
 
 const STYLE_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline'] as const
@@ -65,7 +69,7 @@ async function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'))
 }
 
-export function ExportMenu({ title, table, chart, testId = 'export-menu' }: Props) {
+export function ExportMenu({ title, table, chart, testId = 'export-menu', label = 'Export', hint }: Props) {
   const [error, setError] = useState<string | null>(null)
   const run = (f: () => Promise<void> | void) => async () => {
     setError(null)
@@ -81,8 +85,10 @@ export function ExportMenu({ title, table, chart, testId = 'export-menu' }: Prop
     return el
   }
   return (
-    <div className="export-menu" role="group" aria-label="Export" data-testid={testId}>
-      <span className="muted small">Export</span>
+    <div className="export-menu" role="group" aria-label={label} title={hint} data-testid={testId}>
+      <span className="muted small" data-testid="export-scope">
+        {label}
+      </span>
       {table && (
         <>
           <button type="button" className="button small-button" data-testid="export-csv" onClick={run(() => downloadBlob(new Blob([toCsv(table())], { type: 'text/csv;charset=utf-8' }), exportFileName(title, 'csv')))}>

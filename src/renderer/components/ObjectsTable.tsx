@@ -1,7 +1,9 @@
-/** Data structures ranked by misses: exact next to each method's estimate (share, rank), with rho and cost per method. */
-import type { ObjectsTable as Table } from '../logic/objects-table'
+/** Data structures ranked by misses (DataTable): exact next to each method's estimate (share, rank), with rho and cost per method. */
+import { useMemo } from 'react'
+import type { ObjectRow, ObjectsTable as Table } from '../logic/objects-table'
 import { describeRho } from '../logic/objects-table'
 import { formatPercent } from '../logic/format'
+import { DataTable, type DataColumn } from './DataTable'
 
 interface Props {
   table: Table
@@ -9,72 +11,86 @@ interface Props {
 }
 
 export function ObjectsTable({ table, level }: Props) {
-  const max = Math.max(1e-9, ...table.rows.map((r) => r.exact?.fraction ?? 0))
-  return (
-    <table className="objects-table" aria-label={`Data structures ranked by ${level} misses`} data-testid="objects-table">
-      <thead>
-        <tr>
-          <th scope="col">Data structure</th>
-          <th scope="col">Kind</th>
-          <th scope="col" className="num">
-            Exact
-          </th>
-          {table.methods.map((m) => (
-            <th scope="col" className="num" key={m.method}>
-              {m.method}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {table.rows.map((r) => (
-          <tr key={r.name} data-testid="objects-row">
-            <th scope="row" className="mono">
-              {r.name}
-            </th>
-            <td className="muted">{r.kind}</td>
-            <td className="num misses-cell">
-              {r.exact && <span className="inline-bar" style={{ width: `${(100 * r.exact.fraction) / max}%` }} aria-hidden="true" />}
-              <span className="inline-bar-value">{r.exact ? `${formatPercent(r.exact.fraction)} #${r.exact.rank}` : '–'}</span>
-            </td>
-            {r.estimates.map((e, i) => {
-              const off = e && r.exact ? Math.abs(e.fraction - r.exact.fraction) : null
-              return (
-                <td
-                  key={table.methods[i]!.method}
-                  className={`num ${e && r.exact && e.rank !== r.exact.rank ? 'rank-moved' : ''}${!e && table.methods[i]!.absent[r.name] ? ' absent' : ''}`}
-                  title={off !== null ? `${(off * 100).toFixed(1)} points from exact` : (table.methods[i]!.absent[r.name] ?? undefined)}
-                  data-testid={e ? undefined : 'objects-absent'}
-                >
-                  {e ? `${formatPercent(e.fraction)} #${e.rank}` : '–'}
-                </td>
-              )
-            })}
-          </tr>
+  const columns = useMemo<DataColumn<ObjectRow>[]>(() => {
+    let max = 1e-9
+    for (const r of table.rows) max = Math.max(max, r.exact?.fraction ?? 0)
+    return [
+      { key: 'name', label: 'Data structure', type: 'text', rowHeader: true, className: 'mono', sortValue: (r) => r.name, cell: (r) => r.name },
+      { key: 'kind', label: 'Kind', type: 'text', className: 'muted', sortValue: (r) => r.kind, cell: (r) => r.kind },
+      {
+        key: 'exact',
+        label: 'Exact',
+        type: 'number',
+        numeric: true,
+        className: 'misses-cell',
+        sortValue: (r) => r.exact?.fraction ?? null,
+        cell: (r) => (
+          <>
+            {r.exact && <span className="inline-bar" style={{ width: `${(100 * r.exact.fraction) / max}%` }} aria-hidden="true" />}
+            <span className="inline-bar-value">{r.exact ? `${formatPercent(r.exact.fraction)} #${r.exact.rank}` : '–'}</span>
+          </>
+        )
+      },
+      ...table.methods.map((m, i): DataColumn<ObjectRow> => ({
+        key: `method:${m.method}`,
+        label: m.method,
+        type: 'number',
+        numeric: true,
+        sortValue: (r) => r.estimates[i]?.fraction ?? null,
+        cell: (r) => {
+          const e = r.estimates[i]
+          return e ? `${formatPercent(e.fraction)} #${e.rank}` : '–'
+        },
+        cellProps: (r) => {
+          const e = r.estimates[i]
+          const off = e && r.exact ? Math.abs(e.fraction - r.exact.fraction) : null
+          return {
+            className: `${e && r.exact && e.rank !== r.exact.rank ? 'rank-moved' : ''}${!e && m.absent[r.name] ? ' absent' : ''}`.trim() || undefined,
+            title: off !== null ? `${(off * 100).toFixed(1)} points from exact` : (m.absent[r.name] ?? undefined),
+            'data-testid': e ? undefined : 'objects-absent'
+          }
+        }
+      }))
+    ]
+  }, [table])
+
+  const footer = (
+    <>
+      <tr data-testid="objects-rho">
+        <th scope="row" colSpan={3}>
+          Rank error (Spearman's ρ, exact's top 10)
+        </th>
+        {table.methods.map((m) => (
+          <td key={m.method} className="num">
+            {describeRho(m.rho)}
+          </td>
         ))}
-      </tbody>
-      <tfoot>
-        <tr data-testid="objects-rho">
-          <th scope="row" colSpan={3}>
-            Rank error (Spearman's ρ, exact's top 10)
-          </th>
-          {table.methods.map((m) => (
-            <td key={m.method} className="num">
-              {describeRho(m.rho)}
-            </td>
-          ))}
-        </tr>
-        <tr data-testid="objects-cost">
-          <th scope="row" colSpan={3}>
-            Cost
-          </th>
-          {table.methods.map((m) => (
-            <td key={m.method} className="num small">
-              {m.cost}
-            </td>
-          ))}
-        </tr>
-      </tfoot>
-    </table>
+      </tr>
+      <tr data-testid="objects-cost">
+        <th scope="row" colSpan={3}>
+          Cost
+        </th>
+        {table.methods.map((m) => (
+          <td key={m.method} className="num small">
+            {m.cost}
+          </td>
+        ))}
+      </tr>
+    </>
+  )
+
+  return (
+    <DataTable
+      rows={table.rows}
+      columns={columns}
+      rowKey={(r) => r.name}
+      label={`Data structures ranked by ${level} misses`}
+      testId="objects-table"
+      rowTestId="objects-row"
+      noun="data structures"
+      className="objects-table"
+      wrapClassName="objects-table-wrap"
+      footer={footer}
+    />
   )
 }

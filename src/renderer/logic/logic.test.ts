@@ -5,7 +5,8 @@ import { cacheFormWarnings, nextLevelDraft, parseCacheForm, parseMaxEvents } fro
 import { bucketBounds, computeHeat, computeHeatRuns, nextHotLine } from './heat'
 import { computeLineValues } from './heat-metrics'
 import { computeLineMetrics } from './line-metrics'
-import { computeReferenceRows, computeSourceFiles, sortReferenceRows } from './references'
+import { createTableModel, pickRows, type TableSort } from './data-table'
+import { computeReferenceRows, computeSourceFiles, REFERENCE_SORT_COLUMNS } from './references'
 
 const report: RunReport = {
   run: 1,
@@ -106,6 +107,7 @@ describe('heat metrics', () => {
 })
 
 describe('references', () => {
+  const sortReferenceRows = (rows: ReturnType<typeof computeReferenceRows>, sort: TableSort) => pickRows(rows, createTableModel(rows, REFERENCE_SORT_COLUMNS).sorted(sort))
   it('builds rows with a pc location when lines are unknown, sorted by misses', () => {
     const rows = sortReferenceRows(computeReferenceRows(report, 'L1'), { key: 'misses', dir: 'desc' })
     expect(rows.map((r) => r.location)).toEqual(['a.c:30', 'a.c:29', '0x3'])
@@ -114,6 +116,10 @@ describe('references', () => {
   it('sorts ids naturally', () => {
     const rows = sortReferenceRows(computeReferenceRows(report, 'L1'), { key: 'id', dir: 'asc' })
     expect(rows.map((r) => r.id)).toEqual(['A_Read_0', 'i_Read_10', 'x_Read_2'])
+  })
+  it('sorts locations by file, then line as a number, rows without a line last', () => {
+    const rows = sortReferenceRows(computeReferenceRows(report, 'L1'), { key: 'location', dir: 'asc' })
+    expect(rows.map((r) => r.location)).toEqual(['a.c:29', 'a.c:30', '0x3'])
   })
   it('opens the most-missed file first', () => {
     expect(computeSourceFiles(report)).toEqual(['a.c', 'b.c'])

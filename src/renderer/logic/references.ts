@@ -1,5 +1,6 @@
 /** Rows of the access-point table for one level of a run, and their sorting. */
 import type { AccessKind, RunReport } from '../../shared/domain'
+import type { SortableColumn } from './data-table'
 import type { ExportTable } from './export'
 import { baseName } from './format'
 
@@ -23,11 +24,29 @@ export interface ReferenceRow {
   ratio: number | null
 }
 
-export type ReferenceSortKey = 'id' | 'location' | 'source' | 'reads' | 'writes' | 'hits' | 'misses' | 'ratio'
-export interface ReferenceSort {
-  key: ReferenceSortKey
-  dir: 'asc' | 'desc'
-}
+export type ReferenceColumnKey = 'id' | 'location' | 'source' | 'reads' | 'writes' | 'hits' | 'misses' | 'ratio'
+
+/**
+ * How the access-point table sorts and filters (`logic/data-table.ts`): ids and source text
+ * naturally, locations by file then line then pc (rows without a file last), numbers as numbers
+ * (a level that saw no access, ratio null, last). The filter reads id, location (with the full
+ * path) and source text.
+ */
+export const REFERENCE_SORT_COLUMNS: ReadonlyArray<SortableColumn<ReferenceRow> & { key: ReferenceColumnKey }> = [
+  { key: 'id', type: 'text', sortValue: (r) => r.id },
+  {
+    key: 'location',
+    type: 'text',
+    sortValue: (r) => (r.file !== null ? `${r.file}:${r.line ?? 0}:${r.pc}` : `\uffff${r.pc}`),
+    filterText: (r) => (r.file !== null ? `${r.location} ${r.file}` : r.location)
+  },
+  { key: 'source', type: 'text', sortValue: (r) => r.sourceExpr },
+  { key: 'reads', type: 'number', sortValue: (r) => r.reads },
+  { key: 'writes', type: 'number', sortValue: (r) => r.writes },
+  { key: 'hits', type: 'number', sortValue: (r) => r.hits },
+  { key: 'misses', type: 'number', sortValue: (r) => r.misses },
+  { key: 'ratio', type: 'number', sortValue: (r) => r.ratio }
+]
 
 export function computeReferenceRows(report: RunReport, level: string): ReferenceRow[] {
   return report.references.map((r) => {
@@ -53,36 +72,6 @@ export function computeReferenceRows(report: RunReport, level: string): Referenc
   })
 }
 
-function compareLocation(a: ReferenceRow, b: ReferenceRow): number {
-  const fa = a.file ?? '\uffff'
-  const fb = b.file ?? '\uffff'
-  if (fa !== fb) return fa < fb ? -1 : 1
-  if ((a.line ?? 0) !== (b.line ?? 0)) return (a.line ?? 0) - (b.line ?? 0)
-  return a.pc < b.pc ? -1 : a.pc > b.pc ? 1 : 0
-}
-
-/** Stable sort; ties broken by misses then id so the order never flickers between renders. */
-export function sortReferenceRows(rows: ReferenceRow[], sort: ReferenceSort): ReferenceRow[] {
-  const sign = sort.dir === 'asc' ? 1 : -1
-  const primary = (a: ReferenceRow, b: ReferenceRow): number => {
-    switch (sort.key) {
-      case 'id':
-        return a.id.localeCompare(b.id, undefined, { numeric: true })
-      case 'location':
-        return compareLocation(a, b)
-      case 'source':
-        return (a.sourceExpr ?? '').localeCompare(b.sourceExpr ?? '')
-      case 'ratio':
-        return (a.ratio ?? -1) - (b.ratio ?? -1)
-      default:
-        return a[sort.key] - b[sort.key]
-    }
-  }
-  return [...rows].sort(
-    (a, b) => sign * primary(a, b) || b.misses - a.misses || a.id.localeCompare(b.id, undefined, { numeric: true })
-  )
-}
-
 /** Source files of a run, most L1-missed first: the first one is what we open by default. */
 export function computeSourceFiles(report: RunReport): string[] {
   const first = report.levels[0]?.name
@@ -98,7 +87,7 @@ export function computeSourceFiles(report: RunReport): string[] {
   return [...score].sort((a, b) => b[1].misses - a[1].misses || b[1].accesses - a[1].accesses).map(([f]) => f)
 }
 
-/** The table as exported (CSV/JSON): every row, full paths, raw numbers. */
+/** The table as exported (CSV/JSON): the rows given (the table's, as shown), full paths, raw numbers. */
 export function referenceExportTable(rows: ReferenceRow[], level: string): ExportTable {
   return {
     columns: ['reference', 'pc', 'kind', 'file', 'line', 'function', 'variable', 'source', 'reads', 'writes', `${level} hits`, `${level} misses`, `${level} miss ratio`],

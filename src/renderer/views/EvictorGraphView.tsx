@@ -7,12 +7,13 @@
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import type { RunReport } from '../../shared/domain'
+import { DataTable, type DataColumn } from '../components/DataTable'
 import { downloadBlob, downloadText } from '../components/download'
 import type { EvictorGraphHandle } from '../components/EvictorGraphCanvas'
 import { Segmented } from '../components/Segmented'
 import { useIsDark } from '../components/use-color-scheme'
 import { groupCause, type MissCause } from '../../shared/miss-causes'
-import { computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode } from '../logic/evictor-graph'
+import { computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode, type EvictorNode } from '../logic/evictor-graph'
 import { formatCount } from '../logic/format'
 import { useAdvice } from '../state/advice-store'
 import { useSession } from '../state/session-store'
@@ -31,8 +32,11 @@ const MODES: { value: EvictorGraphMode; label: string }[] = [
 // cytoscape + fcose load with the tab, not with the app.
 const EvictorGraphCanvas = lazy(() => import('../components/EvictorGraphCanvas').then((m) => ({ default: m.EvictorGraphCanvas })))
 const NONE: string[] = []
-/** Nodes listed for keyboard users; the graph itself shows them all. */
-const LISTED_NODES = 200
+/** Every node, for keyboard users and to find one by name (the table is virtualized). */
+const NODE_COLUMNS: DataColumn<EvictorNode>[] = [
+  { key: 'label', label: 'Node', type: 'text', className: 'mono', sortValue: (n) => n.label, filterText: (n) => `${n.label} ${n.location ?? ''}`, cell: (n) => n.label },
+  { key: 'misses', label: 'Misses', type: 'number', numeric: true, sortValue: (n) => n.misses, cell: (n) => formatCount(n.misses) }
+]
 
 interface Props {
   report: RunReport
@@ -183,26 +187,26 @@ export function EvictorGraphView({ report }: Props) {
             )}
 
             <section aria-label="Nodes">
-              <h3 className="side-title">Nodes by misses</h3>
-              <ul className="evictor-nodes">
-                {graph.nodes.slice(0, LISTED_NODES).map((n) => (
-                  <li key={n.id}>
-                    <button
-                      type="button"
-                      className={`evictor-node-button ${n.id === selected ? 'is-on' : ''} ${n.cycle !== null ? 'cyclic' : ''}`}
-                      aria-pressed={n.id === selected}
-                      data-testid="evictor-node-button"
-                      data-node={n.id}
-                      onClick={() => choose(n.id)}
-                      onDoubleClick={() => open(n.id)}
-                    >
-                      <span>{n.label}</span>
-                      <span className="muted small num">{formatCount(n.misses)}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-              {graph.nodes.length > LISTED_NODES && <p className="muted small">{graph.nodes.length - LISTED_NODES} more in the graph.</p>}
+              <h3 className="side-title">Nodes</h3>
+              <DataTable
+                rows={graph.nodes}
+                columns={NODE_COLUMNS}
+                rowKey={(n) => n.id}
+                defaultSort={{ key: 'misses', dir: 'desc' }}
+                label="Evictor graph nodes"
+                testId="evictor-nodes"
+                rowTestId="evictor-node-button"
+                noun="nodes"
+                className="reference-table evictor-nodes"
+                activeKey={selected}
+                onActivate={(n) => choose(n.id)}
+                onOpen={(n) => open(n.id)}
+                rowAttributes={(n) => ({
+                  className: `${n.id === selected ? 'is-selected' : ''} ${n.cycle !== null ? 'cyclic' : ''}`,
+                  'aria-selected': n.id === selected,
+                  'data-node': n.id
+                })}
+              />
             </section>
           </aside>
         </div>

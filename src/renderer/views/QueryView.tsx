@@ -4,7 +4,8 @@
  * (sum, min, max) and show it as a table, heatmap, bar chart, histogram or pie.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { RunReport, SliceReduction } from '../../shared/domain'
+import type { QuerySlice, RunReport, SliceReduction } from '../../shared/domain'
+import { DataTable, type DataColumn } from '../components/DataTable'
 import { ExportMenu } from '../components/ExportMenu'
 import { Segmented } from '../components/Segmented'
 import { SliceAxisPicker } from '../components/SliceAxisPicker'
@@ -130,7 +131,8 @@ export function QueryView({ report }: { report: RunReport }) {
                 </select>
               </label>
             )}
-            {slice && table && !q.textError && q.status !== 'error' && <ExportMenu title={`slice ${slice.query}`} table={() => table} chart={q.display === 'table' ? undefined : () => svg.current} />}
+            {slice && table && !q.textError && q.status !== 'error' && <ExportMenu title={`slice ${slice.query}`} label={q.display === 'table' ? 'Export the whole slice' : 'Export'}
+                hint={q.display === 'table' ? 'Every cell and the total, in the query’s order, whatever the table’s filter and sort' : undefined} table={() => table} chart={q.display === 'table' ? undefined : () => svg.current} />}
           </div>
           {q.status === 'running' && (
             <div className="query-running" data-testid="query-running">
@@ -161,48 +163,7 @@ export function QueryView({ report }: { report: RunReport }) {
                 {slice.query} · {slice.reduction} · run {slice.run} · {slice.elapsedMs} ms{slice.resimulated ? ' · array sections re-simulated from the trace (exact)' : ''}
               </p>
               {q.display === 'table' ? (
-                <div className="slice-table-wrap">
-                  <table className="slice-table" data-testid="slice-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Data</th>
-                        <th scope="col">Code</th>
-                        {slice.metrics.map((m) => (
-                          <th key={m} scope="col" className="num">
-                            {m}
-                          </th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {slice.data.flatMap((d, i) =>
-                        slice.code.map((c, j) => (
-                          <tr key={`${d}\0${c}`} data-testid="slice-row" data-data={d} data-code={c}>
-                            <td>{d}</td>
-                            <td>{c}</td>
-                            {slice.cells[i]![j]!.map((v, m) => (
-                              <td key={m} className="num" data-metric={slice.metrics[m]} data-value={v ?? ''}>
-                                {formatSliceValue(v, slice.derived[m]!)}
-                              </td>
-                            ))}
-                          </tr>
-                        ))
-                      )}
-                    </tbody>
-                    <tfoot>
-                      <tr data-testid="slice-total">
-                        <th scope="row" colSpan={2}>
-                          {slice.reduction === 'sum' ? 'Sum' : slice.reduction === 'min' ? 'Min' : 'Max'} over the selection
-                        </th>
-                        {slice.total.map((v, m) => (
-                          <td key={m} className="num" data-value={v ?? ''}>
-                            {formatSliceValue(v, slice.derived[m]!)}
-                          </td>
-                        ))}
-                      </tr>
-                    </tfoot>
-                  </table>
-                </div>
+                <SliceTable slice={slice} />
               ) : (
                 <div className="slice-chart-wrap">
                   <SliceChart slice={slice} kind={q.display} metric={Math.min(q.metric, slice.metrics.length - 1)} svgRef={svg} />
@@ -213,5 +174,61 @@ export function QueryView({ report }: { report: RunReport }) {
         </section>
       </div>
     </div>
+  )
+}
+
+/** One data x code cell of a slice, a row of its table. */
+interface SliceItem {
+  data: string
+  code: string
+  values: Array<number | null>
+}
+
+function SliceTable({ slice }: { slice: QuerySlice }) {
+  const items = useMemo<SliceItem[]>(() => slice.data.flatMap((d, i) => slice.code.map((c, j) => ({ data: d, code: c, values: slice.cells[i]![j]! }))), [slice])
+  const columns = useMemo<DataColumn<SliceItem>[]>(
+    () => [
+      { key: 'data', label: 'Data', type: 'text', sortValue: (r) => r.data, cell: (r) => r.data },
+      { key: 'code', label: 'Code', type: 'text', sortValue: (r) => r.code, cell: (r) => r.code },
+      ...slice.metrics.map(
+        (m, k): DataColumn<SliceItem> => ({
+          key: `metric:${k}`,
+          label: m,
+          type: 'number',
+          numeric: true,
+          sortValue: (r) => r.values[k] ?? null,
+          cell: (r) => formatSliceValue(r.values[k] ?? null, slice.derived[k]!),
+          cellProps: (r) => ({ 'data-metric': m, 'data-value': r.values[k] ?? '' })
+        })
+      )
+    ],
+    [slice]
+  )
+  const footer = (
+    <tr data-testid="slice-total">
+      <th scope="row" colSpan={2}>
+        {slice.reduction === 'sum' ? 'Sum' : slice.reduction === 'min' ? 'Min' : 'Max'} over the selection
+      </th>
+      {slice.total.map((v, m) => (
+        <td key={m} className="num" data-value={v ?? ''}>
+          {formatSliceValue(v, slice.derived[m]!)}
+        </td>
+      ))}
+    </tr>
+  )
+  return (
+    <DataTable
+      rows={items}
+      columns={columns}
+      rowKey={(r) => `${r.data}\0${r.code}`}
+      label={`Slice ${slice.query}`}
+      testId="slice-table"
+      rowTestId="slice-row"
+      noun="cells"
+      className="slice-table"
+      wrapClassName="slice-table-wrap"
+      footer={footer}
+      rowAttributes={(r) => ({ 'data-data': r.data, 'data-code': r.code })}
+    />
   )
 }

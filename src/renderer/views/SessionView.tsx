@@ -11,8 +11,7 @@ import { SessionSummary } from '../components/SessionSummary'
 import { baseName } from '../logic/format'
 import { HEAT_METRICS } from '../logic/heat-metrics'
 import { computeLineDeltas, computeRunDiff } from '../../shared/run-diff'
-import { computeReferenceRows, computeSourceFiles, referenceExportTable } from '../logic/references'
-import { ExportMenu } from '../components/ExportMenu'
+import { computeReferenceRows, computeSourceFiles } from '../logic/references'
 import { useSession } from '../state/session-store'
 import { useJobs } from '../state/job-store'
 import { useHostHierarchy } from '../state/host-store'
@@ -182,11 +181,11 @@ export function SessionView() {
                     <span className="muted small">
                       {rows.length.toLocaleString('en-US')} references · {level}
                     </span>
-                    <ExportMenu title={`${baseName(info.program)}-run${report.run}-${level}-references`} table={() => referenceExportTable(rows, level)} testId="references-export" />
                   </div>
                   <ReferenceTable
                     rows={rows}
                     level={level}
+                    exportTitle={`${baseName(info.program)}-run${report.run}-${level}-references`}
                     selectedId={s.selection?.reference ?? null}
                     selectedLine={s.selection && s.selection.line > 0 ? s.selection : null}
                     onActivate={(r) => s.select(r.file, r.line, r.id)}
