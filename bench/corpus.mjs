@@ -78,7 +78,7 @@ function strideTrace(c, out) {
   const line = `${[stride, ...traceArgs].map(sh).join(' ')}${c.p.stdin ? ` < ${sh(c.p.stdin)}` : ''} > ${sh(out + '.txt')}`
   const t = timed('sh', ['-c', line], { cwd: c.p.cwd })
   const summary = readFileSync(out + '.txt', 'latin1')
-  return { ...t, events: Number(/^(\d+) events/m.exec(summary)?.[1] ?? NaN) }
+  return { ...t, events: Number(/(\d+) events, \d+ access points/.exec(summary)?.[1] ?? NaN) }
 }
 
 function strideCommand(argv) {
