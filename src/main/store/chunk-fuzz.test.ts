@@ -14,22 +14,11 @@ import { boundChecksum } from './integrity'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readRuns, readSessionInfo } from './session-reader'
 import { SessionWriter, type PointRecord } from './session-writer'
 import { writeFullChunks } from '../testing/stored-chunks'
+import { rng } from '../testing/seeded-rng'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-fuzz-'))
 const CASES = 300
 
-/** xorshift32: the same cases every run. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1
-  return () => {
-    x ^= x << 13
-    x >>>= 0
-    x ^= x >>> 17
-    x ^= x << 5
-    x >>>= 0
-    return x / 2 ** 32
-  }
-}
 
 /**
  * One chunk mixing regular strides, a nest and irregular addresses, like a real kernel, as

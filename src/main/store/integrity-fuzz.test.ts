@@ -15,22 +15,11 @@ import { checkPointValues } from './integrity'
 import { openDb, type Db } from './open-db'
 import { iterateChunks, iterateChunksAhead, openSessionDb, readPointKinds, readPoints, readRuns, readSessionInfo } from './session-reader'
 import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
+import { rng } from '../testing/seeded-rng'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-integrity-fuzz-'))
 const CASES = 520
 
-/** xorshift32: the same cases every run. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1
-  return () => {
-    x ^= x << 13
-    x >>>= 0
-    x ^= x >>> 17
-    x ^= x << 5
-    x >>>= 0
-    return x / 2 ** 32
-  }
-}
 
 /** Two chunks (a full one and a short one) of five points: strides, a nest, random indexing. */
 function baseSession(): string {

@@ -16,8 +16,8 @@ import { Segmented } from '../components/Segmented'
 import { DEFAULT_SAMPLING, filterProcessList, parseSampling, parseSeconds, stepProcess, type SamplingDraft, type SamplingKind } from '../logic/attach-form'
 import { splitArgs } from '../logic/args'
 import { HostCachesLine } from '../components/HostCachesLine'
-import { FALLBACK_LEVELS, hostDrafts, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
-import { useHost, useHostHierarchy } from '../state/host-store'
+import { hostDrafts, parseCacheForm, parseMaxEvents } from '../logic/cache-form'
+import { useHostLevels } from '../state/host-store'
 import { baseName } from '../logic/format'
 import { useAttach } from '../state/attach-store'
 import { useProgramSymbols } from '../state/use-program-symbols'
@@ -41,19 +41,7 @@ export function AttachDialog() {
   const [secondsText, setSecondsText] = useState('')
   const [sampling, setSampling] = useState<SamplingDraft>(DEFAULT_SAMPLING)
   // This machine's D1 and LL (as Cachegrind simulates them) until the user changes them.
-  const host = useHostHierarchy()
-  const hostError = useHost((s) => s.error)
-  const [levels, setLevelsState] = useState<CacheLevelDraft[] | null>(() => (host ? hostDrafts(host) : null))
-  const edited = useRef(false)
-  const setLevels = (next: CacheLevelDraft[]) => {
-    edited.current = true
-    setLevelsState(next)
-  }
-  useEffect(() => {
-    if (edited.current) return
-    if (host) setLevelsState(hostDrafts(host))
-    else if (hostError) setLevelsState(FALLBACK_LEVELS)
-  }, [host, hostError])
+  const { host, hostError, levels, setLevels } = useHostLevels()
   const [cachegrind, setCachegrind] = useState(false)
   const [formError, setFormError] = useState<string | null>(null)
   const [mode, setMode] = useState<Mode>('attach')

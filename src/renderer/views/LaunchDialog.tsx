@@ -3,7 +3,7 @@
  * cache to simulate, then start the trace job. Validation mirrors the API's schemas so the
  * backend's errors are the exception, not the way users learn the rules.
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { StartFooter } from '../components/StartFooter'
 import type { ExampleProgram } from '../../shared/domain'
 import { BrowseButton } from '../components/FileBrowserDialog'
@@ -13,8 +13,8 @@ import { ExampleChoices } from '../components/ExampleChoices'
 import { FunctionPicker } from '../components/FunctionPicker'
 import { splitArgs } from '../logic/args'
 import { HostCachesLine } from '../components/HostCachesLine'
-import { FALLBACK_LEVELS, hostDrafts, levelDraft, parseCacheForm, parseMaxEvents, type CacheLevelDraft } from '../logic/cache-form'
-import { useHost, useHostHierarchy } from '../state/host-store'
+import { hostDrafts, levelDraft, parseCacheForm, parseMaxEvents } from '../logic/cache-form'
+import { useHostLevels } from '../state/host-store'
 import { useJobs } from '../state/job-store'
 import { useLaunch } from '../state/launch-store'
 import { useRecent } from '../state/recent-store'
@@ -38,19 +38,7 @@ export function LaunchDialog() {
   const [functions, setFunctions] = useState<string[]>([])
   const [maxEventsText, setMaxEventsText] = useState('')
   // This machine's D1 and LL (as Cachegrind simulates them) until the user or an example changes them.
-  const host = useHostHierarchy()
-  const hostError = useHost((s) => s.error)
-  const [levels, setLevelsState] = useState<CacheLevelDraft[] | null>(() => (host ? hostDrafts(host) : null))
-  const edited = useRef(false)
-  const setLevels = (next: CacheLevelDraft[]) => {
-    edited.current = true
-    setLevelsState(next)
-  }
-  useEffect(() => {
-    if (edited.current) return
-    if (host) setLevelsState(hostDrafts(host))
-    else if (hostError) setLevelsState(FALLBACK_LEVELS)
-  }, [host, hostError])
+  const { host, hostError, levels, setLevels } = useHostLevels()
   const [cachegrind, setCachegrind] = useState(false)
   const [followCalls, setFollowCalls] = useState(false)
   const [stopAtLimit, setStopAtLimit] = useState(false)
@@ -67,8 +55,7 @@ export function LaunchDialog() {
       setArgsText('')
       // The cache the example was written for (e.g. METRIC 10.3's 128K 2-way, 128-byte lines).
       if (example.suggestedCache.length > 0) {
-        edited.current = true
-        setLevelsState(example.suggestedCache.map(levelDraft))
+        setLevels(example.suggestedCache.map(levelDraft))
       }
     }
   }, [source, example])
