@@ -107,6 +107,9 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
     const held = simulatesAfter ? heldIo(io) : null
     const summaryIo = held ?? io
     summaryIo.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
+    // A program that exec'd another: its own accesses are all there, the new program's are not.
+    const exec = !s.partial && s.stopMessage ? /the program exec'd another[^;]*/.exec(s.stopMessage) : null
+    if (exec) io.err(`stride trace: note: ${exec[0]}.`)
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     // The fallback recorder is far slower: say why it was used, so the user can fix it.
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)
