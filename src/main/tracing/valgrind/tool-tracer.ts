@@ -302,6 +302,10 @@ export class ToolTrace implements ToolStreamSink {
 
   detach(accesses: number, reason: number): void {
     this.detachedAt = { accesses, reason }
+    // Said as it happens: the program may run on for a long time (or for ever) while the
+    // command waits for it.
+    if (this.options.afterLimit !== 'stop' && this.pid > 0)
+      this.onProgress(this.kept + this.bCount, { pid: this.pid, reason: reason === DetachReason.seconds ? 'seconds' : 'max-events' })
   }
 
   thread(): void {
