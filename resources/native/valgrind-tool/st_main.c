@@ -34,6 +34,7 @@
 #include "pub_tool_transtab.h"
 #include "pub_tool_clreq.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "st_protocol.h"
 
 /* Tools may discard translations only where the core allows it; the scheduler's
@@ -605,6 +606,18 @@ static void st_post_clo_init(void) {
    flush(); /* Stride learns the pid before the program runs */
 }
 
+/* execve replaces the process, and Valgrind (without --trace-children) with it: no fini runs,
+   so what the buffer holds goes out now. Called before the core's own execve wrapper. A forked
+   child (reader_gone, its fds closed) has nothing to send. */
+static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs) {
+   if (syscallno != __NR_execve && syscallno != __NR_execveat) return;
+   if (reader_gone || out_fd < 0) return;
+   control(ST_EXEC, 0, 0, 0, tid);
+   flush();
+}
+
+static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs, SysRes res) {}
+
 static void st_fini(Int exitcode) {
    control(ST_EXIT, 0, (ULong)(Long)exitcode, 0, cur_tid);
    flush();
@@ -660,6 +673,7 @@ static void st_pre_clo_init(void) {
    VG_(basic_tool_funcs)(st_post_clo_init, st_instrument, st_fini);
    VG_(needs_command_line_options)(st_process_cmd_line_option, st_print_usage, st_print_debug_usage);
    VG_(needs_client_requests)(st_client_request);
+   VG_(needs_syscall_wrapper)(st_pre_syscall, st_post_syscall);
    VG_(track_start_client_code)(on_thread_start);
    VG_(track_pre_thread_ll_create)(on_thread_create);
 }

@@ -35,7 +35,9 @@ enum {
    ST_EXIT = 8,    /* the program is exiting: a = exit code */
    ST_MAPS = 9,    /* the process's /proc/self/maps text as objects appear: a = its length in
                       bytes, followed by ceil(a / 16) raw slots (not counted in `extra`) */
-   ST_THREAD = 10  /* a thread starts: a = its Valgrind thread id (ids are reused), aux = parent's */
+   ST_THREAD = 10, /* a thread starts: a = its Valgrind thread id (ids are reused), aux = parent's */
+   ST_EXEC = 11    /* the program calls execve (or execveat): every record before is out. A later
+                      record means the call failed and the program went on */
 };
 
 enum { ST_DETACH_MAX_EVENTS = 1, ST_DETACH_SECONDS = 2 };

@@ -3,15 +3,30 @@
  * trace as 24-byte little-endian records `u64 pc, u64 address, u32 size, u32 kind`, written
  * chunk by chunk to a side file renamed into place only when complete (a failure leaves no
  * partial output and the old FILE untouched). `--chunks N` exports the first N chunks only
- * (what stays readable of a damaged session).
+ * (what stays readable of a damaged session). SIGINT, SIGTERM or SIGHUP remove the side file
+ * too (the loop yields between chunks so the signal is seen), and the export then dies of
+ * the signal as if it had none handled.
  */
 import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { constants as osConstants } from 'node:os'
 import { resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { iterateChunks, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
 import { checkPointValues } from '../store/integrity'
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+/**
+ * Ends the process by `signal` with its default action (its handlers are gone), so the caller
+ * sees the conventional status (a shell's 128 + N); 128 + N as the exit code should it not.
+ */
+async function dieOf(signal: NodeJS.Signals): Promise<number> {
+  process.kill(process.pid, signal)
+  await new Promise((r) => setTimeout(r, 1000))
+  return 128 + (osConstants.signals[signal] ?? 0)
+}
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, { format: { value: true }, out: { value: true }, chunks: { value: true }, force: {} }, 'export')
@@ -48,8 +63,16 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   let events = 0
   let done = false
+  let stoppedBy: NodeJS.Signals | null = null
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
   try {
     for (const chunk of iterateChunks(db, kinds.length, firstChunks)) {
+      // A signal is handled only between turns of the event loop: one between chunks.
+      await new Promise<void>((r) => setImmediate(r))
+      if (stoppedBy) break
       const buf = Buffer.allocUnsafe(chunk.count * 24)
       for (let i = 0; i < chunk.count; i++) {
         const p = chunk.points[i]!
@@ -67,13 +90,15 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       }
       events += chunk.count
     }
-    done = true
+    done = stoppedBy === null
   } finally {
     closeSync(fd)
     db.close()
     if (done) renameSync(temp, out)
     else rmSync(temp, { force: true })
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
   }
+  if (stoppedBy) return await dieOf(stoppedBy)
   io.err(`stride export: ${events} records (${events * 24} bytes) -> ${out}`)
   return 0
 }

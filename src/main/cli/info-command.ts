@@ -5,7 +5,7 @@ import { keepFunctionStreamsAt, sessionStreams, type FunctionStreams } from '../
 import { chunkChecks } from '../store/integrity'
 import { has, parseArgs } from './args'
 import type { Io } from './io'
-import { runLines, shownFunctions } from './info-output'
+import { runLines, shortRunsLine, shownFunctions } from './info-output'
 import { SHOWN_SHARE } from './shown-share'
 
 export async function infoCommand(argv: string[], io: Io): Promise<number> {
@@ -96,6 +96,8 @@ export async function infoCommand(argv: string[], io: Io): Promise<number> {
     if (checks !== 'bound')
       io.out(`  checks    ${checks === 'crc32' ? 'a plain CRC-32 per chunk (an older session: a chunk moved with its checksum is caught only by its sequence and count)' : 'none on its chunks (a session from before v9); re-trace for checked chunks'}`)
     runLines(info.runs).forEach((line, i) => io.out(`  ${i === 0 ? 'runs      ' : '          '}${line}`))
+    const short = shortRunsLine(info.runs, info.events)
+    if (short) io.out(`            ${short}`)
     if (info.debugInfoHint) io.out(`  note      ${info.debugInfoHint}`)
     if (streams.functionsPending)
       io.out(`  streams   per function: computed on request, one pass over the ${info.events} accesses (stride info --streams ${session})`)

@@ -5,6 +5,7 @@
  * own. `--json` keeps every one.
  */
 import type { RunSummary } from '../../shared/domain'
+import { groupDigits } from '../../shared/counts'
 import type { FunctionStreams } from '../store/stream-store'
 import { SHOWN_SHARE } from './shown-share'
 
@@ -25,6 +26,19 @@ export function runLines(runs: readonly RunSummary[]): string[] {
   const earlier = runs.length - RUNS_SHOWN
   const shown = runs.slice(-RUNS_SHOWN).map(runLine)
   return earlier > 0 ? [`${earlier} earlier (stride runs lists them)`, ...shown] : shown
+}
+
+/**
+ * One line when runs cover fewer accesses than the session holds (stored from a prefix of a
+ * recording that grew after, before the one-writer locks): null when every run covers it all.
+ */
+export function shortRunsLine(runs: ReadonlyArray<Pick<RunSummary, 'run' | 'accesses'>>, events: number): string | null {
+  const short = runs.filter((r) => r.accesses < events)
+  if (short.length === 0) return null
+  const whole = `of the session's ${groupDigits(events)} accesses: simulate again for the whole trace`
+  if (short.length === 1) return `run ${short[0]!.run} covers ${groupDigits(short[0]!.accesses)} ${whole}`
+  const listed = short.slice(0, 5).map((r) => r.run).join(', ')
+  return `runs ${listed}${short.length > 5 ? ` and ${short.length - 5} more` : ''} cover fewer ${whole}`
 }
 
 /**

@@ -8,11 +8,12 @@
 import { StrideError } from '../../shared/errors'
 import type { RunReport } from '../../shared/domain'
 import type { Db } from '../store/open-db'
-import { buildLineReport, buildReport } from '../store/runs'
+import { buildLineReport, buildReport, latestRun } from '../store/runs'
 import { SessionStatics } from '../store/session-statics'
-import { openSessionDb } from '../store/session-reader'
+import { openSessionDb, runCoverage } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
 import type { Io } from './io'
+import { shortRunsLine } from './info-output'
 import { diffJson, printDiff, printLineReport, printReport, reportJson, type ReportBy } from './report-output'
 
 const BYS: ReportBy[] = ['line', 'reference', 'variable', 'function', 'loop']
@@ -28,6 +29,11 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   // Read once for both runs of a comparison; the CLI's tables and JSON show no stream metrics.
   const statics = new SessionStatics({ streams: false, keyed: false })
   try {
+    // A run stored from a prefix of the trace (an older session's) is said to be one, on stderr.
+    const shown = run ?? latestRun(db)
+    const coverage = shown !== null ? runCoverage(db, shown) : null
+    const short = coverage ? shortRunsLine([{ run: shown!, accesses: coverage.accesses }], coverage.events) : null
+    if (short) io.err(`stride report: note: ${short}.`)
     const against = flag(args, 'against')
     // The table by line needs the run's totals and lines only, not its references.
     if (by === 'line' && !against && !has(args, 'json')) {

@@ -80,7 +80,16 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
       // report built there, where the points are in memory (here it would read them again).
       ...(hierarchy ? { simulate: hierarchy, reportFirstRun: 'lines' as const } : {})
     },
-    (p) => io.progress(() => progressLine(p.phase, p.events, started))
+    (p) => {
+      if (p.detached) {
+        // --seconds / --max-events without --stop-at-limit on a program that may never end:
+        // say at once why the command goes on waiting, and how to end it.
+        io.progress(null)
+        const limit = p.detached.reason === 'seconds' ? `${seconds} s` : `${maxEvents} events`
+        io.err(`stride trace: note: recording stopped after ${limit}; the program (pid ${p.detached.pid}) runs on uninstrumented and the trace ends when it does: kill ${p.detached.pid} to end it now (--stop-at-limit stops it at the limit instead).`)
+      }
+      io.progress(() => progressLine(p.phase, p.events, started))
+    }
   )
   // Ctrl+C, a closed terminal or a kill: stop recording, keep what was recorded (partial).
   const stop = () => handle.stop()
@@ -107,6 +116,9 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
     const held = simulatesAfter ? heldIo(io) : null
     const summaryIo = held ?? io
     summaryIo.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
+    // A program that exec'd another: its own accesses are all there, the new program's are not.
+    const exec = !s.partial && s.stopMessage ? /the program exec'd another[^;]*/.exec(s.stopMessage) : null
+    if (exec) io.err(`stride trace: note: ${exec[0]}.`)
     if (!s.hasDebugInfo && s.debugInfoHint) io.err(`stride trace: note: ${s.debugInfoHint}`)
     // The fallback recorder is far slower: say why it was used, so the user can fix it.
     if (s.recorderNote) io.err(`stride trace: note: ${s.recorderNote}.`)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { StrideError } from '../../shared/errors'
 import { runLabel } from '../../shared/run-labels'
-import { ACCESS_KINDS, type AccessPoint, type FunctionStreams, type HierarchyConfig, type PointStreams, type RunSummary, type SessionInfo, type TraceStopReason } from '../../shared/domain'
+import { ACCESS_KINDS, type AccessPoint, type FunctionStreams, type HierarchyConfig, type PointStreams, type RunId, type RunSummary, type SessionInfo, type TraceStopReason } from '../../shared/domain'
 import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import type { DecodeInto } from '../compress/native-codec'
@@ -451,6 +451,17 @@ export async function* iterateChunksAhead(db: Db, pointCount: number, { reuse = 
     // ending the row walk ends its statement.
     rows.return(undefined)
   }
+}
+
+/**
+ * Run `run`'s accesses against the session's: a run stored from a prefix of the trace (a
+ * simulation of a recording still growing, before the one-writer locks) covers fewer. Null when
+ * the run does not exist or the recording is unfinished.
+ */
+export function runCoverage(db: Db, run: RunId): { accesses: number; events: number } | null {
+  const row = getRow(db.prepare('SELECT accesses FROM runs WHERE run = ?'), { accesses: 'number' }, run)
+  const events = finishedEvents(db)
+  return row && events !== null ? { accesses: row.accesses, events } : null
 }
 
 /** The event count a finished recording stored (null while unfinished or unknown). */

@@ -10,6 +10,7 @@ import type { StrideErrorCode } from '../../shared/errors'
 import type { HotFunctions } from '../../shared/hot-functions'
 import type { SessionCache } from './session-cache'
 import type { KeptRun } from '../store/run-rows'
+import type { ProgramDetached } from '../tracing/valgrind/valgrind-tracer'
 import type { FirstRun } from '../session-analysis/first-simulation'
 
 export interface TraceWorkerInput {
@@ -50,7 +51,7 @@ export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type:
 
 /** Trace worker -> parent. */
 export type WorkerMessage =
-  | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null }
+  | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null; detached?: ProgramDetached }
   | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 

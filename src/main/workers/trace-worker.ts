@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
+import type { ProgramDetached } from '../tracing/valgrind/valgrind-tracer'
 import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 import type { FirstSimulation } from '../session-analysis/first-simulation'
 import { JsonText } from '../services/json-text'
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   // competes with Valgrind's start-up), while the program runs, instead of at its end.
   const loops = layout.then(() => readElf(input.program)).then((elf) => programLoops(elf))
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited at the end)
-  const progress = (events: number) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents })
+  const progress = (events: number, detached?: ProgramDetached) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents, ...(detached ? { detached } : {}) })
   const correlatorReady = layout.then((l) => new Correlator(l))
   const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`

@@ -46,6 +46,7 @@ class Log implements ToolStreamSink {
   exit(code: number) { this.events.push(`exit ${code}`) }
   maps(text: string) { this.events.push(`maps ${text}`) }
   thread(id: number, parent: number) { this.events.push(`thread ${id} from ${parent}`) }
+  exec() { this.events.push(`exec`) }
 }
 
 function sample(): Buffer {

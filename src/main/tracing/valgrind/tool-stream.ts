@@ -23,7 +23,8 @@ export const ToolRecord = {
   detach: 7,
   exit: 8,
   maps: 9,
-  thread: 10
+  thread: 10,
+  exec: 11
 } as const
 
 export const DetachReason = { maxEvents: 1, seconds: 2 } as const
@@ -64,6 +65,8 @@ export interface ToolStreamSink {
   maps(text: string): void
   /** A thread was created (Valgrind reuses the ids of threads that ended). */
   thread(id: number, parent: number): void
+  /** The program called execve: every record before it is out (a later record: the call failed). */
+  exec(): void
 }
 
 export class ToolStreamError extends Error {}
@@ -210,6 +213,9 @@ export class ToolStreamReader {
         return
       case ToolRecord.thread:
         this.sink.thread(a, aux)
+        return
+      case ToolRecord.exec:
+        this.sink.exec()
         return
       case ToolRecord.exit:
         // A sign-extended int: its low 32 bits, signed.

@@ -55,6 +55,8 @@ export class ToolTrace implements ToolStreamSink {
   private detachedAt: { accesses: number; reason: number } | null = null
   /** The tool saw the program's end (an ended stream without it was cut short). */
   private exited = false
+  /** The tool's last record was an execve's: the program was replaced (Valgrind does not follow it). */
+  private execd = false
   private bPoints = new Uint32Array(CHUNK_EVENTS)
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
@@ -190,7 +192,10 @@ export class ToolTrace implements ToolStreamSink {
         notes.push(`the program exited with status ${programExit.code}`)
       }
     }
-    if (stopReason === 'completed' && !this.exited && !streamError && !encodeError) {
+    if (stopReason === 'completed' && !this.exited && this.execd && !streamError && !encodeError) {
+      // Every record before the execve was sent; what runs after is another program.
+      notes.push(`the program exec'd another (execve): the recording ended there, with every access before it; Valgrind runs the new program untraced${programExit.code !== null ? ` (the exit status is the new program's)` : ''}`)
+    } else if (stopReason === 'completed' && !this.exited && !streamError && !encodeError) {
       // Valgrind itself failed, or the program exec'd another one: the tool never saw its end.
       stopReason = 'error'
       const why = this.launched.recent.log.some((l) => /valgrind|error|exec/i.test(l)) ? this.launched.recent.lastReason(/valgrind|error|exec/i) : null
@@ -297,6 +302,10 @@ export class ToolTrace implements ToolStreamSink {
 
   detach(accesses: number, reason: number): void {
     this.detachedAt = { accesses, reason }
+    // Said as it happens: the program may run on for a long time (or for ever) while the
+    // command waits for it.
+    if (this.options.afterLimit !== 'stop' && this.pid > 0)
+      this.onProgress(this.kept + this.bCount, { pid: this.pid, reason: reason === DetachReason.seconds ? 'seconds' : 'max-events' })
   }
 
   thread(): void {
@@ -305,6 +314,10 @@ export class ToolTrace implements ToolStreamSink {
 
   exit(): void {
     this.exited = true
+  }
+
+  exec(): void {
+    this.execd = true
   }
 
   // ----

@@ -67,7 +67,14 @@ export interface TraceOutcome {
   recorder: 'stride-tool' | 'lackey'
 }
 
-export type ProgressListener = (events: number) => void
+/** Events recorded so far; `detached` once, when the recording detached from a program that runs on. */
+export type ProgressListener = (events: number, detached?: ProgramDetached) => void
+
+/** The recording stopped at its limit and the program runs on uninstrumented (its pid, why). */
+export interface ProgramDetached {
+  pid: number
+  reason: 'max-events' | 'seconds'
+}
 
 export class ValgrindTrace {
   private child: ChildProcess | null = null
