@@ -104,11 +104,13 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
     el.setAttribute('data-layout-state', 'running')
     // Nodes already on screen keep their place (moving the threshold slider must not
     // reshuffle the picture); only a graph with new nodes is laid out again.
-    const placed = new Map(c.nodes().map((n) => [n.id(), { ...n.position() }] as const))
-    const known = graph.nodes.filter((n) => placed.has(n.id)).length
+    const before = new Map(c.nodes().map((n) => [n.id(), { ...n.position() }] as const))
+    const known = graph.nodes.filter((n) => before.has(n.id)).length
     const fresh = known < graph.nodes.length / 2
-    // Deterministic starting places: known nodes where they were; new ones on a ring around
-    // them in rank order (an incremental layout starts from these).
+    // Deterministic starting places: a fresh layout owes nothing to what was drawn before (the
+    // same graph, the same picture); an incremental one keeps known nodes where they were and
+    // starts new ones on a ring around them in rank order.
+    const placed = fresh ? new Map<string, { x: number; y: number }>() : before
     const xs = [...placed.values()].map((p) => p.x)
     const ys = [...placed.values()].map((p) => p.y)
     const cx = xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : 0

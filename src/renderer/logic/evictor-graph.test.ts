@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from '../../shared/domain'
-import { computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, EVICTOR_TOP_N, evictorEdgesCsv, evictorGraphJson, graphSeed, nextLimit, nodeDiameter, seededRandom, shortLabel } from './evictor-graph'
+import { canvasLabel, computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, EVICTOR_TOP_N, evictorEdgesCsv, evictorGraphJson, graphSeed, nextLimit, nodeDiameter, seededRandom, shortLabel } from './evictor-graph'
 import { evictorGraphSvg } from './evictor-graph-svg'
 
 /**
@@ -253,6 +253,12 @@ describe('grouping and top N (issue 48)', () => {
     expect(shortLabel(long)).toHaveLength(24)
     expect(shortLabel(long).endsWith('…')).toBe(true)
     expect(long.startsWith(shortLabel(long).slice(0, -1))).toBe(true)
+  })
+
+  it('draws a reference id on two lines, what over where', () => {
+    expect(canvasLabel('A_Read_30@sumfunc+0x14')).toBe('A_Read_30\n@sumfunc+0x14')
+    expect(canvasLabel('unknown_Read_170@ld-linux-x86-64.so.2+0x1f3e')).toBe('unknown_Read_170\n@ld-linux-x86-64.so…')
+    expect(canvasLabel('A')).toBe('A')
   })
 
   it('seeds the layout from the graph: same graph, same numbers', () => {

@@ -210,6 +210,17 @@ export function shortLabel(label: string, max = 24): string {
   return label.length <= max ? label : `${label.slice(0, max - 1)}…`
 }
 
+/**
+ * A node's label on the canvas: a reference id on two lines, what it is over where it is
+ * ("A_Read_30" / "@sumfunc+0x14"), each line at most `max` characters; narrow labels let
+ * a dozen nodes fit a laptop window at reading size.
+ */
+export function canvasLabel(label: string, max = 20): string {
+  const at = label.indexOf('@')
+  if (at <= 0) return shortLabel(label, max)
+  return `${shortLabel(label.slice(0, at), max)}\n${shortLabel(label.slice(at), max)}`
+}
+
 /** The next "Show more" step: `step` more nodes, up to all of them. */
 export function nextLimit(limit: number, total: number, step = EVICTOR_TOP_N): number {
   return Math.min(total, limit + step)
