@@ -21,6 +21,7 @@ const MIN_FIT_ZOOM = 0.85
 
 /** Fit the graph, but keep labels at reading size: never blown up, never shrunk past legibility. */
 function readableFit(c: Core): void {
+  c.resize() // the pane may have changed size since cytoscape last measured it
   c.fit(undefined, 40)
   const z = c.zoom()
   if (z > MAX_FIT_ZOOM || z < MIN_FIT_ZOOM) {
@@ -87,7 +88,11 @@ export function EvictorGraphCanvas({ graph, selected, highlighted, dark, onSelec
     }
     c.on('viewport layoutstop', publish)
     cy.current = c
+    // The pane follows the window and the side panel: keep cytoscape's idea of its size current.
+    const resized = new ResizeObserver(() => c.resize())
+    resized.observe(container.current!)
     return () => {
+      resized.disconnect()
       c.destroy()
       cy.current = null
     }
