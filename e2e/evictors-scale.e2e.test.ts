@@ -174,6 +174,23 @@ describe('evictor graph at scale', () => {
     await settled(page)
     await screenshot(page, 'evictors-scale-1920-light-grouped')
 
+    // Expand data structure A into its references (selected from the node list by keyboard), then group it again.
+    const ids = () => page.locator('[data-testid="evictor-node-button"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')!))
+    await page.locator('[data-testid="evictor-node-button"][data-node="A"]').focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('evictor-expand').click()
+    await settled(page)
+    await expect.poll(ids).not.toContain('A')
+    const refsOfA = (await ids()).filter((id) => id.startsWith('A_'))
+    expect(refsOfA.length).toBeGreaterThan(0)
+    expect((await ids()).length).toBeLessThanOrEqual(12)
+    await screenshot(page, 'evictors-scale-1920-light-expanded')
+    await page.locator(`[data-testid="evictor-node-button"][data-node="${refsOfA[0]}"]`).focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('evictor-collapse').click()
+    await settled(page)
+    await expect.poll(ids).toContain('A')
+
     expect(problems).toEqual([])
     await page.close()
   })
