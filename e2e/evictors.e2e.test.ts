@@ -21,6 +21,10 @@ describe('evictor graph', () => {
     await page.getByTestId('tab-evictors').click()
     const canvas = page.getByTestId('evictor-canvas')
     await expect.poll(() => canvas.getAttribute('data-layout-state'), { timeout: 30_000 }).toBe('done')
+    // Grouped by data structure at first (A, B, C); the references on demand.
+    await expect.poll(() => page.getByTestId('evictor-cycle').first().textContent()).toContain('A ↔ B ↔ C')
+    await page.getByTestId('evictor-mode').getByText('References').click()
+    await expect.poll(() => canvas.getAttribute('data-layout-state')).toBe('done')
     console.log(`[timing] evictor graph layout, ${await canvas.getAttribute('data-node-count')} nodes: ${await canvas.getAttribute('data-layout-ms')} ms`)
 
     // The three reads of line 30, named by data structure, line and place in sumfunc (the
@@ -98,8 +102,8 @@ describe('evictor graph', () => {
     for (const id of [A, B, C]) expect(svgText).toContain(`>${id}</text>`)
     writeFileSync(join(artifactsDir, 'evictors-export.svg'), svgText)
 
-    // Variables: the same cycle as A ↔ B ↔ C.
-    await page.getByTestId('evictor-mode').getByText('Variables').click()
+    // Data structures: the same cycle as A ↔ B ↔ C.
+    await page.getByTestId('evictor-mode').getByText('Data structures').click()
     await expect.poll(() => cycles.first().textContent()).toContain('A ↔ B ↔ C')
 
     // Dark theme: screenshot for a look (labels on their own backgrounds).

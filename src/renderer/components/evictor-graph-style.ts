@@ -5,11 +5,14 @@
  */
 import cytoscape, { type ElementDefinition, type LayoutOptions, type StylesheetJson } from 'cytoscape'
 import fcose from 'cytoscape-fcose'
-import { edgeLabel, nodeDiameter, type EvictorGraph } from '../logic/evictor-graph'
+import { canvasLabel, edgeLabel, nodeDiameter, WEAK_EDGE, type EvictorGraph } from '../logic/evictor-graph'
 
 cytoscape.use(fcose)
 
-/** fcose, no animation; 'draft' quality past 150 nodes keeps big graphs interactive. */
+/**
+ * fcose, no animation; 'draft' quality past 150 nodes keeps big graphs interactive. The
+ * component runs it on a seeded Math.random (one graph, one picture).
+ */
 export function evictorLayoutOptions(nodes: number): LayoutOptions {
   return {
     name: 'fcose',
@@ -17,10 +20,13 @@ export function evictorLayoutOptions(nodes: number): LayoutOptions {
     randomize: true,
     animate: false,
     nodeDimensionsIncludeLabels: true,
-    idealEdgeLength: () => 140,
-    nodeRepulsion: () => 9000,
-    nodeSeparation: 90,
-    padding: 40
+    // Compact: labels are part of a node's box, so this packs nodes without their labels
+    // touching, and a top-12 picture fits a 1280x720 window at reading zoom.
+    idealEdgeLength: () => 70,
+    nodeRepulsion: () => 4500,
+    gravity: 0.8,
+    nodeSeparation: 60,
+    padding: 30
   } as LayoutOptions
 }
 
@@ -45,14 +51,18 @@ export function evictorStylesheet(): StylesheetJson {
         'background-opacity': 0.85,
         label: 'data(label)',
         color: text,
-        'font-size': 12,
+        'font-size': 13,
         // Labels too small to read when zoomed out are skipped (they dominate paint time).
         'min-zoomed-font-size': 7,
+        'font-weight': 500,
+        'text-wrap': 'wrap',
+        'line-height': 1.15,
         'font-family': 'system-ui, sans-serif',
         'text-valign': 'bottom',
         'text-margin-y': 4,
         'text-background-color': surface,
-        'text-background-opacity': 0.85,
+        // Opaque: an edge or a node behind a label never lowers its contrast.
+        'text-background-opacity': 1,
         'text-background-padding': '2px',
         'text-background-shape': 'roundrectangle',
         'border-width': 1,
@@ -82,7 +92,9 @@ export function evictorStylesheet(): StylesheetJson {
         'text-rotation': 'autorotate'
       }
     },
-    { selector: 'edge[?cyclic]', style: { 'line-color': danger, 'target-arrow-color': danger } }
+    { selector: 'edge[?cyclic]', style: { 'line-color': danger, 'target-arrow-color': danger } },
+    // Under WEAK_EDGE: thin, faint and unlabelled (the legend says so; the node details list them).
+    { selector: 'edge[?weak]', style: { label: '', opacity: 0.45, 'arrow-scale': 0.7 } }
   ]
 }
 
@@ -91,11 +103,19 @@ export function evictorElements(graph: EvictorGraph): ElementDefinition[] {
   return [
     ...graph.nodes.map((n) => ({
       group: 'nodes' as const,
-      data: { id: n.id, label: n.label, kind: n.kind, size: nodeDiameter(n.misses, maxMisses), cyclic: n.cycle !== null }
+      data: { id: n.id, label: canvasLabel(n.label), full: n.label, kind: n.kind, size: nodeDiameter(n.misses, maxMisses), cyclic: n.cycle !== null }
     })),
     ...graph.edges.map((e) => ({
       group: 'edges' as const,
-      data: { id: e.id, source: e.source, target: e.target, label: edgeLabel(e.fraction), cyclic: e.inCycle, width: 1.5 + 3.5 * e.fraction }
+      data: {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        label: edgeLabel(e.fraction),
+        cyclic: e.inCycle,
+        weak: e.fraction < WEAK_EDGE,
+        width: e.fraction < WEAK_EDGE ? 1 : 1.5 + 3.5 * e.fraction
+      }
     }))
   ]
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from '../../shared/domain'
-import { computeEvictorGraph, cycleLabel, edgeLabel, evictorEdgesCsv, evictorGraphJson, nodeDiameter } from './evictor-graph'
+import { canvasLabel, computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, EVICTOR_TOP_N, evictorEdgesCsv, evictorGraphJson, graphSeed, nextLimit, nodeDiameter, seededRandom, shortLabel } from './evictor-graph'
 import { evictorGraphSvg } from './evictor-graph-svg'
 
 /**
@@ -185,3 +185,91 @@ describe('SVG export', () => {
   })
 })
 
+
+// A whole-program-like session: 20 references in 5 data structures, each evicting the next
+// (a ring), misses falling with the index so the top N is known.
+const RING = reportFrom(
+  Array.from({ length: 20 }, (_, i) => `R${String(i).padStart(2, '0')} V${i % 5} 10 ${1000 - i * 10}/2000 R${String((i + 19) % 20).padStart(2, '0')}:100`).join('\n')
+)
+
+describe('grouping and top N (issue 48)', () => {
+  it('keeps only the top N nodes by misses, with the edges among them', () => {
+    const g = computeEvictorGraph(RING, { level: 'L1', mode: 'reference', threshold: 0.05, limit: EVICTOR_TOP_N })
+    expect(EVICTOR_TOP_N).toBe(12)
+    expect(g.nodes.map((n) => n.id)).toEqual(Array.from({ length: 12 }, (_, i) => `R${String(i).padStart(2, '0')}`))
+    expect(g.totalNodes).toBe(20)
+    expect(g.hiddenNodes).toBe(8)
+    const ids = new Set(g.nodes.map((n) => n.id))
+    expect(g.edges.every((e) => ids.has(e.source) && ids.has(e.target))).toBe(true)
+    // R00 -> R01 ... R10 -> R11: the ring is cut where it leaves the top 12, so no cycle.
+    expect(g.edges).toHaveLength(11)
+    expect(g.cycles).toEqual([])
+    // Without a limit: everything, and the ring is one cycle.
+    const all = computeEvictorGraph(RING, { level: 'L1', mode: 'reference', threshold: 0.05 })
+    expect(all.nodes).toHaveLength(20)
+    expect(all.hiddenNodes).toBe(0)
+    expect(all.cycles).toHaveLength(1)
+  })
+
+  it('breaks ties in misses by id, the same in any input order', () => {
+    const tied = reportFrom(['b V 1 5/5 a:1', 'a V 1 5/5 c:1', 'c V 1 5/5 b:1'].join('\n'))
+    const reversed = { ...tied, references: [...tied.references].reverse() }
+    for (const r of [tied, reversed]) expect(computeEvictorGraph(r, { level: 'L1', mode: 'reference', threshold: 0, limit: 2 }).nodes.map((n) => n.id)).toEqual(['a', 'b'])
+  })
+
+  it('groups by data structure, and an expanded one shows its references', () => {
+    const g = computeEvictorGraph(RING, { level: 'L1', mode: 'variable', threshold: 0.05, limit: EVICTOR_TOP_N })
+    expect(g.nodes.map((n) => [n.id, n.kind])).toEqual([
+      ['V0', 'variable'],
+      ['V1', 'variable'],
+      ['V2', 'variable'],
+      ['V3', 'variable'],
+      ['V4', 'variable']
+    ])
+    expect(g.hiddenNodes).toBe(0)
+    const x = computeEvictorGraph(RING, { level: 'L1', mode: 'variable', threshold: 0.05, expanded: new Set(['V1']), limit: EVICTOR_TOP_N })
+    const ids = x.nodes.map((n) => n.id)
+    expect(ids).not.toContain('V1')
+    for (const r of ['R01', 'R06', 'R11', 'R16']) expect(x.nodes.find((n) => n.id === r)?.kind).toBe('reference')
+    expect(ids.filter((id) => id.startsWith('V')).sort()).toEqual(['V0', 'V2', 'V3', 'V4'])
+    // V0's references evict V1's (R00 -> R01): the edge now ends at the reference.
+    expect(x.edges.find((e) => e.source === 'V0' && e.target === 'R01')).toBeDefined()
+    // A cycle through an expanded structure maps back to references of both kinds.
+    const cycle = x.cycles[0]!
+    const refs = cycleReferences(cycle, RING, 'variable')
+    expect(refs).toContain('R01')
+    expect(refs).toContain('R00')
+  })
+
+  it('Show more adds N at a time up to all', () => {
+    expect(nextLimit(12, 48)).toBe(24)
+    expect(nextLimit(36, 48)).toBe(48)
+    expect(nextLimit(48, 48)).toBe(48)
+  })
+
+  it('truncates long labels with an ellipsis, short ones whole', () => {
+    expect(shortLabel('A_Read_30@sumfunc+0x14')).toBe('A_Read_30@sumfunc+0x14')
+    const long = 'unknown_Read_1234@_dl_relocate_object+0x3f5'
+    expect(shortLabel(long)).toHaveLength(24)
+    expect(shortLabel(long).endsWith('…')).toBe(true)
+    expect(long.startsWith(shortLabel(long).slice(0, -1))).toBe(true)
+  })
+
+  it('draws a reference id on two lines, what over where', () => {
+    expect(canvasLabel('A_Read_30@sumfunc+0x14')).toBe('A_Read_30\n@sumfunc+0x14')
+    expect(canvasLabel('unknown_Read_170@ld-linux-x86-64.so.2+0x1f3e')).toBe('unknown_Read_170\n@ld-linux-x86-64.so…')
+    expect(canvasLabel('A')).toBe('A')
+  })
+
+  it('seeds the layout from the graph: same graph, same numbers', () => {
+    const g = computeEvictorGraph(RING, { level: 'L1', mode: 'reference', threshold: 0.05, limit: 12 })
+    const h = computeEvictorGraph(RING, { level: 'L1', mode: 'reference', threshold: 0.05, limit: 12 })
+    expect(graphSeed(g)).toBe(graphSeed(h))
+    expect(graphSeed(g)).not.toBe(graphSeed(computeEvictorGraph(RING, { level: 'L1', mode: 'reference', threshold: 0.05, limit: 13 })))
+    const a = seededRandom(graphSeed(g))
+    const b = seededRandom(graphSeed(g))
+    const xs = Array.from({ length: 5 }, () => a())
+    expect(Array.from({ length: 5 }, () => b())).toEqual(xs)
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true)
+  })
+})

@@ -64,6 +64,10 @@ export interface EvictorGraph {
   hiddenEdges: number
   /** Nodes with misses but no visible edge, left out to keep the picture readable. */
   isolatedNodes: number
+  /** Nodes with a visible edge, before the top-N limit. */
+  totalNodes: number
+  /** Nodes past the top-N limit (fewest misses), left out with their edges. */
+  hiddenNodes: number
 }
 
 export interface EvictorGraphOptions {
@@ -71,7 +75,14 @@ export interface EvictorGraphOptions {
   mode: EvictorGraphMode
   /** Smallest fraction (0..1) an edge needs to be shown. */
   threshold: number
+  /** Variable mode: data structures drawn as their references instead of one node. */
+  expanded?: ReadonlySet<string>
+  /** Show only this many nodes, the most-missing first (ties by id); default all. */
+  limit?: number
 }
+
+/** How many nodes the graph shows at first, and how many more each "Show more" adds. */
+export const EVICTOR_TOP_N = 12
 
 interface NodeAcc {
   id: string
@@ -84,9 +95,11 @@ interface NodeAcc {
   lineMisses: number
 }
 
-export function computeEvictorGraph(report: RunReport, { level, mode, threshold }: EvictorGraphOptions): EvictorGraph {
+export function computeEvictorGraph(report: RunReport, { level, mode, threshold, expanded, limit = Infinity }: EvictorGraphOptions): EvictorGraph {
   const refVariable = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
-  const keyOf = (refId: string) => (mode === 'variable' ? (refVariable.get(refId) ?? refId) : refId)
+  const grouped = (refId: string) => mode === 'variable' && refVariable.has(refId) && !expanded?.has(refVariable.get(refId)!)
+  const keyOf = (refId: string) => (grouped(refId) ? refVariable.get(refId)! : refId)
+  const kindOf = (refId: string): EvictorNode['kind'] => (grouped(refId) ? 'variable' : 'reference')
 
   const nodes = new Map<string, NodeAcc>()
   const node = (id: string, kind: EvictorNode['kind']): NodeAcc => {
@@ -100,7 +113,7 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold 
 
   for (const r of report.references) {
     const s = r.levels[level]
-    const n = node(keyOf(r.id), mode)
+    const n = node(keyOf(r.id), kindOf(r.id))
     if (s) {
       n.misses += s.misses
       n.accesses += s.hits + s.misses
@@ -130,15 +143,19 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold 
       continue
     }
     if (PSEUDO_OWNERS.has(source)) node(source, 'pseudo')
-    else if (!nodes.has(source)) node(source, mode) // an evictor with no stats at this level
+    else if (!nodes.has(source)) node(source, mode === 'variable' && !refVariable.has(source) ? 'variable' : 'reference') // an evictor with no stats at this level
     edges.push({ id: `${source}->${target}`, source, target, count, fraction, inCycle: false })
   }
   edges.sort((a, b) => b.count - a.count || a.id.localeCompare(b.id))
 
-  // Keep nodes that take part in a visible edge.
+  // Keep nodes that take part in a visible edge, then the top `limit` of them by misses with
+  // the edges among those.
   const linked = new Set(edges.flatMap((e) => [e.source, e.target]))
-  const kept = [...nodes.values()].filter((n) => linked.has(n.id)).sort((a, b) => b.misses - a.misses || a.id.localeCompare(b.id))
+  const ranked = [...nodes.values()].filter((n) => linked.has(n.id)).sort((a, b) => b.misses - a.misses || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const isolatedNodes = [...nodes.values()].filter((n) => !linked.has(n.id) && n.misses > 0).length
+  const kept = ranked.slice(0, Math.max(0, limit))
+  const shown = new Set(kept.map((n) => n.id))
+  if (kept.length < ranked.length) edges.splice(0, edges.length, ...edges.filter((e) => shown.has(e.source) && shown.has(e.target)))
 
   const indexOf = new Map(kept.map((n, i) => [n.id, i]))
   const adjacency: number[][] = kept.map(() => [])
@@ -174,7 +191,9 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold 
     edges,
     cycles,
     hiddenEdges,
-    isolatedNodes
+    isolatedNodes,
+    totalNodes: ranked.length,
+    hiddenNodes: ranked.length - kept.length
   }
 }
 
@@ -182,7 +201,54 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold 
 export function cycleReferences(cycle: EvictorCycle, report: RunReport, mode: EvictorGraphMode): string[] {
   const nodes = new Set(cycle.nodes.filter((n) => !PSEUDO_OWNERS.has(n)))
   if (mode === 'reference') return [...nodes]
-  return report.references.filter((r) => nodes.has(r.variable ?? 'unknown')).map((r) => r.id)
+  // A data structure's node, or one of an expanded data structure's references.
+  return report.references.filter((r) => nodes.has(r.variable ?? 'unknown') || nodes.has(r.id)).map((r) => r.id)
+}
+
+/** A node's label as drawn: at most `max` characters, the rest as "…" (the full text is the tooltip). */
+export function shortLabel(label: string, max = 24): string {
+  return label.length <= max ? label : `${label.slice(0, max - 1)}…`
+}
+
+/**
+ * A node's label on the canvas: a reference id on two lines, what it is over where it is
+ * ("A_Read_30" / "@sumfunc+0x14"), each line at most `max` characters; narrow labels let
+ * a dozen nodes fit a laptop window at reading size.
+ */
+export function canvasLabel(label: string, max = 20): string {
+  const at = label.indexOf('@')
+  if (at <= 0) return shortLabel(label, max)
+  return `${shortLabel(label.slice(0, at), max)}\n${shortLabel(label.slice(at), max)}`
+}
+
+/** The next "Show more" step: `step` more nodes, up to all of them. */
+export function nextLimit(limit: number, total: number, step = EVICTOR_TOP_N): number {
+  return Math.min(total, limit + step)
+}
+
+/** Edges with less than this share are drawn thin and faint, without a label (the legend says so). */
+export const WEAK_EDGE = 0.2
+
+/** A deterministic PRNG (mulberry32) in [0, 1): the layout runs on it so one graph gets one picture. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A stable seed for a graph: a hash of its node and edge ids, so the same graph lays out the same. */
+export function graphSeed(graph: Pick<EvictorGraph, 'nodes' | 'edges'>): number {
+  let h = 2166136261
+  for (const s of [...graph.nodes.map((n) => n.id), ...graph.edges.map((e) => e.id)]) {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619)
+    h = Math.imul(h ^ 10, 16777619)
+  }
+  return h >>> 0
 }
 
 /** "A_Read_0 ↔ B_Read_1 ↔ C_Read_2": how the cycle list and the advisor name a cycle. */

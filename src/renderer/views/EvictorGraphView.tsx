@@ -4,6 +4,9 @@
  * `shared/miss-causes.ts`: a conflict only when the set mapping causes most of them). Clicking a node (or its entry in the lists,
  * by keyboard) selects its line for the source view and the table and shows its evictors
  * beside the graph; double-click or "Show in source" goes to the source tab.
+ * Readable at any size (issue 48): grouped by data structure by default (a data structure can be
+ * expanded into its references, or the toggle shows references throughout), only the top
+ * EVICTOR_TOP_N nodes by misses until "Show more"/"Show all", weak edges thin and unlabelled.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import type { RunReport } from '../../shared/domain'
@@ -13,9 +16,23 @@ import type { EvictorGraphHandle } from '../components/EvictorGraphCanvas'
 import { Segmented } from '../components/Segmented'
 import { useIsDark } from '../components/use-color-scheme'
 import { groupCause, type MissCause } from '../../shared/miss-causes'
-import { computeEvictorGraph, cycleLabel, cycleReferences, edgeLabel, evictorEdgesCsv, evictorGraphJson, type EvictorGraphMode, type EvictorNode } from '../logic/evictor-graph'
+import {
+  computeEvictorGraph,
+  cycleLabel,
+  cycleReferences,
+  edgeLabel,
+  EVICTOR_TOP_N,
+  evictorEdgesCsv,
+  evictorGraphJson,
+  nextLimit,
+  shortLabel,
+  WEAK_EDGE,
+  type EvictorGraphMode,
+  type EvictorNode
+} from '../logic/evictor-graph'
 import { formatCount } from '../logic/format'
 import { useAdvice } from '../state/advice-store'
+import { evictorViewFor, useEvictorView } from '../state/evictor-view-store'
 import { useSession } from '../state/session-store'
 
 const CAUSE_LABEL: Record<MissCause, string> = {
@@ -26,15 +43,16 @@ const CAUSE_LABEL: Record<MissCause, string> = {
 }
 
 const MODES: { value: EvictorGraphMode; label: string }[] = [
-  { value: 'reference', label: 'References' },
-  { value: 'variable', label: 'Variables' }
+  { value: 'variable', label: 'Data structures' },
+  { value: 'reference', label: 'References' }
 ]
+const NO_EXPANDED: ReadonlySet<string> = new Set()
 // cytoscape + fcose load with the tab, not with the app.
 const EvictorGraphCanvas = lazy(() => import('../components/EvictorGraphCanvas').then((m) => ({ default: m.EvictorGraphCanvas })))
 const NONE: string[] = []
 /** Every node, for keyboard users and to find one by name (the table is virtualized). */
 const NODE_COLUMNS: DataColumn<EvictorNode>[] = [
-  { key: 'label', label: 'Node', type: 'text', className: 'mono', sortValue: (n) => n.label, filterText: (n) => `${n.label} ${n.location ?? ''}`, cell: (n) => n.label },
+  { key: 'label', label: 'Node', type: 'text', className: 'mono', sortValue: (n) => n.label, filterText: (n) => `${n.label} ${n.location ?? ''}`, cell: (n) => <span title={n.label}>{shortLabel(n.label, 32)}</span> },
   { key: 'misses', label: 'Misses', type: 'number', numeric: true, sortValue: (n) => n.misses, cell: (n) => formatCount(n.misses) }
 ]
 
@@ -48,13 +66,22 @@ export function EvictorGraphView({ report }: Props) {
   const canvas = useRef<EvictorGraphHandle>(null)
   const cacheLevels = report.config.levels.map((l) => l.name)
   const level = s.level && cacheLevels.includes(s.level) ? s.level : (cacheLevels[0] ?? '')
-  const [mode, setMode] = useState<EvictorGraphMode>('reference')
+  // Node kind, expanded data structures and node count outlive a trip to the source tab.
+  const viewKey = `${s.path ?? ''}\0${report.run}`
+  const view = useEvictorView()
+  const { mode, expanded, limit } = evictorViewFor(view, viewKey)
+  const setExpanded = (e: ReadonlySet<string>) => view.set(viewKey, { expanded: e })
+  const setLimit = (n: number) => view.set(viewKey, { limit: n })
   const [thresholdPct, setThresholdPct] = useState(5)
   const [selected, setSelected] = useState<string | null>(null)
   // The highlighted cycle, by its members (indexes change as the threshold moves).
   const [cycle, setCycle] = useState<string | null>(null)
 
-  const graph = useMemo(() => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100 }), [report, level, mode, thresholdPct])
+  const graph = useMemo(
+    () => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100, expanded, limit }),
+    [report, level, mode, thresholdPct, expanded, limit]
+  )
+  const variableOf = useMemo(() => new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown'])), [report])
   // The Advisor's miss classes (a replay of the trace in the backend) say what each cycle is.
   const advice = useAdvice()
   useEffect(() => {
@@ -69,17 +96,27 @@ export function EvictorGraphView({ report }: Props) {
   const choose = (id: string) => {
     setSelected(id)
     const n = graph.nodes.find((x) => x.id === id)
-    if (n && n.kind !== 'pseudo') s.select(n.file, n.line, mode === 'reference' ? n.id : null)
+    if (n && n.kind !== 'pseudo') s.select(n.file, n.line, n.kind === 'reference' ? n.id : null)
   }
   const open = (id: string) => {
     choose(id)
     s.setTab('source')
   }
   const setModeAndClear = (m: EvictorGraphMode) => {
-    setMode(m)
+    view.set(viewKey, { mode: m, expanded: NO_EXPANDED, limit: EVICTOR_TOP_N })
     setSelected(null)
     setCycle(null)
   }
+  /** Draw a data structure as its references (on) or as one node again (off). */
+  const toggleExpanded = (variable: string, on: boolean) => {
+    const next = new Set(expanded)
+    if (on) next.add(variable)
+    else next.delete(variable)
+    setExpanded(next)
+    setSelected(null)
+    setCycle(null)
+  }
+  const expandedOf = node && node.kind === 'reference' && mode === 'variable' ? variableOf.get(node.id) : undefined
 
   return (
     <div className="evictor-view" data-testid="evictor-view">
@@ -103,10 +140,26 @@ export function EvictorGraphView({ report }: Props) {
           <output className="num">{thresholdPct}%</output>
         </label>
         <span className="muted small" data-testid="evictor-counts">
-          {graph.nodes.length} nodes · {graph.edges.length} edges
+          {graph.nodes.length}
+          {graph.hiddenNodes > 0 && ` of ${graph.totalNodes}`} nodes · {graph.edges.length} edges
           {graph.hiddenEdges > 0 && ` · ${graph.hiddenEdges} hidden`}
           {graph.isolatedNodes > 0 && ` · ${graph.isolatedNodes} without edges`}
         </span>
+        {graph.hiddenNodes > 0 && (
+          <>
+            <button type="button" className="button small" data-testid="evictor-show-more" onClick={() => setLimit(nextLimit(limit, graph.totalNodes))}>
+              Show more
+            </button>
+            <button type="button" className="button small" data-testid="evictor-show-all" onClick={() => setLimit(Infinity)}>
+              Show all
+            </button>
+          </>
+        )}
+        {limit > EVICTOR_TOP_N && graph.totalNodes > EVICTOR_TOP_N && (
+          <button type="button" className="button small" data-testid="evictor-show-fewer" onClick={() => setLimit(EVICTOR_TOP_N)}>
+            Top {EVICTOR_TOP_N}
+          </button>
+        )}
         <span className="toolbar-spacer" />
         <button type="button" className="button small" onClick={() => canvas.current?.fit()}>
           Fit
@@ -136,9 +189,36 @@ export function EvictorGraphView({ report }: Props) {
             <EvictorGraphCanvas ref={canvas} graph={graph} selected={selected} highlighted={highlighted} dark={dark} onSelect={choose} onOpen={open} />
           </Suspense>
           <aside className="evictor-side">
-            <p className="muted small evictor-legend" data-testid="evictor-legend">
-              Arrow: evictor → evictee, labelled with its share of the evictee&apos;s evictions. Size: misses. <span className="danger-text">Red</span>: in a cycle.
-            </p>
+            <div className="muted small evictor-legend" data-testid="evictor-legend">
+              <p>
+                Arrow: evictor → evictee, labelled with its share of the evictee&apos;s evictions. Size: misses. <span className="danger-text">Red</span>: in a cycle.
+              </p>
+              <ul className="evictor-legend-edges" aria-label="Edge widths">
+                <li>
+                  <svg width="36" height="8" aria-hidden="true">
+                    <line x1="0" y1="4" x2="36" y2="4" className="legend-edge" strokeWidth="5" />
+                  </svg>{' '}
+                  100% of the evictee&apos;s evictions
+                </li>
+                <li>
+                  <svg width="36" height="8" aria-hidden="true">
+                    <line x1="0" y1="4" x2="36" y2="4" className="legend-edge" strokeWidth="2.2" />
+                  </svg>{' '}
+                  {Math.round(WEAK_EDGE * 100)}%
+                </li>
+                <li>
+                  <svg width="36" height="8" aria-hidden="true">
+                    <line x1="0" y1="4" x2="36" y2="4" className="legend-edge weak" strokeWidth="1" />
+                  </svg>{' '}
+                  under {Math.round(WEAK_EDGE * 100)}%: faint, no label
+                </li>
+                <li>under {thresholdPct}%: hidden (the slider)</li>
+              </ul>
+              <p>
+                {mode === 'variable' ? 'Nodes are data structures; select one to show its references.' : 'Nodes are references.'} The {graph.nodes.length} with the most misses
+                are shown{graph.hiddenNodes > 0 ? `; ${graph.hiddenNodes} more with Show more` : ''}. Hover a node for its full name.
+              </p>
+            </div>
             <section aria-label="Cycles">
               <h3 className="side-title">Cycles of evictors</h3>
               <p className="muted small" data-testid="evictor-cycle-rule">
@@ -178,6 +258,16 @@ export function EvictorGraphView({ report }: Props) {
                 </p>
                 <EdgeList title="Evicted by" edges={graph.edges.filter((e) => e.target === node.id).map((e) => ({ id: e.source, fraction: e.fraction, count: e.count }))} onPick={choose} />
                 <EdgeList title="Evicts" edges={graph.edges.filter((e) => e.source === node.id).map((e) => ({ id: e.target, fraction: e.fraction, count: e.count }))} onPick={choose} />
+                {node.kind === 'variable' && mode === 'variable' && (
+                  <button type="button" className="button small" data-testid="evictor-expand" onClick={() => toggleExpanded(node.id, true)}>
+                    Show its references
+                  </button>
+                )}
+                {expandedOf !== undefined && expanded.has(expandedOf) && (
+                  <button type="button" className="button small" data-testid="evictor-collapse" onClick={() => toggleExpanded(expandedOf, false)}>
+                    Group into {expandedOf}
+                  </button>
+                )}
                 {node.kind !== 'pseudo' && node.line !== null && (
                   <button type="button" className="button small" data-testid="evictor-show-source" onClick={() => open(node.id)}>
                     Show in source
