@@ -14,9 +14,9 @@ import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
-import { ensureExampleBuilt, listExamples } from './examples'
+import { buildExample, ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
-import { listDirectory } from './file-browser'
+import { checkPath, listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
 import { lockSessionForRecording } from '../store/session-lock'
 import { taskPool, warmTraceWorker } from '../workers/run-worker'
@@ -98,6 +98,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
+    buildExample: ({ name }) => buildExample(name),
     hostHierarchy: () => hostHierarchy(),
     inspectProgram: async ({ program }) => inspectProgram(prepareProgram(program)),
     startTrace: async (input, { client }) => {
@@ -216,6 +217,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // Query slices: SQL and array-section re-simulation in a pool worker.
     querySlice: (input, context) => forCall(taskPool.run('query', input, context.progress), context),
     listDirectory: ({ path, purpose }) => listDirectory(path, purpose),
+    checkPath: ({ path, purpose }) => checkPath(path, purpose),
     chooseFile: async ({ purpose }) => (options.chooseFile ? { available: true, path: await options.chooseFile(purpose) } : { available: false, path: null })
   }
 

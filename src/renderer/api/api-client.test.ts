@@ -90,6 +90,7 @@ describe('WebSocket StrideApi client', () => {
         'getSource',
         'inspectProgram',
         'listExamples',
+        'buildExample',
         'hostHierarchy',
         'hotFunctions',
         'on',
@@ -106,6 +107,7 @@ describe('WebSocket StrideApi client', () => {
         'querySlice',
         // file pickers
         'listDirectory',
+        'checkPath',
         'chooseFile'
       ].sort()
     )
