@@ -69,13 +69,8 @@ export function FileBrowserDialog({ purpose, onPick, onClose }: BrowserProps) {
           </button>
           <code title={listing?.path}>{listing?.path ?? '…'}</code>
         </div>
-        <form
-          className="file-browser-typed"
-          onSubmit={(e) => {
-            e.preventDefault()
-            submitTyped()
-          }}
-        >
+        {/* Not a <form>: the picker opens inside other forms (the Launch dialog's), which its Enter must not submit. */}
+        <div className="file-browser-typed" role="group" aria-label="Type a path">
           <label htmlFor="browse-typed-path" className="small">
             Path
           </label>
@@ -83,15 +78,21 @@ export function FileBrowserDialog({ purpose, onPick, onClose }: BrowserProps) {
             id="browse-typed-path"
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return
+              e.preventDefault()
+              e.stopPropagation()
+              submitTyped()
+            }}
             placeholder={purpose === 'program' ? '/usr/bin/true, or a folder' : '/path/to/run.stride, or a folder'}
             spellCheck={false}
             autoComplete="off"
             data-testid="browse-path-input"
           />
-          <button type="submit" className="button small" disabled={!typed.trim()} data-testid="browse-path-go">
+          <button type="button" className="button small" disabled={!typed.trim()} onClick={submitTyped} data-testid="browse-path-go">
             {purpose === 'program' ? 'Go / Choose' : 'Go / Open'}
           </button>
-        </form>
+        </div>
         {error && (
           <div className="notice error small" role="alert" data-testid="browse-error">
             {error}
