@@ -42,8 +42,6 @@ export const objectsInputSchema = z.object({ session: sessionPath, ...objectsOpt
 
 export const API_INPUT_SCHEMAS = {
   listExamples: z.object({}).strict(),
-  /** Builds one bundled example now (the same build a trace of it does on first use). */
-  buildExample: z.object({ name: z.string().min(1).max(200) }).strict(),
   /** This machine's D1 and LL as Cachegrind simulates them: the default hierarchy. */
   hostHierarchy: z.object({}).strict(),
   inspectProgram: z.object({ program: z.string().min(1).max(4096) }).strict(),
@@ -224,7 +222,6 @@ export interface CallOptions {
 
 export interface ApiResults {
   listExamples: ExampleProgram[]
-  buildExample: ExampleProgram
   hostHierarchy: HostHierarchy
   inspectProgram: ProgramSymbols
   startTrace: JobStarted

@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process'
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import type { ExampleProgram } from '../../shared/domain'
-import { StrideError } from '../../shared/errors'
 import { examplesDir, which } from '../paths'
 
 interface CatalogEntry {
@@ -68,13 +67,4 @@ export function ensureExampleBuilt(example: ExampleProgram): string | null {
   if (r.error || r.status !== 0)
     return `Could not build the example ${example.name} with "${cc} -g -O1": ${r.error?.message ?? r.stderr.trim().split('\n')[0]}; install gcc (apt-get install gcc) or set CC.`
   return null
-}
-
-/** The API's buildExample: builds it now (as a trace of it would) and answers its card. */
-export function buildExample(name: string): ExampleProgram {
-  const example = listExamples().find((e) => e.name === name)
-  if (!example) throw new StrideError(`There is no bundled example named ${name}.`, 'not-found')
-  const error = ensureExampleBuilt(example)
-  if (error) throw new StrideError(error, 'tool-missing')
-  return listExamples().find((e) => e.name === name)!
 }

@@ -14,7 +14,7 @@ import { assertRunnableProgram, readElf } from '../symbols/elf-reader'
 import { inspectProgram } from '../symbols/inspect-program'
 import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
-import { buildExample, ensureExampleBuilt, listExamples } from './examples'
+import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
 import { checkPath, listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
@@ -98,7 +98,6 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
-    buildExample: ({ name }) => buildExample(name),
     hostHierarchy: () => hostHierarchy(),
     inspectProgram: async ({ program }) => inspectProgram(prepareProgram(program)),
     startTrace: async (input, { client }) => {

@@ -90,7 +90,6 @@ describe('WebSocket StrideApi client', () => {
         'getSource',
         'inspectProgram',
         'listExamples',
-        'buildExample',
         'hostHierarchy',
         'hotFunctions',
         'on',
