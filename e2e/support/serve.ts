@@ -18,13 +18,14 @@ export interface WebServer {
   stop(): Promise<void>
 }
 
-export async function startWebServer(timeoutMs = 60_000): Promise<WebServer> {
+/** `env`: more environment for the server (STRIDE_EXAMPLES, CC, …). */
+export async function startWebServer(timeoutMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<WebServer> {
   const cli = join(repoRoot, 'out', 'main', 'cli.js')
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first.`)
   const home = mkdtempSync(join(tmpdir(), 'stride-e2e-home-'))
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], {
     cwd: repoRoot,
-    env: { ...process.env, STRIDE_HOME: home },
+    env: { ...process.env, ...env, STRIDE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let log = ''

@@ -12,12 +12,12 @@ export interface WebMode {
   readonly browser: Browser
 }
 
-export function useWebMode(setup?: () => void | Promise<void>, timeoutMs = 240_000): WebMode {
+export function useWebMode(setup?: () => void | Promise<void>, timeoutMs = 240_000, env?: () => NodeJS.ProcessEnv): WebMode {
   let server: WebServer | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
     await setup?.()
-    server = await startWebServer()
+    server = await startWebServer(60_000, env?.())
     browser = await launchChromium()
   }, timeoutMs)
   afterAll(async () => {

@@ -29,8 +29,9 @@ export function workerPath(name: WorkerName): string {
   return file
 }
 
+/** The bundled examples and their build/ folder. STRIDE_EXAMPLES overrides (tests use a copy). */
 export function examplesDir(): string {
-  return join(projectRoot(), 'resources', 'examples')
+  return process.env.STRIDE_EXAMPLES ? resolve(process.env.STRIDE_EXAMPLES) : join(projectRoot(), 'resources', 'examples')
 }
 
 /** Per-user state: recent sessions and new sessions. STRIDE_HOME overrides (tests isolate with it). */

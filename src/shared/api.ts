@@ -19,6 +19,7 @@ import type {
   QuerySlice,
   DirectoryListing,
   FileChoice,
+  CheckedPath,
   HostHierarchy,
   RecentSession,
   RunAdvice,
@@ -117,8 +118,10 @@ export const API_INPUT_SCHEMAS = {
     })
     .strict(),
   // --- Files ---
-  /** A folder inside the user's home or the bundled examples (web mode's file browser). */
+  /** A folder the user can read (web mode's file browser; null: the first of its places). */
   listDirectory: z.object({ path: z.string().min(1).max(4096).nullable().default(null), purpose: filePurpose }).strict(),
+  /** A typed absolute path, checked: a folder to go into, or a file the purpose can use. */
+  checkPath: z.object({ path: z.string().min(1).max(4096), purpose: filePurpose }).strict(),
   /** The desktop app's own file dialog; `available: false` where there is none (web mode). */
   chooseFile: z.object({ purpose: filePurpose }).strict()
 } as const
@@ -168,6 +171,24 @@ export interface JobFailed {
   session: string | null
 }
 
+/** Most text one output event carries: more written between two events is cut from the front (`dropped`). */
+export const MAX_OUTPUT_EVENT_CHARS = 64 * 1024
+
+/**
+ * What the traced program wrote (its stdout and stderr, in the order they arrived), sent in
+ * batches while it runs: never mixed with Stride's own messages.
+ */
+export const jobOutputSchema = z
+  .object({
+    jobId: z.string().min(1).max(100),
+    chunks: z.array(z.object({ stream: z.enum(['stdout', 'stderr']), text: z.string().max(MAX_OUTPUT_EVENT_CHARS) }).strict()).max(10_000),
+    /** Characters the program wrote before these chunks that no event carries (it wrote faster than they go out). */
+    dropped: z.number().int().nonnegative()
+  })
+  .strict()
+export type JobOutput = z.infer<typeof jobOutputSchema>
+export type OutputChunk = JobOutput['chunks'][number]
+
 /**
  * Job events, delivered only to the client that started the job (a window, or a browser tab
  * across its reconnections).
@@ -176,9 +197,11 @@ export interface ApiEvents {
   progress: JobProgress
   finished: JobFinished
   failed: JobFailed
+  /** Trace jobs of a program Stride starts: the program's output. */
+  output: JobOutput
 }
 export type ApiEventName = keyof ApiEvents
-export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed']
+export const API_EVENT_NAMES: readonly ApiEventName[] = ['progress', 'finished', 'failed', 'output']
 
 /** Progress of one call that takes a while (a ranking, a slice re-simulating array sections). */
 export interface CallProgress {
@@ -220,6 +243,7 @@ export interface ApiResults {
   getObjects: ObjectsReport
   querySlice: QuerySlice
   listDirectory: DirectoryListing
+  checkPath: CheckedPath
   chooseFile: FileChoice
 }
 

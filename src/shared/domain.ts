@@ -158,6 +158,10 @@ export interface ExampleProgram {
   /** The cache the example was written for (the paper's configuration), innermost first. */
   suggestedCache: CacheLevelConfig[]
   built: boolean
+  /** Not built yet, but this machine can build it (a C compiler is there): picking it builds it. */
+  buildable: boolean
+  /** One line when it is not built: that picking it builds it, or why it cannot be built here (and the fix). */
+  buildNote: string | null
 }
 
 export type TraceStopReason =
@@ -689,7 +693,7 @@ export interface DirectoryEntry {
   size: number
 }
 
-/** One folder as the file browser shows it, confined to `roots`. */
+/** One folder as the file browser shows it; `roots` are its places (shortcuts, not limits). */
 export interface DirectoryListing {
   path: string
   /** The folder above, or null at a root. */
@@ -698,6 +702,12 @@ export interface DirectoryListing {
   entries: DirectoryEntry[]
   /** More entries than shown (the listing stops at a fixed number). */
   truncated: boolean
+}
+
+/** A typed path, checked by the backend (symlinks resolved). */
+export interface CheckedPath {
+  path: string
+  kind: 'dir' | 'file'
 }
 
 export interface FileChoice {

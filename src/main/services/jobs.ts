@@ -106,7 +106,9 @@ export class JobManager extends ApiEventChannel {
           afterLimit: input.afterLimit,
           ...(input.simulate ? { simulate: input.simulate, reportFirstRun: 'json' as const } : {})
         },
-        (p) => this.progress(job, p)
+        (p) => this.progress(job, p),
+        // The program's own output, apart from Stride's messages (its own event).
+        (o) => this.emit(job.client, 'output', { jobId: job.id, chunks: o.chunks, dropped: o.dropped })
       )
       job.handle = handle
       this.tracesRunning++

@@ -16,7 +16,7 @@ import type { StrideBackend } from './backend'
 import type { FilePurpose } from '../../shared/domain'
 import { ensureExampleBuilt, listExamples } from './examples'
 import { JobManager } from './jobs'
-import { listDirectory } from './file-browser'
+import { checkPath, listDirectory } from './file-browser'
 import { checkSessionOutput } from '../store/session-output'
 import { lockSessionForRecording } from '../store/session-lock'
 import { taskPool, warmTraceWorker } from '../workers/run-worker'
@@ -216,6 +216,7 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // Query slices: SQL and array-section re-simulation in a pool worker.
     querySlice: (input, context) => forCall(taskPool.run('query', input, context.progress), context),
     listDirectory: ({ path, purpose }) => listDirectory(path, purpose),
+    checkPath: ({ path, purpose }) => checkPath(path, purpose),
     chooseFile: async ({ purpose }) => (options.chooseFile ? { available: true, path: await options.chooseFile(purpose) } : { available: false, path: null })
   }
 

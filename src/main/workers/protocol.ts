@@ -7,6 +7,7 @@
  */
 import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
+import type { OutputChunk } from '../../shared/api'
 import type { HotFunctions } from '../../shared/hot-functions'
 import type { SessionCache } from './session-cache'
 import type { KeptRun } from '../store/run-rows'
@@ -52,6 +53,7 @@ export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type:
 /** Trace worker -> parent. */
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null; detached?: ProgramDetached }
+  | { type: 'output'; chunks: OutputChunk[]; dropped: number }
   | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 

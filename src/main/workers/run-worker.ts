@@ -11,6 +11,7 @@ import type { PendingRun, SimulateResult, SimulateTaskInput, TraceWorkerInput, T
 
 export type TraceDone = Extract<WorkerMessage, { type: 'trace-done' }>
 export type WorkerProgress = Extract<WorkerMessage, { type: 'progress' }>
+export type WorkerOutput = Extract<WorkerMessage, { type: 'output' }>
 
 export { JobError, type WorkerHandle } from '../job-handle'
 export type { TaskProgress } from './pool'
@@ -56,7 +57,8 @@ function traceWorker(): Worker {
   return w
 }
 
-export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void): WorkerHandle<TraceDone> {
+/** `onOutput`: the program's output in batches (piped stdio only; the CLI's program writes to the terminal). */
+export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerProgress) => void, onOutput?: (o: WorkerOutput) => void): WorkerHandle<TraceDone> {
   let worker: Worker | null = null
   let stopped = false
   let settled = false
@@ -78,6 +80,7 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
       w.postMessage({ type: 'start', input } satisfies WorkerCommand)
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'progress') onProgress(m)
+        else if (m.type === 'output') onOutput?.(m)
         else if (m.type === 'trace-done') {
           settled = true
           resolve(m)

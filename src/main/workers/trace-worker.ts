@@ -8,9 +8,16 @@ import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage }
 import type { FirstSimulation } from '../session-analysis/first-simulation'
 import { JsonText } from '../services/json-text'
 import { loadCollation } from '../../shared/report-model'
+import { OutputBatcher } from './output-batcher'
 
 // The first run's report (its JSON bytes) moves to the main thread instead of being copied.
-const post = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
+const send = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
+/** The program's output (when it is piped to us, not the CLI's terminal), in batches, ahead of the trace's end. */
+const output = new OutputBatcher((batch) => send({ type: 'output', ...batch }))
+const post = (m: WorkerMessage) => {
+  if (m.type === 'trace-done' || m.type === 'error') output.flush()
+  send(m)
+}
 let launched: LaunchedTool | null = null
 
 /** The tracer's modules, loaded once the tool is started, or ahead by a spare worker. */
@@ -47,7 +54,8 @@ parentPort!.on('message', (m: WorkerCommand) => {
 })
 
 async function main(): Promise<void> {
-  const input = await inputArrived
+  const arrived = await inputArrived
+  const input = arrived.stdio === 'inherit' ? arrived : { ...arrived, onOutput: (stream: 'stdout' | 'stderr', bytes: Buffer) => output.write(stream, bytes) }
   // Stride's own Valgrind tool records at Cachegrind's speed; Lackey (a text line per access)
   // is the fallback where the tool cannot be built, and says so. STRIDE_RECORDER=lackey forces it.
   const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()

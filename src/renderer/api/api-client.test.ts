@@ -106,6 +106,7 @@ describe('WebSocket StrideApi client', () => {
         'querySlice',
         // file pickers
         'listDirectory',
+        'checkPath',
         'chooseFile'
       ].sort()
     )

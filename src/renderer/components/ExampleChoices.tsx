@@ -1,4 +1,8 @@
-/** The bundled example programs as a radio group of cards (title + description). */
+/**
+ * The bundled example programs as a radio group of cards (title + description). One not built
+ * yet is still offered when this machine can build it (picking it builds it); one that cannot be
+ * built here is disabled, and its card says why in one line.
+ */
 import type { ExampleProgram } from '../../shared/domain'
 
 interface Props {
@@ -13,7 +17,7 @@ export function ExampleChoices({ examples, selected, onSelect }: Props) {
       {examples.map((ex) => (
         <label
           key={ex.name}
-          className={`example-card ${selected === ex.name ? 'is-selected' : ''} ${ex.built ? '' : 'is-disabled'}`}
+          className={`example-card ${selected === ex.name ? 'is-selected' : ''} ${ex.built || ex.buildable ? '' : 'is-disabled'}`}
           data-testid={`example-${ex.name}`}
         >
           <input
@@ -21,12 +25,16 @@ export function ExampleChoices({ examples, selected, onSelect }: Props) {
             name="example"
             value={ex.name}
             checked={selected === ex.name}
-            disabled={!ex.built}
+            disabled={!ex.built && !ex.buildable}
             onChange={() => onSelect(ex.name)}
           />
           <span className="example-title">{ex.title}</span>
           <span className="example-description">{ex.description}</span>
-          {!ex.built && <span className="example-note">Not built yet: run npm run examples.</span>}
+          {ex.buildNote && (
+            <span className="example-note" data-testid={`example-note-${ex.name}`}>
+              {ex.buildNote}
+            </span>
+          )}
         </label>
       ))}
     </div>

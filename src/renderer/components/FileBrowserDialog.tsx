@@ -1,7 +1,8 @@
 /**
  * Picks a file: the desktop app's own dialog when it has one (chooseFile), else a browser of
- * the user's home and the bundled examples served by the backend (listDirectory), confined
- * there by the backend. Folders first; only what the purpose can use is listed.
+ * the folders the user can read, served by the backend (listDirectory), with Home, the bundled
+ * examples and the file system's root as places, and a field to type a path (checkPath: the
+ * backend says in one line why it cannot be used). Folders first; only what the purpose can use is listed.
  */
 import { useCallback, useEffect, useState } from 'react'
 import type { DirectoryListing, FilePurpose } from '../../shared/domain'
@@ -17,17 +18,31 @@ interface BrowserProps {
 export function FileBrowserDialog({ purpose, onPick, onClose }: BrowserProps) {
   const [listing, setListing] = useState<DirectoryListing | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [typed, setTyped] = useState('')
   const go = useCallback(
     (path: string | null) => {
       setError(null)
       stride()
         .listDirectory({ path, purpose })
-        .then(setListing)
+        .then((l) => {
+          setListing(l)
+          setTyped(l.path)
+        })
         .catch((e: unknown) => setError(errorMessage(e)))
     },
     [purpose]
   )
   useEffect(() => go(null), [go])
+  // A typed path: a folder is gone into, a usable file is chosen, anything else is refused in one line.
+  const submitTyped = () => {
+    const path = typed.trim()
+    if (!path) return
+    setError(null)
+    stride()
+      .checkPath({ path, purpose })
+      .then((c) => (c.kind === 'dir' ? go(c.path) : onPick(c.path)))
+      .catch((e: unknown) => setError(errorMessage(e)))
+  }
   const what = purpose === 'program' ? 'programs (executable files)' : 'Stride sessions (.stride)'
 
   return (
@@ -53,6 +68,30 @@ export function FileBrowserDialog({ purpose, onPick, onClose }: BrowserProps) {
             ↑ Up
           </button>
           <code title={listing?.path}>{listing?.path ?? '…'}</code>
+        </div>
+        {/* Not a <form>: the picker opens inside other forms (the Launch dialog's), which its Enter must not submit. */}
+        <div className="file-browser-typed" role="group" aria-label="Type a path">
+          <label htmlFor="browse-typed-path" className="small">
+            Path
+          </label>
+          <input
+            id="browse-typed-path"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return
+              e.preventDefault()
+              e.stopPropagation()
+              submitTyped()
+            }}
+            placeholder={purpose === 'program' ? '/usr/bin/true, or a folder' : '/path/to/run.stride, or a folder'}
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="browse-path-input"
+          />
+          <button type="button" className="button small" disabled={!typed.trim()} onClick={submitTyped} data-testid="browse-path-go">
+            {purpose === 'program' ? 'Go / Choose' : 'Go / Open'}
+          </button>
         </div>
         {error && (
           <div className="notice error small" role="alert" data-testid="browse-error">

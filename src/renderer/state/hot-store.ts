@@ -46,7 +46,7 @@ export const useHot = create<HotStore>((set, get) => {
           const s = get().state
           if (s.status === 'running') set({ state: { ...s, events: e.payload.events, phase: e.payload.phase } })
         } else if (e.event === 'finished') settle({ session: e.payload.session, run: e.payload.run, error: e.payload.partial && e.payload.stopReason === 'cancelled' ? 'Cancelled.' : null })
-        else settle({ session: null, run: null, error: e.payload.error })
+        else if (e.event === 'failed') settle({ session: null, run: null, error: e.payload.error })
       }
       const route = (e: (typeof seen)[number]) => (jobId === null ? void seen.push(e) : handle(e))
       const offs = [

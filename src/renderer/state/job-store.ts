@@ -4,7 +4,8 @@
  * follow only ours.
  */
 import { create } from 'zustand'
-import type { ApiInput, JobFailed, JobFinished, JobProgress } from '../../shared/api'
+import { jobOutputSchema, type ApiInput, type JobFailed, type JobFinished, type JobOutput, type JobProgress } from '../../shared/api'
+import { appendOutput, emptyOutput, type ProgramOutputText } from '../logic/program-output'
 import { useRecent } from './recent-store'
 import { useSession } from './session-store'
 import { errorMessage, stride } from './stride'
@@ -23,8 +24,21 @@ export interface ActiveJob {
   cancelling: boolean
 }
 
+/**
+ * What the program of the last trace this window started wrote (bounded): shown in the
+ * running-job banner, then in the session view of the session it made.
+ */
+export interface ProgramOutputLog extends ProgramOutputText {
+  jobId: string
+  program: string
+  /** The session the trace wrote, once it ended. */
+  session: string | null
+  done: boolean
+}
+
 interface JobState {
   active: ActiveJob | null
+  output: ProgramOutputLog | null
   starting: boolean
   startError: string | null
   start(input: ApiInput<'startTrace'>): Promise<boolean>
@@ -39,7 +53,7 @@ interface JobState {
 
 // Events can overtake startTrace's reply (a fast failure), so remember the latest
 // events of jobs we do not know yet and replay them once the jobId is known.
-type Early = { progress?: JobProgress; finished?: JobFinished; failed?: JobFailed }
+type Early = { progress?: JobProgress; finished?: JobFinished; failed?: JobFailed; output?: ProgramOutputText }
 const early = new Map<string, Early>()
 
 function remember(jobId: string, patch: Early): void {
@@ -48,6 +62,21 @@ function remember(jobId: string, patch: Early): void {
 }
 
 export const useJobs = create<JobState>((set, get) => {
+  const onOutput = (payload: JobOutput): void => {
+    // Validated like every input: a malformed event is dropped, not shown.
+    const parsed = jobOutputSchema.safeParse(payload)
+    if (!parsed.success) return
+    const o = parsed.data
+    const log = get().output
+    if (!log || log.jobId !== o.jobId) return void remember(o.jobId, { output: appendOutput(early.get(o.jobId)?.output ?? emptyOutput(), o) })
+    set({ output: { ...log, ...appendOutput(log, o) } })
+  }
+
+  const outputEnds = (jobId: string, session: string | null): void => {
+    const log = get().output
+    if (log?.jobId === jobId) set({ output: { ...log, session, done: true } })
+  }
+
   const onProgress = (p: JobProgress): void => {
     const a = get().active
     if (!a || a.jobId !== p.jobId) return void remember(p.jobId, { progress: p })
@@ -57,6 +86,7 @@ export const useJobs = create<JobState>((set, get) => {
   const onFinished = (f: JobFinished): void => {
     const a = get().active
     if (!a || a.jobId !== f.jobId) return void remember(f.jobId, { finished: f })
+    outputEnds(f.jobId, f.session)
     // A cancelled what-if stored no run: stay on the current one and say so in the banner.
     if (f.session && !(a.kind === 'simulate' && f.run === null)) {
       // The session summary shows partial/stop reason from here on.
@@ -84,6 +114,7 @@ export const useJobs = create<JobState>((set, get) => {
   const onFailed = (f: JobFailed): void => {
     const a = get().active
     if (!a || a.jobId !== f.jobId) return void remember(f.jobId, { failed: f })
+    outputEnds(f.jobId, f.session)
     set({ active: { ...a, status: 'failed', failed: f, cancelling: false } })
     void useRecent.getState().load()
   }
@@ -92,12 +123,14 @@ export const useJobs = create<JobState>((set, get) => {
     set({ starting: true, startError: null })
     try {
       const { jobId } = await call()
-      set({
-        starting: false,
-        active: { jobId, kind, program, functions, status: 'running', progress: null, finished: null, failed: null, cancelling: false }
-      })
       const seen = early.get(jobId)
       early.delete(jobId)
+      set({
+        starting: false,
+        active: { jobId, kind, program, functions, status: 'running', progress: null, finished: null, failed: null, cancelling: false },
+        // A trace's program output starts empty (a what-if runs no program: the last trace's stays).
+        ...(kind === 'trace' ? { output: { jobId, program, session: null, done: false, ...(seen?.output ?? emptyOutput()) } } : {})
+      })
       if (seen?.progress) onProgress(seen.progress)
       if (seen?.failed) onFailed(seen.failed)
       else if (seen?.finished) onFinished(seen.finished)
@@ -110,6 +143,7 @@ export const useJobs = create<JobState>((set, get) => {
 
   return {
     active: null,
+    output: null,
     starting: false,
     startError: null,
 
@@ -140,7 +174,7 @@ export const useJobs = create<JobState>((set, get) => {
 
     connect() {
       const api = stride()
-      const offs = [api.on('progress', onProgress), api.on('finished', onFinished), api.on('failed', onFailed)]
+      const offs = [api.on('progress', onProgress), api.on('finished', onFinished), api.on('failed', onFailed), api.on('output', onOutput)]
       return () => offs.forEach((off) => off())
     }
   }

@@ -61,6 +61,11 @@ export function LaunchDialog() {
   }, [source, example])
 
   useEffect(() => clearStartError, [clearStartError])
+  // An example built on first use (reading its symbols built it): its cards say so from now on.
+  const exampleJustBuilt = source === 'example' && example !== undefined && !example.built && symbols.status === 'ready'
+  useEffect(() => {
+    if (exampleJustBuilt) void useLaunch.getState().loadExamples()
+  }, [exampleJustBuilt])
 
   const canStart = program.trim() !== '' && !starting
   const debugHint = symbols.status === 'ready' && !symbols.symbols.hasDebugInfo ? symbols.symbols.debugInfoHint : null
@@ -168,7 +173,11 @@ export function LaunchDialog() {
         <fieldset className="field-group">
           <legend>Functions to trace</legend>
           {symbols.status === 'idle' && <p className="muted">Choose a program to list its functions.</p>}
-          {symbols.status === 'loading' && <p className="muted">Reading symbols…</p>}
+          {symbols.status === 'loading' && (
+            <p className="muted" data-testid="symbols-loading">
+              {source === 'example' && example && !example.built ? `Building ${example.name} (first use), then reading its symbols…` : 'Reading symbols…'}
+            </p>
+          )}
           {symbols.status === 'error' && symbols.error !== startError && (
             <p className="form-error" role="alert" data-testid="inspect-error">
               {symbols.error}

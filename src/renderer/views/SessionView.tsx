@@ -8,6 +8,7 @@ import { RunList } from '../components/RunList'
 import { Segmented } from '../components/Segmented'
 import { SplitPanes, type SplitArrangement } from '../components/SplitPanes'
 import { SessionSummary } from '../components/SessionSummary'
+import { ProgramOutputPanel } from '../components/ProgramOutputPanel'
 import { baseName } from '../logic/format'
 import { HEAT_METRICS } from '../logic/heat-metrics'
 import { computeLineDeltas, computeRunDiff } from '../../shared/run-diff'
@@ -34,6 +35,8 @@ export function SessionView() {
   const s = useSession()
   // A session without runs offers this machine's caches (as Cachegrind simulates them).
   const host = useHostHierarchy()
+  // The output of the trace this window just ran, beside the session it made.
+  const programOutput = useJobs((j) => (j.output?.done && j.output.session !== null && j.output.session === s.path ? j.output : null))
   const [arrangement, setArrangement] = useState<SplitArrangement>(() => readChoice(ARRANGEMENT_KEY, ARRANGEMENTS, 'auto'))
   useEffect(() => writeChoice(ARRANGEMENT_KEY, arrangement), [arrangement])
   const { info, report, level, file } = s
@@ -62,6 +65,11 @@ export function SessionView() {
     <div className="session-layout">
       <aside className="sidebar">
         <SessionSummary info={info} />
+        {programOutput && (
+          <section aria-label="Program output" className="side-section">
+            <ProgramOutputPanel output={programOutput} live={false} defaultOpen testId="session-program-output" />
+          </section>
+        )}
         <section aria-label="Runs">
           <h3 className="side-title">Runs</h3>
           <RunList runs={info.runs} current={s.run} onSelect={(r) => void s.selectRun(r)} onRename={(r, label) => void s.renameRun(r, label)} />

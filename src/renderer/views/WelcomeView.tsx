@@ -57,9 +57,14 @@ export function WelcomeView() {
             <ul className="welcome-examples">
               {examples.map((ex) => (
                 <li key={ex.name}>
-                  <button type="button" className="example-card as-button" disabled={!ex.built || running} onClick={() => openDialog(ex.name)} data-testid={`welcome-example-${ex.name}`}>
+                  <button type="button" className="example-card as-button" disabled={(!ex.built && !ex.buildable) || running} onClick={() => openDialog(ex.name)} data-testid={`welcome-example-${ex.name}`}>
                     <span className="example-title">{ex.title}</span>
                     <span className="example-description">{ex.description}</span>
+                    {ex.buildNote && (
+                      <span className="example-note" data-testid={`welcome-example-note-${ex.name}`}>
+                        {ex.buildNote}
+                      </span>
+                    )}
                   </button>
                 </li>
               ))}

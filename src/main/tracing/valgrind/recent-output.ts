@@ -23,12 +23,16 @@ export class RecentOutput {
     for (const l of lines) this.logLine(l)
   }
 
-  /** Keeps the tail of the program's stdout and stderr (when they are pipes, not the terminal). */
-  keepOutput(...streams: Array<Readable | null>): void {
-    for (const stream of streams)
+  /**
+   * Keeps the tail of the program's stdout and stderr (when they are pipes, not the terminal),
+   * and hands every read to `sink` (the app shows the program's output) when there is one.
+   */
+  keepOutput(stdout: Readable | null, stderr: Readable | null, sink?: (stream: 'stdout' | 'stderr', bytes: Buffer) => void): void {
+    for (const [name, stream] of [['stdout', stdout], ['stderr', stderr]] as const)
       stream?.on('data', (b: Buffer) => {
         this.output.push(b.toString('utf8'))
         if (this.output.length > 20) this.output.shift()
+        sink?.(name, b)
       })
   }
 

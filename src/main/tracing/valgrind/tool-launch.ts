@@ -73,7 +73,7 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
   }
   const recent = new RecentOutput()
   ;(child.stdio[4] as Readable).on('data', (b: Buffer) => recent.logBytes(b))
-  recent.keepOutput(child.stdout, child.stderr)
+  recent.keepOutput(child.stdout, child.stderr, options.onOutput)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.on('error', (e: NodeJS.ErrnoException) => reject(new StrideError(`Cannot start Stride's Valgrind tool (${e.message}); remove ${tool.tool} to rebuild it.`, 'tool-missing')))
     child.on('close', (code, signal) => resolve({ code, signal }))

@@ -36,6 +36,8 @@ export interface TraceOptions {
   afterLimit?: 'detach' | 'stop'
   /** 'inherit': the program gets Stride's stdin, stdout and stderr (the CLI); default: its output's tail is kept. */
   stdio?: 'inherit' | 'pipe'
+  /** With piped stdio: every read of the program's stdout or stderr, as it arrives (the app shows them). */
+  onOutput?: (stream: 'stdout' | 'stderr', bytes: Buffer) => void
 }
 
 /**
@@ -177,7 +179,7 @@ export class ValgrindTrace {
       }
     })
 
-    this.recent.keepOutput(child.stdout, child.stderr)
+    this.recent.keepOutput(child.stdout, child.stderr, this.options.onOutput)
     const traceStream = child.stdio[3] as Readable
     traceStream.on('data', (chunk: Buffer) => {
       if (!parser.push(chunk)) traceStream.destroy()
