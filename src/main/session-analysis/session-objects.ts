@@ -9,7 +9,7 @@ import { StrideError } from '../../shared/errors'
 import type { AccessPoint, ObjectEstimate, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { levelNames } from '../../shared/report-model'
-import { countEvents, iterateChunks, openSessionDb, readPointKinds, readPoints, readRuns } from '../store/session-reader'
+import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPoints, readRuns } from '../store/session-reader'
 import { readPlacedVariables } from './placed-variables'
 import type { Db } from '../store/open-db'
 import { gaussianSkid, loopAdjust, rawAssignment, restrictReads, RUTAR_SKID, skidNegate, stepLines, sumByVariable, type Cell, type FileModel } from '../analysis/objects/approx-attribution'
@@ -133,7 +133,9 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     let totalMisses = 0
     let done = 0
     let lastPost = 0
-    for (const chunk of iterateChunks(db, kinds.length)) {
+    // The next chunk decodes on the thread pool while this one is simulated (two sets of
+    // arrays taken in turn: each chunk is done with before the next is asked for).
+    for await (const chunk of iterateChunksAhead(db, kinds.length, { reuse: true })) {
       let t = performance.now()
       const misses = stream.run(chunk)
       const objects = new Int32Array(misses.count)
