@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { newPage, screenshot } from './support/browser'
+import { launchExample } from './support/launch-example'
 import { useWebMode } from './support/web-mode'
 
 const web = useWebMode()
@@ -66,20 +67,8 @@ describe('evictor graph at scale', () => {
   it('shows the top 12 with legible labels, Show more adds nodes, and a reload draws the same picture', async () => {
     const { page, problems } = await newPage(web.browser)
     await page.setViewportSize({ width: 1280, height: 720 })
-    await page.goto(web.server.url)
-    await page.getByTestId('launch-button').click()
-    const dialog = page.getByTestId('launch-dialog')
-    await dialog.waitFor()
-    await page.getByTestId('example-conflict').click()
-    await page.getByTestId('function-sumfunc').waitFor({ timeout: 30_000 })
     // No function chosen: the whole program is traced.
-    await page.getByRole('button', { name: 'Clear', exact: true }).click()
-    await expect.poll(() => page.getByTestId('function-sumfunc').isChecked()).toBe(false)
-    await page.getByTestId('start-trace').click()
-    await dialog.waitFor({ state: 'detached' })
-    await page.getByTestId('workspace-tabs').waitFor({ timeout: 240_000 })
-    const failed = page.getByTestId('job-failed')
-    if (await failed.isVisible()) throw new Error(`trace failed: ${await failed.textContent()}`)
+    await launchExample(page, web.server.url, 'conflict', { wholeProgram: true })
 
     await page.getByTestId('tab-evictors').click()
     await settled(page)

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { newPage, screenshot } from './support/browser'
+import { launchExample } from './support/launch-example'
 import { useWebMode } from './support/web-mode'
 
 const web = useWebMode()
@@ -43,20 +44,8 @@ const rowIds = (page: Page) => page.locator('[data-testid="reference-row"]').eva
 describe('tables', () => {
   it('sorts thousands of access points in under 100 ms, filters them, and keeps keyboard use', async () => {
     const { page, problems } = await newPage(web.browser)
-    await page.goto(web.server.url)
-    await page.getByTestId('launch-button').click()
-    const dialog = page.getByTestId('launch-dialog')
-    await dialog.waitFor()
-    await page.getByTestId('example-conflict').click()
-    await page.getByTestId('function-sumfunc').waitFor({ timeout: 30_000 })
     // No function chosen: the whole program is traced.
-    await page.getByRole('button', { name: 'Clear', exact: true }).click()
-    await expect.poll(() => page.getByTestId('function-sumfunc').isChecked()).toBe(false)
-    await page.getByTestId('start-trace').click()
-    await dialog.waitFor({ state: 'detached' })
-    await page.getByTestId('workspace-tabs').waitFor({ timeout: 240_000 })
-    const failed = page.getByTestId('job-failed')
-    if (await failed.isVisible()) throw new Error(`trace failed: ${await failed.textContent()}`)
+    await launchExample(page, web.server.url, 'conflict', { wholeProgram: true })
 
     const table = page.getByTestId('references-table')
     await table.waitFor({ timeout: 60_000 })
