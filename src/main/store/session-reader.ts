@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib'
 import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type DecodedChunk } from './chunk-codec'
 import type { DecodeInto } from '../compress/native-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
-import { FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
+import { functionStreamsPending } from './function-streams-meta'
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow } from './rows'
@@ -163,7 +163,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     recorder: typeof m.get('recorder') === 'string' ? (m.get('recorder') as string) : null,
     recorderNote: typeof m.get('recorderNote') === 'string' ? (m.get('recorderNote') as string) : null,
     threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
-    functionStreamsPending: m.get(FUNCTION_STREAMS_KEY) === FUNCTION_STREAMS_ON_REQUEST && hasTable(db, 'function_streams') && db.prepare('SELECT COUNT(*) FROM function_streams').pluck().get() === 0,
+    functionStreamsPending: functionStreamsPending(db),
     ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
   }
 }

@@ -15,7 +15,7 @@ import { NativeStreamDetectors } from '../compress/native-streams'
 import { DEFAULT_WINDOW, type StreamStatistics } from '../compress/stream-detector'
 import type { PointStreams as ApiPointStreams } from '../../shared/domain'
 import { hasTable, type Db } from './open-db'
-import { FUNCTION_STREAMS_KEY, FUNCTION_STREAMS_ON_REQUEST } from './function-streams-meta'
+import { functionStreamsPending } from './function-streams-meta'
 import { iterateChunksAhead, openSessionDb } from './session-reader'
 import { lockSessionForRuns } from './session-lock'
 import { resolve } from 'node:path'
@@ -60,13 +60,6 @@ export async function computeFunctionStreams(db: Db, pointFunction: Array<string
   const detectors = new NativeStreamDetectors(Int32Array.from(pointFunction, (f) => index.get(f ?? UNKNOWN_FUNCTION)!), names.length, window)
   for await (const chunk of iterateChunksAhead(db, pointFunction.length, { reuse: true })) detectors.add(chunk.count, chunk.points, chunk.addresses, chunk.sizes)
   return functionRows(names, detectors.finish())
-}
-
-
-/** True when the session's function statistics were left to be computed on request and are not yet. */
-export function functionStreamsPending(db: Db): boolean {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(FUNCTION_STREAMS_KEY)
-  return row === JSON.stringify(FUNCTION_STREAMS_ON_REQUEST) && db.prepare('SELECT COUNT(*) FROM function_streams').pluck().get() === 0
 }
 
 /**
