@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { brotliParams, lgwin, repeatShare, residueQuality, structureQuality } from './brotli-params'
+import { brotliParams, lgwin, residueQuality, residueQualityV4, structureQuality } from './brotli-params'
 
 /** n addresses as the codec lays them out: eight byte planes. */
 function planes(addresses: number[]): Uint8Array {
@@ -25,24 +25,18 @@ const random = (n: number, seed: number): number[] => {
 }
 
 describe('brotli parameters', () => {
-  it('tells random indexing from repeated gathers', () => {
-    expect(repeatShare(planes(random(90_000, 1)))).toBeLessThan(0.02)
-    const gather = random(1_500, 2)
-    expect(repeatShare(planes(Array.from({ length: 90_000 }, (_, i) => gather[i % gather.length]!)))).toBeGreaterThan(0.8)
-  })
-
-  it('chooses quality by size, and 4 only for large residues that do not repeat', () => {
+  it('chooses quality by size: 4 for the large streams of irregular programs', () => {
     expect(structureQuality(512, 1 << 18)).toBe(9)
     expect(structureQuality(513, 1 << 18)).toBe(10)
-    // Large for its events (an irregular trace): 10, and 9, would cost far more than they save.
+    // Small for its events (a loop kernel's): 10. Large for its events (an irregular trace): 4.
     expect(structureQuality(8192, 1000)).toBe(10)
     expect(structureQuality(16384, 16384 * 16)).toBe(10)
-    expect(structureQuality(16385, 16384 * 16)).toBe(8)
-    expect(structureQuality(230_000, 1 << 18)).toBe(8)
+    expect(structureQuality(16385, 16384 * 16)).toBe(4)
+    expect(structureQuality(230_000, 1 << 18)).toBe(4)
     expect(residueQuality(planes(random(30_000, 3)))).toBe(6)
     expect(residueQuality(planes(random(40_000, 4)))).toBe(4)
-    const gather = random(1_500, 5)
-    expect(residueQuality(planes(Array.from({ length: 40_000 }, (_, i) => gather[i % gather.length]!)))).toBe(5)
+    expect(residueQualityV4(new Uint8Array(1 << 18))).toBe(6)
+    expect(residueQualityV4(new Uint8Array((1 << 18) + 1))).toBe(4)
   })
 
   it('keeps a window that holds the whole stream up to 2^16, else 2^22', () => {

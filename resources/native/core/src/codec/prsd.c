@@ -118,9 +118,8 @@ void prsd_flush(PrsdDetector *d) {
     if (s == PRSD_EMPTY) continue;
     d->state0[p] = PRSD_EMPTY;
     if (s == PRSD_COMPOUND) {
-      Prsd rsd = {.height = 0, .start = d->start0[p]};
-      rsd.length[0] = d->length0[p];
-      rsd.stride[0] = d->stride0[p];
+      Prsd rsd;
+      prsd_level0(&rsd, d->start0[p], d->length0[p], d->stride0[p]);
       prsd_push(d, p, 1, &rsd);
     }
     PrsdLevels *l = d->upper[p];
