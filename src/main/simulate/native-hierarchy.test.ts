@@ -132,6 +132,26 @@ describe('native simulator', () => {
     )
   })
 
+  it('makes a large level\'s sets on their first use (past LEVEL_EAGER_POSITIONS) with exactly the reference results', () => {
+    // 2^17 sets: the native level is calloc'd and sets are emptied on first use (sim/level.h),
+    // where the reference model sets every position up front.
+    const config = fc.boolean().chain((compatible) =>
+      fc
+        .tuple(levelArb('L1', compatible), levelArb('L2', compatible).map((l) => ({ ...l, size: 2 ** 17 * l.assoc * l.lineSize })))
+        .map((levels): HierarchyConfig => ({ levels, tlb: [], cachegrindCompatible: compatible }))
+    )
+    fc.assert(
+      fc.property(config, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), traceArb, (c, kindList, trace) => {
+        const kinds = Uint8Array.from(kindList)
+        const options = (vars: Int32Array) => ({ pointVariables: vars, variableCount: 3, timelineInterval: 7 })
+        const reference = simulate((k, v) => new Hierarchy(c, k, options(v)), kinds, trace)
+        expect(simulate((k, v) => new NativeHierarchy(c, k, options(v)), kinds, trace)).toEqual(reference)
+        expect(simulate((k, v) => new NativeHierarchy(c, k, { ...options(v), fastPath: false }), kinds, trace)).toEqual(reference)
+      }),
+      { numRuns: 25 }
+    )
+  })
+
   it('with adaptive intervals, closes the timeline a run at its final interval closes, while points and their variables are added', () => {
     fc.assert(
       fc.property(

@@ -1,5 +1,5 @@
-/* See pages.h. Each block starts with a header (its size and whether it is mapped); the
- * header is a cache line, so mapped blocks stay 64-byte aligned. */
+/* See pages.h. Each block's data follows a header (its size and whether it is mapped); the
+ * header is a cache line, so malloc's blocks stay 64-byte aligned, mapped ones page-aligned. */
 #define _GNU_SOURCE
 #include "pages.h"
 #include <stdbool.h>
@@ -14,57 +14,64 @@
 
 typedef struct {
   size_t bytes;  /* what the caller asked for */
-  size_t mapped; /* the mapping's length, 0 when the block is malloc's */
+  size_t mapped; /* the data part's length (after the header page), 0 when the block is malloc's */
 } Header;
 
-/* From HUGE_FROM up a block is whole huge pages (2 MB, aligned) that the kernel is asked to
- * back with transparent huge pages: one fault per 2 MB instead of 512 (~14 us each on these
+/* From HUGE_FROM up a block's data is whole huge pages (2 MB, aligned) that the kernel is asked
+ * to back with transparent huge pages: one fault per 2 MB instead of 512 (~14 us each on these
  * VMs; docs/BENCHMARKS.md, "Where a short command's time goes"), for at most twice the
- * memory of a block just past HUGE_FROM. Without THP the advice is refused: ordinary pages. */
+ * memory of a block just past HUGE_FROM. Without THP the advice is refused: ordinary pages.
+ * A mapped block's header sits at the end of an ordinary page of its own before the data:
+ * in the data's first huge page, writing it made the kernel zero 2 MB for each block made,
+ * used or not (an encoder's arrays: 40-70 ms for every trace, most of a short one's). */
 #define HUGE ((size_t)2 << 20)
 #define HUGE_FROM ((size_t)1 << 20)
+#define HEAD_PAGE ((size_t)4096)
 
-static size_t mapping_for(size_t bytes) {
-  size_t n = bytes + HEADER, page = n >= HUGE_FROM ? HUGE : 4096;
-  return (n + page - 1) & ~(page - 1);
+/* The data part's length: whole huge pages from HUGE_FROM, else whole pages. */
+static size_t data_length(size_t bytes) {
+  size_t page = bytes >= HUGE_FROM ? HUGE : HEAD_PAGE;
+  return (bytes + page - 1) & ~(page - 1);
 }
 
-/* `length` bytes of zero-filled memory; a multiple of HUGE is mapped HUGE-aligned and advised. */
-static void *map(size_t length) {
+/* A mapping of the header page and `length` bytes of zero-filled data; returns the data. Data
+ * of whole huge pages is mapped HUGE-aligned and advised. */
+static char *map(size_t length) {
   if (length % HUGE) {
-    void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return base == MAP_FAILED ? NULL : base;
+    char *start = mmap(NULL, HEAD_PAGE + length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return start == MAP_FAILED ? NULL : start + HEAD_PAGE;
   }
-  /* Over-mapped by HUGE - 4 KB, then the ends around the aligned range given back. */
-  size_t slack = HUGE - 4096;
-  char *raw = mmap(NULL, length + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  /* Over-mapped by HUGE, then the ends around [aligned data - HEAD_PAGE, data end) given back. */
+  size_t total = HEAD_PAGE + length + HUGE;
+  char *raw = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return NULL;
-  char *base = (char *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
-  if (base > raw) munmap(raw, (size_t)(base - raw));
-  size_t tail = (size_t)(raw + length + slack - (base + length));
-  if (tail) munmap(base + length, tail);
-  madvise(base, length, MADV_HUGEPAGE);
-  return base;
+  char *data = (char *)(((uintptr_t)raw + HEAD_PAGE + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+  char *start = data - HEAD_PAGE;
+  if (start > raw) munmap(raw, (size_t)(start - raw));
+  size_t tail = (size_t)(raw + total - (data + length));
+  if (tail) munmap(data + length, tail);
+  madvise(data, length, MADV_HUGEPAGE);
+  return data;
 }
 
-static void *place(void *base, size_t bytes, size_t mapped) {
-  Header *h = base;
+static void *place(void *data, size_t bytes, size_t mapped) {
+  Header *h = (Header *)((char *)data - HEADER);
   h->bytes = bytes;
   h->mapped = mapped;
-  return (char *)base + HEADER;
+  return data;
 }
 
 static Header *header_of(void *p) { return (Header *)((char *)p - HEADER); }
 
 static void *alloc(size_t bytes, bool zeroed) {
-  if (bytes > SIZE_MAX - 2 * 4096) return NULL;
+  if (bytes > SIZE_MAX - HUGE - 2 * HEAD_PAGE) return NULL;
   if (bytes < MAPPED_FROM) {
-    void *base = zeroed ? calloc(1, bytes + HEADER) : malloc(bytes + HEADER);
-    return base ? place(base, bytes, 0) : NULL;
+    char *base = zeroed ? calloc(1, bytes + HEADER) : malloc(bytes + HEADER);
+    return base ? place(base + HEADER, bytes, 0) : NULL;
   }
-  size_t length = mapping_for(bytes);
-  void *base = map(length);
-  return base ? place(base, bytes, length) : NULL;
+  size_t length = data_length(bytes);
+  char *data = map(length);
+  return data ? place(data, bytes, length) : NULL;
 }
 
 void *pages_alloc(size_t bytes) { return alloc(bytes, true); }
@@ -72,24 +79,26 @@ void *pages_alloc_raw(size_t bytes) { return alloc(bytes, false); }
 
 size_t pages_capacity(const void *p) {
   const Header *h = (const Header *)((const char *)p - HEADER);
-  return h->mapped ? h->mapped - HEADER : 0;
+  return h->mapped;
 }
 
 void *pages_realloc(void *p, size_t bytes) {
   if (!p) return pages_alloc(bytes);
   Header *h = header_of(p);
   size_t old = h->bytes;
-  if (h->mapped && bytes >= MAPPED_FROM && bytes <= SIZE_MAX - 2 * 4096) {
-    size_t length = mapping_for(bytes), was = h->mapped;
-    void *base = length == was ? (void *)h : mremap(h, was, length, MREMAP_MAYMOVE);
-    if (base == MAP_FAILED) return NULL;
+  if (h->mapped && bytes >= MAPPED_FROM && bytes <= SIZE_MAX - HUGE - 2 * HEAD_PAGE) {
+    size_t length = data_length(bytes), was = h->mapped;
+    char *start = (char *)p - HEAD_PAGE;
+    char *moved = length == was ? start : mremap(start, HEAD_PAGE + was, HEAD_PAGE + length, MREMAP_MAYMOVE);
+    if (moved == MAP_FAILED) return NULL;
+    char *data = moved + HEAD_PAGE;
     /* Moved or not, a block grown into huge sizes is advised too (only its aligned part can be huge). */
-    if (length % HUGE == 0 && length != was) madvise(base, length, MADV_HUGEPAGE);
+    if (length % HUGE == 0 && length != was) madvise(data, length, MADV_HUGEPAGE);
     /* Pages past the old mapping come zero-filled; bytes of it past `old` may hold what a
      * shrink left. */
-    size_t from_old = (was < length ? was : length) - HEADER, end = from_old < bytes ? from_old : bytes;
-    if (end > old) memset((char *)base + HEADER + old, 0, end - old);
-    return place(base, bytes, length);
+    size_t from_old = was < length ? was : length, end = from_old < bytes ? from_old : bytes;
+    if (end > old) memset(data + old, 0, end - old);
+    return place(data, bytes, length);
   }
   void *next = pages_alloc(bytes);
   if (!next) return NULL;
@@ -101,6 +110,6 @@ void *pages_realloc(void *p, size_t bytes) {
 void pages_free(void *p) {
   if (!p) return;
   Header *h = header_of(p);
-  if (h->mapped) munmap(h, h->mapped);
+  if (h->mapped) munmap((char *)p - HEAD_PAGE, HEAD_PAGE + h->mapped);
   else free(h);
 }

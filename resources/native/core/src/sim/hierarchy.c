@@ -695,6 +695,10 @@ void sim_finish(Sim *s) {
     SimLevel *v = &s->levels[l];
     if (!v->words) continue;
     for (size_t p = 0; p < v->positions; p++) {
+      if (!level_set_ready(v, (uint32_t)(p / v->assoc))) {
+        p += v->assoc - 1;
+        continue;
+      }
       if (v->tags[p] == SIM_EMPTY) continue;
       uint32_t slot = v->slots[p];
       int32_t owner = line_at(v, slot)->owner;

@@ -23,24 +23,38 @@ const char *level_init(SimLevel *v, double size, uint32_t assoc, uint32_t line_s
   v->words = track_bytes ? (line_size + 63) / 64 : 0;
   size_t n = (size_t)sets * assoc;
   v->positions = n;
-  v->tags = malloc(n * sizeof *v->tags);
-  v->slots = malloc(n * sizeof *v->slots);
+  bool lazy = n > LEVEL_EAGER_POSITIONS;
+  v->tags = lazy ? calloc(n, sizeof *v->tags) : malloc(n * sizeof *v->tags);
+  v->slots = lazy ? calloc(n, sizeof *v->slots) : malloc(n * sizeof *v->slots);
+  v->ready = lazy ? calloc(((size_t)sets + 63) / 64, 8) : NULL;
   v->stamps = policy == SIM_FIFO ? calloc(n, sizeof *v->stamps) : NULL;
   v->tree = policy == SIM_PLRU ? calloc(n, 1) : NULL;
   v->stride = sizeof(SimLine) + 8 * (size_t)v->words;
   v->lines = calloc(n, v->stride);
-  if (!v->tags || !v->slots || (policy == SIM_FIFO && !v->stamps) || (policy == SIM_PLRU && !v->tree) || !v->lines) {
+  if (!v->tags || !v->slots || (policy == SIM_FIFO && !v->stamps) || (policy == SIM_PLRU && !v->tree) || !v->lines || (lazy && !v->ready)) {
     level_free(v);
     return "out of memory";
   }
-  for (size_t i = 0; i < n; i++) {
+  if (!lazy)
+    for (size_t i = 0; i < n; i++) {
+      v->tags[i] = SIM_EMPTY;
+      v->slots[i] = (uint32_t)i;
+      line_at(v, i)->owner = -1;
+    }
+  /* xorshift32 must not start at 0. */
+  v->rng = seed ? seed : 1;
+  return NULL;
+}
+
+/* A set as level_init makes it, where the rest of its level (calloc'd) is zeros. */
+void level_init_set(SimLevel *v, uint32_t set) {
+  uint64_t base = (uint64_t)set * v->assoc;
+  for (uint64_t i = base; i < base + v->assoc; i++) {
     v->tags[i] = SIM_EMPTY;
     v->slots[i] = (uint32_t)i;
     line_at(v, i)->owner = -1;
   }
-  /* xorshift32 must not start at 0. */
-  v->rng = seed ? seed : 1;
-  return NULL;
+  v->ready[set >> 6] |= (uint64_t)1 << (set & 63);
 }
 
 void level_free(SimLevel *v) {
@@ -49,6 +63,8 @@ void level_free(SimLevel *v) {
   free(v->stamps);
   free(v->tree);
   free(v->lines);
+  free(v->ready);
+  v->ready = NULL;
   v->tags = NULL;
   v->slots = NULL;
   v->stamps = NULL;
@@ -57,7 +73,7 @@ void level_free(SimLevel *v) {
 }
 
 size_t level_bytes(const SimLevel *v) {
-  return v->positions * (8 + 4 + v->stride + (v->stamps ? 8 : 0) + (v->tree ? 1 : 0));
+  return v->positions * (8 + 4 + v->stride + (v->stamps ? 8 : 0) + (v->tree ? 1 : 0)) + (v->ready ? (v->positions / v->assoc + 63) / 64 * 8 : 0);
 }
 
 /* The hardware popcount where the machine has one (every x86-64 since about 2008), chosen at
@@ -179,7 +195,7 @@ int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool wri
   return SIM_MISS;
 }
 
-int64_t level_find(const SimLevel *v, uint64_t block) {
+int64_t level_find(SimLevel *v, uint64_t block) {
   uint64_t base = level_base(v, block);
   for (uint32_t w = 0; w < v->assoc; w++)
     if (v->tags[base + w] == block) return (int64_t)(base + w);
