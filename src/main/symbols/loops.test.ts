@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { innermostLoop, parseLoops } from './loops'
+import { LoopIndex, parseLoops, type Loop } from './loops'
 
 const DO_MULT = `0000000000001139 <do_mult>:
     1139:	lea    0x7a4100(%rip),%rsi        # 7a5240 <A>
@@ -28,9 +29,27 @@ describe('loop nests from back edges', () => {
       { start: 0x114e, end: 0x1182, function: 'do_mult', depth: 0, parent: -1 },
       { start: 0x1158, end: 0x1172, function: 'do_mult', depth: 1, parent: 0 }
     ])
-    expect(innermostLoop(loops, 0x115c)).toBe(1)
-    expect(innermostLoop(loops, 0x1174)).toBe(0)
-    expect(innermostLoop(loops, 0x1194)).toBe(-1) // calls and forward jumps are not loops
+    const index = new LoopIndex(loops)
+    expect(index.innermost(0x115c)).toBe(1)
+    expect(index.innermost(0x1174)).toBe(0)
+    expect(index.innermost(0x1194)).toBe(-1) // calls and forward jumps are not loops
+  })
+
+  it('finds exactly the loops a pass over all of them finds, overlapping and out of order', () => {
+    const loopArb = fc.record({ start: fc.integer({ min: 0, max: 200 }), length: fc.integer({ min: 0, max: 120 }), depth: fc.integer({ min: 0, max: 3 }) })
+    fc.assert(
+      fc.property(fc.array(loopArb, { maxLength: 40 }), fc.array(fc.integer({ min: -5, max: 330 }), { minLength: 1, maxLength: 30 }), (shapes, addresses) => {
+        const loops: Loop[] = shapes.map((s) => ({ start: s.start, end: s.start + s.length, function: 'f', depth: s.depth, parent: -1 }))
+        const index = new LoopIndex(loops)
+        for (const a of addresses) {
+          const all = loops.flatMap((l, i) => (a >= l.start && a <= l.end ? [i] : []))
+          expect(index.containing(a)).toEqual(all)
+          const deepest = all.reduce((best, i) => (best < 0 || loops[i]!.depth > loops[best]!.depth ? i : best), -1)
+          expect(index.innermost(a)).toBe(deepest)
+        }
+      }),
+      { numRuns: 300 }
+    )
   })
 
   it('a backward jump to a shared epilogue is not a loop (cc -O1 sumfunc)', () => {

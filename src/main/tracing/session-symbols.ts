@@ -10,7 +10,7 @@ import type { PointNames, PointRecord, SessionWriter } from '../store/session-wr
 import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
 import { keptProgramVariables } from '../symbols/kept-layout'
-import { innermostLoop, readLoops } from '../symbols/loops'
+import { LoopIndex, readLoops } from '../symbols/loops'
 import { namePoints, pointModules } from '../symbols/name-points'
 import { pointColumnsOf } from '../store/point-columns'
 import { touchesOf } from '../store/touches'
@@ -161,14 +161,16 @@ async function storeLoops(
   const pointLoops = new Map<number, number>()
   const byIdx = new Map(names.map((n) => [n.idx, n]))
   const body = loops.map(() => [] as Array<{ file: string | null; line: number | null }>)
+  const index = new LoopIndex(loops)
   for (const p of points) {
-    const loop = innermostLoop(loops, p.pc - offset)
-    if (loop >= 0) pointLoops.set(p.idx, loop)
-    // Every loop containing the point (nested headers) sees its line.
-    loops.forEach((l, i) => {
-      const pc = p.pc - offset
-      if (pc >= l.start && pc <= l.end) body[i]!.push({ file: byIdx.get(p.idx)?.file ?? null, line: byIdx.get(p.idx)?.line ?? null })
-    })
+    const containing = index.containing(p.pc - offset)
+    let innermost = -1
+    for (const i of containing) {
+      if (innermost < 0 || loops[i]!.depth > loops[innermost]!.depth) innermost = i
+      // Every loop containing the point (nested headers) sees its line.
+      body[i]!.push({ file: byIdx.get(p.idx)?.file ?? null, line: byIdx.get(p.idx)?.line ?? null })
+    }
+    if (innermost >= 0) pointLoops.set(p.idx, innermost)
   }
   writer.writeLoops(
     loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLine(lines[i], body[i]!) })),
