@@ -88,12 +88,23 @@ void *pages_realloc(void *p, size_t bytes) {
   size_t old = h->bytes;
   if (h->mapped && bytes >= MAPPED_FROM && bytes <= SIZE_MAX - HUGE - 2 * HEAD_PAGE) {
     size_t length = data_length(bytes), was = h->mapped;
-    char *start = (char *)p - HEAD_PAGE;
-    char *moved = length == was ? start : mremap(start, HEAD_PAGE + was, HEAD_PAGE + length, MREMAP_MAYMOVE);
-    if (moved == MAP_FAILED) return NULL;
-    char *data = moved + HEAD_PAGE;
-    /* Moved or not, a block grown into huge sizes is advised too (only its aligned part can be huge). */
-    if (length % HUGE == 0 && length != was) madvise(data, length, MADV_HUGEPAGE);
+    char *start = (char *)p - HEAD_PAGE, *data = (char *)p;
+    if (length != was) {
+      /* Huge-page data is moved onto a fresh aligned mapping (its pages move, nothing is
+       * copied): where the kernel would place it, the data after the header page would start
+       * 4 KB past a 2 MB boundary, its first huge page lost to 4 KB faults. */
+      char *onto = length % HUGE == 0 ? map(length) : NULL;
+      if (length % HUGE == 0 && !onto) return NULL;
+      char *moved = onto ? mremap(start, HEAD_PAGE + was, HEAD_PAGE + length, MREMAP_MAYMOVE | MREMAP_FIXED, onto - HEAD_PAGE)
+                         : mremap(start, HEAD_PAGE + was, HEAD_PAGE + length, MREMAP_MAYMOVE);
+      if (moved == MAP_FAILED) {
+        if (onto) munmap(onto - HEAD_PAGE, HEAD_PAGE + length);
+        return NULL;
+      }
+      data = moved + HEAD_PAGE;
+      /* The moved mapping keeps the old one's advice: a block grown into huge sizes is advised. */
+      if (onto) madvise(data, length, MADV_HUGEPAGE);
+    }
     /* Pages past the old mapping come zero-filled; bytes of it past `old` may hold what a
      * shrink left. */
     size_t from_old = was < length ? was : length, end = from_old < bytes ? from_old : bytes;
