@@ -72,7 +72,7 @@ void metrics_init(RsdMetrics *m) {
 }
 
 void metrics_free(RsdMetrics *m) {
-  pages_free(m->state), pages_free(m->start), pages_free(m->stride), pages_free(m->length), pages_free(m->accesses), pages_free(m->predictable);
+  pages_free(m->at);
   hist_free(&m->lengths);
   hist_free(&m->strides);
   memset(m, 0, sizeof *m);
@@ -81,9 +81,7 @@ void metrics_free(RsdMetrics *m) {
 bool metrics_grow(RsdMetrics *m, uint32_t points) {
   if (points <= m->points) return true;
   size_t n = points > 2 * m->points ? points : 2 * m->points;
-  if (!grow_zeroed((void **)&m->state, n) || !grow_zeroed((void **)&m->start, n * 8) || !grow_zeroed((void **)&m->stride, n * 8) ||
-      !grow_zeroed((void **)&m->length, n * 8) || !grow_zeroed((void **)&m->accesses, n * 8) ||
-      !grow_zeroed((void **)&m->predictable, n * 8)) {
+  if (!grow_zeroed((void **)&m->at, n * sizeof *m->at)) {
     m->failed = true;
     return false;
   }
@@ -92,10 +90,11 @@ bool metrics_grow(RsdMetrics *m, uint32_t points) {
 }
 
 void metrics_close(RsdMetrics *m, uint32_t point) {
-  double len = m->length[point];
+  MetricsPoint *x = &m->at[point];
+  double len = x->length;
   if (len < 3) return;
-  m->predictable[point] += len;
-  if (!hist_add(&m->lengths, point, len) || !hist_add(&m->strides, point, m->stride[point])) m->failed = true;
+  x->predictable += len;
+  if (!hist_add(&m->lengths, point, len) || !hist_add(&m->strides, point, x->stride)) m->failed = true;
 }
 
 /* Histogram entries grouped by point: `first[p]..first[p+1]` index `slots`. */
@@ -148,8 +147,8 @@ static uint32_t top(const Histogram *h, uint32_t *slots, uint32_t n, double *out
 
 bool metrics_finish(RsdMetrics *m, void (*each)(void *ctx, const PointMetrics *pm), void *ctx) {
   for (uint32_t p = 0; p < m->points; p++) {
-    if (m->state[p] == 2) metrics_close(m, p);
-    m->state[p] = 0;
+    if (m->at[p].state == 2) metrics_close(m, p);
+    m->at[p].state = 0;
   }
   if (m->failed) return false;
   Grouped gl = {0}, gs = {0};
@@ -157,10 +156,10 @@ bool metrics_finish(RsdMetrics *m, void (*each)(void *ctx, const PointMetrics *p
   PointMetrics *pm = ok ? malloc(sizeof *pm) : NULL;
   if (pm) {
     for (uint32_t p = 0; p < m->points; p++) {
-      if (m->accesses[p] == 0) continue;
+      if (m->at[p].accesses == 0) continue;
       pm->point = p;
-      pm->accesses = m->accesses[p];
-      pm->predictable = m->predictable[p];
+      pm->accesses = m->at[p].accesses;
+      pm->predictable = m->at[p].predictable;
       pm->streams = 0;
       pm->length_sum = 0;
       pm->distinct_lengths = gl.first[p + 1] - gl.first[p];

@@ -16,10 +16,16 @@ typedef struct {
   uint32_t mask, size;
 } Histogram;
 
+/* One point's state in one record: an irregular program's accesses visit thousands of points
+ * in no order, and an array per field cost a cache miss per field per access. */
+typedef struct {
+  double start, stride, length, accesses, predictable;
+  uint8_t state;
+} MetricsPoint;
+
 typedef struct {
   uint32_t points; /* capacity */
-  uint8_t *state;
-  double *start, *stride, *length, *accesses, *predictable;
+  MetricsPoint *at;
   Histogram lengths, strides;
   bool failed; /* out of memory */
 } RsdMetrics;
@@ -30,23 +36,24 @@ bool metrics_grow(RsdMetrics *m, uint32_t points);
 void metrics_close(RsdMetrics *m, uint32_t point);
 
 static inline void metrics_add(RsdMetrics *m, uint32_t point, double address) {
-  m->accesses[point] += 1;
-  uint8_t s = m->state[point];
+  MetricsPoint *x = &m->at[point];
+  x->accesses += 1;
+  uint8_t s = x->state;
   if (s == 2) {
-    if (address == m->start[point] + m->length[point] * m->stride[point]) {
-      m->length[point] += 1;
+    if (address == x->start + x->length * x->stride) {
+      x->length += 1;
       return;
     }
     metrics_close(m, point);
-    m->state[point] = 1;
-    m->start[point] = address;
+    x->state = 1;
+    x->start = address;
   } else if (s == 1) {
-    m->stride[point] = address - m->start[point];
-    m->length[point] = 2;
-    m->state[point] = 2;
+    x->stride = address - x->start;
+    x->length = 2;
+    x->state = 2;
   } else {
-    m->state[point] = 1;
-    m->start[point] = address;
+    x->state = 1;
+    x->start = address;
   }
 }
 

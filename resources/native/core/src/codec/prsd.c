@@ -12,10 +12,7 @@ void prsd_init(PrsdDetector *d, PrsdSink *sink) {
 void prsd_free(PrsdDetector *d) {
   for (uint32_t p = 0; p < d->points; p++) free(d->upper[p]);
   pages_free(d->upper);
-  pages_free(d->state0);
-  pages_free(d->start0);
-  pages_free(d->stride0);
-  pages_free(d->length0);
+  pages_free(d->level0);
   memset(d, 0, sizeof *d);
 }
 
@@ -23,9 +20,7 @@ bool prsd_grow(PrsdDetector *d, uint32_t points) {
   if (points <= d->points) return true;
   uint32_t cap = points > 2 * d->points ? points : 2 * d->points;
   size_t n = cap;
-  if (!grow_zeroed((void **)&d->state0, n) || !grow_zeroed((void **)&d->start0, n * 8) ||
-      !grow_zeroed((void **)&d->stride0, n * 8) || !grow_zeroed((void **)&d->length0, n * 8) ||
-      !grow_zeroed((void **)&d->upper, n * sizeof(PrsdLevels *))) {
+  if (!grow_zeroed((void **)&d->level0, n * sizeof *d->level0) || !grow_zeroed((void **)&d->upper, n * sizeof(PrsdLevels *))) {
     d->failed = true;
     return false;
   }
@@ -114,12 +109,13 @@ void prsd_push(PrsdDetector *d, uint32_t point, int level, const Prsd *x) {
 
 void prsd_flush(PrsdDetector *d) {
   for (uint32_t p = 0; p < d->points; p++) {
-    uint8_t s = d->state0[p];
+    PrsdLevel0 *z = &d->level0[p];
+    uint8_t s = z->state;
     if (s == PRSD_EMPTY) continue;
-    d->state0[p] = PRSD_EMPTY;
+    z->state = PRSD_EMPTY;
     if (s == PRSD_COMPOUND) {
       Prsd rsd;
-      prsd_level0(&rsd, d->start0[p], d->length0[p], d->stride0[p]);
+      prsd_level0(&rsd, z->start, z->length, z->stride);
       prsd_push(d, p, 1, &rsd);
     }
     PrsdLevels *l = d->upper[p];
@@ -131,6 +127,6 @@ void prsd_flush(PrsdDetector *d) {
         prsd_push(d, p, level + 1, &e);
       }
     }
-    if (s == PRSD_SINGLE) prsd_sink_irregular(d->sink, p, d->start0[p]);
+    if (s == PRSD_SINGLE) prsd_sink_irregular(d->sink, p, z->start);
   }
 }

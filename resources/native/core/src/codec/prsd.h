@@ -28,10 +28,16 @@ typedef struct {
   Prsd element[PRSD_MAX_LEVEL + 1];
 } PrsdLevels;
 
+/* A point's level 0 in one record (an irregular trace visits points in no order: a record
+ * per point is a cache line per access, an array per field was one per field). */
+typedef struct {
+  double start, stride, length;
+  uint8_t state;
+} PrsdLevel0;
+
 typedef struct {
   uint32_t points; /* capacity */
-  uint8_t *state0;
-  double *start0, *stride0, *length0;
+  PrsdLevel0 *level0;
   PrsdLevels **upper; /* levels 1..MAX_LEVEL, allocated when a point first needs them */
   PrsdSink *sink;
   bool failed; /* out of memory */
@@ -57,29 +63,30 @@ static inline void prsd_level0(Prsd *x, double start, double length, double stri
 /* Processes one address of `point` at level 0: the common case, an address the level-0 RSD
  * predicts, is one multiply-add and a compare. */
 static inline void prsd_add(PrsdDetector *d, uint32_t point, double address) {
-  uint8_t s = d->state0[point];
+  PrsdLevel0 *z = &d->level0[point];
+  uint8_t s = z->state;
   if (s == PRSD_COMPOUND) {
-    if (address == d->start0[point] + d->length0[point] * d->stride0[point]) {
-      d->length0[point] += 1;
+    if (address == z->start + z->length * z->stride) {
+      z->length += 1;
       return;
     }
     /* Not a compatible child: push the RSD up, empty level 0, process the address again. Only
      * levels up to the height are ever read, so the rest stays unset (zeroing the whole struct
      * was a tenth of the encoder's time on irregular traces). */
     Prsd rsd;
-    prsd_level0(&rsd, d->start0[point], d->length0[point], d->stride0[point]);
-    d->state0[point] = PRSD_EMPTY;
+    prsd_level0(&rsd, z->start, z->length, z->stride);
+    z->state = PRSD_EMPTY;
     prsd_push(d, point, 1, &rsd);
-    d->state0[point] = PRSD_SINGLE;
-    d->start0[point] = address;
+    z->state = PRSD_SINGLE;
+    z->start = address;
   } else if (s == PRSD_SINGLE) {
     /* Two addresses are always compatible siblings: they form an RSD of length 2. */
-    d->stride0[point] = address - d->start0[point];
-    d->length0[point] = 2;
-    d->state0[point] = PRSD_COMPOUND;
+    z->stride = address - z->start;
+    z->length = 2;
+    z->state = PRSD_COMPOUND;
   } else {
-    d->state0[point] = PRSD_SINGLE;
-    d->start0[point] = address;
+    z->state = PRSD_SINGLE;
+    z->start = address;
   }
 }
 
