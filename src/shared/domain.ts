@@ -3,7 +3,7 @@
  * Plain data only: everything here crosses IPC/WebSocket boundaries as JSON.
  */
 import type { z } from 'zod'
-import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
+import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, loopTransformSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
 
 // Index aliases, as in the Firefox Profiler (IndexIntoFuncTable ...): plain numbers at run
 // time, named for the table they index so a signature says which number it wants.
@@ -37,6 +37,7 @@ export type WritePolicy = NonNullable<CacheLevelConfig['writePolicy']>
 export type PrefetchPolicy = NonNullable<CacheLevelConfig['prefetch']>
 export type TlbLevelConfig = z.output<typeof tlbLevelSchema>
 export type LayoutFilter = z.output<typeof layoutFilterSchema>
+export type LoopTransform = z.output<typeof loopTransformSchema>
 export type HierarchyConfig = z.output<typeof hierarchySchema>
 export type SamplingMode = z.output<typeof samplingSchema>
 export type ObjectsOptions = z.output<typeof objectsOptionsSchema>
