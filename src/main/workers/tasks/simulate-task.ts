@@ -10,7 +10,7 @@ import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import type { AccessBatch } from '../../simulate/hierarchy'
-import { NestRefusal } from '../../simulate/transform/nest-plan'
+import { refusedAsInput as refused, transformsOf, type TransformChain } from '../../session-analysis/run-transforms'
 import type { AccessPoint } from '../../../shared/domain'
 import { storeRun } from '../../store/runs'
 import type { KeptRun } from '../../store/run-rows'
@@ -25,36 +25,13 @@ interface Simulation {
   hierarchy: NativeHierarchy
   layout: LayoutMap | null
   /** Loop transforms (simulate/transform/), applied before the layout filters; null: none. */
-  transforms: { push(batch: AccessBatch): AccessBatch[]; finish(): AccessBatch[] } | null
+  transforms: TransformChain | null
   interval: number
-}
-
-/** A loop transform's refusal as the user's one line (invalid input: nothing is simulated). */
-function refused<T>(f: () => T): T {
-  try {
-    return f()
-  } catch (e) {
-    if (e instanceof NestRefusal) throw new StrideError(e.message, 'invalid-input')
-    throw e
-  }
 }
 
 /** Batches through a simulation's transforms and layout filters into its hierarchy. */
 function feed(s: Simulation, batches: AccessBatch[]): void {
   for (const b of batches) s.hierarchy.run(s.layout ? s.layout.mapBatch(b) : b)
-}
-
-async function transformsOf(config: HierarchyConfig, points: () => AccessPoint[]): Promise<Simulation['transforms']> {
-  if (!config.transforms || config.transforms.length === 0) return null
-  // Loaded only for a transform: the source's parser (tree-sitter) is no plain what-if's.
-  const [{ nestStreams, chainStreams }, { nestInFile }] = await Promise.all([import('../../simulate/transform/nest-streams'), import('../../simulate/transform/source-nest')])
-  const transforms = config.transforms
-  try {
-    return chainStreams(transforms, await nestStreams(transforms, points(), nestInFile))
-  } catch (e) {
-    if (e instanceof NestRefusal) throw new StrideError(e.message, 'invalid-input')
-    throw e
-  }
 }
 
 async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined, points: () => AccessPoint[]): Promise<Simulation> {
