@@ -461,6 +461,8 @@ export type AdviceAction =
   | { kind: 'levels'; label: string; levels: CacheLevelConfig[] }
   /** The run's data TLB levels with one changed (more entries, bigger pages). */
   | { kind: 'tlb'; label: string; tlb: TlbLevelConfig[] }
+  /** Loop transforms to add to the run's own (simulate/transform/: interchange, tiling). */
+  | { kind: 'transform'; label: string; transforms: LoopTransform[] }
 
 export type AdviceDiagnosis =
   | 'conflict'
@@ -516,6 +518,8 @@ export interface AdviceItem {
   /** Where the rule comes from, e.g. "METRIC Fig. 8: evictor references". */
   rules: string[]
   action?: AdviceAction
+  /** The code change the suggestion names, simulated (a loop interchange or tiling), beside `action`. */
+  codeAction?: AdviceAction
 }
 
 export interface RunAdvice {
