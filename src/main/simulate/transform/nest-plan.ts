@@ -65,8 +65,15 @@ export function planNest(run: NestRun, isWrite: (point: number) => boolean, orde
 /** The run's body, trip counts and instances, verified affine on every access; throws NestRefusal. */
 export function nestShape(run: NestRun, name: PointName): NestShape {
   const { points, addresses, count } = run
+  // Per point, typed: a nest run is millions of accesses of a few points.
+  let top = 0
+  for (let k = 0; k < count; k++) top = Math.max(top, points[k]!)
+  const perPoint = new Float64Array(top + 1)
+  for (let k = 0; k < count; k++) perPoint[points[k]!]!++
   const counts = new Map<number, number>()
-  for (let k = 0; k < count; k++) counts.set(points[k]!, (counts.get(points[k]!) ?? 0) + 1)
+  perPoint.forEach((c, p) => {
+    if (c > 0) counts.set(p, c)
+  })
   const most = Math.max(...counts.values())
   const outside = [...counts].filter(([, c]) => c < most)
   const body: number[] = []
@@ -80,12 +87,13 @@ export function nestShape(run: NestRun, name: PointName): NestShape {
   // The body's accesses as iteration vectors: vec[t * m + r].
   const iterations = most
   const vec = new Float64Array(iterations * m)
-  const slot = new Map(body.map((p, r) => [p, r]))
+  const slot = new Int32Array(top + 1).fill(-1)
+  body.forEach((p, r) => (slot[p] = r))
   let t = 0
   let r = 0
   for (let k = 0; k < count; k++) {
-    const s = slot.get(points[k]!)
-    if (s === undefined) continue
+    const s = slot[points[k]!]!
+    if (s < 0) continue
     if (s !== r) throw new NestRefusal(`its references do not come in one order each inner iteration (${name(points[k]!)} where ${name(body[r]!)} was expected: a branch or a call inside the nest), so it is not a perfect nest`)
     vec[t * m + r] = addresses[k]!
     if (++r === m) {
@@ -185,8 +193,8 @@ function rank(order: NestOrder, shape: NestShape): (o: number, i: number) => num
 
 /**
  * Refuses when two accesses of one address, one a write, would run in the other order: per
- * address, in recorded order, every write must stay after every access before it and before
- * every access after it (checked with prefix maxima and suffix minima of the new ranks).
+ * address written in an instance, in recorded order, every write must stay after every access
+ * before it and before every access after it (prefix maxima and suffix minima of the new ranks).
  */
 function checkDependences(run: NestRun, shape: NestShape, isWrite: (point: number) => boolean, order: NestOrder, name: PointName): void {
   const { body, inner, outer, instances } = shape
@@ -195,40 +203,38 @@ function checkDependences(run: NestRun, shape: NestShape, isWrite: (point: numbe
   if (!writes.some((w) => w)) return
   const at = rank(order, shape)
   const perInstance = inner * outer * m
+  // New position of the access k of an instance: its iteration's rank, then its body slot.
+  const newPos = (k: number) => {
+    const t = Math.floor(k / m)
+    return at(Math.floor(t / inner), t % inner) * m + (k % m)
+  }
   for (let n = 0; n < instances; n++) {
-    // Accesses of this instance sorted by address, then by recorded order.
-    const idx = new Uint32Array(perInstance)
-    for (let k = 0; k < perInstance; k++) idx[k] = k
     const base = n * perInstance
-    const addr = (k: number) => run.addresses[base + k]!
-    idx.sort((a, b) => addr(a) - addr(b) || a - b)
-    // New position of the access k of the instance: its iteration's rank, then its body slot.
-    const newPos = (k: number) => {
-      const t = Math.floor(k / m)
-      return at(Math.floor(t / inner), t % inner) * m + (k % m)
+    // Only addresses the instance writes can carry a dependence: group their accesses, in
+    // recorded order (a Set and a Map over those; every other access is one Set lookup).
+    const written = new Set<number>()
+    for (let k = 0; k < perInstance; k++) if (writes[k % m]) written.add(run.addresses[base + k]!)
+    const groups = new Map<number, number[]>()
+    for (let k = 0; k < perInstance; k++) {
+      const a = run.addresses[base + k]!
+      if (!written.has(a)) continue
+      const g = groups.get(a)
+      if (g) g.push(k)
+      else groups.set(a, [k])
     }
-    for (let g = 0; g < perInstance; ) {
-      let e = g + 1
-      while (e < perInstance && addr(idx[e]!) === addr(idx[g]!)) e++
-      if (e - g > 1) {
-        let anyWrite = false
-        for (let k = g; k < e; k++) if (writes[idx[k]! % m]) anyWrite = true
-        if (anyWrite) {
-          const pos = Array.from(idx.subarray(g, e), newPos)
-          const suffixMin = new Array<number>(pos.length + 1).fill(Infinity)
-          for (let k = pos.length - 1; k >= 0; k--) suffixMin[k] = Math.min(suffixMin[k + 1]!, pos[k]!)
-          let prefixMax = -Infinity
-          for (let k = 0; k < pos.length; k++) {
-            const w = writes[idx[g + k]! % m]!
-            if (w && (prefixMax > pos[k]! || suffixMin[k + 1]! < pos[k]!)) {
-              const what = name(body[idx[g + k]! % m]!)
-              throw new NestRefusal(`the new order would reverse a dependence the recorded addresses show (${what} writes 0x${addr(idx[g]!).toString(16)}, which the nest also accesses at another iteration before it), so the transformed program would compute something else`)
-            }
-            prefixMax = Math.max(prefixMax, pos[k]!)
-          }
+    for (const [address, group] of groups) {
+      if (group.length < 2) continue
+      const pos = group.map(newPos)
+      const suffixMin = new Array<number>(pos.length + 1).fill(Infinity)
+      for (let k = pos.length - 1; k >= 0; k--) suffixMin[k] = Math.min(suffixMin[k + 1]!, pos[k]!)
+      let prefixMax = -Infinity
+      for (let k = 0; k < pos.length; k++) {
+        if (writes[group[k]! % m] && (prefixMax > pos[k]! || suffixMin[k + 1]! < pos[k]!)) {
+          const what = name(body[group[k]! % m]!)
+          throw new NestRefusal(`the new order would reverse a dependence the recorded addresses show (${what} writes 0x${address.toString(16)}, which the nest also accesses at another iteration before it), so the transformed program would compute something else`)
         }
+        prefixMax = Math.max(prefixMax, pos[k]!)
       }
-      g = e
     }
   }
 }
