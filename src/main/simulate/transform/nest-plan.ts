@@ -5,7 +5,8 @@
  * The rules, stated once:
  * - The input is one *run*: consecutive recorded accesses of the nest's points (nothing else
  *   executed in between). A run may hold several *instances* of the nest, one after another
- *   (an enclosing loop with no accesses of its own).
+ *   (an enclosing loop with no accesses of its own). Accesses before the first body access
+ *   and after the last (a loop-invariant load hoisted out of the nest) stay in place.
  * - Body: the points accessed once per inner iteration, in one fixed order (the first
  *   repetition of a point ends the first iteration). A point accessed fewer times is outside
  *   the inner loop: the nest is not perfect and is refused.
@@ -57,19 +58,46 @@ export class NestRefusal extends Error {}
 export type PointName = (point: number) => string
 
 export function planNest(run: NestRun, isWrite: (point: number) => boolean, order: NestOrder, name: PointName): NestPlan {
-  const shape = nestShape(run, name)
-  checkDependences(run, shape, isWrite, order, name)
-  return { shape, order: newOrder(shape, order) }
+  // Accesses before the first body access and after the last (a loop-invariant load hoisted
+  // before the nest but on its lines) stay where they are.
+  const { lo, hi } = bodySpan(run)
+  const body = { count: hi - lo, points: run.points.subarray(lo, hi), addresses: run.addresses.subarray(lo, hi), sizes: run.sizes.subarray(lo, hi) }
+  const shape = nestShape(body, name)
+  checkDependences(body, shape, isWrite, order, name)
+  const reordered = newOrder(shape, order)
+  const out = new Uint32Array(run.count)
+  for (let k = 0; k < run.count; k++) out[k] = k
+  for (let k = 0; k < reordered.length; k++) out[lo + k] = lo + reordered[k]!
+  return { shape, order: out }
+}
+
+/** Accesses per point (points are small dense indexes). */
+function pointCounts(run: NestRun): Float64Array {
+  let top = 0
+  for (let k = 0; k < run.count; k++) top = Math.max(top, run.points[k]!)
+  const perPoint = new Float64Array(top + 1)
+  for (let k = 0; k < run.count; k++) perPoint[run.points[k]!]!++
+  return perPoint
+}
+
+/** From the first to past the last access of a body point (one accessed most often). */
+function bodySpan(run: NestRun): { lo: number; hi: number } {
+  const perPoint = pointCounts(run)
+  let most = 0
+  for (const c of perPoint) most = Math.max(most, c)
+  let lo = 0
+  while (lo < run.count && perPoint[run.points[lo]!] !== most) lo++
+  let hi = run.count
+  while (hi > lo && perPoint[run.points[hi - 1]!] !== most) hi--
+  return { lo, hi }
 }
 
 /** The run's body, trip counts and instances, verified affine on every access; throws NestRefusal. */
 export function nestShape(run: NestRun, name: PointName): NestShape {
   const { points, addresses, count } = run
   // Per point, typed: a nest run is millions of accesses of a few points.
-  let top = 0
-  for (let k = 0; k < count; k++) top = Math.max(top, points[k]!)
-  const perPoint = new Float64Array(top + 1)
-  for (let k = 0; k < count; k++) perPoint[points[k]!]!++
+  const perPoint = pointCounts(run)
+  const top = perPoint.length - 1
   const counts = new Map<number, number>()
   perPoint.forEach((c, p) => {
     if (c > 0) counts.set(p, c)
@@ -230,8 +258,17 @@ function checkDependences(run: NestRun, shape: NestShape, isWrite: (point: numbe
       let prefixMax = -Infinity
       for (let k = 0; k < pos.length; k++) {
         if (writes[group[k]! % m] && (prefixMax > pos[k]! || suffixMin[k + 1]! < pos[k]!)) {
+          // The access that would cross it: an earlier one now after it, or a later one now before.
+          const other = group.findIndex((_, j) => (j < k && pos[j]! > pos[k]!) || (j > k && pos[j]! < pos[k]!))
+          const iteration = (a: number) => {
+            const t = Math.floor(a / m)
+            return `(outer ${Math.floor(t / inner) + 1}, inner ${(t % inner) + 1})`
+          }
           const what = name(body[group[k]! % m]!)
-          throw new NestRefusal(`the new order would reverse a dependence the recorded addresses show (${what} writes 0x${address.toString(16)}, which the nest also accesses at another iteration before it), so the transformed program would compute something else`)
+          const by = name(body[group[other]! % m]!)
+          throw new NestRefusal(
+            `it would reverse a dependence the recorded addresses show: ${what} writes 0x${address.toString(16)} at iteration ${iteration(group[k]!)}, which ${by} accesses at iteration ${iteration(group[other]!)}, ${other < k ? 'before' : 'after'} it now and ${other < k ? 'after' : 'before'} it then`
+          )
         }
         prefixMax = Math.max(prefixMax, pos[k]!)
       }

@@ -101,11 +101,13 @@ describe('nests a transform refuses, with the reason, simulating nothing', () =>
     return r.stderr.trim()
   }
 
-  it('an indirect index and a data-dependent bound', () => {
+  it('an indirect index, a data-dependent bound and a dependence the new order would reverse', () => {
     strideOk(['trace', '--launch', compile('irregular'), '--no-heap', '--out', session], env)
     const before = strideOk(['runs', session], env)
-    expect(refusal('interchange:irregular.c:10')).toMatch(/Cannot interchange the loops at irregular\.c:10: .*\(a\[i\]\[idx\[j\]\]\) is not affine in the loop indices.*an indirect index.*nothing was simulated\.$/)
-    expect(refusal('tile:irregular.c:19:8')).toMatch(/Cannot tile the loops at irregular\.c:19 by 8: the inner loop's trip count varies \(\d+ iterations, then \d+.*a data-dependent bound; nothing was simulated\.$/)
+    expect(refusal('interchange:irregular.c:11')).toMatch(/Cannot interchange the loops at irregular\.c:11: .*\(a\[i\]\[idx\[j\]\]\) is not affine in the loop indices.*an indirect index.*nothing was simulated\.$/)
+    expect(refusal('tile:irregular.c:20:8')).toMatch(/Cannot tile the loops at irregular\.c:20 by 8: the inner loop's trip count varies \(\d+ iterations, then \d+.*a data-dependent bound; nothing was simulated\.$/)
+    // skew: a[i][j] = a[i - 1][j + 1] + 1 reads at (i, j) what (i - 1, j + 1) wrote; interchanged, the read comes first.
+    expect(refusal('interchange:irregular.c:28')).toMatch(/Cannot interchange the loops at irregular\.c:28: it would reverse a dependence the recorded addresses show: .*\(a\[i\]\[j\]\) writes 0x[0-9a-f]+ at iteration \(outer \d+, inner \d+\), which .*\(a\[i - 1\]\[j \+ 1\]\) accesses at iteration .*; nothing was simulated\.$/)
     // No run was stored.
     expect(strideOk(['runs', session], env)).toBe(before)
   })
