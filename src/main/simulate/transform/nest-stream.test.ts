@@ -43,4 +43,9 @@ describe('NestStream', () => {
     expect(tail.length).toBe(24)
     expect(tail.slice(0, 4)).toEqual([[0, 1000], [1, 5000], [0, 1032], [1, 5008]])
   })
+
+  it('refuses a run longer than it may hold, in the user\'s terms', () => {
+    const stream = new NestStream(Uint8Array.from([1, 1, 0]), new Uint8Array(3), { kind: 'interchange' }, (p) => `p${p}`, 10)
+    expect(() => stream.push(batch(trace()))).toThrow(/the nest runs more than 10 accesses without a break/)
+  })
 })

@@ -5,7 +5,10 @@
  * A run that cannot be transformed throws NestRefusal: nothing else is simulated instead.
  */
 import type { AccessBatch } from '../hierarchy'
-import { planNest, type NestOrder, type NestShape, type PointName } from './nest-plan'
+import { NestRefusal, planNest, type NestOrder, type NestShape, type PointName } from './nest-plan'
+
+/** The most accesses one run of a nest may hold to be reordered (about 2 GB with its plan). */
+export const MAX_NEST_ACCESSES = 100_000_000
 
 export class NestStream {
   private points = new Uint32Array(1024)
@@ -22,7 +25,8 @@ export class NestStream {
     private readonly inNest: Uint8Array,
     private readonly writes: Uint8Array,
     private readonly order: NestOrder,
-    private readonly name: PointName
+    private readonly name: PointName,
+    private readonly limit = MAX_NEST_ACCESSES
   ) {}
 
   /**
@@ -59,6 +63,8 @@ export class NestStream {
 
   private hold(batch: AccessBatch, from: number, to: number): void {
     const n = to - from
+    if (this.held + n > this.limit)
+      throw new NestRefusal(`the nest runs more than ${this.limit.toLocaleString('en-US')} accesses without a break, more than Stride holds in memory to reorder them; trace the program on a smaller input`)
     if (this.held + n > this.points.length) {
       const size = Math.max(this.held + n, this.points.length * 2)
       this.points = grow(this.points, new Uint32Array(size), this.held)
