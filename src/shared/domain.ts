@@ -3,7 +3,7 @@
  * Plain data only: everything here crosses IPC/WebSocket boundaries as JSON.
  */
 import type { z } from 'zod'
-import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
+import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, loopTransformSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
 
 // Index aliases, as in the Firefox Profiler (IndexIntoFuncTable ...): plain numbers at run
 // time, named for the table they index so a signature says which number it wants.
@@ -37,6 +37,7 @@ export type WritePolicy = NonNullable<CacheLevelConfig['writePolicy']>
 export type PrefetchPolicy = NonNullable<CacheLevelConfig['prefetch']>
 export type TlbLevelConfig = z.output<typeof tlbLevelSchema>
 export type LayoutFilter = z.output<typeof layoutFilterSchema>
+export type LoopTransform = z.output<typeof loopTransformSchema>
 export type HierarchyConfig = z.output<typeof hierarchySchema>
 export type SamplingMode = z.output<typeof samplingSchema>
 export type ObjectsOptions = z.output<typeof objectsOptionsSchema>
@@ -460,6 +461,8 @@ export type AdviceAction =
   | { kind: 'levels'; label: string; levels: CacheLevelConfig[] }
   /** The run's data TLB levels with one changed (more entries, bigger pages). */
   | { kind: 'tlb'; label: string; tlb: TlbLevelConfig[] }
+  /** Loop transforms to add to the run's own (simulate/transform/: interchange, tiling). */
+  | { kind: 'transform'; label: string; transforms: LoopTransform[] }
 
 export type AdviceDiagnosis =
   | 'conflict'
@@ -515,6 +518,8 @@ export interface AdviceItem {
   /** Where the rule comes from, e.g. "METRIC Fig. 8: evictor references". */
   rules: string[]
   action?: AdviceAction
+  /** The code change the suggestion names, simulated (a loop interchange or tiling), beside `action`. */
+  codeAction?: AdviceAction
 }
 
 export interface RunAdvice {

@@ -46,6 +46,13 @@ describe('run labels', () => {
     expect(configChanges(base, now)).toContain('- L2')
   })
 
+  it('names loop transforms added and dropped, by file name and line', () => {
+    const base = hier({ transforms: [{ kind: 'interchange', file: '/src/mm.c', line: 12 }] })
+    const now = hier({ transforms: [{ kind: 'tile', file: '/src/t.c', line: 9, tile: 16 }] })
+    expect(configChanges(now, base)).toEqual(['tile loops at t.c:9 by 16', 'no interchange loops at mm.c:12'])
+    expect(describeHierarchy(base)).toMatch(/, interchange loops at mm\.c:12$/)
+  })
+
   it('says a run simulates the same as its base', () => {
     const runs = [run(1, hier()), run(2, hier(), 1)]
     expect(derivedLabel(runs[1]!, runs)).toBe('L1 32K 8-way 64B (as run 1)')

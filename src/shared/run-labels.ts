@@ -6,7 +6,7 @@
  * A label the user gave replaces the derived one. Pure: the store, the CLI and the renderer
  * all read labels from here.
  */
-import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, TlbLevelConfig } from './domain'
+import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, LoopTransform, TlbLevelConfig } from './domain'
 import { formatSize } from './sizes'
 
 /** The longest label a user may give (the API and the CLI check it). */
@@ -38,9 +38,15 @@ export function describeFilter(f: LayoutFilter): string {
   return `${f.variable} dimension ${f.dim} to ${f.extent}${f.order === 'column' ? ' (column-major)' : ''}`
 }
 
-/** A whole hierarchy: levels, TLB levels, layout filters. */
+/** `interchange loops at mm.c:7`, `tile loops at t.c:12 by 32`. */
+export function describeTransform(t: LoopTransform): string {
+  const place = `${t.file.slice(t.file.lastIndexOf('/') + 1)}:${t.line}`
+  return t.kind === 'interchange' ? `interchange loops at ${place}` : `tile loops at ${place} by ${t.tile}`
+}
+
+/** A whole hierarchy: levels, TLB levels, layout filters, loop transforms. */
 export function describeHierarchy(c: HierarchyConfig): string {
-  const parts = [...c.levels.map(describeLevel), ...(c.tlb ?? []).map(describeTlb), ...(c.layout ?? []).map(describeFilter)]
+  const parts = [...c.levels.map(describeLevel), ...(c.tlb ?? []).map(describeTlb), ...(c.layout ?? []).map(describeFilter), ...(c.transforms ?? []).map(describeTransform)]
   return `${parts.join(', ')}${c.cachegrindCompatible ? ' (Cachegrind-compatible)' : ''}`
 }
 
@@ -91,6 +97,10 @@ export function configChanges(config: HierarchyConfig, base: HierarchyConfig): s
   const keys = new Set(layout.map(filterKey))
   for (const f of layout) if (!baseKeys.has(filterKey(f))) out.push(describeFilter(f))
   for (const f of baseLayout) if (!keys.has(filterKey(f))) out.push(`no ${describeFilter(f)}`)
+  const transforms = (config.transforms ?? []).map(describeTransform)
+  const baseTransforms = (base.transforms ?? []).map(describeTransform)
+  for (const t of transforms) if (!baseTransforms.includes(t)) out.push(t)
+  for (const t of baseTransforms) if (!transforms.includes(t)) out.push(`no ${t}`)
   if (Boolean(config.cachegrindCompatible) !== Boolean(base.cachegrindCompatible)) out.push(config.cachegrindCompatible ? 'Cachegrind-compatible' : 'not Cachegrind-compatible')
   return out
 }

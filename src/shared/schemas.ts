@@ -81,6 +81,17 @@ export const layoutFilterSchema = z.discriminatedUnion('kind', [
     .strict()
 ])
 
+/**
+ * A code-change what-if (simulate/transform/): the loop whose header is at file:line (or the
+ * loop around the innermost loop holding that line) and the loop directly inside it, swapped
+ * (interchange) or tiled with tiles of `tile` iterations of each.
+ */
+const transformPlace = { file: z.string().min(1).max(4096), line: z.number().int().positive().max(2 ** 31) }
+export const loopTransformSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('interchange'), ...transformPlace }).strict(),
+  z.object({ kind: z.literal('tile'), ...transformPlace, tile: z.number().int().min(1).max(2 ** 31) }).strict()
+])
+
 export const hierarchySchema = z.object({
   /** Innermost first (L1, then L2 ...). */
   levels: z.array(cacheLevelSchema).min(1).max(8),
@@ -89,6 +100,8 @@ export const hierarchySchema = z.object({
   /** Data TLB levels, innermost first (at most two). */
   tlb: z.array(tlbLevelSchema).max(2).optional(),
   layout: z.array(layoutFilterSchema).max(256).optional(),
+  /** Loop transformations, applied to the trace before the layout filters. */
+  transforms: z.array(loopTransformSchema).max(16).optional(),
   /** Accesses per interval of the per-variable miss timeline; null/absent: about 100 intervals. */
   timelineInterval: z.number().int().positive().nullable().optional()
 })

@@ -4,7 +4,7 @@
  * when Stride can try it, the `stride simulate` flags of that what-if.
  */
 import { StrideError } from '../../shared/errors'
-import type { AdviceItem, HierarchyConfig, RunAdvice } from '../../shared/domain'
+import type { AdviceAction, HierarchyConfig, RunAdvice } from '../../shared/domain'
 import { adviseStoredRun } from '../session-analysis/session-advice'
 import { readRuns, openSessionDb } from '../store/session-reader'
 import { flag, has, parseArgs, positiveInt } from './args'
@@ -36,15 +36,16 @@ export async function adviseCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${item.title}  [${item.locations.join(', ')}; ${item.misses.toLocaleString('en-US')} misses, ${(100 * item.share).toFixed(1)}%]`)
     for (const e of item.evidence) io.out(`  - ${e}`)
     io.out(`  → ${item.suggestion}`)
-    const flags = simulateFlags(item, config)
+    const flags = simulateFlags(item.action, config)
     if (flags) io.out(`  try: stride simulate ${session} ${flags}`)
+    const code = simulateFlags(item.codeAction, config)
+    if (code) io.out(`  try the code change: stride simulate ${session} ${code}`)
   }
   return 0
 }
 
 /** The what-if as `stride simulate` flags (the run's own hierarchy with the change). */
-function simulateFlags(item: AdviceItem, config: HierarchyConfig): string | null {
-  const a = item.action
+function simulateFlags(a: AdviceAction | undefined, config: HierarchyConfig): string | null {
   if (!a) return null
   const levels = a.kind === 'levels' ? a.levels : config.levels
   const cache = levels
@@ -56,5 +57,6 @@ function simulateFlags(item: AdviceItem, config: HierarchyConfig): string | null
   const tlb = (a.kind === 'tlb' ? a.tlb : (config.tlb ?? [])).map((t) => ` --tlb ${t.name}:${t.entries}:${t.assoc}:${t.pageSize}${t.policy ? `:${t.policy}` : ''}`)
   const layout = a.kind === 'layout' ? [...(config.layout ?? []), ...a.layout] : (config.layout ?? [])
   const pads = layout.map((f) => (f.kind === 'external' ? ` --pad ${f.variable}=${f.bytes}` : ` --pad-dim ${f.variable}=${f.dim}:${f.extent}${f.order === 'column' ? ':col' : ''}`))
-  return cache + tlb.join('') + pads.join('')
+  const transforms = [...(config.transforms ?? []), ...(a.kind === 'transform' ? a.transforms : [])].map((t) => ` --transform ${t.kind}:${t.file}:${t.line}${t.kind === 'tile' ? `:${t.tile}` : ''}`)
+  return cache + tlb.join('') + pads.join('') + transforms.join('')
 }

@@ -7,7 +7,7 @@ import { lockSessionForRuns } from '../store/session-lock'
 import { readInputFile } from './input-file'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import type { HierarchyConfig, LayoutFilter, RunId, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, LayoutFilter, LoopTransform, RunId, RunReport } from '../../shared/domain'
 import { parseSize } from '../../shared/sizes'
 import { checkCompatible, checkConfig, parseLevels, parseTlbs, usage } from './hierarchy-flags'
 import { lineReportOfRun, readRun, reportOfRun } from '../store/runs'
@@ -26,7 +26,7 @@ import { diffJson, printDiff, printLineReport, printReport, printSweep, reportJs
 
 export const SIMULATE_HELP = `stride simulate SESSION.stride [--cache NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]] ...]
         [--tlb NAME:ENTRIES:ASSOC:PAGE[:POLICY]] ... [--pad VAR=BYTES] ... [--pad-dim VAR=DIM:EXTENT[:row|col]] ...
-        [--dims VAR=D0xD1[x...][@ELEMENT_BYTES]] ... [--config "SPEC;SPEC;..."] ... [--configs FILE.json]
+        [--dims VAR=D0xD1[x...][@ELEMENT_BYTES]] ... [--transform interchange:FILE:LINE | tile:FILE:LINE:B] ... [--config "SPEC;SPEC;..."] ... [--configs FILE.json]
         [--jobs N] [--interval N] [--no-baseline] [--cachegrind-compatible] [--all] [--json]
   --cache  a cache level, innermost first (default: the host's D1 and LL as Cachegrind simulates them; stride hierarchy shows them)
   POLICY   lru (default) | fifo | plru | random
@@ -35,6 +35,9 @@ export const SIMULATE_HELP = `stride simulate SESSION.stride [--cache NAME:SIZE:
   --pad        external padding: VAR and everything laid out after it move up BYTES
   --pad-dim    internal padding: dimension DIM of VAR (0 = outermost) grows to EXTENT (row-major unless :col)
   --dims       VAR's dimensions, outermost first, and element size, when the session does not know them
+  --transform  a code change simulated on the recorded trace: interchange swaps the loop whose header is at
+               FILE:LINE with the loop directly inside it; tile tiles both with tiles of B x B iterations.
+               Refused, with the reason, where the nest is not a perfect affine nest (docs/TRANSFORMS.md)
   --config     one hierarchy of a sweep: level specs separated by ";", TLB levels as tlb=NAME:ENTRIES:ASSOC:PAGE
   --configs    a JSON file: an array of {"levels": [...], "tlb": [...]} (the API's hierarchy objects)
   --jobs       workers for a sweep (default: the machine's cores)
@@ -82,6 +85,18 @@ function parseLayout(pads: string[], padDims: string[], dimsSpecs: string[]): La
   return filters
 }
 
+
+/** `--transform interchange:FILE:LINE` and `--transform tile:FILE:LINE:B`. */
+export function parseTransforms(specs: string[]): LoopTransform[] {
+  return specs.map((spec) => {
+    const interchange = /^interchange:(.+):(\d+)$/.exec(spec)
+    if (interchange && !/:\d+$/.test(interchange[1]!) && Number(interchange[2]) >= 1) return { kind: 'interchange', file: interchange[1]!, line: Number(interchange[2]) }
+    const tile = /^tile:(.+):(\d+):(\d+)$/.exec(spec)
+    if (tile && Number(tile[2]) >= 1 && Number(tile[3]) >= 1) return { kind: 'tile', file: tile[1]!, line: Number(tile[2]), tile: Number(tile[3]) }
+    if (/^tile:/.test(spec)) usage(`--transform "${spec}" must look like tile:FILE:LINE:B (B: iterations per tile side, 1 or more), e.g. --transform tile:transpose.c:9:16.`)
+    usage(`--transform "${spec}" must look like interchange:FILE:LINE or tile:FILE:LINE:B (lines from 1), e.g. --transform interchange:mult.c:24.`)
+  })
+}
 
 /**
  * Fails early, in the user's terms, when a layout filter cannot be applied to this session.
@@ -134,6 +149,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
       pad: { value: true, repeat: true },
       'pad-dim': { value: true, repeat: true },
       dims: { value: true, repeat: true },
+      transform: { value: true, repeat: true },
       config: { value: true, repeat: true },
       configs: { value: true },
       jobs: { value: true },
@@ -149,6 +165,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const compatible = has(args, 'cachegrind-compatible')
   const sharedTlb = parseTlbs(flags(args, 'tlb'))
   const layout = parseLayout(flags(args, 'pad'), flags(args, 'pad-dim'), flags(args, 'dims'))
+  const transforms = parseTransforms(flags(args, 'transform'))
   const interval = flag(args, 'interval') ? positiveInt(flag(args, 'interval')!, '--interval', 'simulate') : null
 
   // The hierarchies to simulate: --cache levels, and/or each --config, and/or --configs FILE.
@@ -179,7 +196,7 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
     raws.push({ raw: { levels: host.config.levels, tlb: sharedTlb }, what: `the host's caches (${host.summary})` })
   }
   const configs = raws.map(({ raw, what }) =>
-    checkConfig(hierarchySchema, { ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
+    checkConfig(hierarchySchema, { ...(raw as object), cachegrindCompatible: compatible, ...(layout.length ? { layout } : {}), ...(transforms.length ? { transforms } : {}), ...(interval ? { timelineInterval: interval } : {}) }, what)
   )
   if (compatible) for (const c of configs) checkCompatible(c)
 

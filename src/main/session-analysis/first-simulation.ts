@@ -69,9 +69,12 @@ export class FirstSimulation {
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
 
-  /** A layout filter places the data structures, which are named only at the end: that one runs after the naming. */
+  /**
+   * A layout filter places the data structures, and a loop transform finds its nest by the
+   * points' lines, both known only at the end: those run after the naming.
+   */
   static runsBeside(config: HierarchyConfig): boolean {
-    return !config.layout || config.layout.length === 0
+    return (!config.layout || config.layout.length === 0) && (!config.transforms || config.transforms.length === 0)
   }
 
   /**

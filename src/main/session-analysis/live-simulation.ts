@@ -148,6 +148,6 @@ export function atInterval(cells: TimelineCell[], width: number, interval: numbe
  */
 export function firstLevelShadow(config: HierarchyConfig): NativeMissClassifier | null {
   const first = config.levels[0]
-  if (!first || (config.layout && config.layout.length > 0)) return null
+  if (!first || (config.layout && config.layout.length > 0) || (config.transforms && config.transforms.length > 0)) return null
   return new NativeMissClassifier(first)
 }

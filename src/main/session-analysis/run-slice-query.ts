@@ -3,6 +3,7 @@
  * array sections by re-simulating the trace (with progress, and a stop check between chunks).
  * Used by the query worker (app) and by `stride query` (CLI).
  */
+import { transformed, transformsOf } from './run-transforms'
 import { StrideError } from '../../shared/errors'
 import type { HierarchyConfig, QuerySlice, SliceReduction } from '../../shared/domain'
 import { parseSliceQuery, SliceParseError, type SliceQuery } from '../../shared/slice-notation'
@@ -10,7 +11,7 @@ import { buildLayoutMap } from '../simulate/layout-filter'
 import { hasTable, type Db } from '../store/open-db'
 import { levelNames } from '../../shared/report-model'
 import { latestRun } from '../store/runs'
-import { countEvents, iterateChunks, parseRunConfig, readPointKinds } from '../store/session-reader'
+import { countEvents, iterateChunks, parseRunConfig, readPointKinds, readPoints } from '../store/session-reader'
 import { readPlacedVariables } from './placed-variables'
 import { factFilter, readSliceFacts } from '../store/slice-facts'
 import { unknownSliceNames, type SessionNames } from '../analysis/query/slice-names'
@@ -50,7 +51,8 @@ async function sectionFacts(db: Db, query: SliceQuery, config: HierarchyConfig, 
   const total = countEvents(db)
   let done = 0
   let lastPost = 0
-  for (const chunk of iterateChunks(db, kinds.length)) {
+  const chain = await transformsOf(config, () => readPoints(db))
+  for (const chunk of transformed(iterateChunks(db, kinds.length), chain)) {
     if (layout) sim.feed(layout.mapBatch(chunk), chunk.addresses)
     else sim.feed(chunk)
     done += chunk.count

@@ -4,6 +4,8 @@
  * fully associative shadow of the level, through the run's layout filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
  * pure. Used in-process by `stride advise` and in the report worker by the API's getAdvice.
  */
+import { transformed, transformsOf } from './run-transforms'
+import type { NestPoint } from '../simulate/transform/nest-streams'
 import { StrideError } from '../../shared/errors'
 import type { HierarchyConfig, MissClasses, RunAdvice, RunReport } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
@@ -42,8 +44,9 @@ export async function classifyMisses(db: Db, report: RunReport, level: string, s
   const kinds = statics.kinds(db)
   const points = statics.points(db)
   const key = { run: report.run, level, size: cache.size, assoc: cache.assoc, lineSize: cache.lineSize, events: countEvents(db) }
-  const layout = !!report.config.layout && report.config.layout.length > 0
-  const counts = readShadowCounts(db, key, kinds.length, { firstLevel: index === 0, layout }) ?? (await replayShadow(db, report, index, kinds))
+  // Stored counts are of the trace as recorded: a run that moved or reordered it replays it.
+  const layout = (!!report.config.layout && report.config.layout.length > 0) || (!!report.config.transforms && report.config.transforms.length > 0)
+  const counts = readShadowCounts(db, key, kinds.length, { firstLevel: index === 0, layout }) ?? (await replayShadow(db, report, index, kinds, () => points))
   const runMisses = new Float64Array(kinds.length)
   const byId = new Map(report.references.map((r) => [r.id, r]))
   for (const p of points) runMisses[p.index] = byId.get(p.id)?.levels[level]?.misses ?? 0
@@ -67,13 +70,14 @@ export function shadowSource(config: HierarchyConfig, index: number, forgetful: 
 }
 
 /** The shadow of level `index` fed the stored trace again: every access for the first level, the previous level's misses for a deeper one. */
-async function replayShadow(db: Db, report: RunReport, index: number, kinds: Uint8Array): Promise<ShadowCounts> {
+async function replayShadow(db: Db, report: RunReport, index: number, kinds: Uint8Array, points: () => readonly NestPoint[]): Promise<ShadowCounts> {
   const cache = report.config.levels[index]!
+  const chain = await transformsOf(report.config, points)
   const layout = report.config.layout && report.config.layout.length > 0 ? buildLayoutMap(await readPlacedVariables(db), report.config.layout) : null
   const shadow = new NativeMissClassifier(cache)
   if (index === 0) {
     const mapped = new Float64Array(1 << 16)
-    for (const chunk of iterateChunks(db, kinds.length)) {
+    for (const chunk of transformed(iterateChunks(db, kinds.length), chain)) {
       let addresses = chunk.addresses
       if (layout) {
         const to = chunk.count <= mapped.length ? mapped : new Float64Array(chunk.count)
@@ -88,7 +92,7 @@ async function replayShadow(db: Db, report: RunReport, index: number, kinds: Uin
     const previous = new MissStream({ config: report.config, pointKinds: kinds, level: index - 1, mapAddresses: layout ? (f, t, n) => layout.apply(f, t, n) : null })
     let ones = new Uint16Array(0)
     let mapped = new Float64Array(0)
-    for (const chunk of iterateChunks(db, kinds.length)) {
+    for (const chunk of transformed(iterateChunks(db, kinds.length), chain)) {
       const misses = previous.run(chunk)
       if (ones.length < misses.count) {
         ones = new Uint16Array(misses.count).fill(1)

@@ -4,6 +4,7 @@
  * pass over the stored trace through the simulator. Reads the session (SQLite) and the C
  * sources; everything it computes is done by the pure modules next to it.
  */
+import { transformedAhead, transformsOf } from './run-transforms'
 import { performance } from 'node:perf_hooks'
 import { StrideError } from '../../shared/errors'
 import type { AccessPoint, ObjectEstimate, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../shared/domain'
@@ -135,7 +136,8 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     let lastPost = 0
     // The next chunk decodes on the thread pool while this one is simulated (two sets of
     // arrays taken in turn: each chunk is done with before the next is asked for).
-    for await (const chunk of iterateChunksAhead(db, kinds.length, { reuse: true })) {
+    const chain = await transformsOf(run.config, () => points)
+    for await (const chunk of transformedAhead(iterateChunksAhead(db, kinds.length, { reuse: true }), chain)) {
       let t = performance.now()
       const misses = stream.run(chunk)
       const objects = new Int32Array(misses.count)

@@ -1,10 +1,10 @@
 /**
  * "What if": re-simulate the open session with the current run's hierarchy changed (other
- * levels, layout filters). When done, the new run is shown in Compare against the run it came
+ * levels, layout filters, loop transforms). When done, the new run is shown in Compare against the run it came
  * from; the active run stays until the user makes the new one active.
  */
 import { create } from 'zustand'
-import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, TlbLevelConfig } from '../../shared/domain'
+import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, LoopTransform, TlbLevelConfig } from '../../shared/domain'
 import { useJobs } from './job-store'
 import { useSession } from './session-store'
 
@@ -13,6 +13,8 @@ export interface WhatIfChange {
   tlb?: TlbLevelConfig[]
   /** Replaces the current run's layout filters. */
   layout?: LayoutFilter[]
+  /** Replaces the current run's loop transforms. */
+  transforms?: LoopTransform[]
 }
 
 /** The hierarchy of a what-if: the base run's, with the change applied. */
@@ -21,7 +23,8 @@ export function computeWhatIfConfig(base: HierarchyConfig, change: WhatIfChange)
     ...base,
     levels: change.levels ?? base.levels,
     tlb: change.tlb ?? base.tlb,
-    layout: change.layout ?? base.layout ?? []
+    layout: change.layout ?? base.layout ?? [],
+    transforms: change.transforms ?? base.transforms ?? []
   }
 }
 

@@ -42,8 +42,18 @@ export function AdvisorView({ session, report }: Props) {
     if (level) void a.load(session, report.run, level)
   }, [session, report.run, level]) // eslint-disable-line react-hooks/exhaustive-deps
 
-  const changeOf = (action: AdviceAction): WhatIfChange =>
-    action.kind === 'layout' ? { layout: [...(report.config.layout ?? []), ...action.layout] } : action.kind === 'tlb' ? { tlb: action.tlb } : { levels: action.levels }
+  const changeOf = (action: AdviceAction): WhatIfChange => {
+    switch (action.kind) {
+      case 'layout':
+        return { layout: [...(report.config.layout ?? []), ...action.layout] }
+      case 'transform':
+        return { transforms: [...(report.config.transforms ?? []), ...action.transforms] }
+      case 'tlb':
+        return { tlb: action.tlb }
+      case 'levels':
+        return { levels: action.levels }
+    }
+  }
   const tryAction = (action: AdviceAction) => void runWhatIf(changeOf(action))
   const propose = useWhatIfDraft((d) => d.propose)
   const advice = a.status === 'ready' ? a.advice : null
@@ -136,6 +146,18 @@ export function AdvisorView({ session, report }: Props) {
                     onClick={() => tryAction(item.action!)}
                   >
                     {item.action.label}
+                  </button>
+                )}
+                {item.codeAction && (
+                  <button
+                    type="button"
+                    className="button primary small"
+                    disabled={busy}
+                    data-testid="advice-code-action"
+                    title={`Re-simulate run ${report.run} with the recorded loop nest reordered as this code change would (docs/TRANSFORMS.md); the new run is shown compared with this one`}
+                    onClick={() => tryAction(item.codeAction!)}
+                  >
+                    {item.codeAction.label}
                   </button>
                 )}
               </div>

@@ -1,11 +1,13 @@
 /**
- * What-if: change the hierarchy or pad data structures, re-simulate the same trace (no re-run
+ * What-if: change the hierarchy, pad data structures or transform loops, re-simulate the same trace (no re-run
  * of the program), and land on the new run compared with this one (shown, not made active).
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import type { RunReport } from '../../shared/domain'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
 import { LayoutFiltersEditor } from '../components/LayoutFiltersEditor'
+import { LoopTransformsEditor } from '../components/LoopTransformsEditor'
+import { parseTransformForm, transformDraft, type LoopTransformDraft } from '../logic/transform-form'
 import { HostCachesLine } from '../components/HostCachesLine'
 import { hostDrafts, levelDraft, parseCacheForm, type CacheLevelDraft } from '../logic/cache-form'
 import { useHost, useHostHierarchy } from '../state/host-store'
@@ -20,7 +22,8 @@ interface Props {
 function draftsOf(report: RunReport, proposal: WhatIfChange | null) {
   return {
     levels: (proposal?.levels ?? report.config.levels).map(levelDraft),
-    layout: (proposal?.layout ?? report.config.layout ?? []).map(layoutDraft)
+    layout: (proposal?.layout ?? report.config.layout ?? []).map(layoutDraft),
+    transforms: (proposal?.transforms ?? report.config.transforms ?? []).map(transformDraft)
   }
 }
 
@@ -31,6 +34,7 @@ export function WhatIfView({ report }: Props) {
   const initial = useMemo(() => draftsOf(report, proposal), [report, proposal, seq]) // eslint-disable-line react-hooks/exhaustive-deps
   const [levels, setLevels] = useState<CacheLevelDraft[]>(initial.levels)
   const [layout, setLayout] = useState<LayoutFilterDraft[]>(initial.layout)
+  const [transforms, setTransforms] = useState<LoopTransformDraft[]>(initial.transforms)
   const [error, setError] = useState<string | null>(null)
   // The form starts from this run's hierarchy (a what-if is a change to it); this machine's
   // D1 and LL are one click away.
@@ -41,10 +45,13 @@ export function WhatIfView({ report }: Props) {
   useEffect(() => {
     setLevels(initial.levels)
     setLayout(initial.layout)
+    setTransforms(initial.transforms)
     setError(null)
   }, [initial])
 
   const variables = report.variables ?? []
+  // The source files a transform may name: those of the run's references.
+  const files = useMemo(() => [...new Set(report.references.map((r) => r.file).filter((f): f is string => f !== null))].sort(), [report])
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -52,8 +59,10 @@ export function WhatIfView({ report }: Props) {
     if (!cache.ok) return setError(cache.error)
     const pads = parseLayoutForm(layout, variables)
     if (!pads.ok) return setError(pads.error)
+    const loops = parseTransformForm(transforms, files)
+    if (!loops.ok) return setError(loops.error)
     setError(null)
-    await runWhatIf({ levels: cache.config.levels, layout: pads.layout })
+    await runWhatIf({ levels: cache.config.levels, layout: pads.layout, transforms: loops.transforms })
   }
 
   return (
@@ -85,6 +94,10 @@ export function WhatIfView({ report }: Props) {
         ) : (
           <LayoutFiltersEditor filters={layout} variables={variables} onChange={setLayout} />
         )}
+      </fieldset>
+      <fieldset className="field-group">
+        <legend>Loop transforms (code changes on the recorded nests)</legend>
+        <LoopTransformsEditor transforms={transforms} files={files} onChange={setTransforms} />
       </fieldset>
       {(error ?? startError) && (
         <div className="notice error" role="alert" data-testid="whatif-error">

@@ -150,9 +150,22 @@ describe('diagnoseRun', () => {
     expect(b!.title).toBe('Large stride: B_Read_1')
     expect(b!.suggestion).toMatch(/interchange the loops/i)
     expect(b!.action).toMatchObject({ kind: 'levels', levels: [{ name: 'L1', prefetch: 'stride' }] })
+    // The code change it names, in one click: the loops around its line interchanged.
+    expect(b!.codeAction).toEqual({ kind: 'transform', label: 'Interchange the loops around kernel.c:8', transforms: [{ kind: 'interchange', file: '/ex/kernel.c', line: 8 }] })
     // A is a plain stream: one miss per 128-byte line, long streams → prefetch.
     expect(a!.diagnosis).toBe('streaming')
     expect(a!.action).toMatchObject({ kind: 'levels', levels: [{ prefetch: 'next-line' }] })
+  })
+
+  it('offers a loop transform once: not on a run that already has it; tiling for capacity misses', () => {
+    const refs: RefSpec[] = [{ id: 'B_Read_1', variable: 'B', line: 8, hits: 0, misses: 1000, reuse: 0.06, regularity: 1, stride: 8000, meanStream: 1000 }]
+    const vars = [global('B', 0x800000, 8_000_000)]
+    const base = report(refs, vars)
+    const done = { ...base, config: { ...base.config, transforms: [{ kind: 'interchange' as const, file: '/ex/kernel.c', line: 8 }] } }
+    expect(diagnoseRun(done, { level: 'L1' }).items[0]!.codeAction).toBeUndefined()
+    const capacity = diagnoseRun(base, { level: 'L1', classes: classes({ B_Read_1: [10, 990, 0] }) }).items[0]!
+    // 128 KiB of 128-byte lines: 16 x 16 tiles (two references' 16 lines, 16 times over, fit; 32 would not).
+    expect(capacity.codeAction).toMatchObject({ kind: 'transform', transforms: [{ kind: 'tile', file: '/ex/kernel.c', line: 8, tile: 16 }] })
   })
 
   it('calls an irregular gather irregular, and flags it as polluting when it evicts the others (METRIC 10.1)', () => {

@@ -143,6 +143,36 @@ function rowPadding(v: VariableInfo | null, line: number): LayoutFilter | null {
   return { kind: 'internal', variable: v.name, dim, extent: v.dims[dim]! + line / v.elementSize, order: 'row' }
 }
 
+/** Whether the run already transforms the loops named by file:line (none is offered twice). */
+function transformed(ctx: RuleContext, file: string, line: number): boolean {
+  return (ctx.report.config.transforms ?? []).some((t) => t.file === file && t.line === line)
+}
+
+/**
+ * The loops around a reference's line interchanged (its line names the loop around the
+ * innermost loop holding it); null without a source line.
+ */
+function interchangeAt(f: RefFacts, ctx: RuleContext): AdviceAction | null {
+  const { file, line } = f.ref
+  if (!file || !line || transformed(ctx, file, line)) return null
+  const at = `${file.slice(file.lastIndexOf('/') + 1)}:${line}`
+  return { kind: 'transform', label: `Interchange the loops around ${at}`, transforms: [{ kind: 'interchange', file, line }] }
+}
+
+/**
+ * The two loops around a reference's line tiled: B x B iterations, B the largest power of two
+ * whose B lines per reference for two references fit the cache at least B times over.
+ */
+function tileAt(f: RefFacts, ctx: RuleContext): AdviceAction | null {
+  const { file, line } = f.ref
+  const cache = ctx.cache
+  if (!file || !line || transformed(ctx, file, line)) return null
+  let tile = 1
+  while ((tile * 2) ** 2 * 2 * cache.lineSize <= cache.size) tile *= 2
+  const at = `${file.slice(file.lastIndexOf('/') + 1)}:${line}`
+  return { kind: 'transform', label: `Tile the loops around ${at} by ${tile}`, transforms: [{ kind: 'tile', file, line, tile }] }
+}
+
 function largeStrideItem(f: RefFacts, ctx: RuleContext): AdviceItem {
   const { cache, item } = ctx
   const line = cache.lineSize
@@ -183,7 +213,8 @@ function largeStrideItem(f: RefFacts, ctx: RuleContext): AdviceItem {
       'Mohan Table 1: loop interchange (very large strides 32+); copying, stream remapping (long streams, large strides); tiling',
       ...(conflict ? ['METRIC 10.3: padding against set conflicts'] : [])
     ],
-    action
+    action,
+    codeAction: (capacity ? tileAt(f, ctx) : interchangeAt(f, ctx)) ?? undefined
   })
 }
 
@@ -271,7 +302,8 @@ export function capacityItem(members: RefFacts[], ctx: RuleContext, evidence: st
     evidence,
     suggestion: `The data does not fit in ${cache.name} between its uses (a fully associative cache of the same size misses too): tile/block the loops so the working set fits, or try a ${kib(cache.size * 2)} ${cache.name}.`,
     rules: ['METRIC Fig. 8: evictor references (high spatial reuse → capacity)', 'Mohan Table 1: tiling'],
-    action: biggerCache(ctx)
+    action: biggerCache(ctx),
+    codeAction: tileAt(members[0]!, ctx) ?? undefined
   })
 }
 

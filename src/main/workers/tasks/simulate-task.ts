@@ -9,6 +9,9 @@ import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
+import type { AccessBatch } from '../../simulate/hierarchy'
+import { refusedAsInput as refused, transformsOf, type TransformChain } from '../../session-analysis/run-transforms'
+import type { AccessPoint } from '../../../shared/domain'
 import { storeRun } from '../../store/runs'
 import type { KeptRun } from '../../store/run-rows'
 import { foldLog, type Db } from '../../store/open-db'
@@ -21,10 +24,17 @@ interface Simulation {
   config: HierarchyConfig
   hierarchy: NativeHierarchy
   layout: LayoutMap | null
+  /** Loop transforms (simulate/transform/), applied before the layout filters; null: none. */
+  transforms: TransformChain | null
   interval: number
 }
 
-async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined): Promise<Simulation> {
+/** Batches through a simulation's transforms and layout filters into its hierarchy. */
+function feed(s: Simulation, batches: AccessBatch[]): void {
+  for (const b of batches) s.hierarchy.run(s.layout ? s.layout.mapBatch(b) : b)
+}
+
+async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined, points: () => AccessPoint[]): Promise<Simulation> {
   const interval = timelineIntervalOf(config, total)
   let layout: LayoutMap | null = null
   if (config.layout && config.layout.length > 0) {
@@ -34,7 +44,8 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
       throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
     }
   }
-  return { config, layout, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }) }
+  const transforms = await transformsOf(config, points)
+  return { config, layout, transforms, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }) }
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
@@ -92,7 +103,7 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
     reader,
     statics.pointCount(reader),
     (chunk) => {
-      for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
+      for (const s of sims) feed(s, s.transforms ? refused(() => s.transforms!.push(chunk)) : [chunk])
     },
     (done) => {
       ctx.progress('simulating', done, total)
@@ -108,8 +119,10 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
       const timeline = timelineVariables(statics.pointVariables(reader))
       variables = timeline.variables
       statics.touches(reader)
-      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread))
+      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread, () => statics.points(reader)))
     }
   )
+  // A nest that ends the trace is held until now.
+  if (!ctx.shouldStop()) for (const s of sims) if (s.transforms) feed(s, refused(() => s.transforms!.finish()))
   return { sims, variables, kinds, total, done }
 }
