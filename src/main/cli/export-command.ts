@@ -54,20 +54,23 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     db.close()
     throw e
   }
-  let fd: number
-  try {
-    fd = openSync(temp, 'wx')
-  } catch (e) {
-    db.close()
-    throw new StrideError(`stride export: cannot write next to ${out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); choose a writable folder.`)
-  }
   let events = 0
   let done = false
   let stoppedBy: NodeJS.Signals | null = null
   const onSignal = (signal: NodeJS.Signals) => {
     stoppedBy ??= signal
   }
+  // Handled before the side file exists: a signal between its creation and the handlers would
+  // kill the export with its default action and leave the file behind.
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
+  let fd: number
+  try {
+    fd = openSync(temp, 'wx')
+  } catch (e) {
+    db.close()
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
+    throw new StrideError(`stride export: cannot write next to ${out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); choose a writable folder.`)
+  }
   try {
     for (const chunk of iterateChunks(db, kinds.length, firstChunks)) {
       // A signal is handled only between turns of the event loop: one between chunks.
