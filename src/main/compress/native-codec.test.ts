@@ -172,6 +172,9 @@ describe.each([1, 2, 3, 4] as const)('native prsd-sequitur-v%i equals the TypeSc
     // Point tables from 5,000 to 40,000 points: the per-point arrays move from malloc's heap to
     // pages of their own and grow by mremap (codec/pages.c), contents kept.
     expectSameEncoding([chunk(5000, 20_000, 23), chunk(12_000, 60_000, 29), chunk(40_000, 100_000, 31), chunk(40_000, 3000, 37)], 1 << 17, version)
+    // Blocks of huge pages grown again (40,000 -> 120,000 points: 2 MB -> 6 MB arrays): a mapped
+    // block is one mapping, header page included, or mremap refuses to move it.
+    expectSameEncoding([chunk(40_000, 100_000, 31), chunk(120_000, 130_000, 41)], 1 << 17, version)
   })
 
   it('rejects what the format cannot hold, naming it', () => {

@@ -34,6 +34,12 @@ static size_t data_length(size_t bytes) {
   return (bytes + page - 1) & ~(page - 1);
 }
 
+/* Asks for huge pages over a whole mapping (header page and data), so that it stays one
+ * mapping: advice on the data alone split it in two, and mremap refuses (EFAULT) to move a
+ * range that spans two. Only the data's aligned 2 MB extents can be huge; the header page,
+ * alone in its extent, stays an ordinary page. */
+static void advise(char *start, size_t length) { madvise(start, HEAD_PAGE + length, MADV_HUGEPAGE); }
+
 /* A mapping of the header page and `length` bytes of zero-filled data; returns the data. Data
  * of whole huge pages is mapped HUGE-aligned and advised. */
 static char *map(size_t length) {
@@ -50,7 +56,7 @@ static char *map(size_t length) {
   if (start > raw) munmap(raw, (size_t)(start - raw));
   size_t tail = (size_t)(raw + total - (data + length));
   if (tail) munmap(data + length, tail);
-  madvise(data, length, MADV_HUGEPAGE);
+  advise(start, length);
   return data;
 }
 
@@ -103,7 +109,7 @@ void *pages_realloc(void *p, size_t bytes) {
       }
       data = moved + HEAD_PAGE;
       /* The moved mapping keeps the old one's advice: a block grown into huge sizes is advised. */
-      if (onto) madvise(data, length, MADV_HUGEPAGE);
+      if (onto) advise(moved, length);
     }
     /* Pages past the old mapping come zero-filled; bytes of it past `old` may hold what a
      * shrink left. */
