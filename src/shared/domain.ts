@@ -460,6 +460,12 @@ export type AdviceAction =
   | { kind: 'levels'; label: string; levels: CacheLevelConfig[] }
   /** The run's data TLB levels with one changed (more entries, bigger pages). */
   | { kind: 'tlb'; label: string; tlb: TlbLevelConfig[] }
+  /**
+   * A multi-core what-if (`stride simulate --cores N --interleave Q` with these layout filters):
+   * false sharing's padding, shown on cores. The one-hierarchy run cannot show coherence misses,
+   * so it is tried from the command line (`command`), not as a run of the session.
+   */
+  | { kind: 'cores'; label: string; cores: number; interleave: number; layout: LayoutFilter[]; command: string }
 
 export type AdviceDiagnosis =
   | 'conflict'
@@ -472,6 +478,10 @@ export type AdviceDiagnosis =
   | 'pointer-chase'
   | 'gather'
   | 'tlb'
+  /** Threads write different bytes of shared cache lines (issue 50). */
+  | 'false-sharing'
+  /** Threads write the same bytes (padding cannot help). */
+  | 'true-sharing'
 
 /** Hill & Smith's three Cs of one reference's misses at a level: the advisor's set-mapping check. */
 export interface MissClassCount {

@@ -46,6 +46,7 @@ export async function adviseCommand(argv: string[], io: Io): Promise<number> {
 function simulateFlags(item: AdviceItem, config: HierarchyConfig): string | null {
   const a = item.action
   if (!a) return null
+  if (a.kind === 'cores') return a.command
   const levels = a.kind === 'levels' ? a.levels : config.levels
   const cache = levels
     .map((l) => {

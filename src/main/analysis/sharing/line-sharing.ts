@@ -31,6 +31,8 @@ export interface ThreadedBatch {
   addresses: Float64Array
   sizes: Uint16Array
   threads: Uint32Array
+  /** The trace's addresses when `addresses` went through a layout map (what-if padding): footprints keep them, for naming. */
+  originals?: Float64Array
 }
 
 /** Point kinds as stored: 0 read, 1 write, 2 modify (a read then a write of the same bytes). */
@@ -46,8 +48,9 @@ export interface Footprint {
   accesses: number
   reads: number
   writes: number
-  /** The point that made this footprint's first access. */
+  /** The point that made this footprint's first access, and its address in the trace. */
   point: number
+  address: number
   /** Its accesses overlapping bytes another thread writes in the line. */
   trueSharing: boolean
 }
@@ -153,12 +156,13 @@ export class LineSharingDetector {
         if (!state) continue
         const lo = Math.max(a, line * size) - line * size
         const hi = Math.min(a + n, (line + 1) * size) - line * size
-        this.touch(state, b.threads[i]!, b.points[i]!, lo, hi)
+        const original = (b.originals ?? b.addresses)[i]! + (Math.max(a, line * size) - a)
+        this.touch(state, b.threads[i]!, b.points[i]!, lo, hi, original)
       }
     }
   }
 
-  private touch(state: LineState, thread: number, point: number, lo: number, hi: number): void {
+  private touch(state: LineState, thread: number, point: number, lo: number, hi: number, address: number): void {
     const kind = this.pointKinds[point] ?? 0
     const writes = kind === WRITE || kind === MODIFY
     const reads = kind !== WRITE
@@ -192,7 +196,7 @@ export class LineSharingDetector {
     let f = slot.footprints.find((x) => x.offset === lo && x.size === hi - lo)
     if (!f) {
       if (slot.footprints.length < MAX_FOOTPRINTS) {
-        f = { offset: lo, size: hi - lo, accesses: 0, reads: 0, writes: 0, point, trueSharing: false }
+        f = { offset: lo, size: hi - lo, accesses: 0, reads: 0, writes: 0, point, address, trueSharing: false }
         slot.footprints.push(f)
       } else {
         f = slot.footprints[slot.footprints.length - 1]!
