@@ -286,7 +286,7 @@ export async function simulateCores(db: Db, request: CoresRequest): Promise<Sess
   const runs = sessionThreadRuns(db)
   const kinds = readPointKinds(db)
   const threads = threadsOf(runs)
-  for (const [t] of request.place) if (!threads.includes(t)) throw new StrideError(`--place names thread ${t}, but the session's threads are ${threads.join(', ')}.`)
+  for (const [t] of request.place) if (!threads.includes(t)) throw new StrideError(`--place names thread ${t}, but the session's threads are ${threads.join(', ')}; place those (stride simulate --cores N --json lists them under placement).`)
   const placement = placeThreads(threads, request.cores, request.place)
   const variables = await readPlacedVariables(db)
   let map: ((a: number) => number) | null = null
