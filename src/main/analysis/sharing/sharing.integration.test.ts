@@ -15,9 +15,9 @@ const env = fixedEnv(home)
 const CACHES = ['--cache', 'L1:32K:8:64', '--cache', 'LL:8M:16:64']
 const CORES = ['--cores', '4', '--cache', 'L1:32K:8:64', '--cache', 'LL:8M:16:64:lru:shared']
 
-function traced(layout: number): string {
-  const program = join(home, `counters${layout}`)
-  const r = spawnSync('cc', ['-g', '-O1', '-pthread', `-DLAYOUT=${layout}`, '-o', program, join(__dirname, 'fixtures', 'counters.c')], { encoding: 'utf8' })
+function traced(layout: number, ...defines: string[]): string {
+  const program = join(home, `counters${layout}${defines.join('')}`)
+  const r = spawnSync('cc', ['-g', '-O1', '-pthread', `-DLAYOUT=${layout}`, ...defines.map((d) => `-D${d}`), '-o', program, join(__dirname, 'fixtures', 'counters.c')], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`cc failed: ${r.stderr}`)
   const session = `${program}.stride`
   strideOk(['trace', '--launch', program, '--functions', 'bump', '--out', session], env)
@@ -97,6 +97,17 @@ describe('false and true sharing on pthread programs', () => {
     expect(advice.items.find((i) => i.diagnosis === 'true-sharing')!.variables).toEqual(['counters'])
     expect(advice.items.some((i) => i.diagnosis === 'false-sharing')).toBe(false)
   })
+
+  it('threads run one after another, Valgrind reusing one id: still four threads, false sharing, never interleaved', () => {
+    const out = cores(traced(0, 'SEQUENTIAL'))
+    expect(out.sharing.lines).toHaveLength(1)
+    const [line] = out.sharing.lines
+    expect(new Set(line!.threads.map((t) => t.thread)).size).toBe(4)
+    expect(line!.verdict).toBe('false-sharing')
+    // One thread after another: no access ever follows another thread's write to a line it held.
+    expect(line!.recorded).toEqual({ trueSharing: 0, falseSharing: 0 })
+    expect(line!.fineEstimate.falseSharing).toBeGreaterThan(100_000)
+  }, 120_000)
 
   it('says in one line what is wrong with --cores input', () => {
     const bad = (args: string[], pattern: RegExp) => {
