@@ -12,7 +12,7 @@
 #define MAXT 16
 
 static double grid[N][N / 8];
-static struct { long rows; } done[MAXT];
+static struct { volatile long rows; } done[MAXT];
 static int threads = 4, rounds = 20;
 
 static void *sweep(void *arg) {
