@@ -7,7 +7,7 @@
 import type { LayoutFilter } from '../../shared/domain'
 import { groupDigits } from '../../shared/counts'
 import { openSessionDb } from '../store/session-reader'
-import { sessionSharing, sharingByVariable, simulateCores, type CoresRequest, type SessionCores, type SessionSharing } from '../session-analysis/session-sharing'
+import { sharingByVariable, simulateCores, type CoresRequest, type SessionCores, type SessionSharing } from '../session-analysis/session-sharing'
 import { parseLevels, usage } from './hierarchy-flags'
 import type { Io } from './io'
 
@@ -51,15 +51,13 @@ export function parseCoresRequest(flags: CoresFlags): CoresRequest {
 
 export async function coresCommand(path: string, request: CoresRequest, json: boolean, io: Io): Promise<number> {
   const db = openSessionDb(path, { readonly: true })
-  let run: SessionCores
-  let sharing: SessionSharing
+  let run: Awaited<ReturnType<typeof simulateCores>>
   try {
     run = await simulateCores(db, request)
-    sharing = await sessionSharing(db, run.lineSize, request.layout)
   } finally {
     db.close()
   }
-  const out = coresJson(run, sharing, request)
+  const out = coresJson(run, run.sharing, request)
   if (json) {
     io.out(JSON.stringify(out, null, 2))
     return 0

@@ -25,7 +25,7 @@ export function sessionThreadRuns(db: Db): Uint32Array {
 }
 
 /** The trace again, each batch with its accesses' threads (and, through `map`, its addresses moved, the trace's kept as `originals`). */
-function* threadedChunks(db: Db, pointCount: number, runs: Uint32Array, map: LayoutMap | null = null) {
+function* threadedChunks(db: Db, pointCount: number, runs: Uint32Array, map: LayoutMap | null = null): Generator<ThreadedAccesses & { originals?: Float64Array }> {
   const cursor = new ThreadCursor(runs)
   let threads = new Uint32Array(0)
   let mapped = new Float64Array(0)
@@ -186,13 +186,17 @@ export interface SessionSharing {
  * `layout` (what-if padding) the lines are those of the padded layout, named by the trace's
  * addresses.
  */
-export async function sessionSharing(db: Db, lineSize: number, layout: LayoutFilter[] = []): Promise<SessionSharing> {
+export async function sessionSharing(db: Db, lineSize: number, layout: LayoutFilter[] = [], alongside: ((b: ThreadedAccesses) => void) | null = null): Promise<SessionSharing> {
   const runs = sessionThreadRuns(db)
   const kinds = readPointKinds(db)
   const variables = await readPlacedVariables(db)
   const map = layout.length > 0 ? buildLayoutMap(variables, layout) : null
   const detector = new LineSharingDetector(lineSize, kinds)
-  for (const b of threadedChunks(db, kinds.length, runs, map)) detector.survey(b)
+  // `alongside` (the multi-core run in the recorded order) takes the first pass's batches with the trace's addresses.
+  for (const b of threadedChunks(db, kinds.length, runs, map)) {
+    detector.survey(b)
+    alongside?.(b.originals ? { ...b, addresses: b.originals } : b)
+  }
   for (const b of threadedChunks(db, kinds.length, runs, map)) detector.account(b)
   const lines = detector.result()
   const points = readPoints(db, { streams: false })
@@ -281,8 +285,13 @@ export interface SessionCores {
   lineSize: number
 }
 
-/** The trace simulated on `cores` cores (one pass). */
-export async function simulateCores(db: Db, request: CoresRequest): Promise<SessionCores> {
+/**
+ * The trace simulated on `cores` cores, and the lines threads share (sessionSharing, at the
+ * first private level's line size, through the same layout): in the recorded order the
+ * simulation rides the detector's first pass (two decodes of the trace in all); interleaved, it
+ * reads the trace once per thread.
+ */
+export async function simulateCores(db: Db, request: CoresRequest): Promise<SessionCores & { sharing: SessionSharing }> {
   const runs = sessionThreadRuns(db)
   const kinds = readPointKinds(db)
   const threads = threadsOf(runs)
@@ -295,10 +304,15 @@ export async function simulateCores(db: Db, request: CoresRequest): Promise<Sess
     map = (a) => layout.map(a)
   }
   const sim = new MultiCoreHierarchy({ levels: request.levels, cores: request.cores, placement }, kinds, map)
-  if (request.interleave === null) for (const b of threadedChunks(db, kinds.length, runs)) sim.run(b)
-  else for (const b of interleaved(db, kinds.length, runs, threads, request.interleave)) sim.run(b)
   const firstPrivate = request.levels.find((l) => !l.shared) ?? request.levels[0]!
+  let sharing: SessionSharing
+  if (request.interleave === null) sharing = await sessionSharing(db, firstPrivate.lineSize, request.layout, (b) => sim.run(b))
+  else {
+    for (const b of interleaved(db, kinds.length, runs, threads, request.interleave)) sim.run(b)
+    sharing = await sessionSharing(db, firstPrivate.lineSize, request.layout)
+  }
   return {
+    sharing,
     result: sim.finish(),
     placement: [...placement].map(([thread, core]) => ({ thread, core })),
     points: readPoints(db, { streams: false }),

@@ -119,11 +119,17 @@ export class LineSharingDetector {
   /** Pass 1: which lines have more than one thread. */
   survey(b: ThreadedBatch): void {
     const owner = this.owner
+    // Sweeps touch a line several times in a row: the same line and thread as the access before need no lookup.
+    let lastLine = -1
+    let lastThread = -1
     for (let i = 0; i < b.count; i++) {
       const a = b.addresses[i]!
       const first = Math.floor(a * this.scale)
       const last = Math.floor((a + Math.max(1, b.sizes[i]!) - 1) * this.scale)
       const t = b.threads[i]!
+      if (first === lastLine && last === first && t === lastThread) continue
+      lastLine = last
+      lastThread = t
       for (let line = first; line <= last; line++) {
         const o = owner.get(line)
         if (o === undefined) owner.set(line, t)
@@ -146,13 +152,19 @@ export class LineSharingDetector {
     const lines = this.prepare()
     if (lines.size === 0) return
     const size = this.lineSize
+    // Most accesses are to lines of one thread: remember the last line looked up, shared or not.
+    let lastLine = -1
+    let lastState: LineState | undefined
     for (let i = 0; i < b.count; i++) {
       const a = b.addresses[i]!
       const n = Math.max(1, b.sizes[i]!)
       const first = Math.floor(a * this.scale)
       const last = Math.floor((a + n - 1) * this.scale)
+      if (first === last && first === lastLine && !lastState) continue
       for (let line = first; line <= last; line++) {
-        const state = lines.get(line)
+        const state = line === lastLine ? lastState : lines.get(line)
+        lastLine = line
+        lastState = state
         if (!state) continue
         const lo = Math.max(a, line * size) - line * size
         const hi = Math.min(a + n, (line + 1) * size) - line * size
