@@ -128,7 +128,7 @@ export class SessionWriter {
   private gAddresses: Float64Array = new Float64Array(MAX_STORED_CHUNK)
   private gSizes: Uint16Array = new Uint16Array(MAX_STORED_CHUNK)
   /** The gathered accesses' threads; `threadsGiven` false once a batch came without them (the chunk then stores none). */
-  private readonly gThreads = new Uint32Array(MAX_STORED_CHUNK)
+  private readonly gThreads = new Uint16Array(MAX_STORED_CHUNK)
   private threadsGiven = true
   private gathered = 0
   private gatheredPoints: readonly PointRecord[] = []
@@ -199,7 +199,7 @@ export class SessionWriter {
    * (which the tracer then need only set before `writePoints`): copying them into thousands of
    * records at every batch cost a whole-program trace ~50 ms.
    */
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array | Uint32Array): void {
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array): void {
     this.gatheredCounts = counts ?? null
     if (this.dump && count > 0) {
       const head = Buffer.alloc(4)

@@ -15,6 +15,17 @@ describe('thread runs', () => {
     expect([...threadRunsOf([4], 1)]).toEqual([4, 1])
     expect(threadRunsOf([], 0).length).toBe(0)
     expect(threadsOf(Uint32Array.from([3, 1, 1, 5, 3, 2]))).toEqual([1, 3])
+    // The pairwise scan of a Uint16Array agrees with the plain one, at every split and offset.
+    for (let n = 1; n < 12; n++)
+      for (let at = 0; at <= n; at++) {
+        const plain = Array.from({ length: n }, (_, i) => (i < at ? 7 : 9))
+        const buffer = new Uint16Array(n + 2)
+        for (const offset of [0, 1]) {
+          const view = buffer.subarray(offset, offset + n)
+          view.set(plain)
+          expect([...threadRunsOf(view, n)]).toEqual([...threadRunsOf(plain, n)])
+        }
+      }
   })
 
   it('round-trip through their blob, bound to the chunk', () => {
@@ -47,9 +58,9 @@ describe('thread runs', () => {
     const table: PointRecord[] = [{ idx: 0, pc: 0x401000, kind: 0, accesses: 0, firstAddress: 0 }]
     // Two batches: thread 1 then 2 across the first chunk's end, then thread 3.
     const n = MAX_STORED_CHUNK
-    const first = new Uint32Array(n).fill(1)
+    const first = new Uint16Array(n).fill(1)
     first.fill(2, n - 10)
-    const second = new Uint32Array(100).fill(2)
+    const second = new Uint16Array(100).fill(2)
     second.fill(3, 50)
     for (const threads of [first, second]) {
       table[0]!.accesses += threads.length

@@ -15,19 +15,34 @@
  */
 import { crc32 } from 'node:zlib'
 
-/** The runs of `threads[0..count)`: pairs (thread, count), in order. */
-export function threadRunsOf(threads: ArrayLike<number>, count: number): Uint32Array {
+/**
+ * The runs of `threads[0..count)`: pairs (thread, count), in order. Runs are long (Valgrind's
+ * time slices), so a Uint16Array is scanned two threads at a time through an Int32Array view
+ * (one compare per pair): it runs once per stored chunk on the trace worker.
+ */
+export function threadRunsOf(threads: Uint16Array | ArrayLike<number>, count: number): Uint32Array {
   if (count === 0) return new Uint32Array(0)
   const out: number[] = []
   let current = threads[0]!
   let from = 0
-  for (let i = 1; i < count; i++) {
+  const pairs = threads instanceof Uint16Array && threads.byteOffset % 4 === 0 ? new Int32Array(threads.buffer, threads.byteOffset, count >> 1) : null
+  let i = 1
+  while (i < count) {
+    if (pairs && (i & 1) === 0) {
+      // Skip whole pairs equal to the current thread.
+      const both = current | (current << 16)
+      let w = i >> 1
+      while (w < pairs.length && pairs[w] === both) w++
+      i = w << 1
+      if (i >= count) break
+    }
     const t = threads[i]!
     if (t !== current) {
       out.push(current, i - from)
       current = t
       from = i
     }
+    i++
   }
   out.push(current, count - from)
   return Uint32Array.from(out)

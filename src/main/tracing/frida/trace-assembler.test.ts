@@ -14,7 +14,7 @@ class MemorySink implements ChunkSink {
   addresses: number[] = []
   sizes: number[] = []
   threads: number[] = []
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, _table: unknown, _counts?: Float64Array, threads?: Uint32Array): void {
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, _table: unknown, _counts?: Float64Array, threads?: Uint16Array): void {
     if (threads) this.threads.push(...threads.subarray(0, count))
     this.points.push(...points.subarray(0, count))
     this.addresses.push(...addresses.subarray(0, count))

@@ -16,7 +16,7 @@ export const CHUNK_EVENTS = 1 << 16
 
 export interface ChunkSink {
   /** `pointTable`: the points so far (the sink stores those a chunk names with it). */
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint32Array): void
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array): void
 }
 
 export interface TracedFunction {
@@ -56,7 +56,7 @@ export class TraceAssembler implements BatchVisitor {
   private bPoints = new Uint32Array(CHUNK_EVENTS)
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
-  private bThreads = new Uint32Array(CHUNK_EVENTS)
+  private bThreads = new Uint16Array(CHUNK_EVENTS)
   private bCount = 0
   /** OS thread id -> the session's thread number (1, 2, ... in first-seen order, as the Valgrind tool numbers them). */
   private readonly threadNumbers = new Map<number, number>()
@@ -138,7 +138,8 @@ export class TraceAssembler implements BatchVisitor {
     if (thread !== this.lastThread) {
       this.lastThread = thread
       let n = this.threadNumbers.get(thread)
-      if (n === undefined) this.threadNumbers.set(thread, (n = this.threadNumbers.size + 1))
+      // Sessions number threads in 16 bits: past the 65,535th, threads share the last number.
+      if (n === undefined) this.threadNumbers.set(thread, (n = Math.min(0xffff, this.threadNumbers.size + 1)))
       this.lastThreadNumber = n
     }
     this.bThreads[i] = this.lastThreadNumber
