@@ -7,7 +7,7 @@
 import type { LayoutFilter } from '../../shared/domain'
 import { groupDigits } from '../../shared/counts'
 import { openSessionDb } from '../store/session-reader'
-import { sharingByVariable, simulateCores, type CoresRequest, type SessionCores, type SessionSharing } from '../session-analysis/session-sharing'
+import { SHARING_NOTE, sharingByVariable, simulateCores, type CoresRequest, type SessionCores, type SessionSharing } from '../session-analysis/session-sharing'
 import { parseLevels, usage } from './hierarchy-flags'
 import type { Io } from './io'
 
@@ -65,9 +65,6 @@ export async function coresCommand(path: string, request: CoresRequest, json: bo
   printCores(out, io)
   return 0
 }
-
-const SHARING_NOTE =
-  'recorded: coherence misses in the order the trace recorded (Valgrind runs one thread at a time in long slices, so this understates sharing); fineEstimate: the same threads finely interleaved on their own cores (at most one miss per write by the others and per own access)'
 
 export function coresJson(run: SessionCores, sharing: SessionSharing, request: CoresRequest) {
   const { result: r, points, namer } = run

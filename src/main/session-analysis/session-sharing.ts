@@ -4,9 +4,8 @@
  * runs), their lines and references named after the session's data structures and points.
  */
 import { StrideError } from '../../shared/errors'
-import type { AccessPoint, LayoutFilter } from '../../shared/domain'
-import { LineSharingDetector, type SharedLine, type SharingFigures } from '../analysis/sharing/line-sharing'
-import type { SharedStructure } from '../analysis/sharing/sharing-advice'
+import type { AccessPoint, LayoutFilter, SharedLineInfo, SharedLines, SharedStructure, SharingFigures } from '../../shared/domain'
+import { LineSharingDetector, type SharedLine } from '../analysis/sharing/line-sharing'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../simulate/layout-filter'
 import { MultiCoreHierarchy, placeThreads, type MultiCoreConfig, type MultiCoreResult, type ThreadedAccesses } from '../simulate/multicore'
 import type { Db } from '../store/open-db'
@@ -152,33 +151,21 @@ export class AddressNamer {
   }
 }
 
-export interface NamedFootprint {
-  /** e.g. `counters[1]` or `counters[1]+8`: the element (and offset in it) these bytes are. */
-  field: string | null
-  offset: number
-  size: number
-  accesses: number
-  reads: number
-  writes: number
-  reference: string
-  sourceExpr: string | null
-  trueSharing: boolean
-}
-
-export interface NamedSharedLine {
-  address: string
-  variables: string[]
-  threads: Array<{ thread: number; reads: number; writes: number; footprints: NamedFootprint[] }>
-  interleavings: number
-  recorded: SharingFigures
-  fineEstimate: SharingFigures
-  verdict: SharedLine['verdict']
-}
-
+export type NamedSharedLine = SharedLineInfo
 export interface SessionSharing {
   lineSize: number
   threads: number[]
-  lines: NamedSharedLine[]
+  lines: SharedLineInfo[]
+}
+
+/** What the two figures are, said wherever they are shown. */
+export const SHARING_NOTE =
+  'recorded: coherence misses in the order the trace recorded (Valgrind runs one thread at a time in long slices, so this understates sharing); fineEstimate: the same threads finely interleaved on their own cores (at most one miss per write by the others and per own access: an upper bound)'
+
+/** getSharedLines: the session's shared lines and data structures at one line size. */
+export async function sharedLines(db: Db, lineSize: number): Promise<SharedLines> {
+  const s = await sessionSharing(db, lineSize)
+  return { ...s, variables: sharingByVariable(s), note: SHARING_NOTE }
 }
 
 /**

@@ -15,6 +15,7 @@ const LOADERS: Loaders = {
   simulate: async () => (await import('./tasks/simulate-task')).simulateTask,
   report: async () => (await import('./tasks/report-task')).reportTask,
   advice: async () => (await import('./tasks/advice-task')).adviceTask,
+  sharing: async () => (await import('./tasks/sharing-task')).sharingTask,
   query: async () => (await import('./tasks/query-task')).queryTask,
   objects: async () => (await import('./tasks/objects-task')).objectsTask,
   functionStreams: async () => (await import('./tasks/function-streams-task')).functionStreamsTask,

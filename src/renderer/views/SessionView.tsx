@@ -237,7 +237,7 @@ export function SessionView() {
         {/* ---- data structures ---- */}
         {s.tab === 'objects' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-objects" aria-labelledby="tab-objects">
-            <ObjectsView session={info.path} report={report} level={level} />
+            <ObjectsView session={info.path} report={report} level={level} threads={info.threads} />
           </div>
         )}
         {/* ---- query slices ---- */}

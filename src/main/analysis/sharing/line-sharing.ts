@@ -24,6 +24,8 @@
  * lines cost no per-byte state. Pure: takes batches, returns values.
  */
 
+import type { SharingFigures } from '../../../shared/domain'
+
 /** One batch of accesses in trace order, with each access's thread. */
 export interface ThreadedBatch {
   count: number
@@ -64,10 +66,7 @@ export interface ThreadOnLine {
   merged: boolean
 }
 
-export interface SharingFigures {
-  trueSharing: number
-  falseSharing: number
-}
+export type { SharingFigures }
 
 export interface SharedLine {
   /** The line's first byte (trace address). */

@@ -14,20 +14,7 @@
  *    element on its own line (SIGMA internal padding: dims [n, 1] of the element size, the inner
  *    dimension grown to line / element), simulated on cores with the threads interleaved.
  */
-import type { AdviceItem, CacheLevelConfig, LayoutFilter } from '../../../shared/domain'
-import type { SharingFigures } from './line-sharing'
-
-export interface SharedStructure {
-  variable: string
-  lines: number
-  recorded: SharingFigures
-  fineEstimate: SharingFigures
-  references: string[]
-  threads: number[]
-  /** Fields (`name[i]+off`) each thread touched on the shared lines. */
-  fieldsByThread: Array<{ thread: number; fields: string[] }>
-  interleavings: number
-}
+import type { AdviceItem, CacheLevelConfig, LayoutFilter, SharedStructure } from '../../../shared/domain'
 
 export interface StructureLayout {
   size: number
