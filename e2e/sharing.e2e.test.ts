@@ -1,7 +1,7 @@
 /**
  * Threads in web mode (issue 50): a session of four threads bumping adjacent counters
  * (src/main/analysis/sharing/fixtures/counters.c), traced and simulated with the CLI, opened
- * from the welcome screen. The Advisor's first card is false sharing of `counters` with its
+ * from the welcome screen. The access-point table gives each reference's accesses per thread; the Advisor's first card is false sharing of `counters` with its
  * multi-core padding what-if as a command; the Data structures tab finds the shared line, each
  * thread on its own element, with both figures.
  */
@@ -31,6 +31,12 @@ describe('threads sharing cache lines', () => {
     await page.getByTestId('open-session-path').fill(session)
     await page.getByTestId('open-session').click()
     await page.getByTestId('source-view').waitFor({ timeout: 60_000 })
+
+    // The access-point table breaks each reference's accesses down by thread.
+    const refs = page.getByTestId('references-table')
+    await expect.poll(() => refs.locator('thead').textContent(), { timeout: 60_000 }).toMatch(/Threads: accesses/)
+    const counter = page.getByTestId('reference-row').filter({ hasText: 'c->n' }).first()
+    expect(await counter.textContent()).toMatch(/2: 20,000 · 3: 20,000 · 4: 20,000 · 5: 20,000/)
 
     await page.getByTestId('tab-advisor').click()
     const first = page.getByTestId('advice-item').first()

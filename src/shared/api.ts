@@ -30,7 +30,8 @@ import type {
   SessionInfo,
   SourceFile,
   TraceStopReason,
-  SharedLines
+  SharedLines,
+  ThreadBreakdown
 } from './domain'
 import type { HotFunctions } from './hot-functions'
 
@@ -93,6 +94,8 @@ export const API_INPUT_SCHEMAS = {
   getSharedLines: z
     .object({ session: sessionPath, lineSize: powerOfTwo('line size').refine((n) => n >= 4 && n <= 4096, 'line size must be 4..4096 bytes').default(64) })
     .strict(),
+  /** Each reference's accesses per thread (one pass over the trace); a session without per-access threads is an error saying so. */
+  getThreadBreakdown: z.object({ session: sessionPath }).strict(),
   /**
    * "What is hot": a whole-program session's functions ranked by the first-level misses of a
    * run (null: the latest), self costs only (shared/hot-functions.ts). The Launch dialog's
@@ -246,6 +249,7 @@ export interface ApiResults {
   // ---- Advisor ----
   getAdvice: RunAdvice
   getSharedLines: SharedLines
+  getThreadBreakdown: ThreadBreakdown
   computeFunctionStreams: FunctionStreams[]
   hotFunctions: HotFunctions
   listProcesses: ProcessList

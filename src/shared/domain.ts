@@ -792,3 +792,10 @@ export interface SharedLines {
   /** What `recorded` and `fineEstimate` are, in one sentence. */
   note: string
 }
+
+/** getThreadBreakdown: each reference's accesses per thread (exact, from the trace). */
+export interface ThreadBreakdown {
+  threads: number[]
+  /** References with accesses, each thread that made some, ascending. */
+  references: Array<{ reference: string; threads: Array<{ thread: number; accesses: number }> }>
+}

@@ -4,7 +4,7 @@
  * runs), their lines and references named after the session's data structures and points.
  */
 import { StrideError } from '../../shared/errors'
-import type { AccessPoint, LayoutFilter, SharedLineInfo, SharedLines, SharedStructure, SharingFigures } from '../../shared/domain'
+import type { AccessPoint, LayoutFilter, SharedLineInfo, SharedLines, SharedStructure, SharingFigures, ThreadBreakdown } from '../../shared/domain'
 import { LineSharingDetector, type SharedLine } from '../analysis/sharing/line-sharing'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../simulate/layout-filter'
 import { MultiCoreHierarchy, placeThreads, type MultiCoreConfig, type MultiCoreResult, type ThreadedAccesses } from '../simulate/multicore'
@@ -110,6 +110,32 @@ function* interleaved(db: Db, pointCount: number, runs: Uint32Array, threads: nu
     live = live.filter((s) => !s.done)
   }
   if (out.count > 0) yield out
+}
+
+/** Each reference's accesses per thread: one pass over the trace (a count per point and thread). */
+export function threadBreakdown(db: Db): ThreadBreakdown {
+  const runs = sessionThreadRuns(db)
+  const kinds = readPointKinds(db)
+  const threads = threadsOf(runs)
+  const counts = new Map(threads.map((t) => [t, new Float64Array(kinds.length)]))
+  for (const b of threadedChunks(db, kinds.length, runs)) {
+    let thread = -1
+    let mine = counts.get(b.threads[0] ?? 0)!
+    for (let i = 0; i < b.count; i++) {
+      if (b.threads[i] !== thread) {
+        thread = b.threads[i]!
+        mine = counts.get(thread)!
+      }
+      mine[b.points[i]!]!++
+    }
+  }
+  const points = readPoints(db, { streams: false })
+  const references: ThreadBreakdown['references'] = []
+  for (const p of points) {
+    const by = threads.flatMap((t) => (counts.get(t)![p.index]! > 0 ? [{ thread: t, accesses: counts.get(t)![p.index]! }] : []))
+    if (by.length > 0) references.push({ reference: p.id, threads: by })
+  }
+  return { threads, references }
 }
 
 /** Where an address falls: the data structure holding it, as `name[index]+offset` when its elements are known. */

@@ -5,7 +5,7 @@
  * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
  * a large object graph cloned and then serialized on the main thread.
  */
-import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice, SharedLines } from '../../shared/domain'
+import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice, SharedLines, ThreadBreakdown } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 import type { OutputChunk } from '../../shared/api'
 import type { HotFunctions } from '../../shared/hot-functions'
@@ -135,6 +135,7 @@ export interface PoolTasks {
   report: { input: ReportPartTaskInput; result: Uint8Array; partial: never }
   advice: { input: AdviceTaskInput; result: RunAdvice; partial: never }
   sharing: { input: SharingTaskInput; result: SharedLines; partial: never }
+  threads: { input: FunctionStreamsTaskInput; result: ThreadBreakdown; partial: never }
   query: { input: QueryTaskInput; result: QuerySlice; partial: never }
   objects: { input: ObjectsTaskInput; result: ObjectsReport; partial: never }
   functionStreams: { input: FunctionStreamsTaskInput; result: FunctionStreams[]; partial: never }

@@ -16,6 +16,7 @@ const LOADERS: Loaders = {
   report: async () => (await import('./tasks/report-task')).reportTask,
   advice: async () => (await import('./tasks/advice-task')).adviceTask,
   sharing: async () => (await import('./tasks/sharing-task')).sharingTask,
+  threads: async () => (await import('./tasks/sharing-task')).threadsTask,
   query: async () => (await import('./tasks/query-task')).queryTask,
   objects: async () => (await import('./tasks/objects-task')).objectsTask,
   functionStreams: async () => (await import('./tasks/function-streams-task')).functionStreamsTask,
