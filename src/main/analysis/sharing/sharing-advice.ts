@@ -12,7 +12,8 @@
  *    the level (the run's one hierarchy has no coherence misses).
  *  - False sharing of an array of elements smaller than a line gets a padding what-if: each
  *    element on its own line (SIGMA internal padding: dims [n, 1] of the element size, the inner
- *    dimension grown to line / element), simulated on cores with the threads interleaved.
+ *    dimension grown until the element stride is a whole number of lines), simulated on cores
+ *    with the threads interleaved.
  */
 import type { AdviceItem, CacheLevelConfig, LayoutFilter, SharedStructure } from '../../../shared/domain'
 
@@ -37,7 +38,10 @@ export function elementPerLine(variable: string, layout: StructureLayout | null,
   if (!layout || !layout.elementSize || layout.elementSize >= lineSize || layout.size % layout.elementSize !== 0) return null
   const count = layout.size / layout.elementSize
   if (count < 2) return null
-  return { kind: 'internal', variable, dim: 1, extent: Math.ceil(lineSize / layout.elementSize), order: 'row', dims: [count, 1], elementSize: layout.elementSize }
+  // The element stride grows to a whole number of lines (24-byte elements: 8 of them, 3 lines),
+  // so every element starts at the same offset in a line of its own.
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
+  return { kind: 'internal', variable, dim: 1, extent: lineSize / gcd(layout.elementSize, lineSize), order: 'row', dims: [count, 1], elementSize: layout.elementSize }
 }
 
 /** The `stride simulate` flags of a multi-core what-if (after the session's path). */
