@@ -133,19 +133,21 @@ export class MultiCoreHierarchy {
     let lastThread = -1
     let core = 0
     let perThread: { accesses: Float64Array; misses: Float64Array } | undefined
+    // The batch's arrays as locals (batches come in more than one shape).
+    const { points, addresses, sizes, threads } = b
     for (let i = 0; i < b.count; i++) {
-      const t = b.threads[i]!
+      const t = threads[i]!
       if (t !== lastThread) {
         lastThread = t
         core = placement.get(t) ?? t % this.config.cores
         perThread = this.result.threads.get(t)
         if (!perThread) this.result.threads.set(t, (perThread = { accesses: new Float64Array(kinds.length), misses: new Float64Array(kinds.length) }))
       }
-      const p = b.points[i]!
+      const p = points[i]!
       const kind = kinds[p] ?? 0
-      const original = b.addresses[i]!
+      const original = addresses[i]!
       const a = this.mapAddress ? this.mapAddress(original) : original
-      const size = Math.max(1, b.sizes[i]!)
+      const size = Math.max(1, sizes[i]!)
       perThread!.accesses[p]!++
       let missed = false
       if (kind !== WRITE) missed = this.access(core, p, a, size, false, original) || missed

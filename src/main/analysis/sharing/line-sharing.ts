@@ -121,11 +121,15 @@ export class LineSharingDetector {
     // Sweeps touch a line several times in a row: the same line and thread as the access before need no lookup.
     let lastLine = -1
     let lastThread = -1
+    // The batch's arrays as locals: batches come in two shapes (with `originals` or not), and a
+    // property read per access on them cost more than the rest of the loop.
+    const { addresses, sizes, threads } = b
+    const scale = this.scale
     for (let i = 0; i < b.count; i++) {
-      const a = b.addresses[i]!
-      const first = Math.floor(a * this.scale)
-      const last = Math.floor((a + Math.max(1, b.sizes[i]!) - 1) * this.scale)
-      const t = b.threads[i]!
+      const a = addresses[i]!
+      const first = Math.floor(a * scale)
+      const last = Math.floor((a + Math.max(1, sizes[i]!) - 1) * scale)
+      const t = threads[i]!
       if (first === lastLine && last === first && t === lastThread) continue
       lastLine = last
       lastThread = t
@@ -154,11 +158,13 @@ export class LineSharingDetector {
     // Most accesses are to lines of one thread: remember the last line looked up, shared or not.
     let lastLine = -1
     let lastState: LineState | undefined
+    const { addresses, sizes } = b
+    const scale = this.scale
     for (let i = 0; i < b.count; i++) {
-      const a = b.addresses[i]!
-      const n = Math.max(1, b.sizes[i]!)
-      const first = Math.floor(a * this.scale)
-      const last = Math.floor((a + n - 1) * this.scale)
+      const a = addresses[i]!
+      const n = Math.max(1, sizes[i]!)
+      const first = Math.floor(a * scale)
+      const last = Math.floor((a + n - 1) * scale)
       if (first === last && first === lastLine && !lastState) continue
       for (let line = first; line <= last; line++) {
         const state = line === lastLine ? lastState : lines.get(line)
