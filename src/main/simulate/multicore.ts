@@ -90,6 +90,8 @@ export class MultiCoreHierarchy {
   private readonly lost: Array<Map<number, Int32Array>>
   private readonly result: MultiCoreResult
   private readonly allocateOnWrite: boolean[]
+  /** Per (core, level), 4 counts: reads, writes, read misses, write misses. */
+  private readonly counts: Float64Array
 
   constructor(
     private readonly config: MultiCoreConfig,
@@ -108,6 +110,7 @@ export class MultiCoreHierarchy {
     this.words = Math.ceil(this.lineSize / 32)
     this.lost = Array.from({ length: cores }, () => new Map())
     this.allocateOnWrite = levels.map((l) => l.writeAllocate !== false)
+    this.counts = new Float64Array(cores * levels.length * 4)
     const n = pointKinds.length
     this.result = {
       cores,
@@ -179,27 +182,16 @@ export class MultiCoreHierarchy {
     let missedFirst = false
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i]!
-      const counts = r.levels[i]!
-      const mine = counts.perCore[core]!
+      // Counts per (core, level): reads, writes, read misses, write misses; summed per level at finish().
+      const at = (core * levels.length + i) * 4
+      const counts = this.counts
       // Levels may differ in line size: each looks up its own block of the address.
       const block = Math.floor(line * this.lineSize * level.lineScale)
       const off = line * this.lineSize - block * level.lineSize
-      if (write) {
-        counts.writes++
-        mine.writes++
-      } else {
-        counts.reads++
-        mine.reads++
-      }
+      counts[at + (write ? 1 : 0)]!++
       const result = level.lookup(block, off + lo, off + hi, write, point, !write || this.allocateOnWrite[i]!)
       if (result !== MISS) break
-      if (write) {
-        counts.writeMisses++
-        mine.writeMisses++
-      } else {
-        counts.readMisses++
-        mine.readMisses++
-      }
+      counts[at + (write ? 3 : 2)]!++
       r.points.misses[i]![point]!++
       if (i === 0) missedFirst = true
       if (i === this.firstPrivate) this.coherenceMiss(core, point, line, lo, hi, original)
@@ -261,6 +253,20 @@ export class MultiCoreHierarchy {
   }
 
   finish(): MultiCoreResult {
+    const n = this.config.levels.length
+    for (let i = 0; i < n; i++) {
+      const level = this.result.levels[i]!
+      Object.assign(level, emptyCounts())
+      for (let c = 0; c < this.config.cores; c++) {
+        const at = (c * n + i) * 4
+        const k = this.counts
+        level.perCore[c] = { reads: k[at]!, writes: k[at + 1]!, readMisses: k[at + 2]!, writeMisses: k[at + 3]! }
+        level.reads += k[at]!
+        level.writes += k[at + 1]!
+        level.readMisses += k[at + 2]!
+        level.writeMisses += k[at + 3]!
+      }
+    }
     return this.result
   }
 }
