@@ -12,6 +12,7 @@ import type { Db } from '../store/open-db'
 import { iterateChunks, readPointKinds, readPoints, readThreadRuns } from '../store/session-reader'
 import { ThreadCursor, threadsOf } from '../store/thread-runs'
 import { readPlacedVariables } from './placed-variables'
+import { ObjectTable, UNKNOWN_OBJECT } from '../analysis/objects/object-table'
 
 /** Each access's thread, or the one line saying why the session has none. */
 export function sessionThreadRuns(db: Db): Uint32Array {
@@ -138,32 +139,28 @@ export function threadBreakdown(db: Db): ThreadBreakdown {
   return { threads, references }
 }
 
-/** Where an address falls: the data structure holding it, as `name[index]+offset` when its elements are known. */
+/** Where an address falls: the data structure holding it (objects/ObjectTable's search), as `name[index]+offset` when its elements are known. */
 export class AddressNamer {
-  private readonly sorted: PlacedVariable[]
+  private readonly table: ObjectTable
+  private readonly byName: Map<string, PlacedVariable>
 
   constructor(variables: PlacedVariable[]) {
-    this.sorted = [...variables].sort((a, b) => a.start - b.start)
+    this.table = new ObjectTable(variables.map((v) => ({ name: v.name, kind: 'unknown', start: v.start, end: v.start + v.size })))
+    this.byName = new Map(variables.map((v) => [v.name, v]))
   }
 
   variableAt(address: number): PlacedVariable | null {
-    let lo = 0
-    let hi = this.sorted.length - 1
-    let found: PlacedVariable | null = null
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1
-      const v = this.sorted[mid]!
-      if (v.start <= address) {
-        if (address < v.start + v.size) found = v
-        lo = mid + 1
-      } else hi = mid - 1
-    }
-    return found
+    const k = this.table.resolve(address)
+    return k === UNKNOWN_OBJECT ? null : (this.byName.get(this.table.objects[k]!.name) ?? null)
   }
 
   /** The data structures overlapping [address, address + size). */
   variablesIn(address: number, size: number): string[] {
-    return this.sorted.filter((v) => v.start < address + size && address < v.start + v.size).map((v) => v.name)
+    // The object holding `address`, else the first one after it (segment 2k: the gap before object k).
+    const k = this.table.resolve(address)
+    const out: string[] = []
+    for (let i = k !== UNKNOWN_OBJECT ? k : this.table.segment(address) / 2; i < this.table.count && this.table.objects[i]!.start < address + size; i++) out.push(this.table.objects[i]!.name)
+    return out
   }
 
   field(address: number): string | null {

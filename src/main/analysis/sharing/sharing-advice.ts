@@ -71,18 +71,15 @@ export function sharingAdvice(structures: SharedStructure[], ctx: SharingAdviceC
       `in the recorded order: ${n(recorded)} (Valgrind ran each thread in long slices; the threads' accesses to these lines alternated ${n(s.interleavings)} times)`
     ]
     const cores = Math.max(2, s.threads.length)
+    // What both diagnoses say alike: the structure, its references and lines, the estimate.
+    const common = { references: s.references, variables: [s.variable], locations, misses: est, share: est / (est + ctx.totalMisses), evidence }
     if (falseSharing) {
       const pad = elementPerLine(s.variable, ctx.layoutOf(s.variable), ctx.lineSize)
       const layout = pad ? [pad] : []
       items.push({
         diagnosis: 'false-sharing',
-        references: s.references,
-        variables: [s.variable],
-        locations,
-        misses: est,
-        share: est / (est + ctx.totalMisses),
+        ...common,
         title: `False sharing: ${s.variable} (${s.threads.length} threads write different bytes of ${lineWord})`,
-        evidence,
         suggestion: pad
           ? `put each element of ${s.variable} on its own ${ctx.lineSize}-byte line (pad the element type to ${ctx.lineSize} bytes and align the array, e.g. __attribute__((aligned(${ctx.lineSize})))), or give each thread its own copy`
           : `keep the fields each thread writes on lines of their own (pad and align them to ${ctx.lineSize} bytes), or give each thread its own copy`,
@@ -94,13 +91,8 @@ export function sharingAdvice(structures: SharedStructure[], ctx: SharingAdviceC
     } else {
       items.push({
         diagnosis: 'true-sharing',
-        references: s.references,
-        variables: [s.variable],
-        locations,
-        misses: est,
-        share: est / (est + ctx.totalMisses),
+        ...common,
         title: `True sharing: ${s.variable} (${s.threads.length} threads write the same bytes)`,
-        evidence,
         suggestion: `padding cannot help: the threads update the same data; give each thread its own copy (combined at the end) or update it less often`,
         rules: ['the same bytes written by different threads: true sharing']
       })
