@@ -57,6 +57,8 @@ export class ToolTrace implements ToolStreamSink {
   private readonly threadSeen = Uint8Array.from({ length: 1 << 16 }, (_, i) => (i === 1 ? 1 : 0))
   private lastThreadNumber = 1
   private renumbered = false
+  /** How much of the batch already holds session thread numbers. */
+  private numberedUpTo = 0
   private pid = 0
   private programPath = ''
   private programBase: number | null = null
@@ -319,11 +321,11 @@ export class ToolTrace implements ToolStreamSink {
 
   thread(id: number): void {
     this.threadsCreated++
-    this.flushBeforeRenumbering(id)
+    this.numberThread(id)
   }
 
   /** A created thread: a fresh number if its Valgrind id named another thread before (the batch so far keeps the old one). */
-  private flushBeforeRenumbering(id: number): void {
+  private numberThread(id: number): void {
     this.lastThreadNumber = Math.max(this.lastThreadNumber, id)
     // Once one number is fresh, every later thread gets a fresh one (an identity number could collide with it).
     if (this.renumbered || this.threadSeen[id]) {
@@ -344,7 +346,6 @@ export class ToolTrace implements ToolStreamSink {
     for (let i = this.numberedUpTo; i < this.bCount; i++) t[i] = this.threadNumber[t[i]!]!
     this.numberedUpTo = this.bCount
   }
-  private numberedUpTo = 0
 
   exit(): void {
     this.exited = true
