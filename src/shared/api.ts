@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { StrideError, type StrideErrorCode } from './errors'
 import { MAX_RUN_LABEL } from './run-labels'
-import { attachTargetSchema, hierarchySchema, levelName, objectsOptionsSchema, pid, samplingSchema } from './schemas'
+import { attachTargetSchema, hierarchySchema, levelName, objectsOptionsSchema, pid, powerOfTwo, samplingSchema } from './schemas'
 import type {
   ExampleProgram,
   FunctionProgress,
@@ -29,7 +29,9 @@ import type {
   RunSummary,
   SessionInfo,
   SourceFile,
-  TraceStopReason
+  TraceStopReason,
+  SharedLines,
+  ThreadBreakdown
 } from './domain'
 import type { HotFunctions } from './hot-functions'
 
@@ -83,6 +85,17 @@ export const API_INPUT_SCHEMAS = {
   getAdvice: z
     .object({ session: sessionPath, run: z.number().int().positive().nullable().default(null), level: levelName.nullable().default(null) })
     .strict(),
+  /**
+   * The cache lines several threads share, one writing (issue 50), found whatever the schedule,
+   * at `lineSize` bytes a line: per line each thread's bytes and fields, true or false sharing,
+   * and two figures of coherence misses (recorded order; fine interleaving). Two passes over
+   * the trace; a session without per-access threads is an error saying so.
+   */
+  getSharedLines: z
+    .object({ session: sessionPath, lineSize: powerOfTwo('line size').refine((n) => n >= 4 && n <= 4096, 'line size must be 4..4096 bytes').default(64) })
+    .strict(),
+  /** Each reference's accesses per thread (one pass over the trace); a session without per-access threads is an error saying so. */
+  getThreadBreakdown: z.object({ session: sessionPath }).strict(),
   /**
    * "What is hot": a whole-program session's functions ranked by the first-level misses of a
    * run (null: the latest), self costs only (shared/hot-functions.ts). The Launch dialog's
@@ -235,6 +248,8 @@ export interface ApiResults {
   recentSessions: RecentSession[]
   // ---- Advisor ----
   getAdvice: RunAdvice
+  getSharedLines: SharedLines
+  getThreadBreakdown: ThreadBreakdown
   computeFunctionStreams: FunctionStreams[]
   hotFunctions: HotFunctions
   listProcesses: ProcessList

@@ -463,6 +463,12 @@ export type AdviceAction =
   | { kind: 'tlb'; label: string; tlb: TlbLevelConfig[] }
   /** Loop transforms to add to the run's own (simulate/transform/: interchange, tiling). */
   | { kind: 'transform'; label: string; transforms: LoopTransform[] }
+  /**
+   * A multi-core what-if (`stride simulate --cores N --interleave Q` with these layout filters):
+   * false sharing's padding, shown on cores. The one-hierarchy run cannot show coherence misses,
+   * so it is tried from the command line (`command`), not as a run of the session.
+   */
+  | { kind: 'cores'; label: string; cores: number; interleave: number; layout: LayoutFilter[]; command: string }
 
 export type AdviceDiagnosis =
   | 'conflict'
@@ -475,6 +481,10 @@ export type AdviceDiagnosis =
   | 'pointer-chase'
   | 'gather'
   | 'tlb'
+  /** Threads write different bytes of shared cache lines (issue 50). */
+  | 'false-sharing'
+  /** Threads write the same bytes (padding cannot help). */
+  | 'true-sharing'
 
 /** Hill & Smith's three Cs of one reference's misses at a level: the advisor's set-mapping check. */
 export interface MissClassCount {
@@ -722,3 +732,75 @@ export interface FileChoice {
   path: string | null
 }
 
+
+// ---- Threads: shared cache lines (issue 50) -------------------------------------------------
+
+/** Coherence misses split by cause: the other thread wrote the bytes touched (true) or only others of the line (false). */
+export interface SharingFigures {
+  trueSharing: number
+  falseSharing: number
+}
+
+/** Bytes of a shared line one thread touched the same way. */
+export interface SharedFootprint {
+  /** e.g. `counters[1]` or `counters[1]+8`: the element (and offset in it) these bytes are; null outside every data structure. */
+  field: string | null
+  offset: number
+  size: number
+  accesses: number
+  reads: number
+  writes: number
+  /** The reference that made its first access, and its source expression. */
+  reference: string
+  sourceExpr: string | null
+  /** Its bytes overlap bytes another thread writes in the line. */
+  trueSharing: boolean
+}
+
+/**
+ * A cache line several threads access, one at least writing, found whatever the schedule.
+ * `recorded`: coherence misses in the recorded order (each thread on its own core, unbounded
+ * caches); `fineEstimate`: the threads finely interleaved (an upper bound); `interleavings`:
+ * accesses by a thread other than the line's previous accessor, in the recorded order.
+ */
+export interface SharedLineInfo {
+  address: string
+  variables: string[]
+  threads: Array<{ thread: number; reads: number; writes: number; footprints: SharedFootprint[] }>
+  interleavings: number
+  recorded: SharingFigures
+  fineEstimate: SharingFigures
+  verdict: 'false-sharing' | 'true-sharing'
+}
+
+/** The shared lines of one data structure, summed. */
+export interface SharedStructure {
+  variable: string
+  lines: number
+  recorded: SharingFigures
+  fineEstimate: SharingFigures
+  references: string[]
+  threads: number[]
+  /** Fields (`name[i]+off`) each thread touched on the shared lines. */
+  fieldsByThread: Array<{ thread: number; fields: string[] }>
+  interleavings: number
+}
+
+/** getSharedLines: a session's lines shared by threads at one line size. */
+export interface SharedLines {
+  lineSize: number
+  /** The session's threads (numbers as it records them). */
+  threads: number[]
+  /** Most estimated coherence misses first. */
+  lines: SharedLineInfo[]
+  variables: SharedStructure[]
+  /** What `recorded` and `fineEstimate` are, in one sentence. */
+  note: string
+}
+
+/** getThreadBreakdown: each reference's accesses per thread (exact, from the trace). */
+export interface ThreadBreakdown {
+  threads: number[]
+  /** References with accesses, each thread that made some, ascending. */
+  references: Array<{ reference: string; threads: Array<{ thread: number; accesses: number }> }>
+}

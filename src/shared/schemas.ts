@@ -10,7 +10,7 @@ export const replacementPolicy = z.enum(['lru', 'fifo', 'plru', 'random'])
 export const objectMethodKind = z.enum(['exact', 'sample', 'search', 'approx-raw', 'approx-loop', 'approx-skid'])
 
 export const levelName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,15}$/, 'a level name like L1')
-const powerOfTwo = (what: string) =>
+export const powerOfTwo = (what: string) =>
   z
     .number()
     .int()

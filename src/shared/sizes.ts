@@ -43,13 +43,16 @@ export interface ParsedCacheSpec {
   writeAllocate?: boolean
   inclusive?: boolean
   prefetch?: 'none' | 'next-line' | 'stride'
+  /** One instance for all cores (`stride simulate --cores`); private per core otherwise. */
+  shared?: boolean
 }
 
 /**
  * `NAME:SIZE:ASSOC:LINE[:POLICY[:OPTIONS]]` as in CLI.md. POLICY: lru (default), fifo, plru
  * (tree pseudo-LRU), random. OPTIONS, comma-separated: wb (write-back, default) | wt
  * (write-through), wa (write-allocate, default) | nwa, incl (inclusive of the inner levels),
- * pf=next | pf=stride (prefetcher), seed=N (random policy). Returns an error string on bad input.
+ * pf=next | pf=stride (prefetcher), seed=N (random policy), shared (one instance for all cores,
+ * with --cores). Returns an error string on bad input.
  */
 export function parseCacheSpec(spec: string): ParsedCacheSpec | string {
   const parts = spec.split(':')
@@ -78,10 +81,11 @@ export function parseCacheSpec(spec: string): ParsedCacheSpec | string {
     else if (opt === 'wa') out.writeAllocate = true
     else if (opt === 'nwa') out.writeAllocate = false
     else if (opt === 'incl') out.inclusive = true
+    else if (opt === 'shared') out.shared = true
     else if (opt === 'pf=next') out.prefetch = 'next-line'
     else if (opt === 'pf=stride') out.prefetch = 'stride'
     else if (/^seed=\d{1,15}$/.test(opt)) out.seed = Number(opt.slice(5))
-    else return `--cache "${spec}": option "${shown(opt)}" is not one of wb, wt, wa, nwa, incl, pf=next, pf=stride, seed=N`
+    else return `--cache "${spec}": option "${shown(opt)}" is not one of wb, wt, wa, nwa, incl, shared, pf=next, pf=stride, seed=N`
   }
   return out
 }

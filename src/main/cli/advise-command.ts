@@ -47,6 +47,7 @@ export async function adviseCommand(argv: string[], io: Io): Promise<number> {
 /** The what-if as `stride simulate` flags (the run's own hierarchy with the change). */
 function simulateFlags(a: AdviceAction | undefined, config: HierarchyConfig): string | null {
   if (!a) return null
+  if (a.kind === 'cores') return a.command
   const levels = a.kind === 'levels' ? a.levels : config.levels
   const cache = levels
     .map((l) => {

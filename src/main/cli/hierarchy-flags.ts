@@ -15,10 +15,12 @@ export function usage(message: string, command = 'simulate'): never {
   throw new StrideError(`stride ${command}: ${message}`)
 }
 
-export function parseLevels(specs: string[], command?: string): HierarchyConfig['levels'] {
+export function parseLevels(specs: string[], command?: string, { cores = false }: { cores?: boolean } = {}): Array<HierarchyConfig['levels'][number] & { shared?: boolean }> {
   return specs.map((spec) => {
     const parsed = parseCacheSpec(spec)
     if (typeof parsed === 'string') usage(`${parsed}.`, command)
+    // One hierarchy has no cores to share a level between: said, not silently dropped.
+    if (parsed.shared && !cores) usage(`--cache ${parsed.name}: the option "shared" goes with --cores N (a level shared by the cores); leave it out, or add --cores.`, command)
     return parsed
   })
 }

@@ -55,7 +55,7 @@ describe('stride on damaged and crafted input', () => {
 
   it('a dropped column is one line naming it', () => {
     const path = damaged('column.stride', 'ALTER TABLE points DROP COLUMN disasm')
-    expect(oneLine(stride(['report', path], env))).toMatch(/its table points does not have the columns of a v12 session/)
+    expect(oneLine(stride(['report', path], env))).toMatch(/its table points does not have the columns of a v13 session/)
   })
 
   it('a FIFO as the session and a device as --configs are refused at once', () => {

@@ -18,7 +18,7 @@ import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
 import { JobError, runSimulatePool, taskPool } from '../workers/run-worker'
 import { StrideError } from '../../shared/errors'
-import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt } from './args'
+import { flag, flags, has, HIERARCHY_FLAGS, parseArgs, positiveInt, type ParsedArgs } from './args'
 import { heldIo, type Io } from './io'
 import { groupDigits } from '../../shared/counts'
 import { loadCollation } from '../../shared/report-model'
@@ -28,9 +28,11 @@ export const SIMULATE_HELP = `stride simulate SESSION.stride [--cache NAME:SIZE:
         [--tlb NAME:ENTRIES:ASSOC:PAGE[:POLICY]] ... [--pad VAR=BYTES] ... [--pad-dim VAR=DIM:EXTENT[:row|col]] ...
         [--dims VAR=D0xD1[x...][@ELEMENT_BYTES]] ... [--transform interchange:FILE:LINE | tile:FILE:LINE:B] ... [--config "SPEC;SPEC;..."] ... [--configs FILE.json]
         [--jobs N] [--interval N] [--no-baseline] [--cachegrind-compatible] [--all] [--json]
+        [--cores N [--place T:C,...] [--interleave N]]
   --cache  a cache level, innermost first (default: the host's D1 and LL as Cachegrind simulates them; stride hierarchy shows them)
   POLICY   lru (default) | fifo | plru | random
-  OPTIONS  comma-separated: wb|wt (write-back default), wa|nwa (write-allocate default), incl, pf=next|pf=stride, seed=N
+  OPTIONS  comma-separated: wb|wt (write-back default), wa|nwa (write-allocate default), incl, pf=next|pf=stride, seed=N,
+           shared (with --cores: one instance for all cores)
   --tlb        a data TLB level (at most two, innermost first), e.g. DTLB:64:4:4K
   --pad        external padding: VAR and everything laid out after it move up BYTES
   --pad-dim    internal padding: dimension DIM of VAR (0 = outermost) grows to EXTENT (row-major unless :col)
@@ -41,6 +43,11 @@ export const SIMULATE_HELP = `stride simulate SESSION.stride [--cache NAME:SIZE:
   --config     one hierarchy of a sweep: level specs separated by ";", TLB levels as tlb=NAME:ENTRIES:ASSOC:PAGE
   --configs    a JSON file: an array of {"levels": [...], "tlb": [...]} (the API's hierarchy objects)
   --jobs       workers for a sweep (default: the machine's cores)
+  --cores      simulate N cores: threads placed round-robin (or --place THREAD:CORE,...), levels private per core
+               unless their OPTIONS say shared; MESI-style invalidation; coherence misses split into true and
+               false sharing, and the lines threads share found whatever the schedule (printed, not stored)
+  --interleave with --cores: the threads' accesses round-robin, N per turn (default: the recorded order, in which
+               Valgrind ran each thread for long slices)
   --interval   accesses per interval of the per-variable miss timeline (default: the smallest power of two
                that fits the run in 100 intervals)
   --all        every line in the table (default: as cg_annotate, the lines holding 0.1% or more of some column)
@@ -124,6 +131,18 @@ async function checkLayout(path: string, layout: LayoutFilter[]): Promise<void> 
   }
 }
 
+/** `--cores N`: its own path (cores-command.ts); the one-hierarchy path above is not touched by it. */
+async function simulateOnCores(session: string, cores: string, args: ParsedArgs, layout: LayoutFilter[], io: Io): Promise<number> {
+  for (const f of ['tlb', 'config', 'configs', 'cachegrind-compatible', 'interval', 'jobs', 'all'] as const)
+    if (flags(args, f).length > 0 || has(args, f)) usage(`--${f} does not go with --cores (a multi-core run has its own levels and prints its own report); leave it out.`)
+  const { coresCommand, parseCoresRequest } = await import('./cores-command')
+  const request = parseCoresRequest({ cores, place: flag(args, 'place') ?? null, interleave: flag(args, 'interleave') ?? null, caches: flags(args, 'cache'), layout, json: has(args, 'json') })
+  const path = resolve(session)
+  openSessionDb(path, { readonly: true }).close()
+  if (layout.length > 0) await checkLayout(path, layout)
+  return coresCommand(path, request, has(args, 'json'), io)
+}
+
 function withSession<T>(path: string, readonly: boolean, f: (db: Db) => T): T {
   const db = openSessionDb(path, { readonly })
   try {
@@ -156,7 +175,10 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
       interval: { value: true },
       'no-baseline': {},
       all: {},
-      json: {}
+      json: {},
+      cores: { value: true },
+      place: { value: true },
+      interleave: { value: true }
     },
     'simulate'
   )
@@ -167,6 +189,13 @@ export async function simulateCommand(argv: string[], io: Io): Promise<number> {
   const layout = parseLayout(flags(args, 'pad'), flags(args, 'pad-dim'), flags(args, 'dims'))
   const transforms = parseTransforms(flags(args, 'transform'))
   const interval = flag(args, 'interval') ? positiveInt(flag(args, 'interval')!, '--interval', 'simulate') : null
+  const cores = flag(args, 'cores')
+  if (cores !== undefined) {
+    // Its own path, in this thread: the warm worker is not needed.
+    taskPool.retireIdle()
+    return simulateOnCores(session, cores, args, layout, io)
+  }
+  if (flag(args, 'place') || flag(args, 'interleave')) usage('--place and --interleave go with --cores N, e.g. --cores 2 --place 1:0,2:1.')
 
   // The hierarchies to simulate: --cache levels, and/or each --config, and/or --configs FILE.
   const raws: Array<{ raw: unknown; what: string }> = []

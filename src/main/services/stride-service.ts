@@ -169,6 +169,10 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // In a worker: the diagnosis replays the trace (the three Cs per reference), seconds on
     // large sessions.
     getAdvice: ({ session, run, level }, context) => forCall(taskPool.run('advice', { session, run, level }), context),
+    // In a worker: two passes over the trace with each access's thread.
+    getSharedLines: ({ session, lineSize }, context) => forCall(taskPool.run('sharing', { session, lineSize }), context),
+    // In a worker: one pass over the trace.
+    getThreadBreakdown: ({ session }, context) => forCall(taskPool.run('threads', { session }), context),
     // In a worker: one pass of Mohan's detectors over the stored trace, then kept in the session.
     computeFunctionStreams: ({ session }, context) => forCall(taskPool.run('functionStreams', { session }), context),
     // In a worker: the run's report rolled up by function (a whole program's thousands of points).

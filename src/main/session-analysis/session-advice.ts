@@ -7,7 +7,11 @@
 import { transformed, transformsOf } from './run-transforms'
 import type { NestPoint } from '../simulate/transform/nest-streams'
 import { StrideError } from '../../shared/errors'
-import type { HierarchyConfig, MissClasses, RunAdvice, RunReport } from '../../shared/domain'
+import type { AdviceItem, HierarchyConfig, MissClasses, RunAdvice, RunReport } from '../../shared/domain'
+import { readThreadRuns } from '../store/session-reader'
+import { threadsOf } from '../store/thread-runs'
+import { sessionSharing, sharingByVariable } from './session-sharing'
+import { sharingAdvice } from '../analysis/sharing/sharing-advice'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import type { Db } from '../store/open-db'
 import { buildReport } from '../store/runs'
@@ -24,13 +28,47 @@ export async function adviseStoredRun(db: Db, run: number | null, level: string 
   const report = buildReport(db, run, statics)
   const name = level ?? report.config.levels[0]!.name
   levelConfig(report, name) // a wrong level is the user's error, not a replay failure
+  let advice: RunAdvice
   try {
-    return diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name, statics) })
+    advice = diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name, statics) })
   } catch (e) {
     // A damaged trace still has a stored run to diagnose; only the set-mapping check is lost.
     if (!(e instanceof StrideError) || e.code !== 'malformed-session') throw e
     return { ...diagnoseRun(report, { level: name }), classesMissing: `the trace could not be replayed (${e.message}), so no miss is called a conflict` }
   }
+  const sharing = await sharingItems(db, report, name, advice.totalMisses)
+  if (sharing.length === 0) return advice
+  return { ...advice, items: [...advice.items, ...sharing].sort((a, b) => b.misses - a.misses) }
+}
+
+/**
+ * False and true sharing (issue 50), for a session of several threads whose accesses carry
+ * their thread: the lines they share at the level's line size, through the run's layout.
+ * Two passes over the trace; nothing for one thread or a session without threads.
+ */
+async function sharingItems(db: Db, report: RunReport, level: string, totalMisses: number): Promise<AdviceItem[]> {
+  const runs = readThreadRuns(db)
+  if (!runs || threadsOf(runs).length < 2) return []
+  const cache = levelConfig(report, level)
+  const sharing = await sessionSharing(db, cache.lineSize, report.config.layout ?? [])
+  const variables = await readPlacedVariables(db)
+  const byName = new Map(variables.map((v) => [v.name, v]))
+  const byId = new Map(report.references.map((r) => [r.id, r]))
+  // The run's levels for the multi-core what-if: the last one shared when there are several.
+  const levels = report.config.levels.map((l, i, all) => ({ ...l, shared: all.length > 1 && i === all.length - 1 }))
+  return sharingAdvice(sharingByVariable(sharing), {
+    lineSize: cache.lineSize,
+    levels,
+    totalMisses,
+    locationOf: (id) => {
+      const r = byId.get(id)
+      return r?.file && r.line ? `${r.file.slice(r.file.lastIndexOf('/') + 1)}:${r.line}` : null
+    },
+    layoutOf: (name) => {
+      const v = byName.get(name)
+      return v ? { size: v.size, elementSize: v.elementSize } : null
+    }
+  })
 }
 
 /**

@@ -189,6 +189,13 @@ const MIGRATIONS: Array<(db: Db) => void> = [
       INSERT INTO integrity (key, value)
         SELECT 'chunks', CASE WHEN EXISTS (SELECT 1 FROM trace_chunks WHERE crc32 IS NOT NULL OR point_count IS NOT NULL) THEN 'crc32' ELSE 'none' END;
     `)
+  },
+  // 12 -> 13 (issue 50; to be numbered 14 if another step 13 lands first): `trace_chunks.threads`,
+  // the chunk's accesses as runs of one thread each (store/thread-runs.ts: little-endian u32
+  // pairs (thread, count) after a CRC-32 binding them to the chunk's place). Null where the
+  // recorder gave no thread (Lackey) and in chunks written before.
+  (db) => {
+    db.exec(`ALTER TABLE trace_chunks ADD COLUMN threads BLOB;`)
   }
 ]
 

@@ -14,6 +14,7 @@ import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow } from './rows'
 import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks } from './integrity'
+import { decodeThreadRuns } from './thread-runs'
 
 
 /**
@@ -482,4 +483,31 @@ function damageMessage(db: Db, index: number, total: number, why: string): strin
 
 export function countEvents(db: Db): number {
   return oneRow(db.prepare('SELECT COALESCE(SUM(events), 0) AS n FROM trace_chunks'), { n: 'number' }).n
+}
+
+/**
+ * Every access's thread as runs (thread, count) over the whole trace, chunk after chunk; null
+ * when any chunk has none (a Lackey recording, a session from before v13). A chunk's runs that
+ * do not hold together (checksum, counts against its events) are damage, named as a chunk's is.
+ */
+export function readThreadRuns(db: Db): Uint32Array | null {
+  const columns = new Set(allRows(db.prepare("SELECT name FROM pragma_table_info('trace_chunks')"), { name: 'text' }).map((r) => r.name))
+  if (!columns.has('threads')) return null
+  const rows = allRows(db.prepare('SELECT seq, first_event, events, threads FROM trace_chunks ORDER BY seq'), { seq: 'number', first_event: 'number', events: 'number', threads: 'blob?' })
+  if (rows.length === 0 || rows.some((r) => r.threads === null)) return null
+  const parts: Uint32Array[] = []
+  let length = 0
+  for (const [i, r] of rows.entries()) {
+    const runs = decodeThreadRuns(r.seq, r.first_event, r.events, r.threads!)
+    if (typeof runs === 'string') throw new StrideError(damageMessage(db, i, rows.length, runs), 'malformed-session')
+    parts.push(runs)
+    length += runs.length
+  }
+  const out = new Uint32Array(length)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
 }

@@ -22,6 +22,7 @@ import { staticsIdentity } from './statics-identity'
 import { writeStaticsCache, type CachedStatics } from './statics-cache'
 import { looksLikeSession } from './session-output'
 import { boundChecksum, writeDigests } from './integrity'
+import { encodeThreadRuns, threadRunsOf } from './thread-runs'
 
 export interface SessionMeta {
   program: string
@@ -86,6 +87,8 @@ interface SealedChunk {
   points: Uint32Array
   addresses: Float64Array
   sizes: Uint16Array
+  /** Its accesses' threads as runs (thread-runs.ts), or null: the recorder gave none. */
+  threadRuns: Uint32Array | null
   /** The point table when it was sealed (the chunk names no later point), and its access counts then. */
   table: readonly PointRecord[]
   accesses: Float64Array
@@ -123,6 +126,9 @@ export class SessionWriter {
   private gPoints: Uint32Array = new Uint32Array(MAX_STORED_CHUNK)
   private gAddresses: Float64Array = new Float64Array(MAX_STORED_CHUNK)
   private gSizes: Uint16Array = new Uint16Array(MAX_STORED_CHUNK)
+  /** The gathered accesses' threads; `threadsGiven` false once a batch came without them (the chunk then stores none). */
+  private readonly gThreads = new Uint16Array(MAX_STORED_CHUNK)
+  private threadsGiven = true
   private gathered = 0
   private gatheredPoints: readonly PointRecord[] = []
   /** The tracer's access counts by point (appendChunk's `counts`), or null: the records' own. */
@@ -171,7 +177,7 @@ export class SessionWriter {
     migrate(this.db)
     // Every chunk of this session carries a checksum bound to its place (integrity.ts).
     this.db.prepare("UPDATE integrity SET value = 'bound' WHERE key = 'chunks'").run()
-    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, checksum, point_count) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, checksum, point_count, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
     this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: UNFINISHED_MESSAGE, storedBytes: 0 })
     if (this.dump) writeFileSync(this.dump, '')
@@ -190,7 +196,7 @@ export class SessionWriter {
    * (which the tracer then need only set before `writePoints`): copying them into thousands of
    * records at every batch cost a whole-program trace ~50 ms.
    */
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array): void {
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array): void {
     this.gatheredCounts = counts ?? null
     if (this.dump && count > 0) {
       const head = Buffer.alloc(4)
@@ -202,6 +208,8 @@ export class SessionWriter {
       this.gPoints.set(points.subarray(from, from + n), this.gathered)
       this.gAddresses.set(addresses.subarray(from, from + n), this.gathered)
       this.gSizes.set(sizes.subarray(from, from + n), this.gathered)
+      if (threads) this.gThreads.set(threads.subarray(from, from + n), this.gathered)
+      else this.threadsGiven = false
       this.gathered += n
       this.gatheredPoints = pointTable
       from += n
@@ -265,7 +273,7 @@ export class SessionWriter {
     // The points as they are now. Only their access counts go on changing in the tracer's
     // table: those are copied, not the records (a whole-program trace has thousands, per chunk).
     const table = this.gatheredPoints.slice()
-    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, table, accesses: this.countsOf(table), users: this.feeders.length > 0 ? 2 : 1 }
+    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, threadRuns: this.takeThreadRuns(n), table, accesses: this.countsOf(table), users: this.feeders.length > 0 ? 2 : 1 }
     this.waiting.push(job)
     if (this.feeders.length > 0) {
       this.feeding++
@@ -309,7 +317,7 @@ export class SessionWriter {
           this.staged = 0
           return
         }
-        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses)
+        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses, job.threadRuns)
         this.waiting.shift()
         this.staged--
       })
@@ -341,15 +349,24 @@ export class SessionWriter {
     const n = this.gathered
     if (n === 0) return
     const table = this.gatheredPoints
-    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, this.countsOf(table))
+    const threadRuns = this.takeThreadRuns(n)
+    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, this.countsOf(table), threadRuns)
     this.gathered = 0
   }
 
+  /** The gathered chunk's thread runs (null if some batch came without threads); gathering the next starts with threads given. */
+  private takeThreadRuns(n: number): Uint32Array | null {
+    const runs = this.threadsGiven ? threadRunsOf(this.gThreads, n) : null
+    this.threadsGiven = true
+    return runs
+  }
+
   /** Commits one compressed chunk of `count` accesses with the points it may name (`table`) and their access counts then. */
-  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array): void {
+  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array, threadRuns: Uint32Array | null): void {
+    const threads = threadRuns ? encodeThreadRuns(this.seq, this.committed, count, threadRuns) : null
     this.db.transaction(() => {
       this.storePoints(table, accesses)
-      this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, boundChecksum(this.seq, this.committed, count, table.length, this.encoder.codec, data), table.length)
+      this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, boundChecksum(this.seq, this.committed, count, table.length, this.encoder.codec, data), table.length, threads)
       this.setMeta.run('events', JSON.stringify(this.committed + count))
       this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
     })()

@@ -5,7 +5,7 @@
  * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
  * a large object graph cloned and then serialized on the main thread.
  */
-import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice } from '../../shared/domain'
+import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice, SharedLines, ThreadBreakdown } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 import type { OutputChunk } from '../../shared/api'
 import type { HotFunctions } from '../../shared/hot-functions'
@@ -117,6 +117,12 @@ export interface FunctionStreamsTaskInput {
   session: string
 }
 
+/** The lines a session's threads share, at one line size. */
+export interface SharingTaskInput {
+  session: string
+  lineSize: number
+}
+
 export interface ObjectsTaskInput {
   session: string
   options: ObjectsOptions
@@ -128,6 +134,8 @@ export interface PoolTasks {
   /** The report's JSON as UTF-8 bytes (JsonText.bytesOf). */
   report: { input: ReportPartTaskInput; result: Uint8Array; partial: never }
   advice: { input: AdviceTaskInput; result: RunAdvice; partial: never }
+  sharing: { input: SharingTaskInput; result: SharedLines; partial: never }
+  threads: { input: FunctionStreamsTaskInput; result: ThreadBreakdown; partial: never }
   query: { input: QueryTaskInput; result: QuerySlice; partial: never }
   objects: { input: ObjectsTaskInput; result: ObjectsReport; partial: never }
   functionStreams: { input: FunctionStreamsTaskInput; result: FunctionStreams[]; partial: never }

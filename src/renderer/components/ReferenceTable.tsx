@@ -65,23 +65,41 @@ interface Props {
   onActivate(row: ReferenceRow): void
   /** Base of the export file names. */
   exportTitle: string
+  /** Sessions of several threads: each reference's accesses per thread (getThreadBreakdown), shown as a column. */
+  threadsByReference?: ReadonlyMap<string, ReadonlyArray<{ thread: number; accesses: number }>> | null
 }
 
-export function ReferenceTable({ rows, level, selectedId, selectedLine, onActivate, exportTitle }: Props) {
+/** The per-thread column: "2: 20,000 · 3: 20,000", sorted by how many threads make the accesses. */
+function threadsColumn(byReference: ReadonlyMap<string, ReadonlyArray<{ thread: number; accesses: number }>>): DataColumn<ReferenceRow> {
+  const text = (r: ReferenceRow) => (byReference.get(r.id) ?? []).map((t) => `${t.thread}: ${formatCount(t.accesses)}`).join(' · ')
+  return {
+    key: 'threads',
+    type: 'number',
+    label: 'Threads: accesses',
+    title: 'Accesses of each thread (exact, from the trace)',
+    sortValue: (r) => byReference.get(r.id)?.length ?? 0,
+    filterText: text,
+    cell: (r) => <span className="small">{text(r)}</span>
+  }
+}
+
+export function ReferenceTable({ rows, level, selectedId, selectedLine, onActivate, exportTitle, threadsByReference = null }: Props) {
   const maxMisses = useMemo(() => {
     let m = 1
     for (const r of rows) if (r.misses > m) m = r.misses
     return m
   }, [rows])
   const columns = useMemo<DataColumn<ReferenceRow>[]>(
-    () =>
-      REFERENCE_SORT_COLUMNS.map((c) => ({
+    () => [
+      ...REFERENCE_SORT_COLUMNS.map((c) => ({
         ...c,
         label: columnLabel(c.key, LABELS[c.key], level),
         numeric: c.type === 'number',
         ...cellOf(c.key, maxMisses)
       })),
-    [level, maxMisses]
+      ...(threadsByReference ? [threadsColumn(threadsByReference)] : [])
+    ],
+    [level, maxMisses, threadsByReference]
   )
   // The row brought into view: the selected reference, else the first on the selected line.
   const activeKey = useMemo(() => {

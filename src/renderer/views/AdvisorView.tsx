@@ -23,7 +23,9 @@ const DIAGNOSIS_LABEL: Record<AdviceItem['diagnosis'], string> = {
   'low-spatial-reuse': 'Low spatial reuse',
   'pointer-chase': 'Pointer chase',
   gather: 'Indexed gather',
-  tlb: 'TLB'
+  tlb: 'TLB',
+  'false-sharing': 'False sharing',
+  'true-sharing': 'True sharing'
 }
 
 interface Props {
@@ -42,7 +44,8 @@ export function AdvisorView({ session, report }: Props) {
     if (level) void a.load(session, report.run, level)
   }, [session, report.run, level]) // eslint-disable-line react-hooks/exhaustive-deps
 
-  const changeOf = (action: AdviceAction): WhatIfChange => {
+  // A cores action is not a run of this session (runs are one hierarchy): it is shown as its command.
+  const changeOf = (action: Exclude<AdviceAction, { kind: 'cores' }>): WhatIfChange => {
     switch (action.kind) {
       case 'layout':
         return { layout: [...(report.config.layout ?? []), ...action.layout] }
@@ -54,7 +57,7 @@ export function AdvisorView({ session, report }: Props) {
         return { levels: action.levels }
     }
   }
-  const tryAction = (action: AdviceAction) => void runWhatIf(changeOf(action))
+  const tryAction = (action: Exclude<AdviceAction, { kind: 'cores' }>) => void runWhatIf(changeOf(action))
   const propose = useWhatIfDraft((d) => d.propose)
   const advice = a.status === 'ready' ? a.advice : null
 
@@ -124,26 +127,31 @@ export function AdvisorView({ session, report }: Props) {
               </p>
               <div className="advice-foot">
                 <span className="muted small">{item.rules.join(' · ')}</span>
-                {item.action && (
+                {item.action?.kind === 'cores' && (
+                  <code className="small" data-testid="advice-command" title={`${item.action.label}: coherence misses are simulated on cores from the command line`}>
+                    {item.action.command}
+                  </code>
+                )}
+                {item.action && item.action.kind !== 'cores' && (
                   <button
                     type="button"
                     className="button small"
                     disabled={busy}
                     data-testid="advice-edit"
                     title="Open the what-if form with this change filled in, to adjust it first"
-                    onClick={() => propose(changeOf(item.action!), `${item.title}: ${item.suggestion}`)}
+                    onClick={() => propose(changeOf(item.action as Exclude<AdviceAction, { kind: 'cores' }>), `${item.title}: ${item.suggestion}`)}
                   >
                     Edit as what-if…
                   </button>
                 )}
-                {item.action && (
+                {item.action && item.action.kind !== 'cores' && (
                   <button
                     type="button"
                     className="button primary small"
                     disabled={busy}
                     data-testid="advice-action"
                     title={`Re-simulate run ${report.run} with this change; the new run is shown compared with this one`}
-                    onClick={() => tryAction(item.action!)}
+                    onClick={() => tryAction(item.action as Exclude<AdviceAction, { kind: 'cores' }>)}
                   >
                     {item.action.label}
                   </button>

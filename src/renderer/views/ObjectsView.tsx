@@ -1,11 +1,13 @@
 /**
  * "Data structures" tab: which arrays and heap blocks cause the misses, computed four ways
  * (Buck's sampling and n-way search, Rutar's approximation from instruction samples) next to
- * the exact attribution, with each method's parameters, rank error and cost.
+ * the exact attribution, with each method's parameters, rank error and cost; for sessions of
+ * several threads, the cache lines they share (SharedLinesPanel).
  */
 import { useEffect, useMemo, useState } from 'react'
 import type { RunReport } from '../../shared/domain'
 import { ObjectsTable } from '../components/ObjectsTable'
+import { SharedLinesPanel } from '../components/SharedLinesPanel'
 import { ProgressReadout } from '../components/ProgressReadout'
 import { Segmented } from '../components/Segmented'
 import { formatCount } from '../logic/format'
@@ -17,6 +19,8 @@ interface Props {
   session: string
   report: RunReport
   level: string
+  /** The session's threads (SessionInfo.threads; null: unknown): the shared-lines panel shows for several. */
+  threads?: number | null
 }
 
 function NumberField({ label, value, min, max, step, onChange, testId, disabled }: { label: string; value: number; min: number; max?: number; step?: number; onChange(v: number): void; testId: string; disabled?: boolean }) {
@@ -40,7 +44,7 @@ function NumberField({ label, value, min, max, step, onChange, testId, disabled 
   )
 }
 
-export function ObjectsView({ session, report, level }: Props) {
+export function ObjectsView({ session, report, level, threads }: Props) {
   const o = useObjects()
   const setLevel = useSession((s) => s.setLevel)
   const p = o.params
@@ -184,6 +188,7 @@ export function ObjectsView({ session, report, level }: Props) {
           Choose the parameters and rank the data structures of run {report.run} at {level}.
         </p>
       )}
+      {(threads ?? 1) > 1 && <SharedLinesPanel session={session} lineSize={report.config.levels.find((l) => l.name === level)?.lineSize ?? 64} />}
     </div>
   )
 }

@@ -18,6 +18,7 @@ import { useJobs } from '../state/job-store'
 import { useHostHierarchy } from '../state/host-store'
 import { readChoice, writeChoice } from '../state/stored-choice'
 import { ObjectsView } from './ObjectsView'
+import { useThreadBreakdown } from '../state/thread-breakdown'
 import { RecentPanel } from './RecentPanel'
 import { CompareView } from './CompareView'
 import { SourcePane } from './SourcePane'
@@ -40,6 +41,7 @@ export function SessionView() {
   const [arrangement, setArrangement] = useState<SplitArrangement>(() => readChoice(ARRANGEMENT_KEY, ARRANGEMENTS, 'auto'))
   useEffect(() => writeChoice(ARRANGEMENT_KEY, arrangement), [arrangement])
   const { info, report, level, file } = s
+  const threadsByReference = useThreadBreakdown(info?.path ?? null, info?.threads ?? null)
   const files = useMemo(() => (report ? computeSourceFiles(report) : []), [report])
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
   const tree = useMemo(() => (report && level ? computeCodeTree(report, level) : []), [report, level])
@@ -197,6 +199,7 @@ export function SessionView() {
                     selectedId={s.selection?.reference ?? null}
                     selectedLine={s.selection && s.selection.line > 0 ? s.selection : null}
                     onActivate={(r) => s.select(r.file, r.line, r.id)}
+                    threadsByReference={threadsByReference}
                   />
                 </section>
               )
@@ -237,7 +240,7 @@ export function SessionView() {
         {/* ---- data structures ---- */}
         {s.tab === 'objects' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-objects" aria-labelledby="tab-objects">
-            <ObjectsView session={info.path} report={report} level={level} />
+            <ObjectsView session={info.path} report={report} level={level} threads={info.threads} />
           </div>
         )}
         {/* ---- query slices ---- */}

@@ -13,7 +13,9 @@ class MemorySink implements ChunkSink {
   points: number[] = []
   addresses: number[] = []
   sizes: number[] = []
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): void {
+  threads: number[] = []
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, _table: unknown, _counts?: Float64Array, threads?: Uint16Array): void {
+    if (threads) this.threads.push(...threads.subarray(0, count))
     this.points.push(...points.subarray(0, count))
     this.addresses.push(...addresses.subarray(0, count))
     this.sizes.push(...sizes.subarray(0, count))
@@ -37,6 +39,16 @@ function encode(records: Array<[number, number, number, number, number, number?,
 }
 
 describe('TraceAssembler', () => {
+  it('gives each access its thread, OS thread ids numbered 1, 2, ... in first-seen order', () => {
+    const sink = new MemorySink()
+    const a = new TraceAssembler([SUMFUNC], sink, null, null)
+    const at = (thread: number, address: number): [number, number, number, number, number, number] => [RecordType.access, 0, 8, thread, SUMFUNC.start + 0x14, address]
+    const batch = encode([at(4242, 0x1000), at(4242, 0x1008), at(777, 0x2000), at(4242, 0x1010), at(9, 0x3000)])
+    a.take(batch, 5)
+    a.flush()
+    expect(sink.threads).toEqual([1, 1, 2, 1, 3])
+  })
+
   it('turns the recorded batch into points and a chunk, in order, with per-function counts', () => {
     const sink = new MemorySink()
     const a = new TraceAssembler([SUMFUNC], sink, null, null)

@@ -16,7 +16,7 @@ export const CHUNK_EVENTS = 1 << 16
 
 export interface ChunkSink {
   /** `pointTable`: the points so far (the sink stores those a chunk names with it). */
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[]): void
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array): void
 }
 
 export interface TracedFunction {
@@ -56,7 +56,12 @@ export class TraceAssembler implements BatchVisitor {
   private bPoints = new Uint32Array(CHUNK_EVENTS)
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
+  private bThreads = new Uint16Array(CHUNK_EVENTS)
   private bCount = 0
+  /** OS thread id -> the session's thread number (1, 2, ... in first-seen order, as the Valgrind tool numbers them). */
+  private readonly threadNumbers = new Map<number, number>()
+  private lastThread = -1
+  private lastThreadNumber = 0
 
   constructor(
     functions: TracedFunction[],
@@ -108,7 +113,7 @@ export class TraceAssembler implements BatchVisitor {
     return -1
   }
 
-  access(pc: number, kind: number, address: number, size: number): void {
+  access(pc: number, kind: number, address: number, size: number, thread = 0): void {
     if (this.limitReached) return
     this.placeAlloc()
     this.observer?.observe(kind, address, size)
@@ -130,6 +135,14 @@ export class TraceAssembler implements BatchVisitor {
     this.bPoints[i] = point
     this.bAddresses[i] = address
     this.bSizes[i] = size > 0xffff ? 0xffff : size
+    if (thread !== this.lastThread) {
+      this.lastThread = thread
+      let n = this.threadNumbers.get(thread)
+      // Sessions number threads in 16 bits: past the 65,535th, threads share the last number.
+      if (n === undefined) this.threadNumbers.set(thread, (n = Math.min(0xffff, this.threadNumbers.size + 1)))
+      this.lastThreadNumber = n
+    }
+    this.bThreads[i] = this.lastThreadNumber
     if (this.bCount === CHUNK_EVENTS) this.flush()
     if (this.maxEvents !== null && this.kept + this.bCount >= this.maxEvents) {
       this.flush()
@@ -204,7 +217,7 @@ export class TraceAssembler implements BatchVisitor {
   flush(): void {
     this.placeAlloc()
     if (this.bCount === 0) return
-    this.sink.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points)
+    this.sink.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, undefined, this.bThreads)
     this.kept += this.bCount
     this.bCount = 0
   }

@@ -48,6 +48,17 @@ export class ToolTrace implements ToolStreamSink {
   private readonly toolPointDefs: Array<{ pc: number; kind: number }> = []
   /** Threads the program created (the first one not counted). */
   private threadsCreated = 0
+  /**
+   * Valgrind's thread id -> the session's thread number. Valgrind reuses the id of a thread that
+   * ended; a created thread whose id was in use before gets a fresh number, so the session's
+   * numbers name threads, not slots. Identity until then (no pass over the batch).
+   */
+  private readonly threadNumber = Uint16Array.from({ length: 1 << 16 }, (_, i) => i)
+  private readonly threadSeen = Uint8Array.from({ length: 1 << 16 }, (_, i) => (i === 1 ? 1 : 0))
+  private lastThreadNumber = 1
+  private renumbered = false
+  /** How much of the batch already holds session thread numbers. */
+  private numberedUpTo = 0
   private pid = 0
   private programPath = ''
   private programBase: number | null = null
@@ -308,8 +319,32 @@ export class ToolTrace implements ToolStreamSink {
       this.onProgress(this.kept + this.bCount, { pid: this.pid, reason: reason === DetachReason.seconds ? 'seconds' : 'max-events' })
   }
 
-  thread(): void {
+  thread(id: number): void {
     this.threadsCreated++
+    this.numberThread(id)
+  }
+
+  /** A created thread: a fresh number if its Valgrind id named another thread before (the batch so far keeps the old one). */
+  private numberThread(id: number): void {
+    this.lastThreadNumber = Math.max(this.lastThreadNumber, id)
+    // Once one number is fresh, every later thread gets a fresh one (an identity number could collide with it).
+    if (this.renumbered || this.threadSeen[id]) {
+      this.renumberBatch()
+      this.threadNumber[id] = ++this.lastThreadNumber
+      this.renumbered = true
+    }
+    this.threadSeen[id] = 1
+  }
+
+  /** The batch's Valgrind ids as the session's thread numbers (only once some id was renumbered). */
+  private renumberBatch(): void {
+    if (!this.renumbered) {
+      this.numberedUpTo = this.bCount
+      return
+    }
+    const t = this.bThreads
+    for (let i = this.numberedUpTo; i < this.bCount; i++) t[i] = this.threadNumber[t[i]!]!
+    this.numberedUpTo = this.bCount
   }
 
   exit(): void {
@@ -341,10 +376,12 @@ export class ToolTrace implements ToolStreamSink {
 
   private flush(): void {
     if (this.bCount === 0) return
+    this.renumberBatch()
     // The writer reads the counts themselves; the records get theirs once, at the end (syncCounts).
-    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts)
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts, this.bThreads)
     this.kept += this.bCount
     this.bCount = 0
+    this.numberedUpTo = 0
   }
 }
 
