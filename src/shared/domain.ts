@@ -529,7 +529,7 @@ export interface AdviceItem {
   rules: string[]
   action?: AdviceAction
   /** The code change the suggestion names, simulated (a loop interchange or tiling), beside `action`. */
-  codeAction?: AdviceAction
+  codeAction?: Extract<AdviceAction, { kind: 'transform' }>
 }
 
 export interface RunAdvice {

@@ -148,11 +148,14 @@ function transformed(ctx: RuleContext, file: string, line: number): boolean {
   return (ctx.report.config.transforms ?? []).some((t) => t.file === file && t.line === line)
 }
 
+/** A code change the advice can simulate (a loop transform). */
+type TransformAction = Extract<AdviceAction, { kind: 'transform' }>
+
 /**
  * The loops around a reference's line interchanged (its line names the loop around the
  * innermost loop holding it); null without a source line.
  */
-function interchangeAt(f: RefFacts, ctx: RuleContext): AdviceAction | null {
+function interchangeAt(f: RefFacts, ctx: RuleContext): TransformAction | null {
   const { file, line } = f.ref
   if (!file || !line || transformed(ctx, file, line)) return null
   const at = `${file.slice(file.lastIndexOf('/') + 1)}:${line}`
@@ -163,7 +166,7 @@ function interchangeAt(f: RefFacts, ctx: RuleContext): AdviceAction | null {
  * The two loops around a reference's line tiled: B x B iterations, B the largest power of two
  * whose B lines per reference for two references fit the cache at least B times over.
  */
-function tileAt(f: RefFacts, ctx: RuleContext): AdviceAction | null {
+function tileAt(f: RefFacts, ctx: RuleContext): TransformAction | null {
   const { file, line } = f.ref
   const cache = ctx.cache
   if (!file || !line || transformed(ctx, file, line)) return null
