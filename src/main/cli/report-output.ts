@@ -1,5 +1,6 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
 import type { RunReport } from '../../shared/domain'
+import { cacheContextText } from '../../shared/cache-context'
 import { groupFunctions, levelNames, type LineReport } from '../../shared/report-model'
 import { groupVariables } from '../../shared/report-model'
 import { computeRunDiff } from '../../shared/run-diff'
@@ -130,7 +131,7 @@ export function printReport(report: RunReport, by: ReportBy, io: Io, options: Ta
  */
 function printTable(report: LineReport, label: string, nouns: string, rows: Row[], io: Io, options: TableOptions): Row[] {
   const names = levelNames(report.config)
-  io.out(`run ${report.run}: ${describeConfig(report)}`)
+  io.out(`run ${report.run}: ${describeConfig(report)}${report.cacheContext ? ` (${cacheContextText(report.cacheContext)})` : ''}`)
   for (const l of report.levels)
     io.out(`  ${l.name}: ${l.reads} reads, ${l.writes} writes, ${l.readMisses} read misses, ${l.writeMisses} write misses, miss ratio ${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)}`)
   io.out('')
