@@ -11,7 +11,7 @@ import { SHOWN_SHARE } from './shown-share'
 export type ReportBy = 'line' | 'reference' | 'variable' | 'function' | 'loop'
 
 export function reportJson(report: RunReport, by: ReportBy | null = null): unknown {
-  const base = { run: report.run, config: report.config, levels: report.levels, ...(report.timelines ? { timelines: report.timelines } : {}) }
+  const base = { run: report.run, config: report.config, ...(report.cacheContext ? { cacheContext: report.cacheContext } : {}), levels: report.levels, ...(report.timelines ? { timelines: report.timelines } : {}) }
   const references = report.references.map((r) => ({
     id: r.id,
     pc: r.pc,
