@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod'
 import type { cacheLevelSchema, hierarchySchema, layoutFilterSchema, loopTransformSchema, objectsOptionsSchema, replacementPolicy, samplingSchema, tlbLevelSchema } from './schemas'
+import type { CacheContext } from './cache-context'
 
 // Index aliases, as in the Firefox Profiler (IndexIntoFuncTable ...): plain numbers at run
 // time, named for the table they index so a signature says which number it wants.
@@ -216,6 +217,8 @@ export interface RunSummary {
   name: string | null
   /** What tells it apart (shared/run-labels.ts): `name`, else what differs from its parent or the first run. */
   label: string
+  /** As RunReport's: what warmed the cache of a function-scoped trace's run (absent: a whole-program trace). */
+  cacheContext?: CacheContext
 }
 
 export interface LevelTotals {
@@ -406,6 +409,12 @@ export interface RunReport {
    * client holding one completes another's figures (getRunFigures). Absent while unfinished.
    */
   staticsKey?: string
+  /**
+   * A function-scoped trace's run: its cache warmed by the whole program (the trace's first
+   * simulation, fed the rest of the program's accesses) or cold, function-only (every run
+   * replaying the stored trace). Absent for a whole-program trace.
+   */
+  cacheContext?: CacheContext
 }
 
 /** What a run changes of a reference: its figures, the reference found by its id. */

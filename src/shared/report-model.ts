@@ -97,7 +97,7 @@ export interface LineMisses {
 }
 
 /** A run's totals and its lines' misses, without its references: all `stride simulate` prints of a run. */
-export interface LineReport extends Pick<RunReport, 'run' | 'config' | 'levels'> {
+export interface LineReport extends Pick<RunReport, 'run' | 'config' | 'levels' | 'cacheContext'> {
   lines: LineMisses[]
 }
 

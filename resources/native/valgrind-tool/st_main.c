@@ -12,6 +12,10 @@
      instrumentation (decided per instruction from the symbol table, so PIE and shared objects
      need no load bases); --follow-calls also records what they call, through a guard that
      reads one flag, so code outside costs a load and a compare.
+   - Whole-program context (--context=yes, with --fn): the code outside the chosen functions
+     is instrumented too, and its accesses go out as compact context records (no access point,
+     st_protocol.h): the first simulation's cache is warmed by the rest of the program. An
+     access to the same line as the context record just before it is folded into that record.
    - --max-events / --seconds detach: the translations are discarded and the rest of the run is
      retranslated without instrumentation (the Null tool's speed).
    - Allocation events come from the preload's wrappers (st_preload.c) as client requests and
@@ -65,6 +69,12 @@ static Long max_events = 0;   /* 0: no limit */
 static Long max_ms = 0;
 static Bool stop_at_limit = False;
 static const HChar* exe_path = NULL;
+/* --context=yes: the code outside the chosen functions emits context records; folded per line
+   of --context-line bytes (the smallest line of the simulated caches: a fold is then exact for
+   every level, since a line of it lies inside one line of each larger one). */
+static Bool context = False;
+static Long context_line = 64;
+static UInt ctx_shift = 6;
 
 /* ---------------------------------------------------------------- output */
 
@@ -210,6 +220,49 @@ static VG_REGPARM(2) void on_access(UWord pointSize, Addr addr) {
    if (++accesses == (ULong)max_events && max_events > 0) detach(ST_DETACH_MAX_EVENTS);
    else if (max_ms > 0 && (accesses & 0xffff) == 0 && VG_(read_millisecond_timer)() - start_ms >= (UInt)max_ms)
       detach(ST_DETACH_SECONDS);
+}
+
+/* The context record last written, while it is still the block's last record (anything written
+   after it, a flush included, ends the fold), and its line. */
+static Record* ctx_last = NULL;
+static ULong ctx_line_no = 0;
+
+/* Kind 0 load, 1 store, 2 modify into a context record's flags (st_protocol.h ST_CTX_*). */
+static inline UInt ctx_flags(UInt flags, UInt kind) {
+   if (kind == 0) return flags | ST_CTX_READ;
+   if (kind == 1) return flags | ((flags & ST_CTX_READ) ? ST_CTX_WRITE_AFTER : ST_CTX_WRITE_FIRST);
+   return flags | ST_CTX_READ | ST_CTX_MODIFY_AFTER;
+}
+
+/* An access outside the chosen functions: sizeKind = size << 2 | kind. Not counted towards
+   --max-events (those count the recorded accesses). */
+static VG_REGPARM(2) void on_context(UWord sizeKind, Addr addr) {
+   if (detached) return;
+   UInt kind = (UInt)(sizeKind & 3);
+   UWord size = sizeKind >> 2;
+   ULong line = (ULong)addr >> ctx_shift;
+   Bool one = (((ULong)addr + size - 1) >> ctx_shift) == line;
+   if (one && ctx_last != NULL && used > 0 && ctx_last == &block[used - 1] && ctx_line_no == line && ctx_last->tid == (UShort)cur_tid) {
+      UInt flags = ctx_flags((ctx_last->tag >> 8) & 15, kind);
+      ctx_last->tag = ST_CONTROL | (ST_CONTEXT | flags) << 8;
+      return;
+   }
+   Record* r = next_record();
+   r->a = addr;
+   r->tag = ST_CONTROL | (ST_CONTEXT | ctx_flags(0, kind)) << 8;
+   r->aux = (UShort)(size > 0xffff ? 0xffff : size);
+   r->tid = (UShort)cur_tid;
+   /* An access over two lines is kept whole and folds nothing into it. */
+   ctx_last = one ? r : NULL;
+   ctx_line_no = line;
+}
+
+/* Follow mode with context: outside the chosen functions an access is recorded while one of
+   them is on the stack (`active`), else it is context. arg = point | size << 32; kindSize for
+   the context record. */
+static VG_REGPARM(3) void on_either(UWord pointSize, Addr addr, UWord kindSize) {
+   if (active) on_access(pointSize, addr);
+   else on_context(kindSize, addr);
 }
 
 static VG_REGPARM(2) void on_enter(Addr entry, Addr sp) {
@@ -386,10 +439,14 @@ static Bool chosen(DiEpoch ep, Addr pc, ObjectKind obj) {
 
 typedef struct { Bool live; IRExpr* addr; Int size; UInt kind; IRExpr* guard; } Pending;
 
+/* What an instruction's accesses become: not instrumented, recorded, recorded only while
+   `active` (follow mode), context records, or either, by `active` (follow mode with context). */
+typedef enum { EV_NONE, EV_RECORD, EV_GUARDED, EV_CONTEXT, EV_EITHER } EventMode;
+
 typedef struct {
    IRSB* out;
    Addr pc;
-   Bool guarded;   /* follow mode: events run only while `active` */
+   EventMode mode;
    Pending pending;
 } Builder;
 
@@ -413,10 +470,18 @@ static void emit(Builder* b) {
    Pending* p = &b->pending;
    if (!p->live) return;
    p->live = False;
-   UWord arg = (UWord)point_id(b->pc, p->kind) | (UWord)p->size << 32;
-   IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord(arg), p->addr);
-   IRDirty* di = unsafeIRDirty_0_N(2, "stride_access", VG_(fnptr_to_fnentry)(on_access), args);
-   IRExpr* guard = b->guarded ? active_guard(b->out, p->guard) : p->guard;
+   UWord ctx = (UWord)p->size << 2 | p->kind;
+   IRDirty* di;
+   if (b->mode == EV_CONTEXT) {
+      di = unsafeIRDirty_0_N(2, "stride_context", VG_(fnptr_to_fnentry)(on_context), mkIRExprVec_2(mkIRExpr_HWord(ctx), p->addr));
+   } else {
+      UWord arg = (UWord)point_id(b->pc, p->kind) | (UWord)p->size << 32;
+      if (b->mode == EV_EITHER)
+         di = unsafeIRDirty_0_N(3, "stride_either", VG_(fnptr_to_fnentry)(on_either), mkIRExprVec_3(mkIRExpr_HWord(arg), p->addr, mkIRExpr_HWord(ctx)));
+      else
+         di = unsafeIRDirty_0_N(2, "stride_access", VG_(fnptr_to_fnentry)(on_access), mkIRExprVec_2(mkIRExpr_HWord(arg), p->addr));
+   }
+   IRExpr* guard = b->mode == EV_GUARDED ? active_guard(b->out, p->guard) : p->guard;
    if (guard) di->guard = guard;
    addStmtToIRSB(b->out, IRStmt_Dirty(di));
 }
@@ -456,7 +521,7 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestL
    if (detached) return in;
    DiEpoch ep = VG_(current_DiEpoch)();
    IRSB* out = deepCopyIRSBExceptStmts(in);
-   Builder b = { out, 0, False, { False, NULL, 0, 0, NULL } };
+   Builder b = { out, 0, EV_NONE, { False, NULL, 0, 0, NULL } };
    Int i = 0;
    while (i < in->stmts_used && in->stmts[i]->tag != Ist_IMark) addStmtToIRSB(out, in->stmts[i++]);
    Bool record = False, last_main = False, last_chosen = False;
@@ -471,10 +536,11 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestL
          Bool is_chosen = chosen(ep, b.pc, obj);
          last_main = obj.main;
          last_chosen = is_chosen;
-         if (obj.ours) record = False;
-         else if (n_fns == 0) record = True;
-         else record = is_chosen || follow_calls;
-         b.guarded = n_fns > 0 && follow_calls && record;
+         if (obj.ours) b.mode = EV_NONE;
+         else if (n_fns == 0 || is_chosen) b.mode = EV_RECORD;
+         else if (follow_calls) b.mode = context ? EV_EITHER : EV_GUARDED;
+         else b.mode = context ? EV_CONTEXT : EV_NONE;
+         record = b.mode != EV_NONE;
          addStmtToIRSB(out, st);
          Bool want_frame = frames && obj.main;
          Bool want_follow = follow_calls && is_chosen;
@@ -639,6 +705,13 @@ static Bool st_process_cmd_line_option(const HChar* arg) {
    else if VG_INT_CLO(arg, "--max-events", max_events) {}
    else if VG_INT_CLO(arg, "--max-ms", max_ms) {}
    else if VG_BOOL_CLO(arg, "--stop-at-limit", stop_at_limit) {}
+   else if VG_BOOL_CLO(arg, "--context", context) {}
+   else if VG_INT_CLO(arg, "--context-line", context_line) {
+      if (context_line < 1 || context_line > 4096 || (context_line & (context_line - 1)) != 0)
+         VG_(fmsg_bad_option)(arg, "the line must be a power of two from 1 to 4096\n");
+      ctx_shift = 0;
+      while ((1L << ctx_shift) < context_line) ctx_shift++;
+   }
    else if VG_INT_CLO(arg, "--close-log-fd", close_log_fd) {}
    else return False;
    return True;
@@ -658,6 +731,9 @@ static void st_print_usage(void) {
       "    --max-events=<n>        detach after n accesses [no limit]\n"
       "    --max-ms=<n>            detach after n milliseconds [no limit]\n"
       "    --stop-at-limit=no|yes  at a limit, kill the program (SIGKILL) instead of detaching [no]\n"
+      "    --context=no|yes        with --fn: the rest of the program's accesses as context\n"
+      "                            records (no access point) [no]\n"
+      "    --context-line=<n>      fold context accesses per line of n bytes [64]\n"
       "    --close-log-fd=N        close fd N (the --log-fd given) in the program [none]\n"
       "    --exe=<path>            the program's path as mapped (default: its name)\n",
       ST_FORMAT_VERSION, ST_RING_BLOCK_RECORDS);
@@ -666,7 +742,7 @@ static void st_print_debug_usage(void) {}
 
 static void st_pre_clo_init(void) {
    VG_(details_name)("Stride");
-   VG_(details_version)("2");
+   VG_(details_version)("3");
    VG_(details_description)("memory access recorder for Stride");
    VG_(details_copyright_author)("the Stride authors");
    VG_(details_bug_reports_to)("the Stride project");

@@ -1,10 +1,10 @@
-/* Stride's Valgrind tool: the record format (version 2) and the client requests its preload
+/* Stride's Valgrind tool: the record format (version 3) and the client requests its preload
    makes. Shared by st_main.c (the tool) and st_preload.c (the allocator wrappers); the
    TypeScript reader is src/main/tracing/valgrind/tool-stream.ts. See README.md. */
 #ifndef ST_PROTOCOL_H
 #define ST_PROTOCOL_H
 
-#define ST_FORMAT_VERSION 2
+#define ST_FORMAT_VERSION 3
 #define ST_MAGIC 0x3252545345444952ULL /* "RIDESTR2" little-endian: a Stride tool stream */
 
 /* Transport: through --out-fd (a pipe), or, with --ring-fd, in a ring of --ring-blocks blocks
@@ -36,9 +36,19 @@ enum {
    ST_MAPS = 9,    /* the process's /proc/self/maps text as objects appear: a = its length in
                       bytes, followed by ceil(a / 16) raw slots (not counted in `extra`) */
    ST_THREAD = 10, /* a thread starts: a = its Valgrind thread id (ids are reused), aux = parent's */
-   ST_EXEC = 11    /* the program calls execve (or execveat): every record before is out. A later
+   ST_EXEC = 11,   /* the program calls execve (or execveat): every record before is out. A later
                       record means the call failed and the program went on */
+   /* Kinds 16..31, no slots: an access of the code outside the chosen functions (--context=yes),
+      a = address, aux = size, kind = ST_CONTEXT | ST_CTX_* flags. It has no access point; it
+      only warms the first simulation's cache. Accesses to the line of the context record just
+      before (nothing between them, same thread) are folded into it (flags OR-ed). */
+   ST_CONTEXT = 16
 };
+
+/* A context record's flags: what its accesses did to the line, in the order that decides the
+   cache state (after the first read the line is resident; only whether a write came later
+   matters, and whether that write was a modify's, which Cachegrind counts as a read). */
+enum { ST_CTX_READ = 1, ST_CTX_WRITE_FIRST = 2, ST_CTX_WRITE_AFTER = 4, ST_CTX_MODIFY_AFTER = 8 };
 
 enum { ST_DETACH_MAX_EVENTS = 1, ST_DETACH_SECONDS = 2 };
 

@@ -71,6 +71,7 @@ export const TRACE_FLAGS = {
   sampling: { value: true },
   'follow-calls': {},
   'stop-at-limit': {},
+  'no-context': {},
   ...HIERARCHY_FLAGS
 } satisfies Record<string, FlagSpec>
 

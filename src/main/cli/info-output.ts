@@ -5,6 +5,7 @@
  * own. `--json` keeps every one.
  */
 import type { RunSummary } from '../../shared/domain'
+import { cacheContextText } from '../../shared/cache-context'
 import { groupDigits } from '../../shared/counts'
 import type { FunctionStreams } from '../store/stream-store'
 import { SHOWN_SHARE } from './shown-share'
@@ -14,7 +15,7 @@ export const RUNS_SHOWN = 12
 
 /** A run's line: its number and its label (shared/run-labels.ts). */
 export function runLine(r: RunSummary): string {
-  return `run ${r.run}  ${r.label}`
+  return `run ${r.run}  ${r.label}${r.cacheContext ? ` (${cacheContextText(r.cacheContext)})` : ''}`
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The JSON shapes of CLI.md and the plain-text tables of `simulate`/`report`. */
 import type { RunReport } from '../../shared/domain'
+import { cacheContextText } from '../../shared/cache-context'
 import { groupFunctions, levelNames, type LineReport } from '../../shared/report-model'
 import { groupVariables } from '../../shared/report-model'
 import { computeRunDiff } from '../../shared/run-diff'
@@ -10,7 +11,7 @@ import { SHOWN_SHARE } from './shown-share'
 export type ReportBy = 'line' | 'reference' | 'variable' | 'function' | 'loop'
 
 export function reportJson(report: RunReport, by: ReportBy | null = null): unknown {
-  const base = { run: report.run, config: report.config, levels: report.levels, ...(report.timelines ? { timelines: report.timelines } : {}) }
+  const base = { run: report.run, config: report.config, ...(report.cacheContext ? { cacheContext: report.cacheContext } : {}), levels: report.levels, ...(report.timelines ? { timelines: report.timelines } : {}) }
   const references = report.references.map((r) => ({
     id: r.id,
     pc: r.pc,
@@ -130,7 +131,7 @@ export function printReport(report: RunReport, by: ReportBy, io: Io, options: Ta
  */
 function printTable(report: LineReport, label: string, nouns: string, rows: Row[], io: Io, options: TableOptions): Row[] {
   const names = levelNames(report.config)
-  io.out(`run ${report.run}: ${describeConfig(report)}`)
+  io.out(`run ${report.run}: ${describeConfig(report)}${report.cacheContext ? ` (${cacheContextText(report.cacheContext)})` : ''}`)
   for (const l of report.levels)
     io.out(`  ${l.name}: ${l.reads} reads, ${l.writes} writes, ${l.readMisses} read misses, ${l.writeMisses} write misses, miss ratio ${ratio(l.readMisses + l.writeMisses, l.reads + l.writes)}`)
   io.out('')

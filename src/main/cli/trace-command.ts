@@ -56,6 +56,7 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
   const maxEvents = flag(args, 'max-events') ? positiveInt(flag(args, 'max-events')!, '--max-events', 'trace') : null
   const seconds = flag(args, 'seconds') ? traceSeconds(flag(args, 'seconds')!) : null
   if (has(args, 'follow-calls') && functions.length === 0) throw new StrideError('stride trace: --follow-calls records what the chosen functions call; give them with --functions F1,F2.')
+  if (has(args, 'no-context') && functions.length === 0) throw new StrideError('stride trace: --no-context asks for the cold, function-only view of a --functions trace; a whole-program trace has no other.')
   // The first simulation, checked before the program runs (a bad cache is an error up front);
   // its modules load only when asked for, and those that print it only after the trace
   // (every trace's start-up is on the way to Valgrind's).
@@ -75,6 +76,8 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
       trackHeap: !has(args, 'no-heap'),
       followCalls: has(args, 'follow-calls'),
       afterLimit: has(args, 'stop-at-limit') ? 'stop' : 'detach',
+      // The first simulation of a --functions trace is warmed by the rest of the program unless --no-context.
+      context: !has(args, 'no-context'),
       stdio: 'inherit',
       // Simulated by the trace's worker beside the naming, stored with the trace, and its
       // report built there, where the points are in memory (here it would read them again).

@@ -21,7 +21,8 @@ import { SessionStatics } from '../store/session-statics'
 import type { PointColumns } from '../store/point-columns'
 import type { Touches } from '../store/touches'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from './session-simulation'
-import { firstLevelShadow, LiveSimulation } from './live-simulation'
+import { firstLevelShadow, LIVE_MAX_BYTES, LiveSimulation } from './live-simulation'
+import { runsBeside } from './warm-context'
 import type { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { writeShadowCounts } from '../store/shadow-counts'
 
@@ -39,6 +40,8 @@ interface Simulated {
   /** The timeline's variable of each point (live: the point itself), and its cells at `interval`. */
   groups: Int32Array
   cells: TimelineCell[]
+  /** The live run, fed the rest of the program's accesses too (whole-program context). */
+  warmed: boolean
 }
 
 /**
@@ -58,14 +61,25 @@ export class FirstSimulation {
   readonly live: LiveSimulation
   /** Why the stored trace was simulated again after the program ended (null: it was not). */
   liveReason: string | null = null
+  /** The stored run, when it was warmed by the whole program (the trace's context reached it). */
+  warmedRun: RunId | null = null
+  private readonly withContext: boolean
 
   constructor(
     private readonly config: HierarchyConfig,
     private readonly onProgress: (done: number, total: number) => void,
     /** `reportStreams: false`: its report is laid out as the CLI's lines, which show no stream metrics or key (not read). */
-    { reportStreams = true }: { reportStreams?: boolean } = {}
+    {
+      reportStreams = true,
+      context = false
+    }: {
+      reportStreams?: boolean
+      /** The tracer feeds `live` the rest of the program's accesses too (feedContext), not the writer its chunks. */
+      context?: boolean
+    } = {}
   ) {
-    this.live = new LiveSimulation(config)
+    this.withContext = context
+    this.live = new LiveSimulation(config, LIVE_MAX_BYTES, context)
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
 
@@ -74,7 +88,7 @@ export class FirstSimulation {
    * points' lines, both known only at the end: those run after the naming.
    */
   static runsBeside(config: HierarchyConfig): boolean {
-    return (!config.layout || config.layout.length === 0) && (!config.transforms || config.transforms.length === 0)
+    return runsBeside(config)
   }
 
   /**
@@ -113,9 +127,10 @@ export class FirstSimulation {
         if (this.stopped) return 'cancelled'
         if (typeof live !== 'string') {
           this.onProgress(total, total)
-          return { hierarchy: live.hierarchy, shadow: live.shadow, events: total, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells }
+          return { hierarchy: live.hierarchy, shadow: live.shadow, events: total, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells, warmed: this.withContext }
         }
-        this.liveReason = live
+        // The stored trace alone: a run with context becomes a cold one (stored as such).
+        this.liveReason = this.withContext ? `${live}; the run is cold, function-only` : live
         const interval = timelineIntervalOf(this.config, total)
         const hierarchy = new NativeHierarchy(this.config, kinds, { pointVariables: groups, variableCount: groupCount, timelineInterval: interval })
         const shadow = firstLevelShadow(this.config)
@@ -127,7 +142,7 @@ export class FirstSimulation {
         await eachStoredChunk(reader, kinds.length, async (chunk) => void (await Promise.all([hierarchy.runAsync(chunk), shadow?.runAsync(chunk, kinds)])), between, PROGRESS_MS)
         if (this.stopped) return 'cancelled'
         hierarchy.finish()
-        return { hierarchy, shadow, events: total, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells() }
+        return { hierarchy, shadow, events: total, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells(), warmed: false }
       } finally {
         reader.close()
       }
@@ -152,6 +167,7 @@ export class FirstSimulation {
       if (!timeline) return (this.outcome = { run: null, cancelled: false, why: 'points of one data structure were named apart' })
       const run = storeRun(db, simulationResult(this.config, s.hierarchy, s.pointCount, timeline, s.interval), this.statics)
       if (s.shadow) keepShadowCounts(db, run, this.config, s.events, s.shadow, s.pointCount)
+      if (s.warmed) this.warmedRun = run
       return (this.outcome = { run })
     } catch (e) {
       return (this.outcome = { run: null, cancelled: false, why: e instanceof Error ? e.message : String(e) })

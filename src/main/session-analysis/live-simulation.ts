@@ -48,7 +48,12 @@ export class LiveSimulation implements ChunkFeed {
 
   constructor(
     private readonly config: HierarchyConfig,
-    private readonly maxBytes = LIVE_MAX_BYTES
+    private readonly maxBytes = LIVE_MAX_BYTES,
+    /**
+     * Fed by the tracer with the rest of the program's accesses too (feedContext), not chunk by
+     * chunk by the writer. The first level's shadow is then not kept: it would need them as well.
+     */
+    private readonly withContext = false
   ) {}
 
   /** Queues one chunk (`table`: every point it names); resolves once done with the arrays, never rejects. */
@@ -58,20 +63,26 @@ export class LiveSimulation implements ChunkFeed {
   }
 
   /** Stops simulating (a stop after the recording, or the run is not wanted); the chunks fed so far settle. */
+  feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
+    this.tail = this.tail.then(() => this.feedNow(count, points, addresses, sizes, table, recorded))
+    return this.tail
+  }
+
   drop(why: string): void {
     this.failure ??= why
     this.hierarchy = null
     this.shadow = null
   }
 
-  private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
+  private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], recorded = count): Promise<void> {
     if (this.failure) return
     try {
-      if (table.length > this.known) this.addPoints(table)
+      // A batch of context alone (the program before its first traced access) makes the hierarchy too.
+      if (table.length > this.known || !this.hierarchy) this.addPoints(table)
       const batch = { count, points: points.subarray(0, count), addresses: addresses.subarray(0, count), sizes: sizes.subarray(0, count) }
       // The shadow beside the hierarchy, each on a thread of the pool (they only read the batch).
-      await Promise.all([this.hierarchy!.runAsync(batch), this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
-      this.fed += count
+      await Promise.all([this.hierarchy!.runAsync(batch, recorded), this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
+      this.fed += recorded
       if (this.hierarchy && this.hierarchy.bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
     } catch (e) {
       this.drop(e instanceof Error ? e.message : String(e))
@@ -103,7 +114,7 @@ export class LiveSimulation implements ChunkFeed {
         // CPU from it, not add any.
         tlbThread: tlbThreadPays(3)
       })
-      this.shadow = firstLevelShadow(this.config)
+      this.shadow = this.withContext ? null : firstLevelShadow(this.config)
     }
   }
 

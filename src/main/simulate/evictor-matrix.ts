@@ -1,14 +1,16 @@
 /**
  * Evictee x evictor counts for one level (METRIC section 8 "evictor references"). Keys are
- * owner codes: a point index (>= 0), or OWNER_PREFETCH / OWNER_WRITEBACK. Dense while the
+ * owner codes: a point index (>= 0), or OWNER_PREFETCH / OWNER_WRITEBACK / OWNER_CONTEXT. Dense while the
  * point table is small (a typed-array increment per eviction), a Map beyond that: most
  * pairs never meet, so a full matrix of a large program would be almost all zeros.
  */
 export const OWNER_NONE = -1
 export const OWNER_PREFETCH = -2
 export const OWNER_WRITEBACK = -3
+/** The rest of the program: a function-scoped trace's context accesses (native simulator only). */
+export const OWNER_CONTEXT = -4
 /** Owner codes are shifted by this so every index is >= 0. */
-const SHIFT = 3
+const SHIFT = 4
 const DENSE_MAX_CELLS = 1 << 18
 /** Sparse key = evictee * 2^26 + evictor (exact in a double for < 2^26 owners). */
 const SPARSE_STRIDE = 2 ** 26

@@ -31,6 +31,15 @@ interface SimExports {
 
 const core = (): SimExports => nativeCore() as unknown as SimExports
 
+/**
+ * A batch's point SIM_CONTEXT | flags (resources/native/core/src/sim/hierarchy.h) is a context
+ * access: the rest of the program's, warming a function-scoped trace's first simulation. It
+ * changes the cache and TLB state as a demand access does and counts for no point; its
+ * evictions are OWNER_CONTEXT's. The native simulator only (the reference model has no such
+ * access); flags: 1 read, 2 a write before it, 4 a write after it, 8 a modify's write after it.
+ */
+export const SIM_CONTEXT = 0xfffffff0
+
 /** Numbers per level in the spec array (see src/sim/register.c). */
 const SPEC_FIELDS = 9
 
@@ -102,10 +111,12 @@ export class NativeHierarchy {
   /**
    * run on Node's thread pool: the caller's thread goes on meanwhile. The batch's arrays must
    * not change until it settles, and the hierarchy refuses every other call until then.
+   * `recorded`: how many of the batch are accesses of points, the others being context
+   * accesses (SIM_CONTEXT), which count for no point and not in `accesses`.
    */
-  async runAsync(batch: AccessBatch): Promise<number> {
+  async runAsync(batch: AccessBatch, recorded = batch.count): Promise<number> {
     const n = await core().simRunAsync(this.sim, batch.count, batch.points, batch.addresses, batch.sizes)
-    this.accesses += batch.count
+    this.accesses += recorded
     return n
   }
 

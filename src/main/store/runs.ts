@@ -30,7 +30,9 @@ import {
   STAT_WRITE_MISSES,
   STAT_WRITES
 } from '../simulate/hierarchy'
-import { OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
+import { REST_OF_PROGRAM } from '../../shared/cache-context'
+import { cacheContexts } from './run-context'
+import { OWNER_CONTEXT, OWNER_PREFETCH, OWNER_WRITEBACK, type EvictorCount } from '../simulate/evictor-matrix'
 import { groupLines, levelNames, lineSizes, spatialReuse, type LineMisses, type LineReport } from '../../shared/report-model'
 import type { Db } from './open-db'
 import { parseRunConfig } from './session-reader'
@@ -198,7 +200,7 @@ export function latestRun(db: Db): RunId | null {
 
 /** Names of a run's levels in stats order: caches, then TLB levels. */
 const ownerName = (points: AccessPoint[], owner: number): string =>
-  owner === OWNER_PREFETCH ? 'prefetch' : owner === OWNER_WRITEBACK ? 'write-back' : (points[owner]?.id ?? `point_${owner}`)
+  owner === OWNER_PREFETCH ? 'prefetch' : owner === OWNER_WRITEBACK ? 'write-back' : owner === OWNER_CONTEXT ? REST_OF_PROGRAM : (points[owner]?.id ?? `point_${owner}`)
 
 /**
  * A stored run as the API's RunReport. The session's parts that no run changes (points,
@@ -328,6 +330,8 @@ export function reportOfRun(db: Db, run: RunId, rec: KeptRun, statics: SessionSt
   if (loops.length > 0) report.loops = loops
   const key = statics.reportKey(db)
   if (key !== null) report.staticsKey = key
+  const context = cacheContexts(db)(run)
+  if (context) report.cacheContext = context
   return report
 }
 
@@ -401,7 +405,8 @@ export function lineReportOfRun(db: Db, run: RunId, rec: KeptRun, statics: Sessi
     for (let l = 0; l < nLevels; l++) byLevel[names[l]!] = { readMisses: sums[base + 2 + 2 * l]!, writeMisses: sums[base + 3 + 2 * l]! }
     lines.push({ file: plan.files[line]!, line: plan.lines[line]!, reads: sums[base]!, writes: sums[base + 1]!, levels: byLevel })
   }
-  return { run, config, levels, lines }
+  const context = cacheContexts(db)(run)
+  return { run, config, levels, lines, ...(context ? { cacheContext: context } : {}) }
 }
 
 function timelinesOf(rec: KeptRun, names: string[]): MissTimeline[] {

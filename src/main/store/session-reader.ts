@@ -10,6 +10,7 @@ import { decodeStoredChunk, decodeStoredChunkAsync, READABLE_CODECS, type Decode
 import type { DecodeInto } from '../compress/native-codec'
 import { UNFINISHED_MESSAGE } from './recording-state'
 import { functionStreamsPending } from './function-streams-meta'
+import { cacheContexts } from './run-context'
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow } from './rows'
@@ -208,7 +209,11 @@ export function readRuns(db: Db): RunSummary[] {
     label: 'text?'
   })
   const runs = rows.map((r) => ({ run: r.run, createdAt: r.created_at, config: parseRunConfig(r.run, r.config), accesses: r.accesses, parent: r.parent, name: r.label }))
-  return runs.map((r) => ({ ...r, label: runLabel(r, runs) }))
+  const contextOf = cacheContexts(db)
+  return runs.map((r) => {
+    const context = contextOf(r.run)
+    return { ...r, label: runLabel(r, runs), ...(context ? { cacheContext: context } : {}) }
+  })
 }
 
 /** A stored run's configuration, checked: a damaged one is a malformed session, named. */

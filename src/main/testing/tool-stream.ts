@@ -35,5 +35,5 @@ export class StageCollector implements StagingReader {
 /** A sink that ignores every record but those `handlers` take. */
 export function sinkWith(handlers: Partial<ToolStreamSink>): ToolStreamSink {
   const ignore = () => {}
-  return { header: ignore, point: ignore, access: ignore, enter: ignore, leave: ignore, alloc: ignore, free: ignore, detach: ignore, exit: ignore, exec: ignore, thread: ignore, maps: ignore, ...handlers }
+  return { header: ignore, point: ignore, access: ignore, context: ignore, enter: ignore, leave: ignore, alloc: ignore, free: ignore, detach: ignore, exit: ignore, exec: ignore, thread: ignore, maps: ignore, ...handlers }
 }

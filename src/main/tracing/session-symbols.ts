@@ -14,6 +14,7 @@ import { LoopIndex, readLoops } from '../symbols/loops'
 import { namePoints, pointModules } from '../symbols/name-points'
 import { pointColumnsOf } from '../store/point-columns'
 import { touchesOf } from '../store/touches'
+import { WARMED_RUNS_KEY } from '../store/run-context'
 import type { CachedStatics } from '../store/statics-cache'
 import type { TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
@@ -105,6 +106,8 @@ async function writeSymbols(
     await first.store(writer.db, statics.columns, statics.touches)
     // As for the stream statistics: not the user's concern, the session says why, for us.
     if (first.liveReason) writer.writeMeta({ firstSimulationAfterTrace: first.liveReason })
+    // Which run the rest of the program warmed (every other run of the session is cold).
+    if (first.warmedRun !== null) writer.writeMeta({ [WARMED_RUNS_KEY]: [first.warmedRun] })
   }
   return statics
 }

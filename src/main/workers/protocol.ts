@@ -30,6 +30,11 @@ export interface TraceWorkerInput {
   /** The first simulation: run beside the naming and stored with the trace when it can be (`firstRun`). */
   simulate?: HierarchyConfig
   /**
+   * With `functions` and `simulate`: warm the first simulation with the rest of the program's
+   * accesses (default), or false for the cold, function-only run (`--no-context`).
+   */
+  context?: boolean
+  /**
    * Also build that run's report for a client that asks for it next: 'json', its JSON bytes
    * (`firstReport`, the app's getReport); 'lines', the lines `stride trace --cache` prints
    * (`firstReportLines`: no JSON made here to be parsed there).

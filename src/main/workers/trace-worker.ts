@@ -9,6 +9,7 @@ import type { FirstSimulation } from '../session-analysis/first-simulation'
 import { JsonText } from '../services/json-text'
 import { loadCollation } from '../../shared/report-model'
 import { OutputBatcher } from './output-batcher'
+import { contextLineFor } from '../session-analysis/warm-context'
 
 // The first run's report (its JSON bytes) moves to the main thread instead of being copied.
 const send = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
@@ -61,7 +62,9 @@ async function main(): Promise<void> {
   const built = process.env.STRIDE_RECORDER === 'lackey' ? { ok: false as const, reason: 'STRIDE_RECORDER=lackey' } : strideValgrindTool()
   // Valgrind starts first: its own start-up overlaps loading the rest of this worker (the
   // session writer, the codec, the symbol readers: ~60 ms); its records wait in the pipe.
-  if (built.ok) launched = launchStrideTool(input, built.tool)
+  // Whole-program context needs Stride's tool (it emits the rest of the program's accesses).
+  const contextLine = built.ok ? contextLineFor(input.functions, input.context, input.simulate) : null
+  if (built.ok) launched = launchStrideTool({ ...input, contextLine }, built.tool)
   const [{ SessionWriter }, { Correlator }, { ValgrindTrace }, { ToolTrace }, { finishTracedSession, programDataLayout, programLoops }, { readElf }, { cParser }, { FirstSimulation }] = await (modulesAhead ?? loadModules())
   const writer = new SessionWriter(input.out, {
     program: input.program,
@@ -78,15 +81,17 @@ async function main(): Promise<void> {
   loops.catch(() => {}) // no objdump: reports simply have no loops (awaited at the end)
   const progress = (events: number, detached?: ProgramDetached) => post({ type: 'progress', phase: 'tracing', events, total: input.maxEvents, ...(detached ? { detached } : {}) })
   const correlatorReady = layout.then((l) => new Correlator(l))
-  const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   const fallback = built.ok || process.env.STRIDE_RECORDER === 'lackey' ? null : `recorded with Lackey, which is much slower, because ${built.reason}`
   // The first simulation runs beside the naming (a layout filter's, after it: the caller's).
+  const withContext = launched !== null && contextLine !== null
   const first =
     input.simulate && FirstSimulation.runsBeside(input.simulate)
-      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines' })
+      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines', context: withContext })
       : null
-  // It simulates each chunk as it is sealed, while the program runs.
-  if (first) writer.feedChunks(first.live)
+  // It simulates each chunk as it is sealed, while the program runs; with context, the tracer
+  // feeds it the recorded and the rest of the program's accesses in order instead.
+  if (first && !withContext) writer.feedChunks(first.live)
+  const trace = launched ? new ToolTrace(input, launched, writer, progress, correlatorReady, withContext ? first!.live : null) : new ValgrindTrace(input, writer, progress, await correlatorReady)
   // A stop while recording ends the recording (what was recorded is still named and
   // simulated); a stop after it cancels the first simulation.
   let recording = true

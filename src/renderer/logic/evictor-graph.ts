@@ -9,11 +9,12 @@
 import type { RunReport } from '../../shared/domain'
 import { cyclicComponents } from '../../shared/strongly-connected'
 import { baseName } from './format'
+import { REST_OF_PROGRAM } from '../../shared/cache-context'
 
 export type EvictorGraphMode = 'reference' | 'variable'
 
-/** Pseudo-owners of evictions: the prefetcher and write-backs from inner levels. */
-const PSEUDO_OWNERS = new Set(['prefetch', 'write-back'])
+/** Pseudo-owners of evictions: the prefetcher, write-backs from inner levels, the rest of the program (context). */
+const PSEUDO_OWNERS = new Set(['prefetch', 'write-back', REST_OF_PROGRAM])
 
 export interface EvictorNode {
   id: string

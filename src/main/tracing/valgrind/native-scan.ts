@@ -13,8 +13,37 @@ export interface AccessBatch {
   threads: Uint16Array
 }
 
+/**
+ * The first simulation's batch of a trace with whole-program context: the recorded accesses
+ * (session points) and the context records (SIM_CONTEXT | flags, native-hierarchy.ts) in stream
+ * order. `state` = [used, capacity, outEnd]: the scan adds at `used` and stops when it reaches
+ * capacity; `outEnd` is where the tracer's batch ends after a scan.
+ */
+export interface SimBatch {
+  points: Uint32Array
+  addresses: Float64Array
+  sizes: Uint16Array
+  state: Uint32Array
+}
+
+/** No simulator batch (its state still takes outEnd). */
+export const noSimBatch = (): SimBatch => ({ points: new Uint32Array(0), addresses: new Float64Array(0), sizes: new Uint16Array(0), state: new Uint32Array(3) })
+
 type Bound = object
-type BindScan = (binding: Bound | null, stage: Uint8Array, toolPoints: Int32Array, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, threads: Uint16Array, counts: Float64Array) => Bound
+type BindScan = (
+  binding: Bound | null,
+  stage: Uint8Array,
+  toolPoints: Int32Array,
+  points: Uint32Array,
+  addresses: Float64Array,
+  sizes: Uint16Array,
+  threads: Uint16Array,
+  counts: Float64Array,
+  simPoints: Uint32Array,
+  simAddresses: Float64Array,
+  simSizes: Uint16Array,
+  simState: Uint32Array
+) => Bound
 type RunScan = (binding: Bound, from: number, end: number, defined: number, outAt: number, outCap: number) => number
 
 /**
@@ -26,7 +55,8 @@ export class NativeScan {
   private readonly bindScan: BindScan
   private readonly runScan: RunScan
   private binding: Bound | null = null
-  private bound: { stage: Uint8Array; toolPoints: Int32Array; batch: AccessBatch; points: Uint32Array; counts: Float64Array } | null = null
+  private readonly noSim = noSimBatch()
+  private bound: { stage: Uint8Array; toolPoints: Int32Array; batch: AccessBatch; points: Uint32Array; counts: Float64Array; sim: SimBatch; simPoints: Uint32Array } | null = null
 
   constructor() {
     const core = nativeCore() as { traceScanBind?: unknown; traceScanRun?: unknown }
@@ -40,13 +70,15 @@ export class NativeScan {
    * Copies access records from `stage` (byte offsets `from`..`end`, whole records) into `batch`
    * at `outAt` until a control record, an access of an undefined tool point (>= `defined`) or of
    * one without a session point yet (`toolPoints` -1), or `outCap`; `counts[point]` grows by
-   * each access. Returns the byte offset it stopped at: (it - from) / 16 accesses were copied.
+   * each access. Returns the byte offset it stopped at. With `sim`, every access and context
+   * record also goes there (and the scan stops when it is full); without, context records are
+   * passed over. `sim.state[2]` is then the batch index after the last access copied.
    */
-  scan(stage: Uint8Array, from: number, end: number, toolPoints: Int32Array, defined: number, batch: AccessBatch, outAt: number, outCap: number, counts: Float64Array): number {
+  scan(stage: Uint8Array, from: number, end: number, toolPoints: Int32Array, defined: number, batch: AccessBatch, outAt: number, outCap: number, counts: Float64Array, sim: SimBatch = this.noSim): number {
     const b = this.bound
-    if (b === null || b.stage !== stage || b.toolPoints !== toolPoints || b.batch !== batch || b.points !== batch.points || b.counts !== counts) {
-      this.binding = this.bindScan(this.binding, stage, toolPoints, batch.points, batch.addresses, batch.sizes, batch.threads, counts)
-      this.bound = { stage, toolPoints, batch, points: batch.points, counts }
+    if (b === null || b.stage !== stage || b.toolPoints !== toolPoints || b.batch !== batch || b.points !== batch.points || b.counts !== counts || b.sim !== sim || b.simPoints !== sim.points) {
+      this.binding = this.bindScan(this.binding, stage, toolPoints, batch.points, batch.addresses, batch.sizes, batch.threads, counts, sim.points, sim.addresses, sim.sizes, sim.state)
+      this.bound = { stage, toolPoints, batch, points: batch.points, counts, sim, simPoints: sim.points }
     }
     return this.runScan(this.binding!, from, end, defined, outAt, outCap)
   }

@@ -52,7 +52,8 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     ...(options.followCalls && functions.length > 0 ? ['--follow-calls=yes'] : []),
     ...(options.maxEvents !== null ? [`--max-events=${options.maxEvents}`] : []),
     ...(options.maxSeconds !== null ? [`--max-ms=${Math.round(options.maxSeconds * 1000)}`] : []),
-    ...(options.afterLimit === 'stop' ? ['--stop-at-limit=yes'] : [])
+    ...(options.afterLimit === 'stop' ? ['--stop-at-limit=yes'] : []),
+    ...(options.contextLine && functions.length > 0 ? ['--context=yes', `--context-line=${options.contextLine}`] : [])
   ]
   const env: NodeJS.ProcessEnv = { ...process.env, ...tool.env }
   if (options.trackHeap !== false) env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')

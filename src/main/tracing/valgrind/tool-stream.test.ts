@@ -24,7 +24,7 @@ class StreamWriter {
   control(kind: number, extra: number, a: bigint, aux = 0, tid = 1): this {
     return this.record(a, (0xffff0000 | (kind << 8) | extra) >>> 0, aux, tid)
   }
-  header(pid = 4242, version = 2): this {
+  header(pid = 4242, version = 3): this {
     return this.control(ToolRecord.header, 1, 0x3252545345444952n, version, 0).slot(BigInt(pid), 0n)
   }
   bytes(): Buffer {
@@ -38,6 +38,7 @@ class Log implements ToolStreamSink {
   header(pid: number, version: number) { this.events.push(`header ${pid} v${version}`) }
   point(pc: number, kind: number) { this.events.push(`point ${pc.toString(16)} ${kind}`) }
   access(point: number, address: number, size: number, thread: number) { this.events.push(`access ${point} ${address.toString(16)} ${size} t${thread}`) }
+  context(address: number, size: number, flags: number, thread: number) { this.events.push(`context ${address.toString(16)} ${size} f${flags} t${thread}`) }
   enter(entry: number, sp: number) { this.events.push(`enter ${entry.toString(16)} ${sp.toString(16)}`) }
   leave(sp: number) { this.events.push(`leave ${sp.toString(16)}`) }
   alloc(a: ToolAllocation) { this.allocs.push(a); this.events.push(`alloc ${a.op} ${a.ptr.toString(16)}`) }
@@ -65,6 +66,7 @@ function sample(): Buffer {
     .control(ToolRecord.enter, 1, 0x401100n)
     .slot(0x7ffc0000n, 0n)
     .record(0x1fff000123n, 1, 4, 2)
+    .control(16 | 5, 0, 0x7ffc0040n, 8)
     .control(ToolRecord.alloc, 3, 0x4a00040n, 4 | (3 << 8))
     .slot(64n, 0n)
     .slot(0x483d35bn, 0x10927bn)
@@ -78,13 +80,15 @@ function sample(): Buffer {
 }
 
 const EXPECTED = [
-  'header 4242 v2',
+  'header 4242 v3',
   'maps 00108000-00109000 r--p 00000000 08:01 42 /tmp/prog\n',
   'point 401000 0',
   'point 401004 2',
   'access 0 7ffc0010 8 t1',
   'enter 401100 7ffc0000',
   'access 1 1fff000123 4 t2',
+  // A context record (kind 16 | flags 5: a read, then a write): no point, no slots.
+  'context 7ffc0040 8 f5 t1',
   'alloc new 4a00040',
   'free 4a00040',
   'thread 2 from 1',
@@ -127,8 +131,8 @@ describe('ToolStreamReader', () => {
     expect(() => new ToolStreamReader(new Log()).push(notOurs)).toThrow(ToolStreamError)
     const badMagic = new StreamWriter().control(ToolRecord.header, 1, 1234n, 2).slot(1n, 0n).bytes()
     expect(() => new ToolStreamReader(new Log()).push(badMagic)).toThrow(/bad magic/)
-    const newer = new StreamWriter().header(1, 3).bytes()
-    expect(() => new ToolStreamReader(new Log()).push(newer)).toThrow(/record format 3/)
+    const newer = new StreamWriter().header(1, 4).bytes()
+    expect(() => new ToolStreamReader(new Log()).push(newer)).toThrow(/record format 4/)
     const hugeMaps = new StreamWriter().header().control(ToolRecord.maps, 0, 1n << 40n).bytes()
     expect(() => new ToolStreamReader(new Log()).push(hugeMaps)).toThrow(/maps record of .* bytes \(damaged stream\)/)
     const undefinedPoint = new StreamWriter().header().record(0x1000n, 5, 8).bytes()
@@ -139,7 +143,7 @@ describe('ToolStreamReader', () => {
     const bytes = new StreamWriter().header().control(200, 2, 0n).slot(9n, 9n).slot(9n, 9n).control(ToolRecord.point, 0, 0x10n, 1).bytes()
     const log = new Log()
     new ToolStreamReader(log).push(bytes)
-    expect(log.events).toEqual(['header 4242 v2', 'point 10 1'])
+    expect(log.events).toEqual(['header 4242 v3', 'point 10 1'])
   })
 
   it('damaged bytes after a good start end in a ToolStreamError or a pending remainder, never anything else', () => {

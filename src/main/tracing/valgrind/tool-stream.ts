@@ -1,12 +1,15 @@
 /**
- * Reads the record stream of Stride's Valgrind tool (format 2, resources/native/valgrind-tool/
+ * Reads the record stream of Stride's Valgrind tool (format 3, resources/native/valgrind-tool/
  * README.md): 16-byte little-endian records {u64 a; u32 tag; u16 aux; u16 tid}. Pure: bytes
  * in, calls on a sink out, in stream order. Accesses are read straight from typed-array views
  * of an aligned staging buffer: no per-record objects.
  */
 
-export const TOOL_FORMAT_VERSION = 2
+export const TOOL_FORMAT_VERSION = 3
 const CONTROL = 0xffff0000
+/** A context record (kinds 16..31, no slots): CONTROL | (16 + flags) << 8. */
+const CONTEXT_MASK = 0xfffff0ff
+const CONTEXT_TAG = (CONTROL | (16 << 8)) >>> 0
 const RECORD = 16
 const MAGIC_LO = 0x45444952 // "RIDE"
 const MAGIC_HI = 0x32525453 // "STR2"
@@ -49,6 +52,11 @@ export interface ToolStreamSink {
   /** Defines the next access point id (0, 1, 2, ... in stream order). */
   point(pc: number, kind: number): void
   access(point: number, address: number, size: number, thread: number): void
+  /**
+   * An access of the rest of the program (a function-scoped trace with --context): no point;
+   * `flags` as the tool's ST_CTX_* (st_protocol.h). accessRun takes these too, where it can.
+   */
+  context(address: number, size: number, flags: number, thread: number): void
   /**
    * Optional fast path: takes as many access records as it can from `stage` at byte offset
    * `at` (whole records up to `end`; tool points below `defined` are defined) and returns the
@@ -137,6 +145,20 @@ export class ToolStreamReader {
     while (at < end) {
       const w = at >>> 2
       const tag = u32[w + 2]!
+      const isContext = ((tag & CONTEXT_MASK) >>> 0) === CONTEXT_TAG
+      if (isContext) {
+        if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
+        if (sink.accessRun) {
+          const next = sink.accessRun(this.bytes, at, end, this.points)
+          if (next > at) {
+            at = next
+            continue
+          }
+        }
+        sink.context(u32[w + 1]! * 4294967296 + u32[w]!, u16[(at >>> 1) + 6]!, (tag >>> 8) & 15, u16[(at >>> 1) + 7]!)
+        at += RECORD
+        continue
+      }
       if (tag < CONTROL) {
         if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
         if (sink.accessRun) {

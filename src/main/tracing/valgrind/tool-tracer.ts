@@ -13,7 +13,7 @@ import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import type { LaunchedTool } from './tool-launch'
-import { NativeScan, type AccessBatch } from './native-scan'
+import { NativeScan, noSimBatch, type AccessBatch, type SimBatch } from './native-scan'
 import { readToolRecords } from './record-ring'
 import { grownFor } from '../../typed-arrays'
 import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
@@ -34,6 +34,20 @@ export interface ToolObserver {
   /** attribute() for accesses from..to-1 of the batch, in order; a point's kind is kindOf[point]. */
   attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void
 }
+
+/**
+ * Takes the first simulation's batches of a trace with whole-program context (LiveSimulation):
+ * the recorded accesses and the context accesses in stream order, `recorded` of them recorded;
+ * resolves once done with the arrays, never rejects. `table`: the tracer's growing point table.
+ */
+export interface ContextFeed {
+  feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void>
+}
+
+/** As SIM_CONTEXT in resources/native/core/src/sim/hierarchy.h: a context access's point code (| its flags). */
+const SIM_CONTEXT = 0xfffffff0
+/** Accesses per simulator batch: large enough that a batch's hand-over costs nothing per access. */
+const SIM_BATCH = 1 << 18
 
 export class ToolTrace implements ToolStreamSink {
   private child: ChildProcess | null = null
@@ -83,6 +97,16 @@ export class ToolTrace implements ToolStreamSink {
   private counts = new Float64Array(1024)
   /** Each session point's access kind, for the correlator's batches. */
   private kinds = new Uint8Array(1024)
+  /**
+   * With whole-program context: the simulator batch being filled (recorded and context accesses
+   * in order; `simRecorded` of them recorded), batches the feed holds, and arrays it gave back.
+   * Without: a batch of capacity 0 whose state only carries the scan's outEnd.
+   */
+  private sim: SimBatch
+  private simRecorded = 0
+  private simHeld = 0
+  private readonly simSpare: SimBatch[] = []
+  private readonly simWaiters: Array<() => void> = []
 
   constructor(
     private readonly options: TraceOptions,
@@ -91,9 +115,12 @@ export class ToolTrace implements ToolStreamSink {
     private readonly writer: SessionWriter,
     private readonly onProgress: ProgressListener,
     /** The naming's observer, or its promise (built from debug information while Valgrind starts). */
-    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null
+    private readonly observerReady: ToolObserver | null | Promise<ToolObserver | null> = null,
+    /** The first simulation, fed the recorded and the context accesses (the tool was launched with context). */
+    private readonly contextFeed: ContextFeed | null = null
   ) {
     this.child = launched.child
+    this.sim = contextFeed ? this.newSimBatch() : noSimBatch()
   }
 
   private observer: ToolObserver | null = null
@@ -141,10 +168,10 @@ export class ToolTrace implements ToolStreamSink {
     this.writer.encodeInBackground()
     let paused = false
     const { socket: records, done: recordsRead } = readToolRecords(this.launched.takeRecords(), reader, () => {
-      if (this.writer.backlogged && !paused) {
+      if ((this.writer.backlogged || this.simBacklogged) && !paused) {
         paused = true
         records.pause()
-        this.writer.ready().then(
+        Promise.all([this.writer.ready(), this.simReady()]).then(
           () => {
             paused = false
             records.resume()
@@ -168,6 +195,7 @@ export class ToolTrace implements ToolStreamSink {
       clearInterval(progress)
     })
     this.flush()
+    this.flushSim()
     this.syncCounts()
     // Every full chunk committed before the session is named and finished.
     await this.writer.drain().catch((e: unknown) => {
@@ -270,6 +298,7 @@ export class ToolTrace implements ToolStreamSink {
     if (point < 0) point = this.firstAccess(toolPoint, address)
     this.counts[point]!++
     this.observer?.attribute(point, this.kinds[point]!, address, thread)
+    if (this.contextFeed) this.simAdd(point, address, size, true)
     const i = this.bCount++
     this.bPoints[i] = point
     this.bAddresses[i] = address
@@ -278,17 +307,27 @@ export class ToolTrace implements ToolStreamSink {
     if (this.bCount === CHUNK_EVENTS) this.flush()
   }
 
-  /** The stream's runs of accesses, copied natively; each run is attributed in order. */
+  /** An access of the rest of the program (not through accessRun: a test's stream, say). */
+  context(address: number, size: number, flags: number): void {
+    if (this.contextFeed) this.simAdd(SIM_CONTEXT | flags, address, size, false)
+  }
+
+  /** The stream's runs of accesses (and context records), copied natively; each run is attributed in order. */
   accessRun(stage: Uint8Array, at: number, end: number, defined: number): number {
     for (;;) {
       const from = this.bCount
-      const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts)
-      const to = from + (next - at) / 16
+      const sim = this.sim
+      const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts, sim)
+      const to = sim.state[2]!
       this.observer?.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds)
       this.bCount = to
+      this.simRecorded += to - from
       at = next
-      if (this.bCount < CHUNK_EVENTS) return at
-      this.flush()
+      // Stopped for a full batch (either): hand it on and go on; else at a record the caller reads.
+      const simFull = this.contextFeed !== null && sim.state[0] === sim.state[1]
+      if (simFull) this.flushSim()
+      if (this.bCount === CHUNK_EVENTS) this.flush()
+      else if (!simFull) return at
     }
   }
 
@@ -367,6 +406,52 @@ export class ToolTrace implements ToolStreamSink {
     this.kinds[idx] = def.kind
     this.toolPoints[toolPoint] = idx
     return idx
+  }
+
+  private newSimBatch(): SimBatch {
+    const state = new Uint32Array(3)
+    state[1] = SIM_BATCH
+    return { points: new Uint32Array(SIM_BATCH), addresses: new Float64Array(SIM_BATCH), sizes: new Uint16Array(SIM_BATCH), state }
+  }
+
+  private simAdd(point: number, address: number, size: number, recorded: boolean): void {
+    const s = this.sim
+    const i = s.state[0]!
+    s.points[i] = point >>> 0
+    s.addresses[i] = address
+    s.sizes[i] = size
+    s.state[0] = i + 1
+    if (recorded) this.simRecorded++
+    if (i + 1 === SIM_BATCH) this.flushSim()
+  }
+
+  /** Two batches in the feed's hands: reading pauses until one comes back. */
+  private get simBacklogged(): boolean {
+    return this.simHeld >= 2
+  }
+
+  private simReady(): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => (this.simBacklogged ? this.simWaiters.push(check) : resolve())
+      check()
+    })
+  }
+
+  /** Hands the simulator batch to the feed (its arrays lent until it is done) and starts another. */
+  private flushSim(): void {
+    const feed = this.contextFeed
+    const s = this.sim
+    const n = s.state[0]!
+    if (!feed || n === 0) return
+    this.simHeld++
+    void feed.feedContext(n, this.simRecorded, s.points, s.addresses, s.sizes, this.points).then(() => {
+      this.simHeld--
+      this.simSpare.push(s)
+      for (const wake of this.simWaiters.splice(0)) wake()
+    })
+    this.sim = this.simSpare.pop() ?? this.newSimBatch()
+    this.sim.state[0] = 0
+    this.simRecorded = 0
   }
 
   /** The points' access counts into their records, before they are written (chunks take `counts` itself). */

@@ -34,6 +34,11 @@ export interface TraceOptions {
   followCalls?: boolean
   /** At --max-events/--seconds: let the program run on uninstrumented (default) or stop it. */
   afterLimit?: 'detach' | 'stop'
+  /**
+   * Stride's tool with `functions`: also emit the rest of the program's accesses as context
+   * records, folded per line of this many bytes (a power of two); null/absent: none.
+   */
+  contextLine?: number | null
   /** 'inherit': the program gets Stride's stdin, stdout and stderr (the CLI); default: its output's tail is kept. */
   stdio?: 'inherit' | 'pipe'
   /** With piped stdio: every read of the program's stdout or stderr, as it arrives (the app shows them). */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* Owner codes are shifted by this so every index is >= 0. */
-#define SIM_OWNER_SHIFT 3
+#define SIM_OWNER_SHIFT 4
 
 typedef struct {
   uint64_t width;

@@ -443,11 +443,18 @@ static const char *straddle(Sim *s, uint32_t i, uint32_t size, uint64_t address)
   return fail("an access of %.0f bytes at %.0f spans more than two lines", size, (double)address);
 }
 
+static void context_access(Sim *s, uint32_t code, uint64_t address, uint32_t size);
+
 static const char *run_general(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes) {
   bool tlb = s->n_levels > s->n_caches;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
-    if (point >= s->point_count) return outside(s, i, point);
+    if (point >= s->point_count) {
+      if (point < SIM_CONTEXT) return outside(s, i, point);
+      uint32_t size = sizes[i] ? sizes[i] : 1;
+      context_access(s, point, (uint64_t)addresses[i], size > s->max_size ? s->max_size : size);
+      continue;
+    }
     uint8_t kind = s->kinds[point];
     uint32_t size = sizes[i] ? sizes[i] : 1;
     if (size > s->max_size) size = s->max_size;
@@ -594,6 +601,92 @@ static inline __attribute__((always_inline)) int fused_line(Sim *s, uint32_t l, 
   return level_mark(v, slot, lo, hi) ? SIM_HIT_TEMPORAL : SIM_HIT_SPATIAL;
 }
 
+/* ---- context accesses (SIM_CONTEXT): state only ---- */
+
+/* One line of level l for a context access; true on a hit. As block_access, less the counts,
+ * the bytes marked and the owner (the rest of the program). */
+static bool context_block(Sim *s, uint32_t l, uint64_t block, bool write) {
+  SimLevel *v = &s->levels[l];
+  bool cache = l < s->n_caches;
+  bool allocate = !write || !cache || s->write_allocate[l];
+  int result = level_touch(v, block, write && cache && !s->write_through[l], OWNER_CONTEXT, allocate);
+  if (result != SIM_MISS) {
+    if (line_at(v, v->slot)->prefetched) {
+      line_at(v, v->slot)->prefetched = 0;
+      s->extras[l * EX_FIELDS + EX_USEFUL_PREFETCHES]++;
+    }
+    return true;
+  }
+  if (v->has_victim) evicted(s, l, OWNER_CONTEXT);
+  if (cache && s->prefetch[l] == PF_NEXT) prefetch_block(s, l, block + 1);
+  return false;
+}
+
+static bool context_level(Sim *s, uint32_t l, uint64_t address, uint32_t size, bool write) {
+  SimLevel *v = &s->levels[l];
+  uint64_t b1 = address >> v->line_shift, b2 = (address + size - 1) >> v->line_shift;
+  bool hit = context_block(s, l, b1, write);
+  if (b2 != b1) hit = context_block(s, l, b2, write) && hit;
+  return hit;
+}
+
+static void context_general(Sim *s, uint64_t address, uint32_t size, bool write) {
+  for (uint32_t l = s->n_caches; l < s->n_levels; l++)
+    if (context_level(s, l, address, size, false)) break;
+  for (uint32_t l = 0; l < s->n_caches; l++)
+    if (context_level(s, l, address, size, write) && !(write && s->write_through[l])) break;
+}
+
+/* The fused path's levels (LRU, write-back, write-allocate, no prefetcher). */
+static void context_fused(Sim *s, uint64_t address, uint32_t size, bool write) {
+  uint64_t last = address + size - 1;
+  for (uint32_t l = s->n_caches; l < s->n_levels; l++) {
+    SimLevel *v = &s->levels[l];
+    bool missed = false;
+    for (uint64_t block = address >> v->line_shift; block <= last >> v->line_shift; block++) {
+      bool miss;
+      uint32_t slot = fused_touch(s, l, v, block, OWNER_CONTEXT, &miss, s->n_caches);
+      if (miss) {
+        line_at(v, slot)->owner = OWNER_CONTEXT;
+        missed = true;
+      }
+    }
+    if (!missed) break;
+  }
+  for (uint32_t l = 0; l < s->n_caches; l++) {
+    SimLevel *v = &s->levels[l];
+    bool missed = false;
+    for (uint64_t block = address >> v->line_shift; block <= last >> v->line_shift; block++) {
+      bool miss;
+      uint32_t slot = fused_touch(s, l, v, block, OWNER_CONTEXT, &miss, s->n_caches);
+      SimLine *line = line_at(v, slot);
+      if (miss) {
+        line->owner = OWNER_CONTEXT;
+        line->dirty = write ? 1 : 0;
+        level_clear_used(v, slot);
+        missed = true;
+      } else if (write)
+        line->dirty = 1;
+    }
+    if (!missed) break;
+  }
+}
+
+/* A context access: its folded accesses replayed in the order that decides the state (a
+ * write before the first read, the read, a write after it; a modify's write is no write in
+ * Cachegrind-compatible mode, as a modify point's is not). Kept out of the hot loops: they
+ * reach it through their point-table check. */
+__attribute__((noinline)) static void context_access(Sim *s, uint32_t code, uint64_t address, uint32_t size) {
+  uint32_t flags = code & 15;
+  void (*one)(Sim *, uint64_t, uint32_t, bool) = s->fused ? context_fused : context_general;
+  int32_t point = s->point;
+  s->point = OWNER_CONTEXT;
+  if (flags & CTX_WRITE_FIRST) one(s, address, size, true);
+  if (flags & CTX_READ) one(s, address, size, false);
+  if ((flags & CTX_WRITE_AFTER) || (!s->compatible && (flags & CTX_MODIFY_AFTER))) one(s, address, size, true);
+  s->point = point;
+}
+
 /* The fused loop, inlined per level count (below) so the level loops unroll and each
  * level's arrays stay in registers. */
 static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s, uint32_t count, const uint32_t *points, const double *addresses,
@@ -603,7 +696,12 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
   const int32_t miss_level = s->miss_level;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
-    if (point >= s->point_count) return outside(s, i, point);
+    if (point >= s->point_count) {
+      if (point < SIM_CONTEXT) return outside(s, i, point);
+      uint32_t size = sizes[i] ? sizes[i] : 1;
+      context_access(s, point, (uint64_t)addresses[i], size > max_size ? max_size : size);
+      continue;
+    }
     uint8_t kind = s->kinds[point];
     uint32_t size = sizes[i] ? sizes[i] : 1;
     if (size > max_size) size = max_size;

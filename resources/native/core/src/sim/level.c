@@ -195,6 +195,22 @@ int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool wri
   return SIM_MISS;
 }
 
+int level_touch(SimLevel *v, uint64_t block, bool write, int32_t owner, bool allocate) {
+  uint64_t base = level_base(v, block);
+  v->has_victim = false;
+  for (uint32_t w = 0; w < v->assoc; w++) {
+    if (v->tags[base + w] != block) continue;
+    uint32_t slot = v->slots[base + w];
+    v->slot = slot;
+    use(v, base, w);
+    if (write) line_at(v, slot)->dirty = 1;
+    return SIM_HIT_SPATIAL;
+  }
+  if (!allocate) return SIM_MISS;
+  fill_at(v, base, block, owner, write);
+  return SIM_MISS;
+}
+
 int64_t level_find(SimLevel *v, uint64_t block) {
   uint64_t base = level_base(v, block);
   for (uint32_t w = 0; w < v->assoc; w++)

@@ -79,6 +79,9 @@ int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool wri
 /* Position of a resident block, or -1 (no recency change). */
 int64_t level_find(SimLevel *v, uint64_t block);
 void level_set_dirty(SimLevel *v, uint64_t block);
+/* level_lookup for an access of no point (a context access): recency, dirty bit and fill as a
+ * demand access, but no byte marked used (a fresh line's bytes are cleared). */
+int level_touch(SimLevel *v, uint64_t block, bool write, int32_t owner, bool allocate);
 void level_fill(SimLevel *v, uint64_t block, int32_t owner, bool write);
 bool level_invalidate(SimLevel *v, uint64_t block);
 uint32_t level_used_bytes(const SimLevel *v, uint32_t slot);

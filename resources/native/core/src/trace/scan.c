@@ -4,7 +4,11 @@
  * session points and each point's accesses counted, so no JavaScript runs per access.
  * A scan stops before a control record, before an access whose tool point is undefined or has no
  * session point yet (the tracer's own path handles those, in order), at `end`, or when the
- * batch holds outCap accesses; every record it passed is in the batch at outAt, outAt + 1, ... */
+ * batch holds outCap accesses; every record it passed is in the batch at outAt, outAt + 1, ...
+ * With a simulator batch bound (a function-scoped trace with whole-program context), every
+ * access also goes there, and so does every context record (format 3, kinds 16..31: an access
+ * of the rest of the program), as the point SIM_CONTEXT | its flags (sim/hierarchy.h), in stream
+ * order; the scan also stops when that batch is full. Without one, context records are skipped. */
 #pragma GCC optimize("strict-aliasing")
 #include "../addon.h"
 #include <stdlib.h>
@@ -12,16 +16,48 @@
 
 #define RECORD 16
 #define CONTROL 0xffff0000u
+/* A context record's tag: CONTROL | (16 + flags) << 8, no slots. */
+#define CONTEXT_MASK 0xfffff0ffu
+#define CONTEXT_TAG (CONTROL | 16u << 8)
+/* As SIM_CONTEXT in sim/hierarchy.h: the simulator's point code of a context access. */
+#define SIM_CONTEXT_POINT 0xfffffff0u
+
+/* The simulator's batch (NULL points: none): its used count and capacity live in state[0..1];
+ * state[2] gets the batch index after the last access copied (context records passed over
+ * make the byte offset no measure of it). */
+typedef struct {
+  uint32_t *points;
+  double *addresses;
+  uint16_t *sizes;
+  uint32_t *state;
+  size_t len; /* the shortest of the three arrays */
+} SimOut;
 
 /* The copy itself, over checked arrays. */
 static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, const int32_t *tool_points, size_t n_tool, uint32_t defined, uint32_t *points,
-                             double *addresses, uint16_t *sizes, uint16_t *threads, uint32_t o, uint32_t out_cap, double *counts, size_t n_counts) {
+                             double *addresses, uint16_t *sizes, uint16_t *threads, uint32_t o, uint32_t out_cap, double *counts, size_t n_counts, SimOut sim) {
+  uint32_t so = sim.points ? sim.state[0] : 0, s_cap = sim.points ? sim.state[1] : 0;
   while (end - at >= RECORD && o < out_cap) {
     const uint8_t *r = stage + at;
     uint32_t lo, hi, tag;
     uint16_t size, thread;
     memcpy(&tag, r + 8, 4);
+    if ((tag & CONTEXT_MASK) == CONTEXT_TAG) {
+      if (sim.points) {
+        if (so == s_cap) break;
+        memcpy(&lo, r, 4);
+        memcpy(&hi, r + 4, 4);
+        memcpy(&size, r + 12, 2);
+        sim.points[so] = SIM_CONTEXT_POINT | ((tag >> 8) & 15);
+        sim.addresses[so] = (double)hi * 4294967296.0 + (double)lo;
+        sim.sizes[so] = size;
+        so++;
+      }
+      at += RECORD;
+      continue;
+    }
     if (tag >= CONTROL || tag >= defined || tag >= n_tool) break;
+    if (sim.points && so == s_cap) break;
     int32_t p = tool_points[tag];
     if (p < 0 || (size_t)p >= n_counts) break;
     memcpy(&lo, r, 4);
@@ -34,20 +70,31 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
     sizes[o] = size;
     threads[o] = thread;
     counts[p] += 1;
+    if (sim.points) {
+      sim.points[so] = (uint32_t)p;
+      sim.addresses[so] = addresses[o];
+      sim.sizes[so] = size;
+      so++;
+    }
     o++;
     at += RECORD;
   }
+  if (sim.points) sim.state[0] = so;
+  sim.state[2] = o;
   return at;
 }
 
 /* The scan with its seven arrays bound once: a C++ program's trace calls it once per run
  * of accesses between two control records (a call, a return, a malloc), millions of times, and
  * looking up twelve arguments cost most of each call (jsoncpp: 2.8 s of its trace worker).
- *   traceScanBind(binding|null, stage, toolPoints, points, addresses, sizes, threads, counts) -> binding
+ *   traceScanBind(binding|null, stage, toolPoints, points, addresses, sizes, threads, counts,
+ *                 simPoints, simAddresses, simSizes, simState) -> binding
+ *     (the simulator's batch: empty arrays for none; simState = [used, capacity, outEnd], used
+ *     and outEnd updated by each run)
  *   traceScanRun(binding, from, end, defined, outAt, outCap) -> the byte offset it stopped at
  * The binding holds references to the arrays (their memory does not move while held); the
  * caller binds again whenever one of them is replaced (grown, or another batch). */
-#define SCAN_ARRAYS 7
+#define SCAN_ARRAYS 11
 
 typedef struct {
   napi_ref refs[SCAN_ARRAYS];
@@ -62,6 +109,7 @@ typedef struct {
   size_t batch;
   double *counts;
   size_t n_counts;
+  SimOut sim;
 } ScanBinding;
 
 static const napi_type_tag SCAN_TAG = {0x5374726964655363ull, 0x616e42696e643031ull};
@@ -90,7 +138,20 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
   uint16_t *sizes = addresses ? stride_typed_array(env, argv[5], napi_uint16_array, &n_sizes, "sizes") : NULL;
   uint16_t *threads = sizes ? stride_typed_array(env, argv[6], napi_uint16_array, &n_threads, "threads") : NULL;
   double *counts = threads ? stride_typed_array(env, argv[7], napi_float64_array, &n_counts, "counts") : NULL;
-  if (!counts) return NULL;
+  size_t ns_points, ns_addresses, ns_sizes, ns_state;
+  uint32_t *s_points = counts ? stride_typed_array(env, argv[8], napi_uint32_array, &ns_points, "simPoints") : NULL;
+  double *s_addresses = s_points ? stride_typed_array(env, argv[9], napi_float64_array, &ns_addresses, "simAddresses") : NULL;
+  uint16_t *s_sizes = s_addresses ? stride_typed_array(env, argv[10], napi_uint16_array, &ns_sizes, "simSizes") : NULL;
+  uint32_t *s_state = s_sizes ? stride_typed_array(env, argv[11], napi_uint32_array, &ns_state, "simState") : NULL;
+  if (!s_state) return NULL;
+  if (ns_state < 3) return stride_throw(env, "traceScanBind: simState needs three slots");
+  SimOut sim = {NULL, NULL, NULL, s_state, 0};
+  if (ns_points > 0) {
+    if ( s_state[1] > ns_points || s_state[1] > ns_addresses || s_state[1] > ns_sizes || s_state[0] > s_state[1])
+      return stride_throw(env, "traceScanBind: the simulator batch is shorter than its capacity");
+    size_t len = ns_points < ns_addresses ? ns_points : ns_addresses;
+    sim = (SimOut){s_points, s_addresses, s_sizes, s_state, len < ns_sizes ? len : ns_sizes};
+  }
   ScanBinding *b;
   napi_value out = argv[0];
   if (type == napi_null || type == napi_undefined) {
@@ -115,6 +176,7 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
   if (n_threads < batch) batch = n_threads;
   b->batch = batch;
   b->counts = counts, b->n_counts = n_counts;
+  b->sim = sim;
   return out;
 }
 
@@ -129,7 +191,8 @@ static napi_value scan_run(napi_env env, napi_callback_info info) {
   if (!b->held) return stride_throw(env, "traceScanRun: nothing is bound");
   if (from % RECORD || from > end || end > b->n_stage) return stride_throw(env, "traceScan: from and end must be record offsets within the stage");
   if (out_at > out_cap || out_cap > b->batch) return stride_throw(env, "traceScan: the batch arrays are shorter than outCap");
-  return stride_number(env, scan_records(b->stage, from, end, b->tool_points, b->n_tool, defined, b->points, b->addresses, b->sizes, b->threads, out_at, out_cap, b->counts, b->n_counts));
+  if (b->sim.points && (b->sim.state[0] > b->sim.state[1] || b->sim.state[1] > b->sim.len)) return stride_throw(env, "traceScan: the simulator batch's count is past its capacity");
+  return stride_number(env, scan_records(b->stage, from, end, b->tool_points, b->n_tool, defined, b->points, b->addresses, b->sizes, b->threads, out_at, out_cap, b->counts, b->n_counts, b->sim));
 }
 
 napi_status stride_register_trace(napi_env env, napi_value exports) {
