@@ -5,8 +5,8 @@
  * the cold, function-only run (the stored trace alone, as every what-if replays it) and every
  * view says which is which. The programs (fixtures/) touch other data before and between the
  * calls, so a cold run differs from Cachegrind on them (checked: the test cannot pass by
- * simulating the function alone). `--no-heap`: Cachegrind runs without Stride's malloc
- * interposer, whose LD_PRELOAD entry moves the stack, so must we.
+ * simulating the function alone). Heap blocks are tracked (the default): the wrappers'
+ * preload is padded so that the stack moves by whole pages (tracing/valgrind/stack-pad.ts).
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -71,8 +71,8 @@ describe.each(CASES)('a function-scoped trace warmed by the whole program: $fn (
     const tag = `${c.fn.replace(/\W/g, '_')}${c.flags.join('')}`
     const warmed = join(dir, `${tag}.stride`)
     const cold = join(dir, `${tag}-cold.stride`)
-    strideOk(['trace', '--functions', c.fn, '--no-heap', ...D1, '--out', warmed, '--launch', program], env)
-    strideOk(['trace', '--functions', c.fn, '--no-heap', '--no-context', ...D1, '--out', cold, '--launch', program], env)
+    strideOk(['trace', '--functions', c.fn, ...D1, '--out', warmed, '--launch', program], env)
+    strideOk(['trace', '--functions', c.fn, '--no-context', ...D1, '--out', cold, '--launch', program], env)
     const report = (session: string, run = 1) => JSON.parse(strideOk(['report', session, '--run', String(run), '--by', 'line', '--json'], env)) as RunReport
 
     const theirs = cachegrindLines(program, c.source, c.lines)

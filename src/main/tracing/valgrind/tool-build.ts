@@ -23,6 +23,8 @@ export interface StrideTool {
   preload: string
   /** What the launcher would have put in the environment (VALGRIND_LAUNCHER, the distribution's wrapper variables). */
   env: Record<string, string>
+  /** The `valgrind` command found on PATH: what a shell puts in `_` when it runs Cachegrind. */
+  shellCommand: string
   /**
    * The distribution's `valgrind` is a shell script (Debian's sets three variables, and its
    * shell exports PWD and orders the environment): the tool is started through that script, so
@@ -56,16 +58,16 @@ export function toolSourceDir(): string {
  * /usr/bin/valgrind is a shell script that sets three variables and execs valgrind.bin: the
  * traced program sees them under Cachegrind, so it must see them under Stride.
  */
-export function valgrindLauncher(): { launcher: string; env: Record<string, string>; wrapper: string | null } | null {
+export function valgrindLauncher(): { launcher: string; env: Record<string, string>; wrapper: string | null; command: string } | null {
   const found = which('valgrind')
   if (!found) return null
   const head = readFileSync(found).subarray(0, 4096).toString('latin1')
-  if (!head.startsWith('#!')) return { launcher: found, env: {}, wrapper: null }
+  if (!head.startsWith('#!')) return { launcher: found, env: {}, wrapper: null, command: found }
   const bin = `${found}.bin`
   if (!existsSync(bin)) return null
   // Only a wrapper that execs $0.bin can be reused to start the tool.
-  if (!/exec \$0\.bin "\$@"/.test(head)) return { launcher: bin, env: {}, wrapper: null }
-  return { launcher: bin, env: {}, wrapper: found }
+  if (!/exec \$0\.bin "\$@"/.test(head)) return { launcher: bin, env: {}, wrapper: null, command: found }
+  return { launcher: bin, env: {}, wrapper: found, command: found }
 }
 
 /** Builds (once per process, once per version on disk) or explains why not. */
@@ -95,6 +97,7 @@ function build(): ToolBuild {
     tool: join(dir, 'stride-amd64-linux'),
     preload: join(dir, 'vgpreload_stride-amd64-linux.so'),
     env: { ...launcher.env, VALGRIND_LAUNCHER: launcher.launcher },
+    shellCommand: launcher.command,
     wrapper: launcher.wrapper
   }
   if (existsSync(tool.tool) && existsSync(tool.preload)) return { ok: true, tool }

@@ -10,6 +10,7 @@ import { StrideError } from '../../../shared/errors'
 import { toolCommand, type StrideTool } from './tool-build'
 import { closeToolEnds, dropSource, toolStream, type RecordSource } from './record-ring'
 import { RecentOutput } from './recent-output'
+import { STACK_PAD_VARIABLE, stackPad } from './stack-pad'
 import type { TraceOptions } from './valgrind-tracer'
 
 export interface LaunchedTool {
@@ -56,7 +57,16 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     ...(options.contextLine && functions.length > 0 ? ['--context=yes', `--context-line=${options.contextLine}`] : [])
   ]
   const env: NodeJS.ProcessEnv = { ...process.env, ...tool.env }
-  if (options.trackHeap !== false) env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
+  // The program's environment as under Cachegrind run from the same shell, byte for byte where
+  // Stride adds nothing, so that its stack starts where Cachegrind's run has it (stack-pad.ts):
+  // a shell sets `_` to the command it runs.
+  if (env._ !== undefined) env._ = tool.shellCommand
+  if (options.trackHeap !== false) {
+    env.LD_PRELOAD = [tool.preload, process.env.LD_PRELOAD].filter(Boolean).join(':')
+    // Valgrind puts its core's preload first either way: the wrappers add their path and a colon.
+    const pad = stackPad(Buffer.byteLength(tool.preload) + 1)
+    if (pad !== null) env[STACK_PAD_VARIABLE] = pad
+  }
   // The records go through a ring of shared memory (fds 3, 5 and 6), or a pipe (fd 3) where
   // none can be made. The CLI hands the program its terminal (stdin included); the app keeps
   // the output's tail.
