@@ -42,9 +42,11 @@ type BindScan = (
   simPoints: Uint32Array,
   simAddresses: Float64Array,
   simSizes: Uint16Array,
-  simState: Uint32Array
+  simState: Uint32Array,
+  args: Uint32Array
 ) => Bound
-type RunScan = (binding: Bound, from: number, end: number, defined: number, outAt: number, outCap: number) => number
+/** Reads [from, end, defined, outAt, outCap] from the bound args and writes where it stopped into args[5]. */
+type RunScan = (binding: Bound) => void
 
 /**
  * The scan, its seven arrays bound once (traceScanBind) and bound again only when one is
@@ -56,6 +58,8 @@ export class NativeScan {
   private readonly runScan: RunScan
   private binding: Bound | null = null
   private readonly noSim = noSimBatch()
+  /** The run's numbers, through an array bound with the rest: a call converts no argument (scan.c). */
+  private readonly args = new Uint32Array(6)
   private bound: { stage: Uint8Array; toolPoints: Int32Array; batch: AccessBatch; points: Uint32Array; counts: Float64Array; sim: SimBatch; simPoints: Uint32Array } | null = null
 
   constructor() {
@@ -77,9 +81,19 @@ export class NativeScan {
   scan(stage: Uint8Array, from: number, end: number, toolPoints: Int32Array, defined: number, batch: AccessBatch, outAt: number, outCap: number, counts: Float64Array, sim: SimBatch = this.noSim): number {
     const b = this.bound
     if (b === null || b.stage !== stage || b.toolPoints !== toolPoints || b.batch !== batch || b.points !== batch.points || b.counts !== counts || b.sim !== sim || b.simPoints !== sim.points) {
-      this.binding = this.bindScan(this.binding, stage, toolPoints, batch.points, batch.addresses, batch.sizes, batch.threads, counts, sim.points, sim.addresses, sim.sizes, sim.state)
+      this.binding = this.bindScan(this.binding, stage, toolPoints, batch.points, batch.addresses, batch.sizes, batch.threads, counts, sim.points, sim.addresses, sim.sizes, sim.state, this.args)
       this.bound = { stage, toolPoints, batch, points: batch.points, counts, sim, simPoints: sim.points }
     }
-    return this.runScan(this.binding!, from, end, defined, outAt, outCap)
+    const a = this.args
+    // Below 2^32 (the stage's and batch's sizes are): a Uint32Array would wrap others silently.
+    if (!(from >= 0 && end <= 0xffffffff && defined >= 0 && defined <= 0xffffffff && outAt >= 0 && outCap <= 0xffffffff))
+      throw new Error(`traceScan: offsets and counts must be below 2^32 (${from}, ${end}, ${defined}, ${outAt}, ${outCap})`)
+    a[0] = from
+    a[1] = end
+    a[2] = defined
+    a[3] = outAt
+    a[4] = outCap
+    this.runScan(this.binding!)
+    return a[5]!
   }
 }

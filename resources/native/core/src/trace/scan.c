@@ -88,13 +88,17 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
  * of accesses between two control records (a call, a return, a malloc), millions of times, and
  * looking up twelve arguments cost most of each call (jsoncpp: 2.8 s of its trace worker).
  *   traceScanBind(binding|null, stage, toolPoints, points, addresses, sizes, threads, counts,
- *                 simPoints, simAddresses, simSizes, simState) -> binding
  *     (the simulator's batch: empty arrays for none; simState = [used, capacity, outEnd], used
  *     and outEnd updated by each run)
- *   traceScanRun(binding, from, end, defined, outAt, outCap) -> the byte offset it stopped at
+ *                 simPoints, simAddresses, simSizes, simState, args) -> binding
+ *   traceScanRun(binding): reads args = Uint32Array [from, end, defined, outAt, outCap, stop]
+ *     and writes the byte offset it stopped at into stop. The numbers go through a bound array:
+ *     with whole-program context a trace scans once per run between two calls or returns
+ *     (lua: 8 M runs), and converting five arguments and a result per call was an eighth of it.
  * The binding holds references to the arrays (their memory does not move while held); the
  * caller binds again whenever one of them is replaced (grown, or another batch). */
-#define SCAN_ARRAYS 11
+#define SCAN_ARRAYS 12
+enum { ARG_FROM, ARG_END, ARG_DEFINED, ARG_OUT_AT, ARG_OUT_CAP, ARG_STOP, SCAN_ARGS };
 
 typedef struct {
   napi_ref refs[SCAN_ARRAYS];
@@ -110,6 +114,7 @@ typedef struct {
   double *counts;
   size_t n_counts;
   SimOut sim;
+  uint32_t *args;
 } ScanBinding;
 
 static const napi_type_tag SCAN_TAG = {0x5374726964655363ull, 0x616e42696e643031ull};
@@ -143,7 +148,10 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
   double *s_addresses = s_points ? stride_typed_array(env, argv[9], napi_float64_array, &ns_addresses, "simAddresses") : NULL;
   uint16_t *s_sizes = s_addresses ? stride_typed_array(env, argv[10], napi_uint16_array, &ns_sizes, "simSizes") : NULL;
   uint32_t *s_state = s_sizes ? stride_typed_array(env, argv[11], napi_uint32_array, &ns_state, "simState") : NULL;
-  if (!s_state) return NULL;
+  size_t n_args;
+  uint32_t *args = s_state ? stride_typed_array(env, argv[12], napi_uint32_array, &n_args, "args") : NULL;
+  if (!args) return NULL;
+  if (n_args < SCAN_ARGS) return stride_throw(env, "traceScanBind: args needs six slots");
   if (ns_state < 3) return stride_throw(env, "traceScanBind: simState needs three slots");
   SimOut sim = {NULL, NULL, NULL, s_state, 0};
   if (ns_points > 0) {
@@ -177,22 +185,25 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
   b->batch = batch;
   b->counts = counts, b->n_counts = n_counts;
   b->sim = sim;
+  b->args = args;
   return out;
 }
 
 static napi_value scan_run(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
-  uint32_t from, end, defined, out_at, out_cap;
-  if (!stride_args(env, info, 6, argv)) return NULL;
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  if (argc < 1) return stride_throw(env, "traceScanRun: give the binding");
   ScanBinding *b = stride_unwrap(env, argv[0], &SCAN_TAG, "a scan binding");
-  if (!b || !stride_u32(env, argv[1], &from, "from") || !stride_u32(env, argv[2], &end, "end") || !stride_u32(env, argv[3], &defined, "defined") ||
-      !stride_u32(env, argv[4], &out_at, "outAt") || !stride_u32(env, argv[5], &out_cap, "outCap"))
-    return NULL;
+  if (!b) return NULL;
   if (!b->held) return stride_throw(env, "traceScanRun: nothing is bound");
+  uint32_t *a = b->args;
+  uint32_t from = a[ARG_FROM], end = a[ARG_END], out_at = a[ARG_OUT_AT], out_cap = a[ARG_OUT_CAP];
   if (from % RECORD || from > end || end > b->n_stage) return stride_throw(env, "traceScan: from and end must be record offsets within the stage");
   if (out_at > out_cap || out_cap > b->batch) return stride_throw(env, "traceScan: the batch arrays are shorter than outCap");
   if (b->sim.points && (b->sim.state[0] > b->sim.state[1] || b->sim.state[1] > b->sim.len)) return stride_throw(env, "traceScan: the simulator batch's count is past its capacity");
-  return stride_number(env, scan_records(b->stage, from, end, b->tool_points, b->n_tool, defined, b->points, b->addresses, b->sizes, b->threads, out_at, out_cap, b->counts, b->n_counts, b->sim));
+  a[ARG_STOP] = scan_records(b->stage, from, end, b->tool_points, b->n_tool, a[ARG_DEFINED], b->points, b->addresses, b->sizes, b->threads, out_at, out_cap, b->counts, b->n_counts, b->sim);
+  return NULL;
 }
 
 napi_status stride_register_trace(napi_env env, napi_value exports) {
