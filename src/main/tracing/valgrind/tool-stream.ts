@@ -146,8 +146,9 @@ export class ToolStreamReader {
       const w = at >>> 2
       const tag = u32[w + 2]!
       const isContext = ((tag & CONTEXT_MASK) >>> 0) === CONTEXT_TAG
-      if (isContext) {
+      if (isContext || tag < CONTROL) {
         if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
+        // A run of accesses and context records, natively where the sink can; else this one record.
         if (sink.accessRun) {
           const next = sink.accessRun(this.bytes, at, end, this.points)
           if (next > at) {
@@ -155,19 +156,13 @@ export class ToolStreamReader {
             continue
           }
         }
+      }
+      if (isContext) {
         sink.context(u32[w + 1]! * 4294967296 + u32[w]!, u16[(at >>> 1) + 6]!, (tag >>> 8) & 15, u16[(at >>> 1) + 7]!)
         at += RECORD
         continue
       }
       if (tag < CONTROL) {
-        if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
-        if (sink.accessRun) {
-          const next = sink.accessRun(this.bytes, at, end, this.points)
-          if (next > at) {
-            at = next
-            continue
-          }
-        }
         if (tag >= this.points) throw new ToolStreamError(`access of undefined point ${tag}`)
         sink.access(tag, u32[w + 1]! * 4294967296 + u32[w]!, u16[(at >>> 1) + 6]!, u16[(at >>> 1) + 7]!)
         at += RECORD

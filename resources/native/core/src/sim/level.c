@@ -178,17 +178,24 @@ static void fill_at(SimLevel *v, uint64_t base, uint64_t block, int32_t owner, b
   v->slot = slot;
 }
 
-int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool write, int32_t owner, bool allocate) {
-  uint64_t base = level_base(v, block);
-  v->has_victim = false;
+/* The slot of block's line in the set at base after a demand use of it (recency, dirty), or -1. */
+static inline int64_t use_resident(SimLevel *v, uint64_t base, uint64_t block, bool write) {
   for (uint32_t w = 0; w < v->assoc; w++) {
     if (v->tags[base + w] != block) continue;
     uint32_t slot = v->slots[base + w];
     v->slot = slot;
     use(v, base, w);
     if (write) line_at(v, slot)->dirty = 1;
-    return v->words == 0 || level_mark(v, slot, lo, hi) ? SIM_HIT_TEMPORAL : SIM_HIT_SPATIAL;
+    return slot;
   }
+  return -1;
+}
+
+int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool write, int32_t owner, bool allocate) {
+  uint64_t base = level_base(v, block);
+  v->has_victim = false;
+  int64_t slot = use_resident(v, base, block, write);
+  if (slot >= 0) return v->words == 0 || level_mark(v, (uint32_t)slot, lo, hi) ? SIM_HIT_TEMPORAL : SIM_HIT_SPATIAL;
   if (!allocate) return SIM_MISS;
   fill_at(v, base, block, owner, write);
   if (v->words) level_mark(v, v->slot, lo, hi);
@@ -198,14 +205,7 @@ int level_lookup(SimLevel *v, uint64_t block, uint32_t lo, uint32_t hi, bool wri
 int level_touch(SimLevel *v, uint64_t block, bool write, int32_t owner, bool allocate) {
   uint64_t base = level_base(v, block);
   v->has_victim = false;
-  for (uint32_t w = 0; w < v->assoc; w++) {
-    if (v->tags[base + w] != block) continue;
-    uint32_t slot = v->slots[base + w];
-    v->slot = slot;
-    use(v, base, w);
-    if (write) line_at(v, slot)->dirty = 1;
-    return SIM_HIT_SPATIAL;
-  }
+  if (use_resident(v, base, block, write) >= 0) return SIM_HIT_SPATIAL;
   if (!allocate) return SIM_MISS;
   fill_at(v, base, block, owner, write);
   return SIM_MISS;
