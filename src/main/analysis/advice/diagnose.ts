@@ -36,6 +36,7 @@ import { classClause, classesOf, count, factsOf, fixed, kib, LOW_SPATIAL_REUSE, 
 import { computeSetPadding, isRefusal } from './padding'
 import { LARGE_SHARE, referenceItem, type RuleContext } from './reference-rules'
 import { tlbItems } from './tlb-rules'
+import { structureEvictions } from './evictor-facts'
 
 export { IRREGULAR, LOW_SPATIAL_REUSE, REGULAR } from './facts'
 /** Evictor edges below this share of the evictee's evictions do not make a cycle. */
@@ -92,7 +93,7 @@ export function diagnoseRun(report: RunReport, { level, classes }: AdviceOptions
       ...rest
     }
   }
-  const ctx: RuleContext = { cache, report, byId, catalog, totalMisses, item }
+  const ctx: RuleContext = { cache, report, byId, catalog, totalMisses, item, evictions: structureEvictions(report.references, level) }
 
   // --- Cycles of evictors (METRIC Fig. 8), a conflict only where the set mapping says so ---
   for (const members of evictorCycles(facts, level)) {
