@@ -67,13 +67,13 @@ function biggerCache(ctx: RuleContext): AdviceAction {
 }
 
 /**
- * Short sequential runs (a copy of short matches): nearly every stream has one small stride
- * and every line is used whole, so the addresses are predictable within a run even though the
+ * Short sequential runs (a copy of short matches, an output buffer written piece by piece):
+ * most streams have one small stride and every line is used whole, so the addresses are predictable within a run even though the
  * runs are too short for the regularity metric; calling them irregular would contradict their
  * own stride and reuse figures.
  */
 function isShortRuns(f: RefFacts, line: number): boolean {
-  return f.stride !== null && f.stride.fraction >= 0.9 && f.stride.stride !== 0 && Math.abs(f.stride.stride) < line && f.spatialReuse !== null && f.spatialReuse >= 0.9
+  return f.stride !== null && f.stride.fraction >= 0.5 && f.stride.stride !== 0 && Math.abs(f.stride.stride) < line && f.spatialReuse !== null && f.spatialReuse >= 0.9
 }
 
 export function referenceItem(f: RefFacts, ctx: RuleContext): AdviceItem | null {
