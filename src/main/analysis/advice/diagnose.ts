@@ -15,7 +15,11 @@
  *    cache of the same size has too is not a conflict (its members' own rules speak);
  *  - irregular (< 0.6) with misses: a pointer chase (the address comes from the previous
  *    load, `access-form.ts`) -> linearize the structure; an indexed gather -> sort the
- *    indices / gather through the index vector; otherwise reorder or hint non-temporal;
+ *    indices / gather through the index vector; otherwise reorder or hint non-temporal; each
+ *    says which data structures evict its structure's lines and what to change
+ *    (`evictor-facts.ts`); short runs of one small stride using whole lines are sequential
+ *    runs (next-line prefetcher), not irregular; capacity misses at irregular places get no
+ *    loop tiling;
  *  - regular with a large stride (a column walk when the stride is a row of its array) ->
  *    loop interchange or blocking; when its misses are conflict misses the set mapping is
  *    quoted and padding each row by a line is the one click (else a stride prefetcher);
