@@ -1,5 +1,5 @@
 /** Editable cache hierarchy for the automatic simulation (innermost level first). */
-import type { ReplacementPolicy } from '../../shared/domain'
+import type { PrefetchPolicy, ReplacementPolicy, WritePolicy } from '../../shared/domain'
 import { cacheFormWarnings, nextLevelDraft, type CacheLevelDraft } from '../logic/cache-form'
 
 const POLICIES: { value: ReplacementPolicy; label: string }[] = [
@@ -16,11 +16,21 @@ interface Props {
   onCachegrindChange(v: boolean): void
   /** The what-if keeps the run's counting mode: hide the switch. */
   hideCachegrind?: boolean
+  /** Also edit each level's prefetcher, write policy, write-allocate and inclusion (the what-if form). */
+  allOptions?: boolean
 }
 
-export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCachegrindChange, hideCachegrind = false }: Props) {
+const PREFETCHERS: { value: PrefetchPolicy; label: string }[] = [
+  { value: 'none', label: 'none' },
+  { value: 'next-line', label: 'next line' },
+  { value: 'stride', label: 'stride (per reference)' }
+]
+
+export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCachegrindChange, hideCachegrind = false, allOptions = false }: Props) {
   const update = (i: number, patch: Partial<CacheLevelDraft>) =>
     onChange(levels.map((l, j) => (j === i ? { ...l, ...patch } : l)))
+  // Options the simple form keeps as the run had them live in `kept`; this form edits them there.
+  const option = (i: number, patch: NonNullable<CacheLevelDraft['kept']>) => update(i, { kept: { ...levels[i]!.kept, ...patch } })
 
   return (
     <div className="cache-editor">
@@ -32,6 +42,14 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
             <th scope="col">Ways</th>
             <th scope="col">Line (bytes)</th>
             <th scope="col">Replacement</th>
+            {allOptions && (
+              <>
+                <th scope="col">Prefetcher</th>
+                <th scope="col">Writes</th>
+                <th scope="col" title="A write miss brings the line in">Write-allocate</th>
+                <th scope="col" title="Evicting a line here removes it from the levels inside">Inclusive</th>
+              </>
+            )}
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -61,6 +79,32 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
                   ))}
                 </select>
               </td>
+              {allOptions && (
+                <>
+                  <td>
+                    <select aria-label={`${l.name} prefetcher`} value={l.kept?.prefetch ?? 'none'} onChange={(e) => option(i, { prefetch: e.target.value as PrefetchPolicy })} data-testid={`cache-prefetch-${i}`}>
+                      {PREFETCHERS.map((p) => (
+                        <option key={p.value} value={p.value}>
+                          {p.label}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select aria-label={`${l.name} write policy`} value={l.kept?.writePolicy ?? 'write-back'} onChange={(e) => option(i, { writePolicy: e.target.value as WritePolicy })} data-testid={`cache-write-${i}`}>
+                      <option value="write-back">write-back</option>
+                      <option value="write-through">write-through</option>
+                    </select>
+                  </td>
+                  <td>
+                    <input type="checkbox" aria-label={`${l.name} write-allocate`} checked={l.kept?.writeAllocate ?? true} onChange={(e) => option(i, { writeAllocate: e.target.checked })} data-testid={`cache-allocate-${i}`} />
+                  </td>
+                  <td>
+                    {/* Inclusion is a property of an outer level (it back-invalidates the inner ones). */}
+                    <input type="checkbox" aria-label={`${l.name} inclusive`} checked={l.kept?.inclusive ?? false} disabled={i === 0} onChange={(e) => option(i, { inclusive: e.target.checked })} data-testid={`cache-inclusive-${i}`} />
+                  </td>
+                </>
+              )}
               <td>
                 {levels.length > 1 && (
                   <button type="button" className="link-button" aria-label={`Remove ${l.name}`} onClick={() => onChange(levels.filter((_, j) => j !== i))}>

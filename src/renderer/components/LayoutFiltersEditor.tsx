@@ -1,6 +1,6 @@
 /** Padding rows of the what-if form: external (bytes before a data structure) or internal (a dimension grows). */
 import type { VariableInfo } from '../../shared/domain'
-import { newLayoutDraft, type LayoutFilterDraft } from '../logic/layout-form'
+import { newLayoutDraft, paddingCandidates, type LayoutFilterDraft } from '../logic/layout-form'
 
 interface Props {
   filters: LayoutFilterDraft[]
@@ -9,7 +9,7 @@ interface Props {
 }
 
 export function LayoutFiltersEditor({ filters, variables, onChange }: Props) {
-  const named = variables.filter((v) => v.kind !== 'unknown')
+  const named = paddingCandidates(variables)
   const update = (i: number, patch: Partial<LayoutFilterDraft>) => onChange(filters.map((f, j) => (j === i ? { ...f, ...patch } : f)))
   const dimsOf = (name: string) => named.find((v) => v.name === name)?.dims ?? null
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { VariableInfo } from '../../shared/domain'
-import { layoutDraft, newLayoutDraft, parseLayoutForm } from './layout-form'
+import { layoutDraft, newLayoutDraft, paddingCandidates, parseLayoutForm } from './layout-form'
 
 const variable = (name: string, kind: VariableInfo['kind'], dims: number[] | null): VariableInfo => ({
   name,
@@ -19,6 +19,15 @@ const vars = [variable('unknown', 'unknown', null), variable('A', 'global', [100
 describe('layout form', () => {
   it('starts from the first array, padded by 1 KiB', () => {
     expect(newLayoutDraft(vars)).toMatchObject({ kind: 'external', variable: 'A', bytes: '1K' })
+  })
+
+  it("lists the program's arrays first, libc's ELF-only symbols last (issue 47: the list started with __abi_tag)", () => {
+    const abi = { ...variable('__abi_tag', 'global', null), reads: 5000 }
+    const count = { ...variable('count', 'global', null), type: 'int', reads: 10 }
+    const data = { ...variable('heap@cov.c:40', 'heap', [100, 80]), type: 'double', reads: 1 }
+    const mean = { ...variable('mean', 'global', [80]), type: 'double [80]', reads: 90 }
+    expect(paddingCandidates([abi, count, vars[0]!, data, mean]).map((v) => v.name)).toEqual(['mean', 'heap@cov.c:40', 'count', '__abi_tag'])
+    expect(newLayoutDraft([abi, count, data]).variable).toBe('heap@cov.c:40')
   })
 
   it('parses external and internal padding', () => {

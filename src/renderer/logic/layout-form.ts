@@ -22,9 +22,23 @@ export function layoutDraft(f: LayoutFilter): LayoutFilterDraft {
     : { kind: 'internal', variable: f.variable, bytes: '', dim: String(f.dim), extent: String(f.extent) }
 }
 
-/** A new row: pad the first array the run knows, by one kibibyte (METRIC 10.3's fix). */
+/**
+ * The data structures padding can move, the program's arrays first: arrays with known
+ * dimensions, then other typed data, then what only an ELF symbol names (libc's `__abi_tag`,
+ * `_IO_stdin_used`: no debug type, or a reserved `_` name); most accessed first within each.
+ */
+export function paddingCandidates(variables: VariableInfo[]): VariableInfo[] {
+  const rank = (v: VariableInfo) => (v.dims && v.dims.length > 0 && !v.name.startsWith('_') ? 0 : v.name.startsWith('_') || !v.type ? 2 : 1)
+  return variables
+    .filter((v) => v.kind !== 'unknown')
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => rank(a.v) - rank(b.v) || b.v.reads + b.v.writes - (a.v.reads + a.v.writes) || a.i - b.i)
+    .map((x) => x.v)
+}
+
+/** A new row: pad the program's first array, by one kibibyte (METRIC 10.3's fix). */
 export function newLayoutDraft(variables: VariableInfo[]): LayoutFilterDraft {
-  const first = variables.find((v) => v.kind === 'global' && v.dims) ?? variables.find((v) => v.kind !== 'unknown')
+  const first = paddingCandidates(variables)[0]
   return { kind: 'external', variable: first?.name ?? '', bytes: '1K', dim: '0', extent: '' }
 }
 

@@ -7,6 +7,9 @@ import type { RunReport } from '../../shared/domain'
 import { CacheLevelsEditor } from '../components/CacheLevelsEditor'
 import { LayoutFiltersEditor } from '../components/LayoutFiltersEditor'
 import { LoopTransformsEditor } from '../components/LoopTransformsEditor'
+import { TlbLevelsEditor } from '../components/TlbLevelsEditor'
+import { parseTlbForm, tlbDraft, type TlbLevelDraft } from '../logic/tlb-form'
+import { PREFETCH_TIMING, prefetchOutcomes } from '../logic/prefetch-note'
 import { parseTransformForm, transformDraft, type LoopTransformDraft } from '../logic/transform-form'
 import { HostCachesLine } from '../components/HostCachesLine'
 import { hostDrafts, levelDraft, parseCacheForm, type CacheLevelDraft } from '../logic/cache-form'
@@ -22,6 +25,7 @@ interface Props {
 function draftsOf(report: RunReport, proposal: WhatIfChange | null) {
   return {
     levels: (proposal?.levels ?? report.config.levels).map(levelDraft),
+    tlb: (proposal?.tlb ?? report.config.tlb ?? []).map(tlbDraft),
     layout: (proposal?.layout ?? report.config.layout ?? []).map(layoutDraft),
     transforms: (proposal?.transforms ?? report.config.transforms ?? []).map(transformDraft)
   }
@@ -33,6 +37,7 @@ export function WhatIfView({ report }: Props) {
   const startError = useJobs((s) => s.startError)
   const initial = useMemo(() => draftsOf(report, proposal), [report, proposal, seq]) // eslint-disable-line react-hooks/exhaustive-deps
   const [levels, setLevels] = useState<CacheLevelDraft[]>(initial.levels)
+  const [tlb, setTlb] = useState<TlbLevelDraft[]>(initial.tlb)
   const [layout, setLayout] = useState<LayoutFilterDraft[]>(initial.layout)
   const [transforms, setTransforms] = useState<LoopTransformDraft[]>(initial.transforms)
   const [error, setError] = useState<string | null>(null)
@@ -44,12 +49,14 @@ export function WhatIfView({ report }: Props) {
   // A new proposal (advisor) or another run replaces the form.
   useEffect(() => {
     setLevels(initial.levels)
+    setTlb(initial.tlb)
     setLayout(initial.layout)
     setTransforms(initial.transforms)
     setError(null)
   }, [initial])
 
   const variables = report.variables ?? []
+  const outcomes = useMemo(() => prefetchOutcomes(report), [report])
   // The source files a transform may name: those of the run's references.
   const files = useMemo(() => [...new Set(report.references.map((r) => r.file).filter((f): f is string => f !== null))].sort(), [report])
 
@@ -57,12 +64,14 @@ export function WhatIfView({ report }: Props) {
     e.preventDefault()
     const cache = parseCacheForm(levels, report.config.cachegrindCompatible)
     if (!cache.ok) return setError(cache.error)
+    const tlbLevels = parseTlbForm(tlb)
+    if (!tlbLevels.ok) return setError(tlbLevels.error)
     const pads = parseLayoutForm(layout, variables)
     if (!pads.ok) return setError(pads.error)
     const loops = parseTransformForm(transforms, files)
     if (!loops.ok) return setError(loops.error)
     setError(null)
-    await runWhatIf({ levels: cache.config.levels, layout: pads.layout, transforms: loops.transforms })
+    await runWhatIf({ levels: cache.config.levels, tlb: tlbLevels.tlb, layout: pads.layout, transforms: loops.transforms })
   }
 
   return (
@@ -84,8 +93,19 @@ export function WhatIfView({ report }: Props) {
       )}
       <fieldset className="field-group">
         <legend>Cache hierarchy</legend>
-        <CacheLevelsEditor levels={levels} cachegrindCompatible={report.config.cachegrindCompatible} onChange={setLevels} onCachegrindChange={() => undefined} hideCachegrind />
+        <CacheLevelsEditor levels={levels} cachegrindCompatible={report.config.cachegrindCompatible} onChange={setLevels} onCachegrindChange={() => undefined} hideCachegrind allOptions />
         <HostCachesLine host={host} error={hostError} onUse={host ? () => setLevels(hostDrafts(host)) : undefined} />
+        <p className="muted small" data-testid="prefetch-timing">
+          {PREFETCH_TIMING}
+          {outcomes.length > 0 && ` Run ${report.run}: ${outcomes.join('; ')}.`}
+        </p>
+        {report.config.cachegrindCompatible && (
+          <p className="muted small">Run {report.run} counts as Cachegrind does, which needs LRU, write-allocate and no prefetcher at every level.</p>
+        )}
+      </fieldset>
+      <fieldset className="field-group">
+        <legend>Data TLB</legend>
+        <TlbLevelsEditor levels={tlb} onChange={setTlb} />
       </fieldset>
       <fieldset className="field-group">
         <legend>Padding (SIGMA layout filters)</legend>

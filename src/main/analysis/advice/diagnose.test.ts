@@ -337,6 +337,54 @@ describe('diagnoseRun', () => {
   })
 })
 
+// lz4's shape (issue 47): an input buffer read at scattered match positions and a hash table
+// indexed by hashes, evicting each other in a 128 KiB L1; a short copy with stride 8 that uses
+// whole lines.
+const LZ4_LIKE = report(
+  [
+    { id: 'src_Read_1070', variable: 'srcBuffer', line: 1070, hits: 900, misses: 4000, reuse: 0.13, temporalHits: 600, regularity: 0.01, stride: 0, meanStream: 6, evictors: [['table_Read_837', 2600], ['src_Read_1070', 1300], ['dst_Write_450', 100]] },
+    { id: 'table_Read_837', variable: 'heap@lz4frame.c:123', line: 837, hits: 12000, misses: 1100, reuse: 0.32, regularity: 0, stride: 0, meanStream: 3, sourceExpr: 'hashTable[h]', evictors: [['src_Read_1070', 800], ['table_Read_837', 200]] },
+    { id: 'copy_Read_386', variable: 'srcBuffer', line: 386, hits: 4400, misses: 600, reuse: 1, regularity: 0.56, stride: 8, meanStream: 7 },
+    { id: 'dst_Write_450', variable: 'dstBuffer', line: 450, hits: 10, misses: 1, reuse: 1, regularity: 1, stride: 8 }
+  ],
+  [{ ...global('srcBuffer', 0x7000000, 1 << 20), kind: 'heap' }, { ...global('heap@lz4frame.c:123', 0x6000000, 16384), kind: 'heap' }]
+)
+// copy_Read_386's streams: 97% stride 8 (the spec gives one stride; the rule reads its share).
+LZ4_LIKE.references[2]!.streams!.strides = [{ stride: 8, fraction: 0.97 }, { stride: 4096, fraction: 0.03 }]
+LZ4_LIKE.references[2]!.streams!.distinctStrides = 2
+
+describe('diagnoseRun on an irregular program (issue 47)', () => {
+  it('says which data structures evict which, by the names the source gives them, and what to change', () => {
+    const advice = diagnoseRun(LZ4_LIKE, { level: 'L1', classes: classes({ src_Read_1070: [100, 3800, 100], table_Read_837: [10, 1000, 90], copy_Read_386: [600, 0, 0] }) })
+    const src = advice.items.find((i) => i.references.includes('src_Read_1070'))!
+    expect(src.diagnosis).toBe('irregular')
+    expect(src.evidence).toContain("in L1, srcBuffer's lines are evicted by hashTable (heap@lz4frame.c:123) 65%, srcBuffer itself 33% (of 4,000 evictions); hashTable (heap@lz4frame.c:123)'s lines are evicted by srcBuffer 80%")
+    expect(src.suggestion).toMatch(/^srcBuffer and hashTable \(heap@lz4frame.c:123\) evict each other from the 128 KiB L1/)
+    // The hash table's misses are capacity misses at irregular places: no loop tiling is offered.
+    const table = advice.items.find((i) => i.references.includes('table_Read_837'))!
+    expect(table.diagnosis).toBe('capacity')
+    expect(table.codeAction).toBeUndefined()
+    expect(table.suggestion).not.toMatch(/tile/)
+    expect(table.suggestion).toMatch(/hashTable \(heap@lz4frame.c:123\) and srcBuffer evict each other/)
+  })
+
+  it('calls a short copy of whole lines short sequential runs, not irregular, and offers a next-line prefetcher', () => {
+    const copy = diagnoseRun(LZ4_LIKE, { level: 'L1' }).items.find((i) => i.references.includes('copy_Read_386'))!
+    expect(copy.title).toBe('Short sequential runs: copy_Read_386')
+    expect(copy.suggestion).not.toMatch(/cannot predict/)
+    expect(copy.suggestion).toMatch(/97% of them step 8 bytes/)
+    expect(copy.action).toMatchObject({ kind: 'levels', levels: [{ prefetch: 'next-line' }] })
+  })
+
+  it('a large stride whose accesses mostly hit says so instead of "every access lands on a new line"', () => {
+    const r = report([{ id: 'B_Read_9', variable: 'B', line: 9, hits: 8700, misses: 1300, reuse: 0.9, regularity: 1, stride: 8192 }], [global('B', 0x404000, 8 << 20)])
+    const item = diagnoseRun(r, { level: 'L1' }).items[0]!
+    expect(item.diagnosis).toBe('large-stride')
+    expect(item.suggestion).not.toMatch(/every access lands/)
+    expect(item.suggestion).toMatch(/Most of those accesses still hit \(miss ratio 0.13/)
+  })
+})
+
 describe('computeSetPadding', () => {
   it('moves the arrays after the first to set offsets 1 KiB apart, whatever their current offsets', () => {
     // B sits 256 bytes past A's set offset, C exactly on it.

@@ -15,7 +15,11 @@
  *    cache of the same size has too is not a conflict (its members' own rules speak);
  *  - irregular (< 0.6) with misses: a pointer chase (the address comes from the previous
  *    load, `access-form.ts`) -> linearize the structure; an indexed gather -> sort the
- *    indices / gather through the index vector; otherwise reorder or hint non-temporal;
+ *    indices / gather through the index vector; otherwise reorder or hint non-temporal; each
+ *    says which data structures evict its structure's lines and what to change
+ *    (`evictor-facts.ts`); short runs of one small stride using whole lines are sequential
+ *    runs (next-line prefetcher), not irregular; capacity misses at irregular places get no
+ *    loop tiling;
  *  - regular with a large stride (a column walk when the stride is a row of its array) ->
  *    loop interchange or blocking; when its misses are conflict misses the set mapping is
  *    quoted and padding each row by a line is the one click (else a stride prefetcher);
@@ -36,6 +40,7 @@ import { classClause, classesOf, count, factsOf, fixed, kib, LOW_SPATIAL_REUSE, 
 import { computeSetPadding, isRefusal } from './padding'
 import { LARGE_SHARE, referenceItem, type RuleContext } from './reference-rules'
 import { tlbItems } from './tlb-rules'
+import { structureEvictions } from './evictor-facts'
 
 export { IRREGULAR, LOW_SPATIAL_REUSE, REGULAR } from './facts'
 /** Evictor edges below this share of the evictee's evictions do not make a cycle. */
@@ -92,7 +97,7 @@ export function diagnoseRun(report: RunReport, { level, classes }: AdviceOptions
       ...rest
     }
   }
-  const ctx: RuleContext = { cache, report, byId, catalog, totalMisses, item }
+  const ctx: RuleContext = { cache, report, byId, catalog, totalMisses, item, evictions: structureEvictions(report.references, level) }
 
   // --- Cycles of evictors (METRIC Fig. 8), a conflict only where the set mapping says so ---
   for (const members of evictorCycles(facts, level)) {
