@@ -30,9 +30,10 @@ export interface ToolObserver {
   leaveFunction(sp: number, thread: number): void
   allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
   freed(ptr: number): void
-  attribute(point: number, kind: number, address: number, thread: number): void
-  /** attribute() for accesses from..to-1 of the batch, in order; a point's kind is kindOf[point]. */
-  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void
+  /** Returns the access's variable. */
+  attribute(point: number, kind: number, address: number, thread: number): number
+  /** attribute() for accesses from..to-1 of the batch, in order (each one's variable into accessVariable); a point's kind is kindOf[point]. */
+  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array, accessVariable: Int32Array): void
 }
 
 export class ToolTrace implements ToolStreamSink {
@@ -61,6 +62,8 @@ export class ToolTrace implements ToolStreamSink {
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
   private bThreads = new Uint16Array(CHUNK_EVENTS)
+  /** Each access's data structure (the correlator's variable id; 0 unknown): stored with its chunk. */
+  private bVariables = new Int32Array(CHUNK_EVENTS)
   private readonly batch: AccessBatch = { points: this.bPoints, addresses: this.bAddresses, sizes: this.bSizes, threads: this.bThreads }
   /** The record scan, its arrays bound while they stay the same. */
   private readonly scanner = new NativeScan()
@@ -258,8 +261,8 @@ export class ToolTrace implements ToolStreamSink {
     let point = toolPoint < this.toolPoints.length ? this.toolPoints[toolPoint]! : -1
     if (point < 0) point = this.firstAccess(toolPoint, address)
     this.counts[point]!++
-    this.observer?.attribute(point, this.kinds[point]!, address, thread)
     const i = this.bCount++
+    this.bVariables[i] = this.observer ? this.observer.attribute(point, this.kinds[point]!, address, thread) : 0
     this.bPoints[i] = point
     this.bAddresses[i] = address
     this.bSizes[i] = size
@@ -273,7 +276,8 @@ export class ToolTrace implements ToolStreamSink {
       const from = this.bCount
       const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts)
       const to = from + (next - at) / 16
-      this.observer?.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds)
+      if (this.observer) this.observer.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds, this.bVariables)
+      else this.bVariables.fill(0, from, to)
       this.bCount = to
       at = next
       if (this.bCount < CHUNK_EVENTS) return at
