@@ -1,0 +1,205 @@
+/**
+ * The native hierarchy run over *touches*: a touch is one (access point, data structure) pair,
+ * and each access is simulated as its touch, so every per-point count the simulator keeps
+ * (reads, writes, misses, temporal and spatial hits, used bytes, line ends, evictions) comes
+ * out per data structure too, counted access by access. A reference that touched several
+ * data structures has exact figures for each: nothing is apportioned.
+ *
+ * The rules do not look at point ids except to own lines (evictors, line ends: still per
+ * touch, folded to points exactly) and the stride prefetcher's per-point detector, which a
+ * touch shares with its point's first touch (`pointParents`). So the folded per-point results
+ * equal a simulation of the same accesses by point, number for number (touch-hierarchy.test.ts).
+ * Touches are numbered in order of first access: the same trace gives the same numbering.
+ * The per-access cost is one table look-up per access in JavaScript (the point's last touch).
+ */
+import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
+import type { EvictorCount } from './evictor-matrix'
+import { STAT_FIELDS, sumLevelTotals, type AccessBatch, type TimelineCell } from './hierarchy'
+import { NativeHierarchy, type NativeHierarchyOptions } from './native-hierarchy'
+import { grownFor } from '../typed-arrays'
+
+/** Per touch: its point, its data structure (the correlator's variable id) and per level x STAT_* counts. */
+export interface TouchResults {
+  count: number
+  points: Uint32Array
+  variables: Int32Array
+  stats: Float64Array
+}
+
+export class TouchHierarchy {
+  readonly names: string[]
+  private readonly inner: NativeHierarchy
+  private pointKinds: Uint8Array
+  private pointVariables: Int32Array | null
+  /** Per point: its last touch and that touch's variable (-1: none yet). */
+  private lastTouch = new Int32Array(0)
+  private lastVariable = new Int32Array(0)
+  /** Per point: its first touch (the prefetcher state's owner). */
+  private firstTouch = new Int32Array(0)
+  private readonly others = new Map<number, number>()
+  private touchPoint = new Uint32Array(256)
+  private touchVariable = new Int32Array(256)
+  private touches = 0
+  /** Touches the inner hierarchy knows. */
+  private known = 0
+  private mapped = new Uint32Array(0)
+
+  constructor(config: HierarchyConfig, pointKinds: Uint8Array, options: Omit<NativeHierarchyOptions, 'pointParents'> = {}) {
+    this.pointKinds = pointKinds
+    this.pointVariables = options.pointVariables ?? null
+    this.growPoints(pointKinds.length)
+    // No touch yet: the table grows as accesses meet them.
+    this.inner = new NativeHierarchy(config, new Uint8Array(0), { ...options, pointVariables: this.pointVariables ? new Int32Array(0) : undefined })
+    this.names = this.inner.names
+  }
+
+  get accesses(): number {
+    return this.inner.accesses
+  }
+
+  /** The point table grew (its kinds, and timeline variables, are the points'). */
+  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array): void {
+    this.pointKinds = pointKinds
+    if (pointVariables) this.pointVariables = pointVariables
+    this.growPoints(pointKinds.length)
+    // Kinds or timeline variables of known touches may have been given again.
+    if (this.known > 0) this.publish()
+  }
+
+  /** Simulates one batch; `variables[i]` is access i's data structure. */
+  run(batch: AccessBatch, variables: Int32Array): number {
+    return this.inner.run(this.remap(batch, variables))
+  }
+
+  /** run on Node's thread pool (the batch's arrays must not change until it settles). */
+  runAsync(batch: AccessBatch, variables: Int32Array): Promise<number> {
+    return this.inner.runAsync(this.remap(batch, variables))
+  }
+
+  lastMisses(): Uint32Array {
+    return this.inner.lastMisses()
+  }
+
+  finish(): void {
+    this.inner.finish()
+  }
+
+  /** Per point x level x STAT_* counts: the touches' summed. */
+  pointResults(): Float64Array {
+    const levels = this.names.length
+    const width = levels * STAT_FIELDS
+    const byTouch = this.inner.pointResults()
+    const out = new Float64Array(this.pointKinds.length * width)
+    for (let t = 0; t < this.known; t++) {
+      const to = this.touchPoint[t]! * width
+      const from = t * width
+      for (let k = 0; k < width; k++) out[to + k]! += byTouch[from + k]!
+    }
+    return out
+  }
+
+  touchResults(): TouchResults {
+    return { count: this.known, points: this.touchPoint.slice(0, this.known), variables: this.touchVariable.slice(0, this.known), stats: this.inner.pointResults().slice(0, this.known * this.names.length * STAT_FIELDS) }
+  }
+
+  levelExtras(): Float64Array {
+    return this.inner.levelExtras()
+  }
+
+  timelineCells(): TimelineCell[] {
+    return this.inner.timelineCells()
+  }
+
+  get timelineInterval(): number {
+    return this.inner.timelineInterval
+  }
+
+  get bytes(): number {
+    return this.inner.bytes + this.touchPoint.byteLength + this.touchVariable.byteLength + this.others.size * 32
+  }
+
+  levelTotals(): LevelTotals[] {
+    return sumLevelTotals(this.names, this.pointResults(), this.pointKinds.length)
+  }
+
+  /** Evictee x evictor counts per level, by point, in (evictee, evictor) order. */
+  evictorEntries(): EvictorCount[][] {
+    return this.inner.evictorEntries().map((entries) => {
+      const sums = new Map<number, EvictorCount>()
+      const pointOf = (t: number) => (t >= 0 ? this.touchPoint[t]! : t)
+      for (const e of entries) {
+        const evictee = pointOf(e.evictee)
+        const evictor = pointOf(e.evictor)
+        // Owners are -3 and up: the key keeps them apart and sorts as (evictee, evictor).
+        const key = (evictee + 4) * 2 ** 26 + (evictor + 4)
+        const s = sums.get(key)
+        if (s) s.count += e.count
+        else sums.set(key, { evictee, evictor, count: e.count })
+      }
+      return [...sums.entries()].sort((a, b) => a[0] - b[0]).map(([, e]) => e)
+    })
+  }
+
+  private growPoints(n: number): void {
+    if (n <= this.lastTouch.length) return
+    this.lastTouch = grownFor(this.lastTouch, n - 1, -1)
+    this.lastVariable = grownFor(this.lastVariable, n - 1, -1)
+    this.firstTouch = grownFor(this.firstTouch, n - 1, -1)
+  }
+
+  /** The batch with each access's touch for its point; new touches are numbered and published. */
+  private remap(batch: AccessBatch, variables: Int32Array): AccessBatch {
+    const { count, points } = batch
+    if (variables.length < count) throw new Error(`internal: ${count} accesses but ${variables.length} data structures`)
+    if (this.mapped.length < count) this.mapped = new Uint32Array(count)
+    const out = this.mapped
+    const lastTouch = this.lastTouch
+    const lastVariable = this.lastVariable
+    const n = this.pointKinds.length
+    for (let i = 0; i < count; i++) {
+      const p = points[i]!
+      const v = variables[i]!
+      if (p < n && lastVariable[p] === v) {
+        out[i] = lastTouch[p]!
+        continue
+      }
+      // A point outside the table is left for the simulator to refuse, in its words.
+      out[i] = p < n ? this.touchOf(p, v) : 0xffffffff
+    }
+    if (this.touches > this.known) this.publish()
+    return { count, points: out.subarray(0, count), addresses: batch.addresses, sizes: batch.sizes }
+  }
+
+  private touchOf(p: number, v: number): number {
+    const key = p * 2 ** 32 + (v >>> 0)
+    let t = this.others.get(key)
+    if (t === undefined) {
+      t = this.touches++
+      this.touchPoint = grownFor(this.touchPoint, t)
+      this.touchVariable = grownFor(this.touchVariable, t)
+      this.touchPoint[t] = p
+      this.touchVariable[t] = v
+      this.others.set(key, t)
+      if (this.firstTouch[p]! < 0) this.firstTouch[p] = t
+    }
+    this.lastTouch[p] = t
+    this.lastVariable[p] = v
+    return t
+  }
+
+  /** The touch table to the simulator: kinds and timeline variables of their points, parents for the prefetcher. */
+  private publish(): void {
+    const n = this.touches
+    const kinds = new Uint8Array(n)
+    const parents = new Uint32Array(n)
+    const timeline = this.pointVariables ? new Int32Array(n) : undefined
+    for (let t = 0; t < n; t++) {
+      const p = this.touchPoint[t]!
+      kinds[t] = this.pointKinds[p]!
+      parents[t] = this.firstTouch[p]!
+      if (timeline) timeline[t] = this.pointVariables![p] ?? -1
+    }
+    this.inner.setPointKinds(kinds, timeline, parents)
+    this.known = n
+  }
+}
