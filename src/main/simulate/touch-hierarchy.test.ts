@@ -20,9 +20,9 @@ const levelArb = (name: string): fc.Arbitrary<CacheLevelConfig> =>
     })
     .map((r) => ({ ...level(r.sets * r.assoc * r.line, r.assoc, r.line), name, policy: r.policy, prefetch: r.prefetch, writePolicy: r.writeThrough ? ('write-through' as const) : ('write-back' as const) }))
 
-const configArb: fc.Arbitrary<HierarchyConfig> = fc
+const configArb = fc
   .record({ l1: levelArb('L1'), l2: fc.option(levelArb('L2'), { nil: undefined }), tlb: fc.boolean() })
-  .map(({ l1, l2, tlb }) => ({ levels: l2 ? [l1, { ...l2, size: l2.size * 4 }] : [l1], tlb: tlb ? [{ name: 'T1', entries: 4, assoc: 2, pageSize: 256, policy: 'lru' as const }] : [] }))
+  .map(({ l1, l2, tlb }) => ({ levels: l2 ? [l1, { ...l2, size: l2.size * 4 }] : [l1], tlb: tlb ? [{ name: 'T1', entries: 4, assoc: 2, pageSize: 256, policy: 'lru' as const }] : [], cachegrindCompatible: false }))
 
 /**
  * Accesses over a few regions, each access with its data structure (a point may touch several),
@@ -83,7 +83,7 @@ describe('TouchHierarchy', () => {
 
   it('counts each access to the data structure it touched: one reference over two arrays, one of them cached', () => {
     // Point 0 reads A (one line, hit after the first) and B (a new line every time), alternately.
-    const config: HierarchyConfig = { levels: [level(1024, 2, 64)] }
+    const config: HierarchyConfig = { levels: [level(1024, 2, 64)], cachegrindCompatible: false }
     const h = new TouchHierarchy(config, Uint8Array.of(0))
     const accesses: Array<[number, number, number]> = []
     const variables: number[] = []
