@@ -346,7 +346,7 @@ export class ToolTrace implements ToolStreamSink {
   private flush(): void {
     if (this.bCount === 0) return
     // The writer reads the counts themselves; the records get theirs once, at the end (syncCounts).
-    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts)
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts, this.observer ? this.bVariables : undefined)
     this.kept += this.bCount
     this.bCount = 0
   }

@@ -8,6 +8,8 @@ import { lockSessionForRuns } from '../../store/session-lock'
 import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
+import { TouchHierarchy } from '../../simulate/touch-hierarchy'
+import { StoredChunkVariables } from '../../store/chunk-variables'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import { storeRun } from '../../store/runs'
 import type { KeptRun } from '../../store/run-rows'
@@ -19,12 +21,13 @@ import type { PendingRun, SimulateResult, SimulateTaskInput, TaskContext } from 
 
 interface Simulation {
   config: HierarchyConfig
-  hierarchy: NativeHierarchy
+  /** Per (point, data structure) where every chunk stores each access's data structure. */
+  hierarchy: NativeHierarchy | TouchHierarchy
   layout: LayoutMap | null
   interval: number
 }
 
-async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined): Promise<Simulation> {
+async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined, byTouch: boolean): Promise<Simulation> {
   const interval = timelineIntervalOf(config, total)
   let layout: LayoutMap | null = null
   if (config.layout && config.layout.length > 0) {
@@ -34,7 +37,8 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
       throw new StrideError(`Layout filter: ${(e as Error).message}.`, 'invalid-input')
     }
   }
-  return { config, layout, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }) }
+  const options = { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }
+  return { config, layout, interval, hierarchy: byTouch ? new TouchHierarchy(config, kinds, options) : new NativeHierarchy(config, kinds, options) }
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
@@ -88,11 +92,16 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   const sims: Simulation[] = []
   let kinds: Uint8Array = new Uint8Array(0)
   let variables: string[] = []
+  const columns = StoredChunkVariables.open(reader, storedVariableCount(reader))
   const done = await eachStoredChunk(
     reader,
     statics.pointCount(reader),
-    (chunk) => {
-      for (const s of sims) s.hierarchy.run(s.layout ? s.layout.mapBatch(chunk) : chunk)
+    (chunk, accessVariables) => {
+      for (const s of sims) {
+        const batch = s.layout ? s.layout.mapBatch(chunk) : chunk
+        if (s.hierarchy instanceof TouchHierarchy) s.hierarchy.run(batch, accessVariables!)
+        else s.hierarchy.run(batch)
+      }
     },
     (done) => {
       ctx.progress('simulating', done, total)
@@ -108,8 +117,15 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
       const timeline = timelineVariables(statics.pointVariables(reader))
       variables = timeline.variables
       statics.touches(reader)
-      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread))
-    }
+      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread, columns !== null))
+    },
+    columns
   )
   return { sims, variables, kinds, total, done }
+}
+
+/** Ids of the session's data structures are below this (a column naming another is damage). */
+function storedVariableCount(db: Db): number {
+  const row = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS n FROM variables').get() as { n: number } | undefined
+  return row?.n ?? 1
 }
