@@ -9,7 +9,8 @@
 //     `report --against 1` (Compare: before and after) must give every data structure the same
 //     misses;
 //   - the two traces' reports (`report --json` by reference and by variable, the first run)
-//     must be equal, and the same trace simulated twice too.
+//     must be equal (the first traced with an empty cache, the second with what it filled),
+//     and the same trace simulated twice too.
 // Prints one line per case and the differences found; exits 1 if any.
 // Usage: npm run build && npm run examples && node bench/one-truth.mjs [program ...]
 import { spawnSync } from 'node:child_process'
@@ -24,8 +25,8 @@ const wanted = new Set(process.argv.slice(2))
 const work = mkdtempSync(join(tmpdir(), 'stride-one-truth-'))
 const env = { ...process.env, STRIDE_HOME: join(work, 'home') }
 
-function run(argv, cwd = work) {
-  const r = spawnSync(stride, argv, { cwd, env, encoding: 'utf8', maxBuffer: 512 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
+function run(argv, cwd = work, extraEnv = {}) {
+  const r = spawnSync(stride, argv, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 512 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
   if (r.status !== 0) throw new Error(`stride ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-1500)}`)
   return r.stdout
 }
@@ -101,7 +102,10 @@ const comparable = (text) => text.replace(/"createdAt": "[^"]*"/g, '')
 let failures = 0
 for (const c of cases) {
   const sessions = [0, 1].map((i) => join(work, `${c.p.name}-${c.scope.replace(/\W+/g, '_')}-${i}.stride`))
-  const trace = (out) => run(['trace', ...(c.functions ? ['--functions', c.functions] : []), '--out', out, '--force', ...flags(levels), '--launch', c.p.program, '--', ...c.p.args], c.p.cwd)
+  // The first trace with a cache of its own, empty (what it reads of the program and the system
+  // libraries is read afresh: gdb, the symbolizer, the start-up points), the second with it filled.
+  const cache = { STRIDE_CACHE: join(work, `cache-${c.p.name}-${c.scope.replace(/\W+/g, '_')}`) }
+  const trace = (out) => run(['trace', ...(c.functions ? ['--functions', c.functions] : []), '--out', out, '--force', ...flags(levels), '--launch', c.p.program, '--', ...c.p.args], c.p.cwd, cache)
   const problems = []
   try {
     for (const s of sessions) trace(s)

@@ -163,8 +163,8 @@ export class TouchHierarchy {
         out[i] = lastTouch[p]!
         continue
       }
-      // A point outside the table is left for the simulator to refuse, in its words.
-      out[i] = p < n ? this.touchOf(p, v) : 0xffffffff
+      if (p >= n) throw new Error(`access point ${p} is outside the point table (${n})`)
+      out[i] = this.touchOf(p, v)
     }
     if (this.touches > this.known) this.publish()
     return { count, points: out.subarray(0, count), addresses: batch.addresses, sizes: batch.sizes }
