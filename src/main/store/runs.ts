@@ -330,7 +330,12 @@ export function reportOfRun(db: Db, run: RunId, rec: KeptRun, statics: SessionSt
     const byLevel = exact?.get(point)
     ref.touches = byLevel ? touches.map((t) => ({ ...t, ...exactTouch(t.variable, byLevel, names, nCaches, lines) })) : touches
   }
-  const references = [...refs.values()]
+  // In an order no trace's numbering of its points shows through: points are numbered as the
+  // program first ran them, which a program's timing can change (lz4 checks a clock for its
+  // progress line), while a reference's id is the same in every trace of one build.
+  const references = [...refs.values()].sort((a, b) => compareText(a.id, b.id) || compareText(a.pc, b.pc))
+  const levelIndex = new Map(names.map((n, i) => [n, i]))
+  for (const ref of references) ref.evictors?.sort((a, b) => levelIndex.get(a.level)! - levelIndex.get(b.level)! || b.count - a.count || compareText(a.by, b.by))
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
   if (withMetrics) report.timelines = timelinesOf(rec, names)
   const variables = statics.variables(db)
