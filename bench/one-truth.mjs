@@ -99,6 +99,14 @@ function differ(truth, view) {
 /** A report without what differs between two sessions of one trace by design (the run's time). */
 const comparable = (text) => text.replace(/"createdAt": "[^"]*"/g, '')
 
+/** The first line where two texts differ, both versions. */
+function firstDifference(a, b) {
+  const x = a.split('\n')
+  const y = b.split('\n')
+  const i = x.findIndex((line, k) => line !== y[k])
+  return `line ${i + 1}: ${x[i]?.trim()} / ${y[i]?.trim()}`
+}
+
 let failures = 0
 for (const c of cases) {
   const sessions = [0, 1].map((i) => join(work, `${c.p.name}-${c.scope.replace(/\W+/g, '_')}-${i}.stride`))
@@ -126,7 +134,8 @@ for (const c of cases) {
     for (const [view, truth, got] of checks) for (const d of differ(truth, got).slice(0, 5)) problems.push(`${view}: ${d}`)
     for (const by of ['reference', 'variable']) {
       const one = comparable(run(['report', sessions[0], '--run', '1', '--by', by, '--all', '--json']))
-      if (one !== comparable(run(['report', sessions[1], '--run', '1', '--by', by, '--all', '--json']))) problems.push(`two traces: the reports by ${by} differ`)
+      const two = comparable(run(['report', sessions[1], '--run', '1', '--by', by, '--all', '--json']))
+      if (one !== two) problems.push(`two traces: the reports by ${by} differ, first at ${firstDifference(one, two)}`)
       if (comparable(run(['report', s, '--run', '3', '--by', by, '--all', '--json'])).replace('"run": 3', '"run": 1') !== one) problems.push(`one trace simulated twice: the reports by ${by} differ`)
     }
     const objects = [...exact1.values()].reduce((a, n) => a + n, 0)
