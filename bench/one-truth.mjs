@@ -57,6 +57,8 @@ const cases = [
 
 /** Misses per data structure and level name, as each view gives them (unknown is spelled one way). */
 const key = (name) => (name === '(unknown)' ? 'unknown' : name)
+/** A name as the query's JSON lists it: quoted where it is not a plain word (`"s->prev"`). */
+const unquoted = (name) => (name.length > 1 && name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1).replace(/\\(.)/g, '$1') : name)
 function byReport(session, run) {
   const out = new Map()
   for (const v of json(['report', session, '--run', String(run), '--by', 'variable']).variables) for (const [l, s] of Object.entries(v.levels)) out.set(`${key(v.variable)} @${l}`, s.misses)
@@ -70,7 +72,7 @@ function byObjects(session, run) {
 function byQuery(session, run) {
   const q = json(['query', session, `[{*},{*},{${levels.map((l) => `${l.name}.misses`).join(',')}}]`, '--run', String(run)])
   const out = new Map()
-  q.data.forEach((name, i) => levels.forEach((l, k) => out.set(`${key(name)} @${l.name}`, q.byData[i][k])))
+  q.data.forEach((name, i) => levels.forEach((l, k) => out.set(`${key(unquoted(name))} @${l.name}`, q.byData[i][k])))
   return out
 }
 function byCompare(session, before, after) {

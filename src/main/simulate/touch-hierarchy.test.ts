@@ -81,6 +81,32 @@ describe('TouchHierarchy', () => {
     )
   })
 
+  it('grows its touch table past its first size, the numbering in order of first access', () => {
+    const points = 300
+    const kinds = new Uint8Array(points)
+    const accesses: Array<[number, number, number]> = []
+    const variables: number[] = []
+    for (let r = 0; r < 3; r++)
+      for (let p = 0; p < points; p++)
+        for (const v of [5, 9]) {
+          accesses.push([p, p * 4096 + v * 64, 8])
+          variables.push(v)
+        }
+    const config: HierarchyConfig = { levels: [level(8192, 2, 64)], cachegrindCompatible: false }
+    const h = new TouchHierarchy(config, kinds)
+    const plain = new NativeHierarchy(config, kinds)
+    h.run(batch(accesses), Int32Array.from(variables))
+    plain.run(batch(accesses))
+    h.finish()
+    plain.finish()
+    const t = h.touchResults()
+    expect(t.count).toBe(600)
+    expect([...t.points.subarray(0, 4)]).toEqual([0, 0, 1, 1])
+    expect([...t.variables.subarray(0, 4)]).toEqual([5, 9, 5, 9])
+    expect(Array.from(h.pointResults())).toEqual(Array.from(plain.pointResults()))
+    expect(() => h.run(batch([[points, 0, 8]]), Int32Array.of(1))).toThrow(/access point 300 is outside the point table/)
+  })
+
   it('counts each access to the data structure it touched: one reference over two arrays, one of them cached', () => {
     // Point 0 reads A (one line, hit after the first) and B (a new line every time), alternately.
     const config: HierarchyConfig = { levels: [level(1024, 2, 64)], cachegrindCompatible: false }

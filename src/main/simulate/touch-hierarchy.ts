@@ -10,13 +10,26 @@
  * touch shares with its point's first touch (`pointParents`). So the folded per-point results
  * equal a simulation of the same accesses by point, number for number (touch-hierarchy.test.ts).
  * Touches are numbered in order of first access: the same trace gives the same numbering.
- * The per-access cost is one table look-up per access in JavaScript (the point's last touch).
+ * The per-access cost is one look-up of the point's last touch, in the native core
+ * (resources/native/core/src/trace/column.c `touchRemap`).
  */
 import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
 import type { EvictorCount } from './evictor-matrix'
 import { STAT_FIELDS, sumLevelTotals, type AccessBatch, type TimelineCell } from './hierarchy'
 import { NativeHierarchy, type NativeHierarchyOptions } from './native-hierarchy'
 import { grownFor } from '../typed-arrays'
+import { nativeCore } from '../native/core'
+import { StrideError } from '../../shared/errors'
+
+type RemapExports = {
+  touchRemap: (points: Uint32Array, variables: Int32Array, count: number, lastVariable: Int32Array, lastTouch: Int32Array, firstTouch: Int32Array, nextTouch: Int32Array, touchVariable: Int32Array, touchPoint: Uint32Array, state: Float64Array, out: Uint32Array) => number
+}
+
+function remapExport(): RemapExports['touchRemap'] {
+  const core = nativeCore() as unknown as Partial<RemapExports>
+  if (typeof core.touchRemap !== 'function') throw new StrideError('Stride\'s native core predates per-data-structure simulation: run "npm install" (or "node scripts/build-native.mjs") to rebuild it.', 'tool-missing')
+  return core.touchRemap
+}
 
 /** Per touch: its point, its data structure (the correlator's variable id) and per level x STAT_* counts. */
 export interface TouchResults {
@@ -34,12 +47,14 @@ export class TouchHierarchy {
   /** Per point: its last touch and that touch's variable (-1: none yet). */
   private lastTouch = new Int32Array(0)
   private lastVariable = new Int32Array(0)
-  /** Per point: its first touch (the prefetcher state's owner). */
+  /** Per point: its first touch (the prefetcher state's owner), then each touch's next of the same point (-1: none). */
   private firstTouch = new Int32Array(0)
-  private readonly others = new Map<number, number>()
+  private nextTouch = new Int32Array(256)
   private touchPoint = new Uint32Array(256)
   private touchVariable = new Int32Array(256)
-  private touches = 0
+  /** [touches made so far], shared with the native loop. */
+  private readonly made = new Float64Array(1)
+  private readonly remapNative = remapExport()
   /** Touches the inner hierarchy knows. */
   private known = 0
   private mapped = new Uint32Array(0)
@@ -115,7 +130,7 @@ export class TouchHierarchy {
   }
 
   get bytes(): number {
-    return this.inner.bytes + this.touchPoint.byteLength + this.touchVariable.byteLength + this.others.size * 32
+    return this.inner.bytes + this.touchPoint.byteLength + this.touchVariable.byteLength + this.nextTouch.byteLength
   }
 
   levelTotals(): LevelTotals[] {
@@ -153,43 +168,28 @@ export class TouchHierarchy {
     if (variables.length < count) throw new Error(`internal: ${count} accesses but ${variables.length} data structures`)
     if (this.mapped.length < count) this.mapped = new Uint32Array(count)
     const out = this.mapped
-    const lastTouch = this.lastTouch
-    const lastVariable = this.lastVariable
     const n = this.pointKinds.length
-    for (let i = 0; i < count; i++) {
-      const p = points[i]!
-      const v = variables[i]!
-      if (p < n && lastVariable[p] === v) {
-        out[i] = lastTouch[p]!
-        continue
-      }
-      if (p >= n) throw new Error(`access point ${p} is outside the point table (${n})`)
-      out[i] = this.touchOf(p, v)
+    // Views of the point table's length: a point beyond it stops the loop, to be refused here.
+    const lastVariable = this.lastVariable.subarray(0, n)
+    const lastTouch = this.lastTouch.subarray(0, n)
+    const firstTouch = this.firstTouch.subarray(0, n)
+    for (let i = 0; i < count; ) {
+      i += this.remapNative(points.subarray(i, count), variables.subarray(i, count), count - i, lastVariable, lastTouch, firstTouch, this.nextTouch, this.touchVariable, this.touchPoint, this.made, out.subarray(i, count))
+      if (i === count) break
+      if (points[i]! >= n) throw new Error(`access point ${points[i]} is outside the point table (${n})`)
+      // The touch table is full: grown, and the loop goes on where it stopped.
+      const size = this.touchPoint.length * 2
+      this.touchPoint = grownFor(this.touchPoint, size - 1)
+      this.touchVariable = grownFor(this.touchVariable, size - 1)
+      this.nextTouch = grownFor(this.nextTouch, size - 1, -1)
     }
-    if (this.touches > this.known) this.publish()
+    if (this.made[0]! > this.known) this.publish()
     return { count, points: out.subarray(0, count), addresses: batch.addresses, sizes: batch.sizes }
-  }
-
-  private touchOf(p: number, v: number): number {
-    const key = p * 2 ** 32 + (v >>> 0)
-    let t = this.others.get(key)
-    if (t === undefined) {
-      t = this.touches++
-      this.touchPoint = grownFor(this.touchPoint, t)
-      this.touchVariable = grownFor(this.touchVariable, t)
-      this.touchPoint[t] = p
-      this.touchVariable[t] = v
-      this.others.set(key, t)
-      if (this.firstTouch[p]! < 0) this.firstTouch[p] = t
-    }
-    this.lastTouch[p] = t
-    this.lastVariable[p] = v
-    return t
   }
 
   /** The touch table to the simulator: kinds and timeline variables of their points, parents for the prefetcher. */
   private publish(): void {
-    const n = this.touches
+    const n = this.made[0]!
     const kinds = new Uint8Array(n)
     const parents = new Uint32Array(n)
     const timeline = this.pointVariables ? new Int32Array(n) : undefined

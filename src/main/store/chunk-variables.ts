@@ -14,39 +14,27 @@ import { brotliCompressSync, brotliDecompressSync, constants, crc32 } from 'node
 import type { Statement } from 'better-sqlite3'
 import { StrideError } from '../../shared/errors'
 import type { Db } from './open-db'
+import { nativeCore } from '../native/core'
 import type { DecodedChunk } from './chunk-codec'
 
 export const CHUNK_VARIABLES_FORMAT = 1
 
-/** The chunk's column as stored (format CHUNK_VARIABLES_FORMAT). */
+type ColumnExports = {
+  columnEncode: (points: Uint32Array, variables: Int32Array, count: number, pointCount: number) => Uint8Array
+  columnDecode: (body: Uint8Array, points: Uint32Array, count: number, pointCount: number, variableBound: number, out: Int32Array) => void
+}
+
+function columnExports(): ColumnExports {
+  const core = nativeCore() as unknown as Partial<ColumnExports>
+  if (typeof core.columnEncode !== 'function' || typeof core.columnDecode !== 'function')
+    throw new StrideError('Stride\'s native core predates the data-structure column: run "npm install" (or "node scripts/build-native.mjs") to rebuild it.', 'tool-missing')
+  return core as ColumnExports
+}
+
+/** The chunk's column as stored (format CHUNK_VARIABLES_FORMAT): the changes, in the native core, then brotli. */
 export function encodeChunkVariables(count: number, points: Uint32Array, variables: Int32Array, pointCount: number): Buffer {
-  const last = new Int32Array(pointCount).fill(-1)
-  let out = Buffer.allocUnsafe(4096)
-  let at = 0
-  const put = (n: number) => {
-    if (at + 10 > out.length) {
-      const bigger = Buffer.allocUnsafe(out.length * 2)
-      out.copy(bigger, 0, 0, at)
-      out = bigger
-    }
-    while (n >= 0x80) {
-      out[at++] = (n & 0x7f) | 0x80
-      n = Math.floor(n / 128)
-    }
-    out[at++] = n
-  }
-  let kept = -1
-  for (let i = 0; i < count; i++) {
-    const p = points[i]!
-    const v = variables[i]!
-    if (last[p] === v) continue
-    if (!(v >= 0)) throw new Error(`internal: access ${i} has no data structure (${v})`)
-    last[p] = v
-    put(i - kept - 1)
-    put(v)
-    kept = i
-  }
-  return brotliCompressSync(out.subarray(0, at), { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: at } })
+  const body = columnExports().columnEncode(points, variables, count, pointCount)
+  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
 }
 
 /**
@@ -62,40 +50,10 @@ export function decodeChunkVariables(data: Uint8Array, count: number, points: Ui
     throw bad('it does not decompress')
   }
   const out = into && into.length >= count ? into : new Int32Array(count)
-  const last = new Int32Array(pointCount).fill(-1)
-  let at = 0
-  const get = () => {
-    let n = 0
-    let scale = 1
-    for (;;) {
-      if (at >= body.length) throw bad('it ends early')
-      const b = body[at++]!
-      n += (b & 0x7f) * scale
-      if (b < 0x80) return n
-      scale *= 128
-      if (scale > 2 ** 49) throw bad('a number is too long')
-    }
-  }
-  let i = 0
-  while (at < body.length) {
-    const skip = get()
-    const v = get()
-    if (i + skip >= count) throw bad('it names more accesses than the chunk has')
-    if (v >= variableCount) throw bad(`data structure ${v} is not in the session`)
-    for (const end = i + skip; i < end; i++) {
-      const p = points[i]!
-      if (p >= pointCount || last[p]! < 0) throw bad(`access ${i} has none`)
-      out[i] = last[p]!
-    }
-    const p = points[i]!
-    if (p >= pointCount) throw bad(`access ${i} names an unknown point`)
-    last[p] = v
-    out[i++] = v
-  }
-  for (; i < count; i++) {
-    const p = points[i]!
-    if (p >= pointCount || last[p]! < 0) throw bad(`access ${i} has none`)
-    out[i] = last[p]!
+  try {
+    columnExports().columnDecode(body, points, count, pointCount, variableCount, out)
+  } catch (e) {
+    throw bad((e as Error).message)
   }
   return out
 }

@@ -147,6 +147,7 @@ static napi_value init(napi_env env, napi_value exports) {
   STRIDE_CALL(env, stride_register_pipe(env, exports));
   STRIDE_CALL(env, stride_register_ring(env, exports));
   STRIDE_CALL(env, stride_register_attribute(env, exports));
+  STRIDE_CALL(env, stride_register_column(env, exports));
   STRIDE_CALL(env, stride_register_proc(env, exports));
   return exports;
 }
