@@ -112,31 +112,31 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold,
   const evicted = new Map<string, number>()
 
   for (const whole of report.references) {
-   // By data structure, a reference on several counts each part to the structure it touched
-   // (as the run counted it: the same numbers as every other view).
-   const parts = mode === 'variable' ? splitReference(whole) : [{ variable: refVariable.get(whole.id) ?? 'unknown', ref: whole }]
-   for (const { variable, ref: r } of parts) {
-    const s = r.levels[level]
-    const partGrouped = mode === 'variable' && !expanded?.has(variable)
-    const n = node(partGrouped ? variable : r.id, partGrouped ? 'variable' : 'reference')
-    if (s) {
-      n.misses += s.misses
-      n.accesses += s.hits + s.misses
+    // By data structure, a reference on several counts each part to the structure it touched
+    // (as the run counted it: the same numbers as every other view).
+    const parts = mode === 'variable' ? splitReference(whole) : [{ variable: refVariable.get(whole.id) ?? 'unknown', ref: whole }]
+    for (const { variable, ref: r } of parts) {
+      const s = r.levels[level]
+      const partGrouped = mode === 'variable' && !expanded?.has(variable)
+      const n = node(partGrouped ? variable : r.id, partGrouped ? 'variable' : 'reference')
+      if (s) {
+        n.misses += s.misses
+        n.accesses += s.hits + s.misses
+      }
+      // A variable sits at its hottest reference's line.
+      if ((s?.misses ?? 0) > n.lineMisses) {
+        n.file = r.file
+        n.line = r.line
+        n.lineMisses = s?.misses ?? 0
+      }
+      for (const e of r.evictors ?? []) {
+        if (e.level !== level) continue
+        const by = PSEUDO_OWNERS.has(e.by) ? e.by : keyOf(e.by)
+        const k = `${by}\0${n.id}`
+        counts.set(k, (counts.get(k) ?? 0) + e.count)
+        evicted.set(n.id, (evicted.get(n.id) ?? 0) + e.count)
+      }
     }
-    // A variable sits at its hottest reference's line.
-    if ((s?.misses ?? 0) > n.lineMisses) {
-      n.file = r.file
-      n.line = r.line
-      n.lineMisses = s?.misses ?? 0
-    }
-    for (const e of r.evictors ?? []) {
-      if (e.level !== level) continue
-      const by = PSEUDO_OWNERS.has(e.by) ? e.by : keyOf(e.by)
-      const k = `${by}\0${n.id}`
-      counts.set(k, (counts.get(k) ?? 0) + e.count)
-      evicted.set(n.id, (evicted.get(n.id) ?? 0) + e.count)
-    }
-   }
   }
 
   const edges: EvictorEdge[] = []
