@@ -88,8 +88,8 @@ interface SealedChunk {
   points: Uint32Array
   addresses: Float64Array
   sizes: Uint16Array
-  /** Each access's data structure (the tracer's attribution), or null when a batch came without it. */
-  variables: Int32Array | null
+  /** The array the chunk's data structures were gathered in (reused with the others; read only through `column`). */
+  variables: Int32Array
   /** The point table when it was sealed (the chunk names no later point), and its access counts then. */
   table: readonly PointRecord[]
   accesses: Float64Array
