@@ -1,6 +1,6 @@
 /** Growing the per-point typed arrays the trace path indexes by point (tables that only grow). */
 
-type Grows = Int32Array | Uint8Array | Uint16Array | Float64Array
+type Grows = Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array
 
 /**
  * `array` itself when it holds index `index`, else a copy at least twice as long (and at least

@@ -302,7 +302,18 @@ export interface ReferenceStats {
    * one (one function called on several arrays, two threads on two arrays); `variable` is the
    * one with most.
    */
-  touches?: Array<{ variable: string; accesses: number }>
+  touches?: Array<{
+    variable: string
+    accesses: number
+    /**
+     * This data structure's part of the reference's figures as the simulator counted them,
+     * access by access (runs of sessions that store each access's data structure); absent,
+     * the roll-ups divide the reference's figures by access shares.
+     */
+    reads?: number
+    writes?: number
+    levels?: Record<string, ReferenceLevelStats>
+  }>
 }
 
 export interface FunctionStats {

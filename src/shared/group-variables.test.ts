@@ -35,6 +35,20 @@ describe('report --by variable, per access', () => {
   })
 })
 
+describe('report --by variable, as the run counted it', () => {
+  it('takes each part of a reference from its own counts, not from access shares', () => {
+    const whole = ref('a_Read_0', 'a', 200, 100, [
+      { variable: 'a', accesses: 100 },
+      { variable: 'b', accesses: 100 }
+    ])
+    whole.touches![0] = { ...whole.touches![0]!, reads: 100, writes: 0, levels: { L1: { hits: 99, misses: 1, readMisses: 1, writeMisses: 0 } } }
+    whole.touches![1] = { ...whole.touches![1]!, reads: 100, writes: 0, levels: { L1: { hits: 1, misses: 99, readMisses: 99, writeMisses: 0 } } }
+    const by = new Map(groupVariables(report([whole])).map((r) => [r.variable, r]))
+    expect([by.get('a')!.levels.L1!.misses, by.get('b')!.levels.L1!.misses]).toEqual([1, 99])
+    expect(by.get('a')!.apportioned).toBeUndefined()
+  })
+})
+
 describe('apportion (the one splitting rule)', () => {
   it('gives whole numbers that add up exactly, each within 1 of its exact share', () => {
     fc.assert(

@@ -132,11 +132,24 @@ export function apportion(total: number, weights: readonly number[]): number[] {
   return out
 }
 
-/** A reference's figures split over the data structures it touched, by their shares of its accesses. */
-export function splitReference(ref: ReferenceStats): Array<{ variable: string; ref: ReferenceStats }> {
+/**
+ * A reference's figures split over the data structures it touched: as the simulator counted
+ * them where the run has each part's figures (`apportioned` false), else by the parts' shares
+ * of its accesses. Evictor lists (who evicted the reference's lines) are divided by access shares either way.
+ */
+export function splitReference(ref: ReferenceStats): Array<{ variable: string; ref: ReferenceStats; apportioned: boolean }> {
   const touches = ref.touches ?? []
   const weights = touches.map((t) => t.accesses)
-  if (touches.length === 0 || weights.reduce((a, w) => a + w, 0) <= 0) return [{ variable: ref.variable ?? 'unknown', ref }]
+  if (touches.length === 0 || weights.reduce((a, w) => a + w, 0) <= 0) return [{ variable: ref.variable ?? 'unknown', ref, apportioned: false }]
+  if (touches.every((t) => t.levels !== undefined)) {
+    // Who evicted whom is kept per reference, not per data structure: those lists alone are divided.
+    const evictorCounts = ref.evictors?.map((e) => ({ e, counts: apportion(e.count, weights) }))
+    return touches.map((t, i) => ({
+      variable: t.variable,
+      ref: { ...ref, reads: t.reads ?? 0, writes: t.writes ?? 0, levels: t.levels!, evictors: evictorCounts?.map(({ e, counts }) => ({ ...e, count: counts[i]! })) },
+      apportioned: false
+    }))
+  }
   const split = (n: number) => apportion(n, weights)
   const splitOptional = (n: number | undefined) => (n === undefined ? undefined : split(n))
   const reads = split(ref.reads)
@@ -167,7 +180,8 @@ export function splitReference(ref: ReferenceStats): Array<{ variable: string; r
     }
     return {
       variable: t.variable,
-      ref: { ...ref, reads: reads[i]!, writes: writes[i]!, levels: part, evictors: evictors?.map(({ e, counts }) => ({ ...e, count: counts[i]! })) }
+      ref: { ...ref, reads: reads[i]!, writes: writes[i]!, levels: part, evictors: evictors?.map(({ e, counts }) => ({ ...e, count: counts[i]! })) },
+      apportioned: true
     }
   })
 }
@@ -183,7 +197,7 @@ export function groupVariables(report: RunReport): VariableStats[] {
   for (const whole of report.references) {
     // Each access counts for the data structure it touched: a reference on several is split.
     const parts = splitReference(whole)
-    for (const { variable: key, ref } of parts) {
+    for (const { variable: key, ref, apportioned } of parts) {
       const info = catalog.get(key)
       const v = out.get(key) ?? {
         variable: key,
@@ -194,7 +208,7 @@ export function groupVariables(report: RunReport): VariableStats[] {
         levels: emptyLevels(names)
       }
       addInto(v, ref, names, lines)
-      if (parts.length > 1) v.apportioned = true
+      if (apportioned) v.apportioned = true
       out.set(key, v)
       for (const e of ref.evictors ?? []) {
         if (e.count <= 0) continue

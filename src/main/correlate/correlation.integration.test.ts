@@ -113,7 +113,8 @@ describe('correlation: reports by variable', () => {
     const kinds = Object.fromEntries((JSON.parse(strideOk(['report', locals, '--by', 'variable', '--json'], env)) as typeof out).variables.map((v) => [v.variable, v.kind]))
     expect(kinds).toMatchObject({ local: 'stack', G: 'global' })
     const refs = (JSON.parse(strideOk(['report', locals, '--by', 'reference', '--json'], env)) as { references: Array<{ variable: string | null; sourceExpr?: string }> }).references
-    expect(refs.filter((r) => r.variable === 'local').map((r) => r.sourceExpr)).toEqual(['local[i]', 'local[i % 64]'])
+    // References are listed by id (local_Read_… before local_Write_…).
+    expect(refs.filter((r) => r.variable === 'local').map((r) => r.sourceExpr)).toEqual(['local[i % 64]', 'local[i]'])
   })
 })
 

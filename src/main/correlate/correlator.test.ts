@@ -115,10 +115,11 @@ describe('Correlator.attributeBatch', () => {
     const addresses = Float64Array.from(accesses, (a) => a.address)
     const threads = Uint16Array.from(accesses, (a) => a.thread)
     const half = accesses.length >> 1
-    c.attributeBatch(points, addresses, threads, 0, half, Uint8Array.from(kinds))
-    c.attributeBatch(points, addresses, threads, half, accesses.length, Uint8Array.from(kinds))
+    const out = new Int32Array(accesses.length).fill(-7)
+    c.attributeBatch(points, addresses, threads, 0, half, Uint8Array.from(kinds), out)
+    c.attributeBatch(points, addresses, threads, half, accesses.length, Uint8Array.from(kinds), out)
     const { variables, histograms } = c.finish()
-    return { variables, histograms: [...histograms].map(([p, h]) => [p, [...h]]) }
+    return { variables, histograms: [...histograms].map(([p, h]) => [p, [...h]]), perAccess: [...out] }
   }
 
   it('counts exactly as attribute() one access at a time, histogram order included', () => {
@@ -129,7 +130,11 @@ describe('Correlator.attributeBatch', () => {
         fc.array(fc.constantFrom(READ, WRITE, 2), { minLength: 6, maxLength: 6 }),
         (picks, kinds) => {
           const accesses = picks.map((p) => ({ point: p.point, address: places[p.place]!, thread: p.thread }))
-          expect(batched(accesses, kinds)).toEqual(reference(accesses, kinds))
+          const { perAccess, ...counts } = batched(accesses, kinds)
+          expect(counts).toEqual(reference(accesses, kinds))
+          // Each access's variable, as attribute() answers it one by one.
+          const one = setUp()
+          expect(perAccess).toEqual(accesses.map((a) => one.attribute(a.point, kinds[a.point]!, a.address, a.thread)))
         }
       )
     )
@@ -165,8 +170,10 @@ describe('Correlator.attributeBatch', () => {
         const batched = setUp()
         const kindOf = Uint8Array.from(kinds)
         for (const [accesses, changes, burst] of plan) {
-          for (const a of accesses) one.attribute(a.point, kinds[a.point]!, a.address, a.thread)
-          batched.attributeBatch(Uint32Array.from(accesses, (a) => a.point), Float64Array.from(accesses, (a) => a.address), Uint16Array.from(accesses, (a) => a.thread), 0, accesses.length, kindOf)
+          const expected = accesses.map((a) => one.attribute(a.point, kinds[a.point]!, a.address, a.thread))
+          const out = new Int32Array(accesses.length).fill(-7)
+          batched.attributeBatch(Uint32Array.from(accesses, (a) => a.point), Float64Array.from(accesses, (a) => a.address), Uint16Array.from(accesses, (a) => a.thread), 0, accesses.length, kindOf, out)
+          expect([...out]).toEqual(expected)
           for (let r = burst ? 30 : 1; r > 0; r--)
             for (const o of changes) {
               apply(one, o)
@@ -187,7 +194,7 @@ describe('Correlator.attributeBatch', () => {
     c.programLoaded(0x100000)
     c.allocated({ kind: 'alloc', ptr: 0x900000, size: 64, old: 0, site: 0x101200 }, [0, 0x101199])
     const addresses = Float64Array.of(0x900000, 0x900000, 0x104008, 0x900000, 0x104008, 0x104008)
-    c.attributeBatch(new Uint32Array(6), addresses, new Uint16Array(6), 0, 6, Uint8Array.of(READ))
+    c.attributeBatch(new Uint32Array(6), addresses, new Uint16Array(6), 0, 6, Uint8Array.of(READ), new Int32Array(6))
     const { variables, histograms } = c.finish()
     const h = [...histograms.get(0)!]
     expect(h.map(([v, n]) => [variables[v]!.kind, n])).toEqual([

@@ -161,18 +161,21 @@ export class Correlator {
 
   /**
    * attribute() for accesses from..to-1 of a tracer's batch, in order (the same counts); a
-   * point's kind is `kindOf[point]`.
+   * point's kind is `kindOf[point]`. Each access's variable goes to accessVariable[i]: the
+   * column the simulator counts misses per data structure by.
    */
-  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void {
+  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array, accessVariable: Int32Array): void {
     const map = this.map
     // The native loop counts the accesses whose point's span and run go on; each one it stops
     // at (a search of the map, a run closed, a new point) is handled here, then it goes on.
     for (let i = from; i < to; i++) {
-      i = this.attribution.countAnswered(points, addresses, threads, i, to, map.spans(), kindOf, this.runs)
+      i = this.attribution.countAnswered(points, addresses, threads, accessVariable, i, to, map.spans(), kindOf, this.runs)
       if (i === to) break
       map.setThread(threads[i]!)
       const point = points[i]!
-      this.count(point, kindOf[point]!, map.resolveAt(point, addresses[i]!))
+      const v = map.resolveAt(point, addresses[i]!)
+      this.count(point, kindOf[point]!, v)
+      accessVariable[i] = v
     }
     // Only a search needs the thread (its frames); afterwards it is the last access's, as when
     // every access set it.

@@ -4,7 +4,7 @@ import { CHANGE_LOG, MapState, type Spans } from './address-map'
 
 const loop = new NativeAttribution()
 const countAnswered = (points: Uint32Array, addresses: Float64Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs, threads = new Uint16Array(points.length)) =>
-  loop.countAnswered(points, addresses, threads, from, to, spans, kindOf, runs)
+  loop.countAnswered(points, addresses, threads, new Int32Array(points.length), from, to, spans, kindOf, runs)
 
 /** The map's state with no last answer, no frames, no globals and no heap blocks, in thread 0 (the one stack). */
 function mapState(): Float64Array {
@@ -103,7 +103,7 @@ describe('the native attribution loop', () => {
     const s = state()
     s.spans.changeLow = new Float64Array(3)
     s.spans.changeHigh = new Float64Array(3)
-    expect(() => new NativeAttribution().countAnswered(Uint32Array.of(0), Float64Array.of(0x1000), Uint16Array.of(0), 0, 1, s.spans, s.kindOf, s.runs)).toThrow(/power-of-two/)
+    expect(() => new NativeAttribution().countAnswered(Uint32Array.of(0), Float64Array.of(0x1000), Uint16Array.of(0), new Int32Array(1), 0, 1, s.spans, s.kindOf, s.runs)).toThrow(/power-of-two/)
   })
 
   it('binds its arrays again when one is replaced, and reads the new one', () => {
@@ -111,12 +111,13 @@ describe('the native attribution loop', () => {
     const { spans, runs, kindOf } = state()
     const points = Uint32Array.of(0, 0)
     const threads = Uint16Array.of(0, 0)
-    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), threads, 0, 2, spans, kindOf, runs)).toBe(2)
+    const out = new Int32Array(2)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), threads, out, 0, 2, spans, kindOf, runs)).toBe(2)
     // The table grown (as grownFor makes a new array): the old one must no longer be read.
     spans.high = Float64Array.of(0x1004, 0x9000)
-    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), threads, 0, 2, spans, kindOf, runs)).toBe(1)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1008), threads, out, 0, 2, spans, kindOf, runs)).toBe(1)
     runs.count = Float64Array.of(100, 0)
-    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1000), threads, 0, 2, spans, kindOf, runs)).toBe(2)
+    expect(fresh.countAnswered(points, Float64Array.of(0x1000, 0x1000), threads, out, 0, 2, spans, kindOf, runs)).toBe(2)
     expect([...runs.count]).toEqual([102, 0])
   })
 

@@ -15,7 +15,7 @@ import { nativeCore } from '../native/core'
 import type { Spans } from './address-map'
 
 type Bound = object
-type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array]
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array]
 type AttributeExports = {
   traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
   traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
@@ -40,6 +40,7 @@ type BoundArrays = Omit<Spans, 'epoch'> & {
   points: Uint32Array
   addresses: Float64Array
   threads: Uint16Array
+  accessVariable: Int32Array
   kindOf: Uint8Array
   runVariable: Int32Array
   runKind: Uint8Array
@@ -55,16 +56,18 @@ export class NativeAttribution {
 
   /**
    * Counts accesses from..to-1 (of threads[from..to-1]) into their points' runs while spans,
-   * the map's last answer or its heap blocks, and runs answer them; returns where it stopped.
-   * A point's span found there is stored as AddressMap.resolveAt would store it.
+   * the map's last answer or its heap blocks, and runs answer them, each one's variable into
+   * accessVariable[i]; returns where it stopped. A point's span found there is stored as
+   * AddressMap.resolveAt would store it.
    */
-  countAnswered(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
+  countAnswered(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
     const b = this.bound
     if (
       b === null ||
       b.points !== points ||
       b.addresses !== addresses ||
       b.threads !== threads ||
+      b.accessVariable !== accessVariable ||
       b.epochs !== spans.epochs ||
       b.low !== spans.low ||
       b.high !== spans.high ||
@@ -80,13 +83,13 @@ export class NativeAttribution {
       b.heapVariable !== spans.heapVariable ||
       b.state !== spans.state
     )
-      this.bind(points, addresses, threads, spans, kindOf, runs)
+      this.bind(points, addresses, threads, accessVariable, spans, kindOf, runs)
     return this.native.traceAttributeRun(this.binding!, from, to, spans.epoch)
   }
 
-  private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
+  private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
     const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state } = spans
-    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state)
-    this.bound = { points, addresses, threads, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state }
+    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable)
+    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state }
   }
 }

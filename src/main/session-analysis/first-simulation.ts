@@ -13,6 +13,9 @@
 import type { HierarchyConfig, RunId, RunReport } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
+import { TouchHierarchy } from '../simulate/touch-hierarchy'
+import type { DecodedChunk } from '../store/chunk-codec'
+import { StoredChunkVariables } from '../store/chunk-variables'
 import { openDb, type Db } from '../store/open-db'
 import { buildLineReport, buildReport, storeRun, type SimulationResult } from '../store/runs'
 import type { LineReport } from '../../shared/report-model'
@@ -30,7 +33,7 @@ import { writeShadowCounts } from '../store/shadow-counts'
 export type FirstRun = { run: RunId } | { run: null; cancelled: boolean; why: string }
 
 interface Simulated {
-  hierarchy: NativeHierarchy
+  hierarchy: NativeHierarchy | TouchHierarchy
   /** The first level's shadow, fed the same accesses (null: none kept). */
   shadow: NativeMissClassifier | null
   /** Accesses simulated. */
@@ -132,14 +135,18 @@ export class FirstSimulation {
         // The stored trace alone: a run with context becomes a cold one (stored as such).
         this.liveReason = this.withContext ? `${live}; the run is cold, function-only` : live
         const interval = timelineIntervalOf(this.config, total)
-        const hierarchy = new NativeHierarchy(this.config, kinds, { pointVariables: groups, variableCount: groupCount, timelineInterval: interval })
+        // Per data structure, access by access, where every chunk has its column.
+        const columns = StoredChunkVariables.open(reader)
+        const options = { pointVariables: groups, variableCount: groupCount, timelineInterval: interval }
+        const hierarchy = columns ? new TouchHierarchy(this.config, kinds, options) : new NativeHierarchy(this.config, kinds, options)
         const shadow = firstLevelShadow(this.config)
         const between = (done: number) => {
           this.onProgress(done, total)
           return !this.stopped
         }
+        const run = (chunk: DecodedChunk, variables: Int32Array | null) => (hierarchy instanceof TouchHierarchy ? hierarchy.runAsync(chunk, variables!) : hierarchy.runAsync(chunk))
         // On the thread pool: this thread names the points meanwhile.
-        await eachStoredChunk(reader, kinds.length, async (chunk) => void (await Promise.all([hierarchy.runAsync(chunk), shadow?.runAsync(chunk, kinds)])), between, PROGRESS_MS)
+        await eachStoredChunk(reader, kinds.length, async (chunk, variables) => void (await Promise.all([run(chunk, variables), shadow?.runAsync(chunk, kinds)])), between, PROGRESS_MS, undefined, columns)
         if (this.stopped) return 'cancelled'
         hierarchy.finish()
         return { hierarchy, shadow, events: total, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells(), warmed: false }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
+import { TouchHierarchy } from '../simulate/touch-hierarchy'
 import type { PointRecord } from '../store/session-writer'
 import { LiveSimulation } from './live-simulation'
 import { timelineIntervalOf } from './session-simulation'
@@ -35,14 +36,14 @@ function trace(n: number) {
 const table = (n: number): PointRecord[] => Array.from({ length: n }, (_, p) => ({ idx: p, pc: 0x1000 + p, kind: KINDS[p]!, accesses: 0, firstAddress: 0 }))
 
 /** Feeds the trace in chunks of `chunk`, each with the points it names so far, as the session writer does. */
-async function feed(live: LiveSimulation, t: ReturnType<typeof trace>, chunk: number): Promise<void> {
+async function feed(live: LiveSimulation, t: ReturnType<typeof trace>, chunk: number, variables?: Int32Array): Promise<void> {
   const n = t.points.length
   const feeds: Array<Promise<void>> = []
   for (let from = 0; from < n; from += chunk) {
     const to = Math.min(n, from + chunk)
     let named = 0
     for (let i = 0; i < to; i++) named = Math.max(named, t.points[i]! + 1)
-    feeds.push(live.feed(to - from, t.points.slice(from, to), t.addresses.slice(from, to), t.sizes.slice(from, to), table(named)))
+    feeds.push(live.feed(to - from, t.points.slice(from, to), t.addresses.slice(from, to), t.sizes.slice(from, to), table(named), variables ? variables.slice(from, to) : null))
   }
   await Promise.all(feeds)
 }
@@ -78,6 +79,31 @@ describe('LiveSimulation', () => {
       expect(summed(got.cells)).toEqual(summed(whole.timelineCells()))
       expect(new Set(got.cells.map((c) => c.interval)).size).toBeLessThanOrEqual(100)
     }
+  })
+
+  it('with each access\'s data structure, counts per (point, structure) and folds to the same run', async () => {
+    const n = 20_000
+    const t = trace(n)
+    // Odd points alternate between two structures by address; even ones stay on one.
+    const variables = Int32Array.from(t.points, (p, i) => (p % 2 ? 1 + (Math.floor(t.addresses[i]! / 4096) % 2) : 3))
+    const live = new LiveSimulation(CONFIG)
+    await feed(live, t, 4096, variables)
+    const kinds = Uint8Array.from(KINDS.slice(0, Math.max(...t.points) + 1))
+    const got = await live.finish(kinds, n)
+    if (typeof got === 'string') throw new Error(got)
+    if (!(got.hierarchy instanceof TouchHierarchy)) throw new Error('not simulated per data structure')
+    const interval = timelineIntervalOf(CONFIG, n)
+    const whole = new TouchHierarchy(CONFIG, kinds, { pointVariables: Int32Array.from(kinds, (_, p) => p), variableCount: kinds.length, timelineInterval: interval })
+    whole.run({ count: n, ...t }, variables)
+    whole.finish()
+    expect(got.hierarchy.touchResults()).toEqual(whole.touchResults())
+    expect(got.hierarchy.touchResults().count).toBeGreaterThan(kinds.length)
+    // A chunk without its column after chunks with one: the run is not trusted.
+    const mixed = new LiveSimulation(CONFIG)
+    const two = [0, 1].map(() => ({ points: new Uint32Array(10), addresses: Float64Array.from({ length: 10 }, (_, i) => i * 64), sizes: new Uint16Array(10).fill(8) }))
+    await mixed.feed(10, two[0]!.points, two[0]!.addresses, two[0]!.sizes, table(1), new Int32Array(10))
+    await mixed.feed(10, two[1]!.points, two[1]!.addresses, two[1]!.sizes, table(1), null)
+    expect(await mixed.finish(kinds.subarray(0, 1), 20)).toBe('a chunk came without its data structures')
   })
 
   it('keeps the user interval as it is', async () => {

@@ -13,6 +13,7 @@
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
+import { TouchHierarchy } from '../simulate/touch-hierarchy'
 import { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { ChunkFeed, PointRecord } from '../store/session-writer'
@@ -28,7 +29,8 @@ export const LIVE_MAX_BYTES = 256 << 20
 
 /** A finished live run: its hierarchy, the run's interval, and its cells (per point) at that interval. */
 export interface LiveRun {
-  hierarchy: NativeHierarchy
+  /** Per (point, data structure) when every chunk came with its data structures. */
+  hierarchy: NativeHierarchy | TouchHierarchy
   interval: number
   cells: TimelineCell[]
   /** The first level's fully associative shadow, fed the same accesses (the advisor's three Cs). */
@@ -36,7 +38,9 @@ export interface LiveRun {
 }
 
 export class LiveSimulation implements ChunkFeed {
-  private hierarchy: NativeHierarchy | null = null
+  private hierarchy: NativeHierarchy | TouchHierarchy | null = null
+  /** Whether the chunks come with their data structures (decided by the first). */
+  private byTouch: boolean | null = null
   private shadow: NativeMissClassifier | null = null
   private kinds = new Uint8Array(256)
   /** Point p's timeline variable is p: named and folded after the trace. */
@@ -57,14 +61,14 @@ export class LiveSimulation implements ChunkFeed {
   ) {}
 
   /** Queues one chunk (`table`: every point it names); resolves once done with the arrays, never rejects. */
-  feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
-    this.tail = this.tail.then(() => this.feedNow(count, points, addresses, sizes, table))
+  feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array | null = null): Promise<void> {
+    this.tail = this.tail.then(() => this.feedNow(count, points, addresses, sizes, table, variables))
     return this.tail
   }
 
   /** Stops simulating (a stop after the recording, or the run is not wanted); the chunks fed so far settle. */
-  feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void> {
-    this.tail = this.tail.then(() => this.feedNow(count, points, addresses, sizes, table, recorded))
+  feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array | null = null): Promise<void> {
+    this.tail = this.tail.then(() => this.feedNow(count, points, addresses, sizes, table, variables, recorded))
     return this.tail
   }
 
@@ -74,14 +78,19 @@ export class LiveSimulation implements ChunkFeed {
     this.shadow = null
   }
 
-  private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], recorded = count): Promise<void> {
+  private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array | null, recorded = count): Promise<void> {
     if (this.failure) return
     try {
+      this.byTouch ??= variables !== null
+      // The stored trace then lacks that chunk's column too: simulated after the trace, by point.
+      if (this.byTouch && !variables) return this.drop('a chunk came without its data structures')
       // A batch of context alone (the program before its first traced access) makes the hierarchy too.
       if (table.length > this.known || !this.hierarchy) this.addPoints(table)
       const batch = { count, points: points.subarray(0, count), addresses: addresses.subarray(0, count), sizes: sizes.subarray(0, count) }
+      const h = this.hierarchy!
+      const run = h instanceof TouchHierarchy ? h.runAsync(batch, variables!.subarray(0, count), recorded) : h.runAsync(batch, recorded)
       // The shadow beside the hierarchy, each on a thread of the pool (they only read the batch).
-      await Promise.all([this.hierarchy!.runAsync(batch, recorded), this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
+      await Promise.all([run, this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
       this.fed += recorded
       if (this.hierarchy && this.hierarchy.bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
     } catch (e) {
@@ -105,7 +114,7 @@ export class LiveSimulation implements ChunkFeed {
       // The user's interval as it is; else from one access on, doubling (at most 2 x the
       // default count of intervals kept), to merge into timelineIntervalOf's at the end.
       const fixed = this.config.timelineInterval ?? null
-      this.hierarchy = new NativeHierarchy(this.config, kinds, {
+      this.hierarchy = new (this.byTouch ? TouchHierarchy : NativeHierarchy)(this.config, kinds, {
         pointVariables: variables,
         variableCount: n,
         timelineInterval: fixed ?? 1,

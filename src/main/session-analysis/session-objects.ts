@@ -22,6 +22,9 @@ import { ObjectTable } from '../analysis/objects/object-table'
 import { detectHardwareMisses, recordLineSamples } from '../tracing/perf/perf-samples'
 import { modelFromFile } from '../analysis/objects/source-reads'
 import { allRows, getRow } from '../store/rows'
+import { StoredChunkVariables } from '../store/chunk-variables'
+import { buildReport } from '../store/runs'
+import { groupVariables } from '../../shared/report-model'
 
 export const DEFAULT_OBJECTS_OPTIONS: ObjectsOptions = {
   run: null,
@@ -124,6 +127,11 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     // Stack locals have no fixed address (frames move): a miss in no placed object is the
     // stack local its reference touches, from the per-point histograms the trace recorded.
     const stack = stackLocalsByPoint(db, table.count)
+    // Where the trace stored each access's data structure, a miss is the structure its access
+    // touched (as the run counted it), and the exact ranking is the run's own figures.
+    const columns = StoredChunkVariables.open(db, variableBound(db))
+    const counted = columns ? storedMisses(db, run.run, level) : null
+    const byVariable = counted ? objectOfVariable(db, table, stack) : null
     const exact = new Float64Array(table.count + 1 + stack.names.length)
     const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, exact.length - 1) : null
     const search = wants('search')
@@ -141,12 +149,20 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
       let t = performance.now()
       const misses = stream.run(chunk)
       const objects = new Int32Array(misses.count)
-      for (let i = 0; i < misses.count; i++) {
-        let k = table.resolve(misses.address[i]!)
-        if (k < 0) k = stack.byPoint.get(misses.point[i]!) ?? table.count
-        objects[i] = k
-        exact[k]!++
-      }
+      if (byVariable) {
+        const column = columns!.read(chunk, kinds.length)
+        for (let i = 0; i < misses.count; i++) {
+          const k = byVariable[column[misses.access[i]! - done]!] ?? table.count
+          objects[i] = k
+          exact[k]!++
+        }
+      } else
+        for (let i = 0; i < misses.count; i++) {
+          let k = table.resolve(misses.address[i]!)
+          if (k < 0) k = stack.byPoint.get(misses.point[i]!) ?? table.count
+          objects[i] = k
+          exact[k]!++
+        }
       totalMisses += misses.count
       seconds.exact += performance.now() - t
       if (sampler) {
@@ -185,7 +201,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const fromCounts = (counts: Float64Array) => rankEstimates(Array.from(counts, (c, k) => ({ name: nameOf(k), kind: kindAt(k), misses: c })), totalMisses)
     const labels = { sampleEvery, ways: options.ways }
     const whole = `the whole run: ${count(done)} accesses, ${count(totalMisses)} ${names[level]} misses`
-    const exactObjects = fromCounts(exact)
+    const exactObjects = counted ? rankEstimates(counted, counted.reduce((a, o) => a + o.misses, 0)) : fromCounts(exact)
     const exactResult: ObjectMethodResult = { method: 'exact', kind: 'exact', objects: exactObjects, rho: null, cost: { seconds: seconds.exact / 1000 }, notes: [], coverage: `every miss of ${whole}` }
     const results: ObjectMethodResult[] = []
     const finish = (kind: ObjectMethodKind, objects: ObjectMethodResult['objects'], cost: ObjectMethodResult['cost'], notes: string[], coverage: string, why: (o: ObjectEstimate) => string) => {
@@ -337,4 +353,37 @@ function nwaySearch(table: ObjectTable, options: { ways: number; threshold?: num
     minAccesses: Math.round(total / 10),
     maxLengthening: Math.max(1, Math.floor(total / 10 / intervalAccesses))
   })
+}
+
+/** Ids of the session's data structures are below this. */
+function variableBound(db: Db): number {
+  return (getRow(db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS n FROM variables'), { n: 'number' }) ?? { n: 1 }).n
+}
+
+/**
+ * The run's misses at `level` per data structure, as its report rolls them up (each access's
+ * structure as the simulator counted it); null when the run has no such counts (an older
+ * session): then each miss is resolved by its address, as before.
+ */
+function storedMisses(db: Db, run: number, level: number): Array<{ name: string; kind: VariableKind; misses: number }> | null {
+  const report = buildReport(db, run)
+  if (!report.references.every((r) => !r.touches || r.touches.every((t) => t.levels))) return null
+  const name = levelNames(report.config)[level]!
+  return groupVariables(report).map((v) => ({ name: v.variable === 'unknown' ? UNKNOWN_NAME : v.variable, kind: v.kind ?? 'unknown', misses: v.levels[name]?.misses ?? 0 }))
+}
+
+/**
+ * Per variable id, the object index a miss in it counts for: its placed object of that name,
+ * else its stack local's slot, else unknown (names merge as the report merges them).
+ */
+function objectOfVariable(db: Db, table: ObjectTable, stack: { names: string[] }): Int32Array {
+  const rows = allRows(db.prepare('SELECT id, name, kind FROM variables'), { id: 'int', name: 'text', kind: 'text' })
+  const placed = new Map<string, number>()
+  table.objects.forEach((o, k) => {
+    if (!placed.has(o.name)) placed.set(o.name, k)
+  })
+  const stackIndex = new Map(stack.names.map((n, i) => [n, table.count + 1 + i]))
+  const out = new Int32Array(rows.reduce((a, r) => Math.max(a, r.id + 1), 1)).fill(table.count)
+  for (const r of rows) out[r.id] = placed.get(r.name) ?? stackIndex.get(r.name) ?? table.count
+  return out
 }

@@ -10,6 +10,8 @@ import type { SimulationResult } from '../store/runs'
 import { iterateChunksAhead } from '../store/session-reader'
 import { TextIndex } from '../text-index'
 import type { DecodedChunk } from '../store/chunk-codec'
+import type { StoredChunkVariables } from '../store/chunk-variables'
+import type { TouchHierarchy } from '../simulate/touch-hierarchy'
 
 /**
  * Chunks decoding ahead of the one simulated: two, so that where decoding is slower than
@@ -46,10 +48,12 @@ export function timelineIntervalOf(config: HierarchyConfig, total: number): numb
 export async function eachStoredChunk(
   reader: Db,
   pointCount: number,
-  onChunk: (chunk: DecodedChunk) => void | Promise<void>,
+  onChunk: (chunk: DecodedChunk, variables: Int32Array | null) => void | Promise<void>,
   between: (done: number) => boolean,
   yieldMs: number,
-  meanwhile?: () => void | Promise<void>
+  meanwhile?: () => void | Promise<void>,
+  /** Each chunk's data structures (store/chunk-variables.ts), handed over with it; null: none. */
+  variables: StoredChunkVariables | null = null
 ): Promise<number> {
   let done = 0
   let last = 0 // the first chunk reports at once
@@ -62,8 +66,9 @@ export async function eachStoredChunk(
       await meanwhile()
     }
     for (let step = await next; !step.done; step = await next) {
-      await onChunk(step.value)
-      done += step.value.count
+      const chunk = step.value
+      await onChunk(chunk, variables ? variables.read(chunk, pointCount) : null)
+      done += chunk.count
       const now = Date.now()
       if (now - last >= yieldMs) {
         last = now
@@ -80,8 +85,9 @@ export async function eachStoredChunk(
 }
 
 /** A finished hierarchy's result, as storeRun takes it; `timeline` is its cells with their data structures' names. */
-export function simulationResult(config: HierarchyConfig, hierarchy: NativeHierarchy, pointCount: number, timeline: SimulationResult['timeline'], interval: number): SimulationResult {
+export function simulationResult(config: HierarchyConfig, hierarchy: NativeHierarchy | TouchHierarchy, pointCount: number, timeline: SimulationResult['timeline'], interval: number): SimulationResult {
   return {
+    ...('touchResults' in hierarchy ? { touches: hierarchy.touchResults() } : {}),
     config,
     accesses: hierarchy.accesses,
     totals: hierarchy.levelTotals(),

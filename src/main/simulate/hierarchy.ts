@@ -52,6 +52,12 @@ export interface HierarchyOptions {
    * compare the two; they must give identical results).
    */
   fastPath?: boolean
+  /**
+   * Per point, the point whose stride-prefetcher detector it uses (default: its own): a
+   * reference split into one point per data structure it touched (touch-hierarchy.ts) keeps
+   * its one detector.
+   */
+  pointParents?: Uint32Array
 }
 
 /** One timeline row: misses of one variable at one level in one interval. */
@@ -138,6 +144,7 @@ export class Hierarchy {
   // Timeline.
   private readonly interval: number
   private pointVariables: Int32Array | null
+  private pointParents: Uint32Array | null
   private readonly nVars: number
   private current: Float64Array
   private intervalIndex = 0
@@ -173,6 +180,7 @@ export class Hierarchy {
     this.lastAddress = new Float64Array(this.pointCount).fill(NaN)
     this.lastStride = new Float64Array(this.pointCount)
     this.pointVariables = options.pointVariables ?? null
+    this.pointParents = options.pointParents ?? null
     this.nVars = options.variableCount ?? 0
     this.interval = this.pointVariables && options.timelineInterval && options.timelineInterval > 0 ? options.timelineInterval : Infinity
     this.untilBoundary = this.interval
@@ -180,10 +188,11 @@ export class Hierarchy {
   }
 
   /** The point table grew (streamed traces): keep the counts, extend the arrays. */
-  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array): void {
+  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array, pointParents?: Uint32Array): void {
     if (pointKinds.length < this.pointCount) throw new Error('the point table cannot shrink')
     this.pointKinds = pointKinds
     if (pointVariables) this.pointVariables = pointVariables
+    this.pointParents = pointParents ?? null
     if (pointKinds.length > this.pointCount) {
       const grown = new Float64Array(pointKinds.length * this.nLevels * STAT_FIELDS)
       grown.set(this.pointStats)
@@ -589,7 +598,7 @@ export class Hierarchy {
 
   /** Per-point stride detector: the same non-zero stride twice in a row prefetches one stride ahead. */
   private stridePrefetch(l: number, level: CacheLevel, address: number): void {
-    const p = this.point
+    const p = this.pointParents ? this.pointParents[this.point]! : this.point
     const last = this.lastAddress[p]!
     this.lastAddress[p] = address
     if (last !== last) return // NaN: first access of this point

@@ -152,6 +152,24 @@ describe('native simulator', () => {
     )
   })
 
+  it('with points sharing a stride detector (pointParents), as the reference model', () => {
+    fc.assert(
+      fc.property(configArb, traceArb, fc.array(fc.integer({ min: 0, max: POINTS - 1 }), { minLength: POINTS, maxLength: POINTS }), fc.constantFrom(48, 64, 256), (config, random, parentList, stride) => {
+        const kinds = new Uint8Array(POINTS)
+        const pointParents = Uint32Array.from(parentList)
+        // A strided walk taken by the points in turn: only a shared detector sees its stride.
+        const walk = Array.from({ length: 60 }, (_, j): Access => ({ point: j % POINTS, region: 2 ** 26, offset: j * stride, size: 8 }))
+        const trace = [...random, ...walk]
+        const reference = new Hierarchy(config, kinds, { pointParents })
+        const native = new NativeHierarchy(config, kinds, { pointParents, fastPath: false })
+        reference.run(toBatch(trace))
+        native.run(toBatch(trace))
+        expect(results(native)).toEqual(results(reference))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
   it('with adaptive intervals, closes the timeline a run at its final interval closes, while points and their variables are added', () => {
     fc.assert(
       fc.property(

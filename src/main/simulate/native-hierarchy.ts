@@ -17,7 +17,7 @@ type Handle = { readonly __sim: unique symbol }
 
 interface SimExports {
   simCreate(specs: Float64Array, nCaches: number, nTlb: number, compatible: number, fastPath: number, interval: number, maxIntervals: number, nVars: number, missLevel: number, split: number): Handle
-  simSetPoints(sim: Handle, kinds: Uint8Array, variables: Int32Array | null): void
+  simSetPoints(sim: Handle, kinds: Uint8Array, variables: Int32Array | null, parents: Uint32Array | null): void
   simRun(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): number
   simRunAsync(sim: Handle, count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array): Promise<number>
   simMisses(sim: Handle): Uint32Array
@@ -62,6 +62,11 @@ export interface NativeHierarchyOptions extends HierarchyOptions {
    * passes whether its workers leave cores free.
    */
   tlbThread?: boolean
+  /**
+   * Per point, the point whose stride-prefetcher state it uses (default: its own): a reference
+   * split into one point per data structure it touches (touch-hierarchy.ts) keeps one detector.
+   */
+  pointParents?: Uint32Array
 }
 
 export class NativeHierarchy {
@@ -91,13 +96,13 @@ export class NativeHierarchy {
     this.adaptive = adaptive > 0
     const split = options.tlbThread ?? tlbThreadPays(2)
     this.sim = core().simCreate(specs, caches.length, tlb.length, config.cachegrindCompatible ? 1 : 0, options.fastPath === false ? 0 : 1, interval, adaptive, options.variableCount ?? 0, missLevel, split ? 1 : 0)
-    core().simSetPoints(this.sim, pointKinds, pointVariables)
+    core().simSetPoints(this.sim, pointKinds, pointVariables, options.pointParents ?? null)
     this.pointCount = pointKinds.length
   }
 
   /** The point table grew (streamed traces, virtual points): the counts so far are kept. */
-  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array): void {
-    core().simSetPoints(this.sim, pointKinds, pointVariables ?? null)
+  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array, pointParents?: Uint32Array): void {
+    core().simSetPoints(this.sim, pointKinds, pointVariables ?? null, pointParents ?? null)
     this.pointCount = pointKinds.length
   }
 

@@ -21,6 +21,8 @@ export interface DecodedChunk {
   points: Uint32Array
   addresses: Float64Array
   sizes: Uint16Array
+  /** Where a chunk read from a session lies: its stored chunk (sequence number, its points) and its first access there (readers yield stored chunks in slices). */
+  stored?: { seq: number; at: number; count: number; points: Uint32Array }
 }
 
 export function encodeChunk(

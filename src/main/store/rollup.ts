@@ -10,6 +10,7 @@ import type { SliceFact } from '../analysis/query/slice-reduce'
 import type { Db } from './open-db'
 import { eachRowFact, eachSliceFact, type PointFactColumns } from './slice-facts'
 import type { Touches } from './touches'
+import type { ExactSplits } from './run-touches'
 import { orNull } from './run-rows'
 import { BatchInsert } from './batch-insert'
 
@@ -115,7 +116,7 @@ interface PointGroups {
  * a point on one data structure (most) goes straight into its groups, found once per point;
  * a point split over several (factsOfRow's apportioned case) goes through its facts.
  */
-export function rollUpRow(into: RowRollUp, columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number): void {
+export function rollUpRow(into: RowRollUp, columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number, exact?: ExactSplits): void {
   const p = rows[at]!
   let groups = into.points[p]
   if (groups === undefined) {
@@ -128,7 +129,7 @@ export function rollUpRow(into: RowRollUp, columns: PointFactColumns, touches: T
     groups = into.points[p] = split ? null : { byLevel: into.rollup.levelsOf(variable, fn, loop), variable, fn, loop }
   }
   if (groups === null) {
-    eachRowFact(columns, touches, rows, at, evictions, (f) => into.rollup.add(f))
+    eachRowFact(columns, touches, rows, at, evictions, (f) => into.rollup.add(f), exact)
     return
   }
   into.rollup.addTo(groups.byLevel, groups.variable, groups.fn, groups.loop, rows[at + 1]!, rows[at + 2]!, rows[at + 3]!, rows[at + 4]!, rows[at + 5]!, orNull(rows[at + 6]!), orNull(rows[at + 7]!), evictions)

@@ -72,6 +72,11 @@ export interface KeptRun {
   points: Float64Array
   /** EVICTOR_WIDTH numbers a row, ordered by level, count (most first), evictor (the report statement's order). */
   evictors: Float64Array
+  /**
+   * Per (point, data structure, level) as counted (run-touches.ts TOUCH_WIDTH rows) for points
+   * on several structures; null: the run has none (its roll-ups split by access shares).
+   */
+  touches: Float64Array | null
 }
 
 /** Text in SQLite's BINARY order (UTF-8 bytes, which is code point order; JavaScript's `<` compares UTF-16 units). */

@@ -38,6 +38,8 @@ import type { Db } from './open-db'
 import { parseRunConfig } from './session-reader'
 import { RollUp, rollUpRow, type RowRollUp } from './rollup'
 import { BatchInsert } from './batch-insert'
+import { exactSplits, readRunTouches, touchRowsOf, variableNames, writeRunTouches, type ExactPart } from './run-touches'
+import type { TouchResults } from '../simulate/touch-hierarchy'
 import { SessionStatics } from './session-statics'
 import { EVICTOR_COLUMNS, EVICTOR_WIDTH, POINT_WIDTH, RUN_POINT_COLUMNS, compareText, flatRows, orNull, type EvictorRow, type KeptLevel, type KeptRun } from './run-rows'
 import { allRows, allTuples, getRow, oneRow } from './rows'
@@ -56,6 +58,8 @@ export interface SimulationResult {
   evictors: EvictorCount[][]
   timeline: Array<{ level: LevelIndex; variable: string; interval: number; misses: number }>
   timelineInterval: number | null
+  /** Per (point, data structure) counts, when the simulator had each access's data structure. */
+  touches?: TouchResults
 }
 
 /**
@@ -119,7 +123,7 @@ function keptRunOf(r: SimulationResult, createdAt: string): { kept: KeptRun; evi
   const timeline = r.timeline.map((c) => ({ level: c.level, variable: c.variable, interval: c.interval, misses: c.misses }))
   timeline.sort((a, b) => a.level - b.level || compareText(a.variable, b.variable) || a.interval - b.interval)
   return {
-    kept: { createdAt, config: JSON.stringify(r.config), levels, timelineInterval: r.timelineInterval, timeline, points: rows.slice(0, stored * POINT_WIDTH), evictors: flatRows(evictorRows, EVICTOR_WIDTH) },
+    kept: { createdAt, config: JSON.stringify(r.config), levels, timelineInterval: r.timelineInterval, timeline, points: rows.slice(0, stored * POINT_WIDTH), evictors: flatRows(evictorRows, EVICTOR_WIDTH), touches: r.touches ? touchRowsOf(r.touches, nLevels) : null },
     evictions: evictions.subarray(0, stored)
   }
 }
@@ -137,6 +141,7 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
   const columns = statics.factColumns(db)
   const touches = statics.touches(db)
   const { kept, evictions } = keptRunOf(r, new Date().toISOString())
+  const exact = kept.touches ? exactSplits(kept.touches, variableNames(db)) : undefined
   const run = db.transaction(() => {
     const run = Number(
       db.prepare('INSERT INTO runs (created_at, config, accesses, timeline_interval) VALUES (?, ?, ?, ?)').run(kept.createdAt, kept.config, r.accesses, r.timelineInterval).lastInsertRowid
@@ -168,9 +173,10 @@ export function storeRun(db: Db, r: SimulationResult, statics: SessionStatics = 
     const cell = new BatchInsert(db, 'run_timeline', ['run', 'level', 'variable', 'interval', 'misses'])
     for (const c of r.timeline) cell.add(run, c.level, c.variable, c.interval, c.misses)
     cell.finish()
+    if (kept.touches) writeRunTouches(db, run, kept.touches)
     // The rows just stored, in the order eachSliceFact reads them back (point, then level).
     const rollup: RowRollUp = { rollup: new RollUp(), points: [] }
-    for (let i = 0; i < evictions.length; i++) rollUpRow(rollup, columns, touches, rows, i * POINT_WIDTH, evictions[i]!)
+    for (let i = 0; i < evictions.length; i++) rollUpRow(rollup, columns, touches, rows, i * POINT_WIDTH, evictions[i]!, exact)
     rollup.rollup.store(db, run)
     return run
   })()
@@ -262,7 +268,7 @@ export function readRun(db: Db, run: RunId, statics: SessionStatics): KeptRun {
   const timeline = metrics.size > 0 && runRow.timeline_interval
     ? allRows(db.prepare('SELECT level, variable, interval, misses FROM run_timeline WHERE run = ? ORDER BY level, variable, interval'), { level: 'number', variable: 'text', interval: 'number', misses: 'number' }, run)
     : []
-  return { createdAt: runRow.created_at, config: runRow.config, levels, timelineInterval: runRow.timeline_interval, timeline, points, evictors }
+  return { createdAt: runRow.created_at, config: runRow.config, levels, timelineInterval: runRow.timeline_interval, timeline, points, evictors, touches: readRunTouches(db, run) }
 }
 
 /**
@@ -317,11 +323,21 @@ export function reportOfRun(db: Db, run: RunId, rec: KeptRun, statics: SessionSt
     const count = evRows[at + 3]!
     ;(ref.evictors ??= []).push({ level: names[level] ?? `L${level + 1}`, by: ownerName(points, evRows[at + 2]!), count, fraction: count / evictedTotal.get(level)!.get(evictee)! })
   }
+  // A reference on several data structures: each one's figures as the simulator counted them,
+  // where the run has them (else the report model splits by access shares).
+  const exact = rec.touches ? exactSplits(rec.touches, variableNames(db)) : null
   for (const [point, touches] of statics.touches(db)) {
     const ref = refs.get(point)
-    if (ref && touches.length > 1) ref.touches = touches
+    if (!ref || touches.length <= 1) continue
+    const byLevel = exact?.get(point)
+    ref.touches = byLevel ? touches.map((t) => ({ ...t, ...exactTouch(t.variable, byLevel, names, nCaches, lines) })) : touches
   }
-  const references = [...refs.values()]
+  // In an order no trace's numbering of its points shows through: points are numbered as the
+  // program first ran them, which a program's timing can change (lz4 checks a clock for its
+  // progress line), while a reference's id is the same in every trace of one build.
+  const references = [...refs.values()].sort((a, b) => compareText(a.id, b.id) || compareText(a.pc, b.pc))
+  const levelIndex = new Map(names.map((n, i) => [n, i]))
+  for (const ref of references) ref.evictors?.sort((a, b) => levelIndex.get(a.level)! - levelIndex.get(b.level)! || b.count - a.count || compareText(a.by, b.by))
   const report: RunReport = { run, config, levels, lines: groupLines(references, names, lines), references }
   if (withMetrics) report.timelines = timelinesOf(rec, names)
   const variables = statics.variables(db)
@@ -349,6 +365,23 @@ function runHead(run: RunId, rec: KeptRun) {
 }
 
 /** A reference's figures at one level, from its flat row at `at` (RUN_POINT_COLUMNS). */
+/** One data structure's part of a reference, as counted: reads and writes (first level) and its stats per level. */
+function exactTouch(variable: string, byLevel: Map<number, ExactPart[]>, names: string[], nCaches: number, lines: number[]): { reads: number; writes: number; levels: Record<string, ReferenceLevelStats> } {
+  const levels: Record<string, ReferenceLevelStats> = {}
+  let reads = 0
+  let writes = 0
+  for (const [level, parts] of byLevel) {
+    const part = parts.find((p) => p.variable === variable)
+    const row = Float64Array.of(0, level, part?.reads ?? 0, part?.writes ?? 0, part?.readMisses ?? 0, part?.writeMisses ?? 0, part?.temporalHits ?? 0, part?.spatialHits ?? 0, part?.usedBytes ?? 0, part?.lineEnds ?? 0)
+    levels[names[level] ?? `L${level + 1}`] = rowLevelStats(row, 0, nCaches, lines)
+    if (level === 0) {
+      reads = row[2]!
+      writes = row[3]!
+    }
+  }
+  return { reads, writes, levels }
+}
+
 function rowLevelStats(rows: Float64Array, at: number, nCaches: number, lines: number[]): ReferenceLevelStats {
   const level = rows[at + 1]!
   const readMisses = rows[at + 4]!

@@ -190,12 +190,30 @@ const MIGRATIONS: Array<(db: Db) => void> = [
         SELECT 'chunks', CASE WHEN EXISTS (SELECT 1 FROM trace_chunks WHERE crc32 IS NOT NULL OR point_count IS NOT NULL) THEN 'crc32' ELSE 'none' END;
     `)
   },
-  // 12 -> 13 (issue 50; to be numbered 14 if another step 13 lands first): `trace_chunks.threads`,
-  // the chunk's accesses as runs of one thread each (store/thread-runs.ts: little-endian u32
-  // pairs (thread, count) after a CRC-32 binding them to the chunk's place). Null where the
-  // recorder gave no thread (Lackey) and in chunks written before.
+  // 12 -> 13 (issue 50): `trace_chunks.threads`, the chunk's accesses as runs of one thread each
+  // (store/thread-runs.ts: little-endian u32 pairs (thread, count) after a CRC-32 binding them
+  // to the chunk's place). Null where the recorder gave no thread (Lackey) and in chunks
+  // written before.
   (db) => {
     db.exec(`ALTER TABLE trace_chunks ADD COLUMN threads BLOB;`)
+  },
+  // 13 -> 14 (one truth per data structure): `chunk_variables`, beside each trace chunk every
+  // access's data structure (variables.id) as the trace attributed it (store/chunk-variables.ts
+  // has the format; CRC-32 over seq and bytes), and `run_touches`, a run's counts per (point,
+  // data structure, level) as the simulator counted them access by access. Older sessions have
+  // neither: their runs split a point's figures by access shares, as before.
+  (db) => {
+    db.exec(`
+      CREATE TABLE chunk_variables (
+        seq INTEGER PRIMARY KEY, format INTEGER NOT NULL, data BLOB NOT NULL, checksum INTEGER NOT NULL);
+      CREATE TABLE run_touches (
+        run INTEGER NOT NULL REFERENCES runs(run) ON DELETE CASCADE, point INTEGER NOT NULL,
+        variable INTEGER NOT NULL, level INTEGER NOT NULL,
+        reads INTEGER NOT NULL, writes INTEGER NOT NULL, read_misses INTEGER NOT NULL, write_misses INTEGER NOT NULL,
+        temporal_hits INTEGER NOT NULL, spatial_hits INTEGER NOT NULL, used_bytes INTEGER NOT NULL,
+        line_ends INTEGER NOT NULL, evictions INTEGER NOT NULL,
+        PRIMARY KEY (run, point, variable, level));
+    `)
   }
 ]
 

@@ -366,14 +366,15 @@ function* checkedChunkRows(db: Db, firstChunks: number | null): Generator<Checke
 }
 
 /** A decoded chunk in slices of at most MAX_YIELDED_CHUNK accesses. */
-function* slices(chunk: DecodedChunk): Generator<DecodedChunk> {
+function* slices(chunk: DecodedChunk, seq: number): Generator<DecodedChunk> {
+  const stored = { seq, count: chunk.count, points: chunk.points }
   if (chunk.count <= MAX_YIELDED_CHUNK) {
-    yield chunk
+    yield { ...chunk, stored: { ...stored, at: 0 } }
     return
   }
   for (let at = 0; at < chunk.count; at += MAX_YIELDED_CHUNK) {
     const end = Math.min(chunk.count, at + MAX_YIELDED_CHUNK)
-    yield { count: end - at, points: chunk.points.subarray(at, end), addresses: chunk.addresses.subarray(at, end), sizes: chunk.sizes.subarray(at, end) }
+    yield { count: end - at, points: chunk.points.subarray(at, end), addresses: chunk.addresses.subarray(at, end), sizes: chunk.sizes.subarray(at, end), stored: { ...stored, at } }
   }
 }
 
@@ -386,7 +387,7 @@ export function* iterateChunks(db: Db, pointCount: number, firstChunks: number |
       throw damaged((e as Error).message)
     }
     accepted(chunk.count)
-    yield* slices(chunk)
+    yield* slices(chunk, row.seq)
   }
 }
 
@@ -450,7 +451,7 @@ export async function* iterateChunksAhead(db: Db, pointCount: number, { reuse = 
         throw current.damaged((e as Error).message)
       }
       current.accepted(chunk.count)
-      yield* slices(chunk)
+      yield* slices(chunk, current.row.seq)
     }
   } finally {
     // A consumer that stops early (a cancelled simulation) must leave the connection free:

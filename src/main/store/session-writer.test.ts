@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openDb } from './open-db'
+import { StoredChunkVariables } from './chunk-variables'
+import { iterateChunks, readPointKinds } from './session-reader'
 import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-writer-'))
@@ -82,6 +84,53 @@ describe('session writer: background encoding', () => {
     expect(b).toEqual(a)
     // The batches arrive faster than chunks compress: the writer said to pause at least once.
     expect(pauses).toBeGreaterThan(0)
+  })
+
+  it('stores each access\'s data structure beside its chunk, in the background or not, and feeds it; a chunk without it gets none', async () => {
+    const total = 2 * MAX_STORED_CHUNK + 777
+    // A point's structure changes with the address' region (two structures for the random points).
+    const variableOf = (p: number, a: number) => (p % 2 === 0 ? 1 + p : a > 0x7f0000040000 ? 100 : 101)
+    const expected: number[] = []
+    const fed: number[] = []
+    for (const background of [false, true]) {
+      const path = join(dir, `columns-${background}.stride`)
+      const w = new SessionWriter(path, META)
+      if (background) {
+        w.encodeInBackground()
+        w.feedChunks({
+          feed: async (n, _p, _a, _s, _t, variables) => {
+            for (let i = 0; i < n; i++) fed.push(variables ? variables[i]! : -1)
+          }
+        })
+      }
+      for (const b of batches(total)) {
+        const variables = Int32Array.from(b.points, (p, i) => variableOf(p, b.addresses[i]!))
+        if (!background) for (const v of variables) expected.push(v)
+        w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table, undefined, undefined, variables)
+        if (w.backlogged) await w.ready()
+      }
+      await w.drain()
+      w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+      const db = openDb(path, { readonly: true })
+      const columns = StoredChunkVariables.open(db, 1000)!
+      const read: number[] = []
+      const points = readPointKinds(db).length
+      for (const c of iterateChunks(db, points)) for (const v of columns.read(c, points)) read.push(v)
+      db.close()
+      expect(read).toEqual(expected)
+    }
+    // Fed are the sealed chunks (the last one is committed by finish, not fed).
+    expect(fed).toEqual(expected.slice(0, fed.length))
+    expect(fed.length).toBe(2 * MAX_STORED_CHUNK)
+    // One batch without its column: that chunk has none, so the session is read without any.
+    const w = new SessionWriter(join(dir, 'partial-columns.stride'), META)
+    let k = 0
+    for (const b of batches(MAX_STORED_CHUNK + 10)) w.appendChunk(b.n, b.points, b.addresses, b.sizes, b.table, undefined, undefined, k++ === 1 ? undefined : new Int32Array(b.n))
+    w.finish({ partial: false, stopReason: 'completed', stopMessage: null, hasDebugInfo: false, debugInfoHint: null })
+    const db = openDb(join(dir, 'partial-columns.stride'), { readonly: true })
+    expect(db.prepare('SELECT seq FROM chunk_variables').pluck().all()).toEqual([1])
+    expect(StoredChunkVariables.open(db)).toBeNull()
+    db.close()
   })
 
   it('stores the same from the tracer\'s counts (appendChunk\'s `counts`) as from its records\' counts, which may then lag', async () => {

@@ -23,6 +23,7 @@ import { writeStaticsCache, type CachedStatics } from './statics-cache'
 import { looksLikeSession } from './session-output'
 import { boundChecksum, writeDigests } from './integrity'
 import { encodeThreadRuns, threadRunsOf } from './thread-runs'
+import { CHUNK_VARIABLES_FORMAT, chunkVariablesChecksum, encodeChunkVariables } from './chunk-variables'
 
 export interface SessionMeta {
   program: string
@@ -89,16 +90,20 @@ interface SealedChunk {
   sizes: Uint16Array
   /** Its accesses' threads as runs (thread-runs.ts), or null: the recorder gave none. */
   threadRuns: Uint32Array | null
+  /** The array the chunk's data structures were gathered in (reused with the others; read only through `column`). */
+  variables: Int32Array
   /** The point table when it was sealed (the chunk names no later point), and its access counts then. */
   table: readonly PointRecord[]
   accesses: Float64Array
+  /** The data-structure column as stored, or null. */
+  column: Buffer | null
   /** The encoder and, when chunks are fed (feedChunks), the feeds: the arrays go back to `spare` when both are done. */
   users: number
 }
 
 /** Takes every sealed chunk, in trace order; resolves once done with its arrays (never rejects). */
 export interface ChunkFeed {
-  feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void>
+  feed(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array | null): Promise<void>
 }
 
 /**
@@ -120,6 +125,7 @@ export class SessionWriter {
   private committed = 0
   private storedBytes = 0
   private readonly insertChunk
+  private readonly insertVariables
   /** Compresses chunks as they come (METRIC PRSDs, loops folded + SEQUITUR; its `codec` names the format) and keeps per-point stream metrics. */
   private readonly encoder = new NativePrsdSequiturEncoder(MAX_STORED_CHUNK)
   // Accesses gathered for the next stored chunk.
@@ -129,6 +135,9 @@ export class SessionWriter {
   /** The gathered accesses' threads; `threadsGiven` false once a batch came without them (the chunk then stores none). */
   private readonly gThreads = new Uint16Array(MAX_STORED_CHUNK)
   private threadsGiven = true
+  private gVariables: Int32Array = new Int32Array(MAX_STORED_CHUNK)
+  /** Every batch of the gathered chunk came with its data structures (appendChunk's `variables`). */
+  private gVariablesWhole = true
   private gathered = 0
   private gatheredPoints: readonly PointRecord[] = []
   /** The tracer's access counts by point (appendChunk's `counts`), or null: the records' own. */
@@ -178,6 +187,7 @@ export class SessionWriter {
     // Every chunk of this session carries a checksum bound to its place (integrity.ts).
     this.db.prepare("UPDATE integrity SET value = 'bound' WHERE key = 'chunks'").run()
     this.insertChunk = this.db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, checksum, point_count, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    this.insertVariables = this.db.prepare('INSERT INTO chunk_variables (seq, format, data, checksum) VALUES (?, ?, ?, ?)')
     this.setMeta = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
     this.writeMeta({ ...meta, events: 0, partial: true, stopReason: 'error', stopMessage: UNFINISHED_MESSAGE, storedBytes: 0 })
     if (this.dump) writeFileSync(this.dump, '')
@@ -194,9 +204,11 @@ export class SessionWriter {
    * table: the points a committed chunk names are stored with it. `counts`, if given, are its
    * points' access counts by index as of this batch, read instead of each record's `accesses`
    * (which the tracer then need only set before `writePoints`): copying them into thousands of
-   * records at every batch cost a whole-program trace ~50 ms.
+   * records at every batch cost a whole-program trace ~50 ms. `variables`, if given, is each
+   * access's data structure (the correlator's id), stored beside the chunk (chunk-variables.ts)
+   * when every batch of the chunk has them.
    */
-  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array): void {
+  appendChunk(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, pointTable: readonly PointRecord[], counts?: Float64Array, threads?: Uint16Array, variables?: Int32Array): void {
     this.gatheredCounts = counts ?? null
     if (this.dump && count > 0) {
       const head = Buffer.alloc(4)
@@ -210,6 +222,8 @@ export class SessionWriter {
       this.gSizes.set(sizes.subarray(from, from + n), this.gathered)
       if (threads) this.gThreads.set(threads.subarray(from, from + n), this.gathered)
       else this.threadsGiven = false
+      if (variables) this.gVariables.set(variables.subarray(from, from + n), this.gathered)
+      else this.gVariablesWhole = false
       this.gathered += n
       this.gatheredPoints = pointTable
       from += n
@@ -273,11 +287,13 @@ export class SessionWriter {
     // The points as they are now. Only their access counts go on changing in the tracer's
     // table: those are copied, not the records (a whole-program trace has thousands, per chunk).
     const table = this.gatheredPoints.slice()
-    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, threadRuns: this.takeThreadRuns(n), table, accesses: this.countsOf(table), users: this.feeders.length > 0 ? 2 : 1 }
+    const variables = this.gVariablesWhole ? this.gVariables : null
+    const column = this.columnOf(n, this.gPoints, variables, table.length)
+    const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, threadRuns: this.takeThreadRuns(n), variables: this.gVariables, table, accesses: this.countsOf(table), column, users: this.feeders.length > 0 ? 2 : 1 }
     this.waiting.push(job)
     if (this.feeders.length > 0) {
       this.feeding++
-      void Promise.allSettled(this.feeders.map((f) => f.feed(n, job.points, job.addresses, job.sizes, table))).then(() => {
+      void Promise.allSettled(this.feeders.map((f) => f.feed(n, job.points, job.addresses, job.sizes, table, variables))).then(() => {
         this.feeding--
         this.release(job)
         for (const wake of this.wakers.splice(0)) wake()
@@ -287,6 +303,8 @@ export class SessionWriter {
     this.gPoints = next?.points ?? new Uint32Array(MAX_STORED_CHUNK)
     this.gAddresses = next?.addresses ?? new Float64Array(MAX_STORED_CHUNK)
     this.gSizes = next?.sizes ?? new Uint16Array(MAX_STORED_CHUNK)
+    this.gVariables = next?.variables ?? new Int32Array(MAX_STORED_CHUNK)
+    this.gVariablesWhole = true
     this.gathered = 0
     this.pump()
   }
@@ -317,7 +335,7 @@ export class SessionWriter {
           this.staged = 0
           return
         }
-        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses, job.threadRuns)
+        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses, job.threadRuns, job.column)
         this.waiting.shift()
         this.staged--
       })
@@ -343,6 +361,11 @@ export class SessionWriter {
     return this.gatheredCounts ? this.gatheredCounts.slice(0, table.length) : accessCounts(table)
   }
 
+  /** The chunk's data-structure column as stored, or null without one (a batch came without it, or none did). */
+  private columnOf(n: number, points: Uint32Array, variables: Int32Array | null, pointCount: number): Buffer | null {
+    return variables ? encodeChunkVariables(n, points, variables, pointCount) : null
+  }
+
   /** Compresses the gathered accesses and commits them as one chunk, with their points. */
   private commitGathered(): void {
     if (this.encoding || this.waiting.length > 0) throw new Error('internal: chunks are still encoding in the background; await drain() first')
@@ -350,8 +373,10 @@ export class SessionWriter {
     if (n === 0) return
     const table = this.gatheredPoints
     const threadRuns = this.takeThreadRuns(n)
-    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, this.countsOf(table), threadRuns)
+    const column = this.columnOf(n, this.gPoints, this.gVariablesWhole ? this.gVariables : null, table.length)
+    this.commitChunk(n, this.encoder.encode(n, this.gPoints.subarray(0, n), this.gAddresses.subarray(0, n), this.gSizes.subarray(0, n), table.length), table, this.countsOf(table), threadRuns, column)
     this.gathered = 0
+    this.gVariablesWhole = true
   }
 
   /** The gathered chunk's thread runs (null if some batch came without threads); gathering the next starts with threads given. */
@@ -362,11 +387,12 @@ export class SessionWriter {
   }
 
   /** Commits one compressed chunk of `count` accesses with the points it may name (`table`) and their access counts then. */
-  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array, threadRuns: Uint32Array | null): void {
+  private commitChunk(count: number, data: Buffer, table: readonly PointRecord[], accesses: Float64Array, threadRuns: Uint32Array | null, column: Buffer | null): void {
     const threads = threadRuns ? encodeThreadRuns(this.seq, this.committed, count, threadRuns) : null
     this.db.transaction(() => {
       this.storePoints(table, accesses)
       this.insertChunk.run(this.seq, this.committed, count, this.encoder.codec, data, boundChecksum(this.seq, this.committed, count, table.length, this.encoder.codec, data), table.length, threads)
+      if (column) this.insertVariables.run(this.seq, CHUNK_VARIABLES_FORMAT, column, chunkVariablesChecksum(this.seq, column))
       this.setMeta.run('events', JSON.stringify(this.committed + count))
       this.setMeta.run('storedBytes', JSON.stringify(this.storedBytes + data.length))
     })()

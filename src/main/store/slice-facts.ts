@@ -17,6 +17,7 @@ import type { SliceQuery } from '../../shared/slice-notation'
 import { apportion } from '../../shared/report-model'
 import { hasTable, type Db } from './open-db'
 import { readTouches, type Touches } from './touches'
+import { exactSplits, readRunTouches, variableNames, type ExactSplits } from './run-touches'
 import type { SliceFact } from '../analysis/query/slice-reduce'
 import { allTuples } from './rows'
 import { orNull } from './run-rows'
@@ -138,8 +139,27 @@ const factOf = (r: FactRow, variable: string | null): SliceFact => ({
   evictions: r[12]
 })
 
-/** One point's row as facts: one, or one per data structure it touched, figures apportioned. */
-function factsOfRow(r: FactRow, touches: Touches, out: (fact: SliceFact) => void): void {
+/**
+ * One point's row as facts: one, or one per data structure it touched, with each one's figures
+ * as the simulator counted them (`exact`, the run's), else divided by access shares.
+ */
+function factsOfRow(r: FactRow, touches: Touches, out: (fact: SliceFact) => void, exact?: ExactSplits | null): void {
+  const parts = r[13] >= 0 ? exact?.get(r[13])?.get(r[5]) : undefined
+  if (parts) {
+    for (const part of parts) {
+      const f = factOf(r, part.variable)
+      f.reads = part.reads
+      f.writes = part.writes
+      f.readMisses = part.readMisses
+      f.writeMisses = part.writeMisses
+      // The row's metrics are null where the run kept none (no metrics asked, a TLB level).
+      f.temporalHits = r[10] === null ? null : part.temporalHits
+      f.spatialHits = r[11] === null ? null : part.spatialHits
+      f.evictions = r[12] === null ? null : part.evictions
+      out(f)
+    }
+    return
+  }
   const touched = r[13] >= 0 ? touches.get(r[13]) : undefined
   // Most points touch one structure: nothing to divide.
   if (touched?.length === 1) {
@@ -153,16 +173,16 @@ function factsOfRow(r: FactRow, touches: Touches, out: (fact: SliceFact) => void
   }
   const split = (n: number) => apportion(n, weights)
   const splitNullable = (n: number | null) => (n === null ? null : split(n))
-  const parts = { reads: split(r[6]), writes: split(r[7]), readMisses: split(r[8]), writeMisses: split(r[9]), temporal: splitNullable(r[10]), spatial: splitNullable(r[11]), evictions: splitNullable(r[12]) }
+  const shares = { reads: split(r[6]), writes: split(r[7]), readMisses: split(r[8]), writeMisses: split(r[9]), temporal: splitNullable(r[10]), spatial: splitNullable(r[11]), evictions: splitNullable(r[12]) }
   touched.forEach((t, i) => {
     const f = factOf(r, t.variable)
-    f.reads = parts.reads[i]!
-    f.writes = parts.writes[i]!
-    f.readMisses = parts.readMisses[i]!
-    f.writeMisses = parts.writeMisses[i]!
-    f.temporalHits = parts.temporal?.[i] ?? null
-    f.spatialHits = parts.spatial?.[i] ?? null
-    f.evictions = parts.evictions?.[i] ?? null
+    f.reads = shares.reads[i]!
+    f.writes = shares.writes[i]!
+    f.readMisses = shares.readMisses[i]!
+    f.writeMisses = shares.writeMisses[i]!
+    f.temporalHits = shares.temporal?.[i] ?? null
+    f.spatialHits = shares.spatial?.[i] ?? null
+    f.evictions = shares.evictions?.[i] ?? null
     out(f)
   })
 }
@@ -179,8 +199,10 @@ export function eachSliceFact(db: Db, run: number, filter: FactFilter, out: (fac
   const sql = fromRollup ? rollupStatement(variables !== null, filter.functions !== null) : statement(filter, variables !== null, loops)
   // Roll-up rows are already per touched structure.
   const touches: Touches = fromRollup ? new Map() : readTouches(db)
+  const counted = fromRollup ? null : readRunTouches(db, run)
+  const exact = counted ? exactSplits(counted, variableNames(db)) : null
   const rows = db.prepare(sql).raw(true).all(params) as FactRow[]
-  for (const r of rows) factsOfRow(r, touches, out)
+  for (const r of rows) factsOfRow(r, touches, out, exact)
 }
 
 /** Per point (by index), the columns the statement joins from points and point_loops. */
@@ -197,7 +219,7 @@ export interface PointFactColumns {
  * reads back for it: the roll-up of a run is built from the rows in memory as it is stored,
  * not re-read.
  */
-export function eachRowFact(columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number, out: (fact: SliceFact) => void): void {
+export function eachRowFact(columns: PointFactColumns, touches: Touches, rows: Float64Array, at: number, evictions: number, out: (fact: SliceFact) => void, exact?: ExactSplits): void {
   // The row at `at` of a kept run's flat rows (run-rows.ts: NaN is NULL).
   const p = rows[at]!
   const r: FactRow = [
@@ -216,7 +238,7 @@ export function eachRowFact(columns: PointFactColumns, touches: Touches, rows: F
     evictions,
     p
   ]
-  factsOfRow(r, touches, out)
+  factsOfRow(r, touches, out, exact)
 }
 
 export function readSliceFacts(db: Db, run: number, filter: FactFilter): SliceFact[] {

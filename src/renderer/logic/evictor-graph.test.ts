@@ -53,6 +53,21 @@ const CONFLICT = reportFrom(`
 `)
 
 describe('computeEvictorGraph', () => {
+  it('by data structure, counts a reference on two structures to each as the run counted it', () => {
+    const report = reportFrom(`
+      A_Read_0 A 30 100/200 B_Read_1:10
+      B_Read_1 B 31 50/50 A_Read_0:40
+    `)
+    // A_Read_0 touched A 100 times (1 miss) and B 100 times (99 misses): shares would say 50/50.
+    const ref = report.references[0]!
+    ref.touches = [
+      { variable: 'A', accesses: 100, reads: 100, writes: 0, levels: { L1: { hits: 99, misses: 1, readMisses: 1, writeMisses: 0 } } },
+      { variable: 'B', accesses: 100, reads: 100, writes: 0, levels: { L1: { hits: 1, misses: 99, readMisses: 99, writeMisses: 0 } } }
+    ]
+    const g = computeEvictorGraph(report, { level: 'L1', mode: 'variable', threshold: 0 })
+    expect(Object.fromEntries(g.nodes.map((n) => [n.id, n.misses]))).toEqual({ A: 1, B: 149 })
+  })
+
   it('draws METRIC Figure 16: a 3-cycle A -> B -> C -> A with 100% edges', () => {
     const g = computeEvictorGraph(CONFLICT, { level: 'L1', mode: 'reference', threshold: 0.01 })
     expect(g.cycles).toHaveLength(1)

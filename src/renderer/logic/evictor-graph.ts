@@ -6,6 +6,7 @@
  * is the set mapping's answer (`shared/miss-causes.ts`, the advisor's rule), not the cycle's.
  * Pure: a report in, plain values out; the cytoscape component only draws this.
  */
+import { splitReference } from '../../shared/report-model'
 import type { RunReport } from '../../shared/domain'
 import { cyclicComponents } from '../../shared/strongly-connected'
 import { baseName } from './format'
@@ -100,7 +101,6 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold,
   const refVariable = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
   const grouped = (refId: string) => mode === 'variable' && refVariable.has(refId) && !expanded?.has(refVariable.get(refId)!)
   const keyOf = (refId: string) => (grouped(refId) ? refVariable.get(refId)! : refId)
-  const kindOf = (refId: string): EvictorNode['kind'] => (grouped(refId) ? 'variable' : 'reference')
 
   const nodes = new Map<string, NodeAcc>()
   const node = (id: string, kind: EvictorNode['kind']): NodeAcc => {
@@ -112,25 +112,31 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold,
   const counts = new Map<string, number>()
   const evicted = new Map<string, number>()
 
-  for (const r of report.references) {
-    const s = r.levels[level]
-    const n = node(keyOf(r.id), kindOf(r.id))
-    if (s) {
-      n.misses += s.misses
-      n.accesses += s.hits + s.misses
-    }
-    // A variable sits at its hottest reference's line.
-    if ((s?.misses ?? 0) > n.lineMisses) {
-      n.file = r.file
-      n.line = r.line
-      n.lineMisses = s?.misses ?? 0
-    }
-    for (const e of r.evictors ?? []) {
-      if (e.level !== level) continue
-      const by = PSEUDO_OWNERS.has(e.by) ? e.by : keyOf(e.by)
-      const k = `${by}\0${n.id}`
-      counts.set(k, (counts.get(k) ?? 0) + e.count)
-      evicted.set(n.id, (evicted.get(n.id) ?? 0) + e.count)
+  for (const whole of report.references) {
+    // By data structure, a reference on several counts each part to the structure it touched
+    // (as the run counted it: the same numbers as every other view).
+    const parts = mode === 'variable' ? splitReference(whole) : [{ variable: refVariable.get(whole.id) ?? 'unknown', ref: whole }]
+    for (const { variable, ref: r } of parts) {
+      const s = r.levels[level]
+      const partGrouped = mode === 'variable' && !expanded?.has(variable)
+      const n = node(partGrouped ? variable : r.id, partGrouped ? 'variable' : 'reference')
+      if (s) {
+        n.misses += s.misses
+        n.accesses += s.hits + s.misses
+      }
+      // A variable sits at its hottest reference's line.
+      if ((s?.misses ?? 0) > n.lineMisses) {
+        n.file = r.file
+        n.line = r.line
+        n.lineMisses = s?.misses ?? 0
+      }
+      for (const e of r.evictors ?? []) {
+        if (e.level !== level) continue
+        const by = PSEUDO_OWNERS.has(e.by) ? e.by : keyOf(e.by)
+        const k = `${by}\0${n.id}`
+        counts.set(k, (counts.get(k) ?? 0) + e.count)
+        evicted.set(n.id, (evicted.get(n.id) ?? 0) + e.count)
+      }
     }
   }
 

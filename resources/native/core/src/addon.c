@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Bumped when the JavaScript side must not load an older build (the loader checks it). */
-#define STRIDE_CORE_ABI 22
+#define STRIDE_CORE_ABI 23
 
 napi_value stride_throw(napi_env env, const char *message) {
   napi_throw_error(env, NULL, message);
@@ -147,6 +147,7 @@ static napi_value init(napi_env env, napi_value exports) {
   STRIDE_CALL(env, stride_register_pipe(env, exports));
   STRIDE_CALL(env, stride_register_ring(env, exports));
   STRIDE_CALL(env, stride_register_attribute(env, exports));
+  STRIDE_CALL(env, stride_register_column(env, exports));
   STRIDE_CALL(env, stride_register_proc(env, exports));
   return exports;
 }

@@ -17,6 +17,7 @@ napi_status stride_register_trace(napi_env env, napi_value exports);
 napi_status stride_register_pipe(napi_env env, napi_value exports);
 napi_status stride_register_ring(napi_env env, napi_value exports);
 napi_status stride_register_attribute(napi_env env, napi_value exports);
+napi_status stride_register_column(napi_env env, napi_value exports);
 napi_status stride_register_proc(napi_env env, napi_value exports);
 
 /* Throws a JavaScript Error with `message` and returns NULL (for `return stride_throw(...)`). */

@@ -20,6 +20,9 @@ import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSin
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
 /** What the tool path tells the data-structure naming (the Correlator implements it). */
+/** The simulator batch with each entry's data structure (-1 for a context record), for the per-structure run. */
+type TracerSimBatch = SimBatch & { variables: Int32Array }
+
 export interface ToolObserver {
   /** Whether function entries and returns are wanted (frames of stack locals). */
   readonly wantsInstructions: boolean
@@ -30,9 +33,10 @@ export interface ToolObserver {
   leaveFunction(sp: number, thread: number): void
   allocated(e: { kind: 'alloc'; ptr: number; size: number; old: number; site: number }, frames: number[]): void
   freed(ptr: number): void
-  attribute(point: number, kind: number, address: number, thread: number): void
-  /** attribute() for accesses from..to-1 of the batch, in order; a point's kind is kindOf[point]. */
-  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array): void
+  /** Returns the access's variable. */
+  attribute(point: number, kind: number, address: number, thread: number): number
+  /** attribute() for accesses from..to-1 of the batch, in order (each one's variable into accessVariable); a point's kind is kindOf[point]. */
+  attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array, accessVariable: Int32Array): void
 }
 
 /**
@@ -41,7 +45,7 @@ export interface ToolObserver {
  * resolves once done with the arrays, never rejects. `table`: the tracer's growing point table.
  */
 export interface ContextFeed {
-  feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[]): Promise<void>
+  feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array): Promise<void>
 }
 
 /** As SIM_CONTEXT in resources/native/core/src/sim/hierarchy.h: a context access's point code (| its flags). */
@@ -86,6 +90,8 @@ export class ToolTrace implements ToolStreamSink {
   private bAddresses = new Float64Array(CHUNK_EVENTS)
   private bSizes = new Uint16Array(CHUNK_EVENTS)
   private bThreads = new Uint16Array(CHUNK_EVENTS)
+  /** Each access's data structure (the correlator's variable id; 0 unknown): stored with its chunk. */
+  private bVariables = new Int32Array(CHUNK_EVENTS)
   private readonly batch: AccessBatch = { points: this.bPoints, addresses: this.bAddresses, sizes: this.bSizes, threads: this.bThreads }
   /** The record scan, its arrays bound while they stay the same. */
   private readonly scanner = new NativeScan()
@@ -102,10 +108,10 @@ export class ToolTrace implements ToolStreamSink {
    * in order; `simRecorded` of them recorded), batches the feed holds, and arrays it gave back.
    * Without: a batch of capacity 0 whose state only carries the scan's outEnd.
    */
-  private sim: SimBatch
+  private sim: TracerSimBatch
   private simRecorded = 0
   private simHeld = 0
-  private readonly simSpare: SimBatch[] = []
+  private readonly simSpare: TracerSimBatch[] = []
   private readonly simWaiters: Array<() => void> = []
 
   constructor(
@@ -120,7 +126,7 @@ export class ToolTrace implements ToolStreamSink {
     private readonly contextFeed: ContextFeed | null = null
   ) {
     this.child = launched.child
-    this.sim = contextFeed ? this.newSimBatch() : noSimBatch()
+    this.sim = contextFeed ? this.newSimBatch() : { ...noSimBatch(), variables: new Int32Array(0) }
   }
 
   private observer: ToolObserver | null = null
@@ -297,9 +303,10 @@ export class ToolTrace implements ToolStreamSink {
     let point = toolPoint < this.toolPoints.length ? this.toolPoints[toolPoint]! : -1
     if (point < 0) point = this.firstAccess(toolPoint, address)
     this.counts[point]!++
-    this.observer?.attribute(point, this.kinds[point]!, address, thread)
-    if (this.contextFeed) this.simAdd(point, address, size, true)
     const i = this.bCount++
+    const variable = this.observer ? this.observer.attribute(point, this.kinds[point]!, address, thread) : 0
+    this.bVariables[i] = variable
+    if (this.contextFeed) this.simAdd(point, address, size, variable)
     this.bPoints[i] = point
     this.bAddresses[i] = address
     this.bSizes[i] = size
@@ -309,7 +316,7 @@ export class ToolTrace implements ToolStreamSink {
 
   /** An access of the rest of the program (not through accessRun: a test's stream, say). */
   context(address: number, size: number, flags: number): void {
-    if (this.contextFeed) this.simAdd(SIM_CONTEXT | flags, address, size, false)
+    if (this.contextFeed) this.simAdd(SIM_CONTEXT | flags, address, size, null)
   }
 
   /** The stream's runs of accesses (and context records), copied natively; each run is attributed in order. */
@@ -317,9 +324,12 @@ export class ToolTrace implements ToolStreamSink {
     for (;;) {
       const from = this.bCount
       const sim = this.sim
+      const simFrom = sim.state[0]!
       const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts, sim)
       const to = sim.state[2]!
-      this.observer?.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds)
+      if (this.observer) this.observer.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds, this.bVariables)
+      else this.bVariables.fill(0, from, to)
+      if (this.contextFeed) this.simVariablesFrom(simFrom, from)
       this.bCount = to
       this.simRecorded += to - from
       at = next
@@ -408,21 +418,38 @@ export class ToolTrace implements ToolStreamSink {
     return idx
   }
 
-  private newSimBatch(): SimBatch {
+  private newSimBatch(): TracerSimBatch {
     const state = new Uint32Array(3)
     state[1] = SIM_BATCH
-    return { points: new Uint32Array(SIM_BATCH), addresses: new Float64Array(SIM_BATCH), sizes: new Uint16Array(SIM_BATCH), state }
+    return { points: new Uint32Array(SIM_BATCH), addresses: new Float64Array(SIM_BATCH), sizes: new Uint16Array(SIM_BATCH), state, variables: new Int32Array(SIM_BATCH) }
   }
 
-  private simAdd(point: number, address: number, size: number, recorded: boolean): void {
+  /** One entry of the simulator batch: a recorded access with its data structure, or a context record (`variable` null). */
+  private simAdd(point: number, address: number, size: number, variable: number | null): void {
     const s = this.sim
     const i = s.state[0]!
     s.points[i] = point >>> 0
     s.addresses[i] = address
     s.sizes[i] = size
+    s.variables[i] = variable ?? -1
     s.state[0] = i + 1
-    if (recorded) this.simRecorded++
+    if (variable !== null) this.simRecorded++
     if (i + 1 === SIM_BATCH) this.flushSim()
+  }
+
+  /**
+   * The data structures of the recorded accesses a scan put in the simulator batch from `simFrom`
+   * on, in order, from the tracer's batch at `from` (the scan copies both in stream order; the
+   * attribution fills the tracer's after it); context records get none (-1).
+   */
+  private simVariablesFrom(simFrom: number, from: number): void {
+    const s = this.sim
+    const end = s.state[0]!
+    const points = s.points
+    const out = s.variables
+    const bVariables = this.bVariables
+    let k = from
+    for (let i = simFrom; i < end; i++) out[i] = points[i]! >= SIM_CONTEXT ? -1 : bVariables[k++]!
   }
 
   /** Two batches in the feed's hands: reading pauses until one comes back. */
@@ -444,7 +471,7 @@ export class ToolTrace implements ToolStreamSink {
     const n = s.state[0]!
     if (!feed || n === 0) return
     this.simHeld++
-    void feed.feedContext(n, this.simRecorded, s.points, s.addresses, s.sizes, this.points).then(() => {
+    void feed.feedContext(n, this.simRecorded, s.points, s.addresses, s.sizes, this.points, s.variables).then(() => {
       this.simHeld--
       this.simSpare.push(s)
       for (const wake of this.simWaiters.splice(0)) wake()
@@ -463,7 +490,7 @@ export class ToolTrace implements ToolStreamSink {
     if (this.bCount === 0) return
     this.renumberBatch()
     // The writer reads the counts themselves; the records get theirs once, at the end (syncCounts).
-    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts, this.bThreads)
+    this.writer.appendChunk(this.bCount, this.bPoints, this.bAddresses, this.bSizes, this.points, this.counts, this.bThreads, this.observer ? this.bVariables : undefined)
     this.kept += this.bCount
     this.bCount = 0
     this.numberedUpTo = 0

@@ -8,6 +8,8 @@ import { lockSessionForRuns } from '../../store/session-lock'
 import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
+import { TouchHierarchy } from '../../simulate/touch-hierarchy'
+import { StoredChunkVariables } from '../../store/chunk-variables'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import type { AccessBatch } from '../../simulate/hierarchy'
 import { refusedAsInput as refused, transformsOf, type TransformChain } from '../../session-analysis/run-transforms'
@@ -22,19 +24,27 @@ import type { PendingRun, SimulateResult, SimulateTaskInput, TaskContext } from 
 
 interface Simulation {
   config: HierarchyConfig
-  hierarchy: NativeHierarchy
+  /** Per (point, data structure) where every chunk stores each access's data structure. */
+  hierarchy: NativeHierarchy | TouchHierarchy
   layout: LayoutMap | null
   /** Loop transforms (simulate/transform/), applied before the layout filters; null: none. */
   transforms: TransformChain | null
   interval: number
 }
 
-/** Batches through a simulation's transforms and layout filters into its hierarchy. */
-function feed(s: Simulation, batches: AccessBatch[]): void {
-  for (const b of batches) s.hierarchy.run(s.layout ? s.layout.mapBatch(b) : b)
+/**
+ * Batches through a simulation's layout filters into its hierarchy; by touch with the chunk's
+ * data structures where the run counts per structure.
+ */
+function feed(s: Simulation, batches: AccessBatch[], variables: Int32Array | null): void {
+  for (const b of batches) {
+    const batch = s.layout ? s.layout.mapBatch(b) : b
+    if (s.hierarchy instanceof TouchHierarchy) s.hierarchy.run(batch, variables!)
+    else s.hierarchy.run(batch)
+  }
 }
 
-async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined, points: () => AccessPoint[]): Promise<Simulation> {
+async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined, points: () => AccessPoint[], byTouch: boolean): Promise<Simulation> {
   const interval = timelineIntervalOf(config, total)
   let layout: LayoutMap | null = null
   if (config.layout && config.layout.length > 0) {
@@ -45,7 +55,10 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
     }
   }
   const transforms = await transformsOf(config, points)
-  return { config, layout, transforms, interval, hierarchy: new NativeHierarchy(config, kinds, { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }) }
+  const options = { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }
+  // A transformed nest's accesses are regenerated in another order, without their column: such
+  // a run counts by point (its per-structure figures are split by access shares).
+  return { config, layout, transforms, interval, hierarchy: byTouch && !transforms ? new TouchHierarchy(config, kinds, options) : new NativeHierarchy(config, kinds, options) }
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
@@ -99,11 +112,15 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   const sims: Simulation[] = []
   let kinds: Uint8Array = new Uint8Array(0)
   let variables: string[] = []
+  const columns = StoredChunkVariables.open(reader, storedVariableCount(reader))
   const done = await eachStoredChunk(
     reader,
     statics.pointCount(reader),
-    (chunk) => {
-      for (const s of sims) feed(s, s.transforms ? refused(() => s.transforms!.push(chunk)) : [chunk])
+    (chunk, accessVariables) => {
+      for (const s of sims) {
+        if (s.transforms) feed(s, refused(() => s.transforms!.push(chunk)), null)
+        else feed(s, [chunk], accessVariables ?? null)
+      }
     },
     (done) => {
       ctx.progress('simulating', done, total)
@@ -119,10 +136,17 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
       const timeline = timelineVariables(statics.pointVariables(reader))
       variables = timeline.variables
       statics.touches(reader)
-      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread, () => statics.points(reader)))
-    }
+      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread, () => statics.points(reader), columns !== null))
+    },
+    columns
   )
   // A nest that ends the trace is held until now.
-  if (!ctx.shouldStop()) for (const s of sims) if (s.transforms) feed(s, refused(() => s.transforms!.finish()))
+  if (!ctx.shouldStop()) for (const s of sims) if (s.transforms) feed(s, refused(() => s.transforms!.finish()), null)
   return { sims, variables, kinds, total, done }
+}
+
+/** Ids of the session's data structures are below this (a column naming another is damage). */
+function storedVariableCount(db: Db): number {
+  const row = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS n FROM variables').get() as { n: number } | undefined
+  return row?.n ?? 1
 }

@@ -86,6 +86,7 @@ void sim_free(Sim *s) {
   free(s->kinds);
   free(s->last_address);
   free(s->last_stride);
+  free(s->parents);
   free(s->point_vars);
   free(s->current);
   free(s->counted);
@@ -130,10 +131,13 @@ static bool widen_timeline(Sim *s, uint32_t width) {
   return true;
 }
 
-const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars) {
+const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars, const uint32_t *parents) {
   if (count < s->point_count) return "the point table cannot shrink";
   for (uint32_t p = 0; p < count; p++)
     if (kinds[p] > KIND_MODIFY) return fail("access point %.0f has an unknown kind (%.0f)", p, kinds[p]);
+  if (parents)
+    for (uint32_t p = 0; p < count; p++)
+      if (parents[p] >= count) return fail("access point %.0f's parent %.0f is outside the point table", p, parents[p]);
   uint32_t old = s->point_count;
   if (count > old) {
     size_t row = (size_t)s->n_levels * ST_FIELDS * sizeof *s->stats;
@@ -154,6 +158,15 @@ const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const i
     s->point_count = count;
   }
   memcpy(s->kinds, kinds, count);
+  if (parents) {
+    uint32_t *copy = realloc(s->parents, (count ? count : 1) * sizeof *copy);
+    if (!copy) return "out of memory";
+    memcpy(copy, parents, count * sizeof *copy);
+    s->parents = copy;
+  } else {
+    free(s->parents);
+    s->parents = NULL;
+  }
   if (vars) {
     uint32_t needed = s->n_vars;
     for (uint32_t p = 0; p < n_vars; p++)
@@ -348,7 +361,7 @@ static void prefetch_block(Sim *s, uint32_t l, uint64_t block) {
 
 /* Per-point stride detector: the same non-zero stride twice in a row prefetches one stride ahead. */
 static void stride_prefetch(Sim *s, uint32_t l, double address) {
-  int32_t p = s->point;
+  int32_t p = s->parents ? (int32_t)s->parents[s->point] : s->point;
   double last = s->last_address[p];
   s->last_address[p] = address;
   if (last != last) return;

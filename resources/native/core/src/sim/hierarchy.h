@@ -58,6 +58,9 @@ typedef struct {
   uint8_t *kinds;
   /* Stride prefetcher state per point (NaN: no access yet), as doubles like the model's. */
   double *last_address, *last_stride;
+  /* Whose prefetcher state a point uses (NULL: its own). A point split per data structure
+   * (src/main/simulate/touch-hierarchy.ts) keeps its reference's one detector. */
+  uint32_t *parents;
   /* Timeline: variable per point (NULL: none), misses per level x variable this interval. */
   int32_t *point_vars;
   uint32_t n_point_vars, n_vars;
@@ -99,8 +102,9 @@ const char *sim_init(Sim *s, const SimLevelSpec *specs, uint32_t n_caches, uint3
                      uint64_t max_intervals, uint32_t n_vars, int32_t miss_level);
 void sim_free(Sim *s);
 /* The point table (kinds, and variables per point or NULL); it may only grow. A variable at
- * or beyond the count given to sim_init widens the timeline (the counts so far are kept). */
-const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars);
+ * or beyond the count given to sim_init widens the timeline (the counts so far are kept).
+ * `parents` (NULL: each its own): per point, the point whose stride-prefetcher state it uses. */
+const char *sim_set_points(Sim *s, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars, const uint32_t *parents);
 /* NULL on success, else why the batch was refused (a point outside the table, a straddle
  * over more than two lines, out of memory). */
 const char *sim_run(Sim *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes);

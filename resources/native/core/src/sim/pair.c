@@ -49,9 +49,9 @@ void pair_free(SimPair *p) {
   p->split = false;
 }
 
-const char *pair_set_points(SimPair *p, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars) {
-  const char *why = sim_set_points(&p->main, kinds, count, vars, n_vars);
-  return why || !p->split ? why : sim_set_points(p->tlb, kinds, count, vars, n_vars);
+const char *pair_set_points(SimPair *p, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars, const uint32_t *parents) {
+  const char *why = sim_set_points(&p->main, kinds, count, vars, n_vars, parents);
+  return why || !p->split ? why : sim_set_points(p->tlb, kinds, count, vars, n_vars, parents);
 }
 
 typedef struct {

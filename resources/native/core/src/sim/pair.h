@@ -29,7 +29,7 @@ typedef struct {
 const char *pair_init(SimPair *p, const SimLevelSpec *specs, uint32_t n_caches, uint32_t n_tlb, bool compatible, bool fast_path, uint64_t interval,
                       uint64_t max_intervals, uint32_t n_vars, int32_t miss_level, bool split);
 void pair_free(SimPair *p);
-const char *pair_set_points(SimPair *p, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars);
+const char *pair_set_points(SimPair *p, const uint8_t *kinds, uint32_t count, const int32_t *vars, uint32_t n_vars, const uint32_t *parents);
 /* As sim_run. Split, a batch of at least PAIR_THREAD_MIN accesses runs its TLB part on the pair's
  * helper thread meanwhile (fewer: one after the other, the hand-over would cost more than it
  * saves; so does a helper that could not be started). One caller at a time. */

@@ -5,7 +5,8 @@
  *     split 1: the TLB levels run beside the caches on a thread of their own (pair.h)
  *     spec: size, assoc, lineSize, policy (0 lru 1 fifo 2 plru 3 random), seed,
  *           writeThrough, writeAllocate, inclusive, prefetch (0 none 1 next-line 2 stride)
- *   simSetPoints(sim, kinds u8, variables i32 | null)
+ *   simSetPoints(sim, kinds u8, variables i32 | null, parents u32 | null): parents, per point,
+ *     the point whose stride-prefetcher state it uses (null: its own)
  *   simRun(sim, count, points u32, addresses f64, sizes u16) -> misses at missLevel in the batch
  *   simRunAsync(...the same) -> a promise of it: the batch runs on Node's thread pool (the
  *     arrays must not change meanwhile; the simulator refuses every other call until it settles)
@@ -106,18 +107,22 @@ static napi_value create(napi_env env, napi_callback_info info) {
 }
 
 static napi_value set_points(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  if (!stride_args(env, info, 3, argv)) return NULL;
+  napi_value argv[4];
+  if (!stride_args(env, info, 4, argv)) return NULL;
   SimBox *b = box_of(env, argv[0]);
-  size_t nk, nv = 0;
+  size_t nk, nv = 0, np = 0;
   const uint8_t *kinds = b ? stride_typed_array(env, argv[1], napi_uint8_array, &nk, "kinds") : NULL;
   if (!kinds) return NULL;
   napi_valuetype t;
   STRIDE_CALL(env, napi_typeof(env, argv[2], &t));
   const int32_t *vars = NULL;
   if (t != napi_null && t != napi_undefined && !(vars = stride_typed_array(env, argv[2], napi_int32_array, &nv, "variables"))) return NULL;
+  STRIDE_CALL(env, napi_typeof(env, argv[3], &t));
+  const uint32_t *parents = NULL;
+  if (t != napi_null && t != napi_undefined && !(parents = stride_typed_array(env, argv[3], napi_uint32_array, &np, "parents"))) return NULL;
+  if (parents && np != nk) return stride_throw(env, "simulator: parents must have one entry per point");
   if (nk > UINT32_MAX || nv > UINT32_MAX) return stride_throw(env, "simulator: the point table is too large");
-  const char *why = pair_set_points(&b->sim, kinds, (uint32_t)nk, vars, (uint32_t)nv);
+  const char *why = pair_set_points(&b->sim, kinds, (uint32_t)nk, vars, (uint32_t)nv, parents);
   if (why) return stride_throw(env, why);
   report(env, b);
   return NULL;

@@ -24,12 +24,12 @@
  * time: 14 M calls, 5 s, for 24 M accesses.
  *   traceAttributeBind(binding|null, points, addresses, spanEpoch, spanLow, spanHigh,
  *                      spanVariable, kindOf, runVar, runKind, runCount, changeLow, changeHigh,
- *                      threads, heapStart, heapEnd, heapVariable, state) -> binding
+ *                      threads, heapStart, heapEnd, heapVariable, state, accessVariable) -> binding
  *   traceAttributeRun(binding, from, to, epoch) -> the index it stopped at
  * The binding holds references to the arrays (they stay alive, and an ArrayBuffer's memory
  * does not move; none of them is ever transferred to another thread, which would detach it);
  * the caller binds again whenever one of them is replaced (grown, or another batch). */
-#define ARRAYS 17
+#define ARRAYS 18
 
 /* The slots of the map's state array (MapState in src/main/correlate/address-map.ts). */
 enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, GLOBALS_LOW, GLOBALS_HIGH, OTHER_FRAMES, STATE_SLOTS = 10 };
@@ -59,6 +59,9 @@ typedef struct {
   const int32_t *heap_variable;
   size_t heap;
   double *state;
+  /* Each access's variable, by batch index: the column the simulator counts per data
+   * structure (src/main/store/chunk-variables.ts). One store per access. */
+  int32_t *access_variable;
 } AttributeBinding;
 
 static const napi_type_tag BINDING_TAG = {0x5374726964654174ull, 0x7472696275746542ull};
@@ -80,7 +83,7 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   napi_valuetype type;
   if (napi_typeof(env, argv[0], &type) != napi_ok) return NULL;
   size_t n_points, n_addresses, n_epoch, n_low, n_high, n_variable, n_kind, n_run_var, n_run_kind, n_run_count, n_change_low, n_change_high;
-  size_t n_threads, n_heap_start, n_heap_end, n_heap_variable, n_state;
+  size_t n_threads, n_heap_start, n_heap_end, n_heap_variable, n_state, n_access_variable;
   const uint32_t *points = stride_typed_array(env, argv[1], napi_uint32_array, &n_points, "points");
   const double *addresses = points ? stride_typed_array(env, argv[2], napi_float64_array, &n_addresses, "addresses") : NULL;
   double *span_epoch = addresses ? stride_typed_array(env, argv[3], napi_float64_array, &n_epoch, "spanEpoch") : NULL;
@@ -98,7 +101,8 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   const double *heap_end = heap_start ? stride_typed_array(env, argv[15], napi_float64_array, &n_heap_end, "heapEnd") : NULL;
   const int32_t *heap_variable = heap_end ? stride_typed_array(env, argv[16], napi_int32_array, &n_heap_variable, "heapVariable") : NULL;
   double *state = heap_variable ? stride_typed_array(env, argv[17], napi_float64_array, &n_state, "state") : NULL;
-  if (!state) return NULL;
+  int32_t *access_variable = state ? stride_typed_array(env, argv[18], napi_int32_array, &n_access_variable, "accessVariable") : NULL;
+  if (!access_variable) return NULL;
   if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 10 slots");
   if (n_change_low != n_change_high || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
     return stride_throw(env, "traceAttributeBind: changeLow and changeHigh must be of one power-of-two length");
@@ -122,6 +126,8 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   b->addresses = addresses;
   b->batch = n_points < n_addresses ? n_points : n_addresses;
   if (n_threads < b->batch) b->batch = n_threads;
+  if (n_access_variable < b->batch) b->batch = n_access_variable;
+  b->access_variable = access_variable;
   b->span_epoch = span_epoch;
   b->low = low;
   b->high = high;
@@ -235,6 +241,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
       break;
     if (b->run_var[p] != v || b->run_kind[p] != b->kind_of[p]) break;
     b->run_count[p] += 1;
+    b->access_variable[i] = v;
   }
   return stride_number(env, i);
 }
