@@ -35,7 +35,9 @@ function CodeTree({ nodes, selection, onToggle }: { nodes: CodeNode[]; selection
   return (
     <ul className="code-tree" role="group">
       {nodes.map((n) => (
-        <li key={n.item} className={`code-node code-${n.kind}`} data-kind={n.kind}>
+        // Two files can share a base name (libc's ./elf/../include/x.h and ./string/../include/x.h):
+        // the item is the same, the path (detail) is not; a repeated key left stale rows when filtering.
+        <li key={`${n.kind}:${n.detail ?? ''}:${n.item}`} className={`code-node code-${n.kind}`} data-kind={n.kind}>
           <Check axis="code" option={n} checked={selection.code.includes(n.item)} onToggle={onToggle} />
           {n.children.length > 0 && <CodeTree nodes={n.children} selection={selection} onToggle={onToggle} />}
         </li>

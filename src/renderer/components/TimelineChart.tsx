@@ -24,7 +24,7 @@ const OTHER = '#9aa0a6'
 export function TimelineChart({ model, width, height, svgRef }: Props) {
   const [at, setAt] = useState<number | null>(null)
   const left = 64
-  const right = 16
+  const right = 36
   const top = 12
   const bottom = 36
   const color = scaleOrdinal<string, string>().domain(model.series.map((s) => s.label)).range(schemeTableau10)
@@ -73,8 +73,8 @@ export function TimelineChart({ model, width, height, svgRef }: Props) {
             <title>{`${model.series[k]!.label}: ${formatCount(model.series[k]!.total)} misses`}</title>
           </path>
         ))}
-        {xTicks.map((t) => (
-          <text key={t} x={x(t)} y={height - bottom + 16} textAnchor="middle" fontSize={FONT - 1} className="chart-label">
+        {xTicks.map((t, i) => (
+          <text key={t} x={x(t)} y={height - bottom + 16} textAnchor={i === xTicks.length - 1 && x(t) > width - right - 20 ? 'end' : 'middle'} fontSize={FONT - 1} className="chart-label">
             {((t * model.interval) / unit).toLocaleString('en-US', { maximumFractionDigits: 1 })}
             {unitName}
           </text>
