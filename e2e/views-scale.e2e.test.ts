@@ -105,6 +105,16 @@ describe('views at a real program size', () => {
     expect(shown).toBeGreaterThan(500)
     for (const l of await page.locator('[data-testid="reference-row"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-location')!))) expect(l).toMatch(/big\.c:\d+$/)
 
+    // The sidebar's code tree: work17's loops, each header once (the match loop's three copies are one).
+    await page.getByRole('button', { name: 'Expand work17', exact: true }).click()
+    const work17 = page.getByTestId('code-tree').locator('li[role="treeitem"]', { has: page.locator('[data-testid="code-function"][data-name="work17"]') })
+    // Open every nest under it.
+    for (let guard = 0; guard < 20 && (await work17.locator('button[aria-label^="Expand loop"]').count()) > 0; guard++) await work17.locator('button[aria-label^="Expand loop"]').first().click()
+    const sideLoops = await work17.locator('[data-testid="code-loop"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')!))
+    console.log(`[views-scale] sidebar work17 loops: ${sideLoops.join(', ')}`)
+    expect(sideLoops.filter((n) => n === `loop@${program.matchLoopLine}`)).toHaveLength(1)
+    expect(new Set(sideLoops).size).toBe(sideLoops.length)
+
     // Pin the hottest row's line at 1280x720: the editor keeps most of its pane and shows the line.
     await page.setViewportSize({ width: 1280, height: 720 })
     const first = page.getByTestId('reference-row').first()
