@@ -7,9 +7,13 @@
  * filtering are `logic/data-table.ts`: row indexes, never re-created rows; sort keys are
  * computed in idle time after the rows arrive, so the first click on a header only sorts.
  * Exports (CSV/JSON) take the rows as shown: filtered and in this order, which the menu says.
+ * With `columnsKey`, a Columns menu hides and reorders columns (`logic/column-layout.ts`; key
+ * columns stay), remembered in localStorage under that key; the first column shown stays in
+ * view when the table scrolls sideways.
  */
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode, type TdHTMLAttributes } from 'react'
+import { moveColumn, reconcileLayout, toggleColumn, visibleColumns, type ColumnLayout } from '../logic/column-layout'
 import { createTableModel, describeRowCount, describeExportScope, nextSort, pickRows, type SortableColumn, type TableSort } from '../logic/data-table'
 import type { ExportTable } from '../logic/export'
 import { ExportMenu } from './ExportMenu'
@@ -27,6 +31,8 @@ export interface DataColumn<R> extends SortableColumn<R> {
   /** The cell is the row's header (`<th scope="row">`). */
   rowHeader?: boolean
   className?: string
+  /** A key column: the Columns menu cannot hide it. */
+  required?: boolean
   cell(row: R): ReactNode
   cellProps?(row: R): CellAttributes
 }
@@ -59,6 +65,48 @@ interface Props<R> {
   rowHeight?: number
   /** Shown instead of the table when there are no rows at all. */
   empty?: ReactNode
+  /** Offer the Columns menu, the choice remembered under this localStorage key. */
+  columnsKey?: string
+}
+
+function readLayout(key: string | undefined, columns: ReadonlyArray<DataColumn<unknown>>): ColumnLayout {
+  let stored: unknown = null
+  try {
+    if (key) stored = JSON.parse(localStorage.getItem(key) ?? 'null')
+  } catch {
+    // unreadable or not JSON: the default layout
+  }
+  return reconcileLayout(stored, columns)
+}
+
+/** Show, hide and move columns: a disclosure with one row per column. */
+function ColumnsMenu<R>({ columns, layout, onChange, testId }: { columns: ReadonlyArray<DataColumn<R>>; layout: ColumnLayout; onChange(l: ColumnLayout): void; testId: string }) {
+  const byKey = new Map(columns.map((c) => [c.key, c]))
+  return (
+    <details className="columns-menu" data-testid={`${testId}-columns`}>
+      <summary className="button small">Columns</summary>
+      <ul className="columns-menu-list" aria-label="Columns shown, in order">
+        {layout.order.map((k, i) => {
+          const c = byKey.get(k)
+          if (!c) return null
+          return (
+            <li key={k} data-column={k}>
+              <label title={c.required ? 'A key column: always shown' : undefined}>
+                <input type="checkbox" checked={!layout.hidden.includes(k)} disabled={c.required} onChange={() => onChange(toggleColumn(layout, columns, k))} data-testid={`column-shown-${k}`} />
+                {c.label}
+              </label>
+              <button type="button" className="icon-button" aria-label={`Move ${c.label} left`} disabled={i === 0} onClick={() => onChange(moveColumn(layout, k, -1))} data-testid={`column-left-${k}`}>
+                ↑
+              </button>
+              <button type="button" className="icon-button" aria-label={`Move ${c.label} right`} disabled={i === layout.order.length - 1} onClick={() => onChange(moveColumn(layout, k, 1))} data-testid={`column-right-${k}`}>
+                ↓
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+    </details>
+  )
 }
 
 const FILTER_DEBOUNCE_MS = 100
@@ -85,7 +133,19 @@ function useIdleLoop(step: () => boolean): void {
 }
 
 export function DataTable<R>(props: Props<R>) {
-  const { rows, columns, rowKey, label, testId, rowTestId, noun = 'rows', onActivate, onOpen, rowAttributes, activeKey = null } = props
+  const { rows, columns: allColumns, rowKey, label, testId, rowTestId, noun = 'rows', onActivate, onOpen, rowAttributes, activeKey = null, columnsKey } = props
+  const [layout, setLayout] = useState<ColumnLayout>(() => readLayout(columnsKey, allColumns as ReadonlyArray<DataColumn<unknown>>))
+  // Columns relabelled (another cache level) keep the layout; another set of keys reconciles it.
+  useEffect(() => setLayout((l) => reconcileLayout(l, allColumns)), [allColumns])
+  const changeLayout = (l: ColumnLayout) => {
+    setLayout(l)
+    try {
+      if (columnsKey) localStorage.setItem(columnsKey, JSON.stringify(l))
+    } catch {
+      // not remembered, still applied
+    }
+  }
+  const columns = useMemo(() => (columnsKey ? visibleColumns(allColumns, layout) : allColumns), [allColumns, layout, columnsKey])
   const [sort, setSort] = useState<TableSort | null>(props.defaultSort ?? null)
   const [text, setText] = useState('')
   const [query, setQuery] = useState('')
@@ -101,7 +161,8 @@ export function DataTable<R>(props: Props<R>) {
     return () => clearTimeout(t)
   }, [text])
 
-  const model = useMemo(() => createTableModel(rows, columns), [rows, columns])
+  // Sorting and filtering read every column, shown or not (a hidden column's text still filters).
+  const model = useMemo(() => createTableModel(rows, allColumns), [rows, allColumns])
   const prepare = useMemo(() => () => model.prepare(), [model])
   useIdleLoop(prepare)
   const order = useMemo(() => model.sorted(sort), [model, sort])
@@ -194,6 +255,7 @@ export function DataTable<R>(props: Props<R>) {
         <span className="muted small data-table-count" role="status" aria-live="polite" data-testid={`${testId}-count`} data-shown={view.length} data-total={rows.length}>
           {shown}
         </span>
+        {columnsKey && <ColumnsMenu columns={allColumns} layout={layout} onChange={changeLayout} testId={testId} />}
         {props.exportTable && (
           <ExportMenu
             title={props.exportTitle ?? label}
@@ -217,11 +279,12 @@ export function DataTable<R>(props: Props<R>) {
         >
           <thead ref={head}>
             <tr aria-rowindex={1}>
-              {columns.map((c) => (
+              {columns.map((c, i) => (
                 <th
                   key={c.key}
                   scope="col"
-                  className={c.numeric ? 'num' : undefined}
+                  className={[c.numeric ? 'num' : '', i === 0 && columnsKey ? 'is-pinned' : ''].filter(Boolean).join(' ') || undefined}
+                  data-column={c.key}
                   title={c.title}
                   aria-sort={!c.sortValue ? undefined : sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                 >
@@ -265,9 +328,9 @@ export function DataTable<R>(props: Props<R>) {
                   onKeyDown={(e) => onKeyDown(e, item.index, row)}
                   data-testid={rowTestId}
                 >
-                  {columns.map((c) => {
+                  {columns.map((c, i) => {
                     const cellProps = c.cellProps?.(row) ?? {}
-                    const className = [c.numeric ? 'num' : '', c.className ?? '', cellProps.className ?? ''].filter(Boolean).join(' ') || undefined
+                    const className = [c.numeric ? 'num' : '', c.className ?? '', cellProps.className ?? '', i === 0 && columnsKey ? 'is-pinned' : ''].filter(Boolean).join(' ') || undefined
                     return c.rowHeader ? (
                       <th key={c.key} scope="row" {...cellProps} className={className}>
                         {c.cell(row)}

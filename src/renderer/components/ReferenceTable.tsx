@@ -32,12 +32,20 @@ const LABELS: Record<ReferenceColumnKey, string> = {
 
 const DEFAULT_SORT: TableSort = { key: 'misses', dir: 'desc' }
 
+/**
+ * The key columns first (which reference, its misses and miss ratio), so a narrow pane shows
+ * them without scrolling; the Columns menu hides or moves the others, remembered.
+ */
+const DEFAULT_ORDER: readonly ReferenceColumnKey[] = ['id', 'misses', 'ratio', 'location', 'source', 'reads', 'writes', 'hits']
+const REQUIRED = new Set<ReferenceColumnKey>(['id', 'misses'])
+const COLUMNS_KEY = 'stride.columns.references'
+
 function cellOf(key: ReferenceColumnKey, maxMisses: number): Pick<DataColumn<ReferenceRow>, 'cell' | 'cellProps' | 'className'> {
   switch (key) {
     case 'id':
       return { cell: (r) => <code>{r.id}</code>, cellProps: (r) => ({ title: `${r.id}: ${[r.variable && `variable ${r.variable}`, r.function && `in ${r.function}`, r.kind].filter(Boolean).join(', ')}` }) }
     case 'location':
-      return { cell: (r) => <code>{r.location}</code>, cellProps: (r) => ({ title: r.file ? `${r.file}${r.line !== null ? `:${r.line}` : ''} (${r.pc})` : r.pc }) }
+      return { className: 'location-cell', cell: (r) => <code>{r.location}</code>, cellProps: (r) => ({ title: r.file ? `${r.file}${r.line !== null ? `:${r.line}` : ''} (${r.pc})` : r.pc }) }
     case 'source':
       return { className: 'source-expr', cell: (r) => <code>{r.sourceExpr ?? ''}</code>, cellProps: (r) => ({ title: r.disasm ? `${r.pc}: ${r.disasm}` : r.pc }) }
     case 'misses':
@@ -91,8 +99,9 @@ export function ReferenceTable({ rows, level, selectedId, selectedLine, onActiva
   }, [rows])
   const columns = useMemo<DataColumn<ReferenceRow>[]>(
     () => [
-      ...REFERENCE_SORT_COLUMNS.map((c) => ({
+      ...DEFAULT_ORDER.map((k) => REFERENCE_SORT_COLUMNS.find((c) => c.key === k)!).map((c) => ({
         ...c,
+        required: REQUIRED.has(c.key),
         label: columnLabel(c.key, LABELS[c.key], level),
         numeric: c.type === 'number',
         ...cellOf(c.key, maxMisses)
@@ -116,6 +125,7 @@ export function ReferenceTable({ rows, level, selectedId, selectedLine, onActiva
       defaultSort={DEFAULT_SORT}
       label={`Access points, ${level}`}
       testId="references-table"
+      columnsKey={COLUMNS_KEY}
       rowTestId="reference-row"
       noun="access points"
       className="reference-table"

@@ -3,11 +3,12 @@
  * gutter bar proportional to the metric and a hover card of the line's figures. Loaded
  * lazily: Monaco is the largest part of the bundle.
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { monaco } from '../monaco/setup'
 import type { ReferenceStats } from '../../shared/domain'
 import { computeHeatRuns, type HeatMap, type HeatRun } from '../logic/heat'
+import { placeCard } from '../logic/place-card'
 import type { LineMetric } from '../logic/line-metrics'
 import { LineStatsCard } from './LineStatsCard'
 import { useIsDark } from './use-color-scheme'
@@ -48,9 +49,10 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
   const lineDecos = useRef<ReturnType<CodeEditor['createDecorationsCollection']> | null>(null)
   const markDecos = useRef<ReturnType<CodeEditor['createDecorationsCollection']> | null>(null)
   const [hover, setHover] = useState<Hover | null>(null)
+  const card = useRef<HTMLDivElement>(null)
   // Monaco's listeners are registered once; they read the latest props through refs.
-  const latest = useRef({ metrics, onSelectLine })
-  latest.current = { metrics, onSelectLine }
+  const latest = useRef({ metrics, onSelectLine, selection })
+  latest.current = { metrics, onSelectLine, selection }
 
   const onMount: OnMount = (ed) => {
     lineDecos.current = ed.createDecorationsCollection()
@@ -68,6 +70,12 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
     ed.onMouseDown((e) => {
       const line = e.target.position?.lineNumber
       if (line && latest.current.metrics.has(line)) latest.current.onSelectLine(line)
+    })
+    // The editor's height changes when a line is pinned (its card opens below) or the window
+    // or split is resized: the pinned line is brought back into view if that hid it.
+    ed.onDidLayoutChange(() => {
+      const pinned = latest.current.selection?.line
+      if (pinned) ed.revealLineInCenterIfOutsideViewport(pinned)
     })
     setEditor(ed)
   }
@@ -158,6 +166,15 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
   }, [editor, modelPath, heat.hottest]) // eslint-disable-line react-hooks/exhaustive-deps
 
   const hovered = hover ? metrics.get(hover.line) : undefined
+  // The card is placed once measured, beside the pointer and wholly inside the window.
+  useLayoutEffect(() => {
+    const el = card.current
+    if (!el || !hover) return
+    const p = placeCard({ x: hover.x, y: hover.y }, { width: el.offsetWidth, height: el.offsetHeight }, { width: window.innerWidth, height: window.innerHeight })
+    el.style.left = `${p.left}px`
+    el.style.top = `${p.top}px`
+    el.style.visibility = 'visible'
+  })
   return (
     <div
       className="source-view"
@@ -193,16 +210,7 @@ export default function SourceHeatmap(props: SourceHeatmapProps) {
         }}
       />
       {hover && hovered && (
-        <div
-          className="hover-card"
-          role="tooltip"
-          data-testid="hover-card"
-          data-line={hover.line}
-          style={{
-            left: Math.max(8, Math.min(hover.x + 18, window.innerWidth - 780)),
-            top: hover.y + 18 + 240 > window.innerHeight ? hover.y - 250 : hover.y + 18
-          }}
-        >
+        <div ref={card} className="hover-card" role="tooltip" data-testid="hover-card" data-line={hover.line} style={{ left: 0, top: 0, visibility: 'hidden' }}>
           <LineStatsCard metric={hovered} references={referencesByLine.get(hover.line) ?? []} activeLevel={level} />
         </div>
       )}

@@ -45,6 +45,14 @@ describe('code tree', () => {
   it('nests the loops with their references', () => {
     expect(tree[0]!.children[0]!.children).toEqual([expect.objectContaining({ kind: 'loop', name: 'loop@29', misses: 11, line: 30 })])
   })
+  it('shows the copies of one loop header once, nested in the loop around them, with their misses summed', () => {
+    const copies = [2, 3, 4].map((id) => ({ id, function: 'sumfunc', start: '0x1', end: '0x2', depth: 1, parent: 1, file: '/src/k.c', line: 31, references: id === 2 ? ['b'] : [] }))
+    const nested = computeCodeTree({ ...report, loops: [{ ...report.loops![0]!, references: ['a'] }, ...copies, { id: 5, function: 'sumfunc', start: '0x1', end: '0x2', depth: 1, parent: 1, file: '/src/util.c', line: 3, references: [] }] }, 'L1')
+    const loops = nested[0]!.children[0]!.children
+    expect(loops.map((l) => [l.name, l.misses, l.line])).toEqual([['loop@29', 11, 30]])
+    // The copies without accesses and the inlined header with none here are left out.
+    expect(loops[0]!.children.map((l) => [l.name, l.misses, l.line])).toEqual([['loop@31', 2, 31]])
+  })
   it('leaves out references without a line', () => {
     expect(tree.flatMap((f) => f.children).some((fn) => fn.name === 'main')).toBe(false)
   })

@@ -1,13 +1,15 @@
 /**
- * The code the run touched as a tree: files, their functions, and each function's loops (the
- * session's loop nests), with misses at a level and the line to open at (the hottest one).
+ * The code the run touched as a tree: files, their functions, and each function's loops (one
+ * entry per loop header, nested as the loops are: `logic/loop-nests.ts`), with misses at a
+ * level (a loop's include its inner loops') and the line to open at (the hottest one).
  */
-import type { RunReport } from '../../shared/domain'
+import type { LoopInfo, RunReport } from '../../shared/domain'
+import { computeLoopNests, type LoopNest } from './loop-nests'
 import { computeReferenceRows } from './references'
 
 export interface CodeNode {
   kind: 'file' | 'function' | 'loop'
-  /** Display name: file base name, function name, or `loop@line`. */
+  /** Display name: file base name, function name, or `loop@line` (`loop@file:line` for a header in another file). */
   name: string
   file: string
   misses: number
@@ -46,11 +48,7 @@ const byMisses = (a: CodeNode, b: CodeNode) => b.misses - a.misses || b.accesses
 export function computeCodeTree(report: RunReport, level: string): CodeNode[] {
   const files = new Map<string, { all: Acc; fns: Map<string, { all: Acc; loops: Map<number, Acc> }> }>()
   const loopOf = new Map<string, number>()
-  const loopLine = new Map<number, number | null>()
-  for (const l of report.loops ?? []) {
-    loopLine.set(l.id, l.line)
-    for (const r of l.references) loopOf.set(r, l.id)
-  }
+  for (const l of report.loops ?? []) for (const r of l.references) loopOf.set(r, l.id)
   for (const r of computeReferenceRows(report, level)) {
     if (r.file === null || r.line === null) continue
     const f = files.get(r.file) ?? { all: acc(), fns: new Map() }
@@ -69,6 +67,7 @@ export function computeCodeTree(report: RunReport, level: string): CodeNode[] {
     }
   }
   const short = (p: string) => p.split(/[\\/]/).pop() ?? p
+  const loops = report.loops ?? []
   return [...files]
     .map(([file, f]) => ({
       kind: 'file' as const,
@@ -85,19 +84,46 @@ export function computeCodeTree(report: RunReport, level: string): CodeNode[] {
           misses: fn.all.misses,
           accesses: fn.all.accesses,
           line: hottest(fn.all),
-          children: [...fn.loops]
-            .map(([id, la]) => ({
-              kind: 'loop' as const,
-              name: `loop@${loopLine.get(id) ?? '?'}`,
-              file,
-              misses: la.misses,
-              accesses: la.accesses,
-              line: hottest(la),
-              children: []
-            }))
-            .sort(byMisses)
+          children: loopNodes(loops, name, file, fn.loops)
         }))
         .sort(byMisses)
     }))
+    .sort(byMisses)
+}
+
+/** A function's loop headers (those with accesses, in or under this file's node), by misses. */
+function loopNodes(loops: readonly LoopInfo[], fn: string, file: string, perLoop: Map<number, Acc>): CodeNode[] {
+  if (perLoop.size === 0) return []
+  const short = (p: string) => p.split(/[\\/]/).pop() ?? p
+  const node = (n: LoopNest): CodeNode | null => {
+    const a = acc()
+    for (const id of n.ids) {
+      const own = perLoop.get(id)
+      if (!own) continue
+      a.misses += own.misses
+      a.accesses += own.accesses
+      for (const [line, m] of own.lines) a.lines.set(line, (a.lines.get(line) ?? 0) + m)
+    }
+    const children = n.children.map(node).filter((c): c is CodeNode => c !== null)
+    for (const c of children) {
+      a.misses += c.misses
+      a.accesses += c.accesses
+    }
+    if (a.accesses === 0 && children.length === 0) return null
+    const own = hottest(a)
+    return {
+      kind: 'loop',
+      name: n.file === file ? `loop@${n.line}` : `loop@${short(n.file)}:${n.line}`,
+      file,
+      misses: a.misses,
+      accesses: a.accesses,
+      line: own ?? children[0]?.line ?? null,
+      children: children.sort(byMisses)
+    }
+  }
+  // A nest whose outer header is in another file (inlined) is listed under the file of its accesses.
+  return computeLoopNests(loops, fn)
+    .map(node)
+    .filter((c): c is CodeNode => c !== null)
     .sort(byMisses)
 }

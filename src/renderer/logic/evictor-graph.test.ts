@@ -130,6 +130,22 @@ describe('computeEvictorGraph', () => {
     expect(g.edges.find((e) => e.source === 'prefetch')!.inCycle).toBe(false)
   })
 
+  it('labels a site-named heap block by its source name over its site; ids stay', () => {
+    const r = reportFrom(`
+      h_Read_0 heap@lz4frame.c:123 10 50/100 s_Read_1:50
+      s_Read_1 src 11 40/100 h_Read_0:40
+    `)
+    const names = new Map([['heap@lz4frame.c:123', { label: 'hashTable' }]])
+    const g = computeEvictorGraph(r, { level: 'L1', mode: 'variable', threshold: 0, names })
+    expect(g.nodes.map((n) => [n.id, n.label])).toEqual([
+      ['heap@lz4frame.c:123', 'hashTable@lz4frame.c:123'],
+      ['src', 'src']
+    ])
+    expect(canvasLabel(g.nodes[0]!.label)).toBe('hashTable\n@lz4frame.c:123')
+    // References keep their own names.
+    expect(computeEvictorGraph(r, { level: 'L1', mode: 'reference', threshold: 0, names }).nodes.map((n) => n.label)).toEqual(['h_Read_0', 's_Read_1'])
+  })
+
   it('ignores other levels', () => {
     const r = reportFrom(`A_Read_0 A 1 5/5 B_Read_1:5
       B_Read_1 B 1 5/5 A_Read_0:5`)

@@ -81,6 +81,8 @@ export interface EvictorGraphOptions {
   expanded?: ReadonlySet<string>
   /** Show only this many nodes, the most-missing first (ties by id); default all. */
   limit?: number
+  /** Source names of site-named data structures (`logic/data-names.ts`): `hashTable@lz4frame.c:123`. */
+  names?: ReadonlyMap<string, { label: string }>
 }
 
 /** How many nodes the graph shows at first, and how many more each "Show more" adds. */
@@ -97,7 +99,12 @@ interface NodeAcc {
   lineMisses: number
 }
 
-export function computeEvictorGraph(report: RunReport, { level, mode, threshold, expanded, limit = Infinity }: EvictorGraphOptions): EvictorGraph {
+export function computeEvictorGraph(report: RunReport, { level, mode, threshold, expanded, limit = Infinity, names }: EvictorGraphOptions): EvictorGraph {
+  // A heap block known only by its site reads as its source name over the site.
+  const labelOf = (id: string, kind: EvictorNode['kind']) => {
+    const name = kind === 'variable' ? names?.get(id)?.label : undefined
+    return name ? `${name}@${id.slice(id.indexOf('@') + 1)}` : id
+  }
   const refVariable = new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown']))
   const grouped = (refId: string) => mode === 'variable' && refVariable.has(refId) && !expanded?.has(refVariable.get(refId)!)
   const keyOf = (refId: string) => (grouped(refId) ? refVariable.get(refId)! : refId)
@@ -185,7 +192,7 @@ export function computeEvictorGraph(report: RunReport, { level, mode, threshold,
     mode,
     nodes: kept.map((n) => ({
       id: n.id,
-      label: n.id,
+      label: labelOf(n.id, n.kind),
       kind: n.kind,
       misses: n.misses,
       accesses: n.accesses,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { QuerySlice, RunReport } from '../../shared/domain'
-import { computeSliceAxes, computeSliceBars, computeSliceShares, computeSliceTable, selectionFromText, textFromSelection, toggleItem, type SliceSelection } from './query-slice'
+import { filterAxisOptions, filterCodeNodes, computeSliceAxes, computeSliceBars, computeSliceShares, computeSliceTable, selectionFromText, textFromSelection, toggleItem, type SliceSelection } from './query-slice'
 
 const report = {
   run: 1,
@@ -30,6 +30,34 @@ describe('computeSliceAxes', () => {
     expect(file.children[0]!.children.map((c) => c.item)).toEqual(['loop@conflict.c:30', 'conflict.c:30', 'conflict.c:33'])
     expect(axes.metrics.map((m) => m.item)).toContain('L2.misses')
     expect(axes.metrics.map((m) => m.item)).not.toContain('tlb_misses')
+  })
+
+  it('lists each loop once per function, nested, and a site-named heap block by its source name', () => {
+    const loops = [
+      { id: 1, function: 'sumfunc', start: '0x1', end: '0x2', depth: 0, parent: null, file: '/x/conflict.c', line: 28, references: [] },
+      ...[2, 3, 4].map((id) => ({ id, function: 'sumfunc', start: '0x1', end: '0x2', depth: 1, parent: 1, file: '/x/conflict.c', line: 30, references: [] })),
+      { id: 5, function: 'main', start: '0x1', end: '0x2', depth: 0, parent: null, file: '/x/conflict.c', line: 30, references: [] }
+    ]
+    const references = [...report.references, { id: 'h', pc: '0x4', kind: 'write', file: '/x/conflict.c', line: 30, function: 'sumfunc', variable: 'heap@conflict.c:12', sourceExpr: 'table[k]', reads: 0, writes: 5, levels: {} }]
+    const axes = computeSliceAxes({ ...report, loops, references } as unknown as RunReport)
+    const fn = axes.code[1]!.children[0]!
+    const loopNodes = fn.children.filter((c) => c.kind === 'loop')
+    expect(loopNodes.map((l) => [l.item, l.label])).toEqual([['loop@conflict.c:28', 'loop at conflict.c:28']])
+    expect(loopNodes[0]!.children.map((l) => [l.item, l.detail])).toEqual([['loop@conflict.c:30', 'depth 1 · 3 copies · also in 1 other function']])
+    const heap = axes.data.find((d) => d.item === '"heap@conflict.c:12"' || d.item === 'heap@conflict.c:12')!
+    expect(heap.label).toBe('table')
+    expect(heap.detail).toBe('heap@conflict.c:12 · 5 accesses')
+  })
+})
+
+describe('axis filters', () => {
+  it('keep the matching options, and the tree nodes above a match', () => {
+    const axes = computeSliceAxes(report)
+    expect(filterAxisOptions(axes.data, 'DOUBLE').map((o) => o.item)).toEqual(['A'])
+    expect(filterAxisOptions(axes.data, ' ').length).toBe(axes.data.length)
+    const code = filterCodeNodes(axes.code, 'line 33')
+    expect(code.map((n) => n.item)).toEqual(['conflict.c'])
+    expect(code[0]!.children[0]!.children.map((n) => n.item)).toEqual(['conflict.c:33'])
   })
 })
 

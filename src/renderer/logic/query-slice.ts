@@ -5,7 +5,9 @@
  */
 import type { QuerySlice, RunReport } from '../../shared/domain'
 import { METRIC_NAMES, parseSliceQuery, printCodeItem, printDataItem, printMetricItem, SliceParseError } from '../../shared/slice-notation'
+import { computeDataNames } from './data-names'
 import type { ExportTable } from './export'
+import { computeLoopNests, type LoopNest } from './loop-nests'
 
 export type SliceAxis = 'data' | 'code' | 'metrics'
 
@@ -36,15 +38,21 @@ export interface SliceAxes {
 const base = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 
 export function computeSliceAxes(report: RunReport): SliceAxes {
-  // Data structures, busiest first, with their type.
+  // Data structures, busiest first, by the name the program uses, with their type; a heap
+  // block named only by its allocation site shows its source name, the site as detail.
   const accesses = new Map<string, number>()
   for (const r of report.references) accesses.set(r.variable ?? 'unknown', (accesses.get(r.variable ?? 'unknown') ?? 0) + r.reads + r.writes)
   const types = new Map((report.variables ?? []).map((v) => [v.name, v.type]))
+  const names = computeDataNames(report)
   const data: AxisOption[] = [
     { item: '*', label: 'all (one row each)' },
     ...[...accesses]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .map(([name, n]) => ({ item: printDataItem({ name, section: null }), label: name, detail: `${types.get(name) ?? ''}${types.get(name) ? ' · ' : ''}${n.toLocaleString('en-US')} accesses` }))
+      .map(([name, n]) => {
+        const site = names.get(name)?.site
+        const detail = [site, types.get(name), `${n.toLocaleString('en-US')} accesses`].filter(Boolean).join(' · ')
+        return { item: printDataItem({ name, section: null }), label: names.get(name)?.label ?? name, detail }
+      })
   ]
   // Code: files -> functions -> loops (by header line) and lines.
   const files = new Map<string, Map<string, Set<number>>>()
@@ -53,6 +61,13 @@ export function computeSliceAxes(report: RunReport): SliceAxes {
     const fn = l.function ?? 'unknown'
     ;(fns.get(fn) ?? fns.set(fn, new Set()).get(fn)!).add(l.line)
   }
+  // Which functions each loop header is in: its item takes the loop in all of them.
+  const fnsOfLoop = new Map<string, Set<string>>()
+  for (const l of report.loops ?? [])
+    if (l.file !== null && l.line !== null) {
+      const k = `${l.file}:${l.line}`
+      ;(fnsOfLoop.get(k) ?? fnsOfLoop.set(k, new Set()).get(k)!).add(l.function)
+    }
   const code: CodeNode[] = [{ item: '*', label: 'all functions (one column each)', kind: 'file', children: [] }]
   for (const [file, fns] of [...files].sort((a, b) => a[0].localeCompare(b[0]))) {
     const name = base(file)
@@ -66,10 +81,11 @@ export function computeSliceAxes(report: RunReport): SliceAxes {
         label: fn,
         kind: 'function' as const,
         children: [
-          ...(report.loops ?? [])
-            .filter((l) => l.function === fn && l.file !== null && l.line !== null && base(l.file) === name)
-            .sort((a, b) => a.line! - b.line!)
-            .map((l) => ({ item: printCodeItem({ kind: 'loop', file: name, line: l.line! }), label: `loop at line ${l.line}`, detail: `depth ${l.depth}`, kind: 'loop' as const, children: [] })),
+          // One entry per loop header, nested as the loops are (lz4 has 19 copies of one loop in a function).
+          // A nest is listed under the file of its outer header (so each loop shows once per function).
+          ...computeLoopNests(report.loops ?? [], fn)
+            .filter((n) => base(n.file) === name)
+            .map((n) => loopNode(n, fnsOfLoop)),
           ...[...lines].sort((a, b) => a - b).map((line) => ({ item: printCodeItem({ kind: 'lines', file: name, from: line, to: line }), label: `line ${line}`, kind: 'line' as const, children: [] }))
         ]
       }))
@@ -82,6 +98,45 @@ export function computeSliceAxes(report: RunReport): SliceAxes {
   for (const level of [...caches.slice(1), ...tlbs])
     for (const name of ['accesses', 'misses', 'miss_ratio'] as const) metrics.push({ item: printMetricItem({ level, name }), label: `${level}.${name}`, detail: level })
   return { data, code, metrics }
+}
+
+/**
+ * A loop header's entry: `loop at lz4.c:386`, where the header's file is named since an
+ * inlined loop's header is in another file than its function; the detail says how many
+ * machine-code copies it stands for and which other functions the item takes too.
+ */
+function loopNode(n: LoopNest, fnsOfLoop: Map<string, Set<string>>): CodeNode {
+  const file = base(n.file)
+  const copies = n.ids.length > 1 ? `${n.ids.length} copies` : null
+  const others = (fnsOfLoop.get(n.key)?.size ?? 1) - 1
+  const detail = [`depth ${n.depth}`, copies, others > 0 ? `also in ${others} other function${others > 1 ? 's' : ''}` : null].filter(Boolean).join(' · ')
+  return {
+    item: printCodeItem({ kind: 'loop', file, line: n.line }),
+    label: `loop at ${file}:${n.line}`,
+    detail,
+    kind: 'loop',
+    children: n.children.map((c) => loopNode(c, fnsOfLoop))
+  }
+}
+
+const matches = (o: AxisOption, q: string) => o.label.toLowerCase().includes(q) || o.item.toLowerCase().includes(q) || (o.detail?.toLowerCase().includes(q) ?? false)
+
+/** The options whose label, notation or detail holds `text` (any case); all for an empty text. */
+export function filterAxisOptions(options: readonly AxisOption[], text: string): AxisOption[] {
+  const q = text.trim().toLowerCase()
+  return q ? options.filter((o) => matches(o, q)) : [...options]
+}
+
+/** The tree pruned to the nodes that match `text` and those above them (a match keeps its subtree). */
+export function filterCodeNodes(nodes: readonly CodeNode[], text: string): CodeNode[] {
+  const q = text.trim().toLowerCase()
+  if (!q) return [...nodes]
+  const keep = (n: CodeNode): CodeNode | null => {
+    if (matches(n, q)) return n
+    const children = n.children.map(keep).filter((c): c is CodeNode => c !== null)
+    return children.length > 0 ? { ...n, children } : null
+  }
+  return nodes.map(keep).filter((c): c is CodeNode => c !== null)
 }
 
 export function textFromSelection(s: SliceSelection): string {

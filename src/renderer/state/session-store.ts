@@ -27,6 +27,8 @@ export type WorkspaceTab =
   | 'objects'
   // ---- query slices ----
   | 'query'
+  // ---- over time ----
+  | 'timeline'
 
 /** A run to compare with: of this session, or of another session of the same program. */
 export interface BaselineRef {

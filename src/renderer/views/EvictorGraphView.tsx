@@ -30,6 +30,7 @@ import {
   type EvictorGraphMode,
   type EvictorNode
 } from '../logic/evictor-graph'
+import { computeDataNames } from '../logic/data-names'
 import { formatCount } from '../logic/format'
 import { useAdvice } from '../state/advice-store'
 import { evictorViewFor, useEvictorView } from '../state/evictor-view-store'
@@ -77,9 +78,10 @@ export function EvictorGraphView({ report }: Props) {
   // The highlighted cycle, by its members (indexes change as the threshold moves).
   const [cycle, setCycle] = useState<string | null>(null)
 
+  const names = useMemo(() => computeDataNames(report), [report])
   const graph = useMemo(
-    () => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100, expanded, limit }),
-    [report, level, mode, thresholdPct, expanded, limit]
+    () => computeEvictorGraph(report, { level, mode, threshold: thresholdPct / 100, expanded, limit, names }),
+    [report, level, mode, thresholdPct, expanded, limit, names]
   )
   const variableOf = useMemo(() => new Map(report.references.map((r) => [r.id, r.variable ?? 'unknown'])), [report])
   // The Advisor's miss classes (a replay of the trace in the backend) say what each cycle is.

@@ -27,6 +27,7 @@ import { WorkspaceTabBar } from './WorkspaceTabBar'
 import { AdvisorView } from './AdvisorView'
 import { EvictorGraphView } from './EvictorGraphView'
 import { QueryView } from './QueryView'
+import { TimelineView } from './TimelineView'
 
 const ARRANGEMENT_KEY = 'stride.sourceArrangement'
 
@@ -247,6 +248,12 @@ export function SessionView() {
         {s.tab === 'query' && report && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-query" aria-labelledby="tab-query">
             <QueryView report={report} />
+          </div>
+        )}
+        {/* ---- over time ---- */}
+        {s.tab === 'timeline' && report && level && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-timeline" aria-labelledby="tab-timeline">
+            <TimelineView report={report} level={level} />
           </div>
         )}
       </main>

@@ -2,15 +2,22 @@
  * The source heatmap of the chosen file: fetch the text, derive per-line figures from the
  * report, and hand both to the (lazily loaded) Monaco view.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react'
 import type { RunReport } from '../../shared/domain'
 import { HeatLegend } from '../components/HeatLegend'
+import { LineInstructions } from '../components/LineInstructions'
 import { LineStatsCard } from '../components/LineStatsCard'
+import { Segmented } from '../components/Segmented'
 import { computeHeat, nextHotLine } from '../logic/heat'
 import { computeLineValues, computeReferencesByLine, heatMetricInfo, type HeatMetric } from '../logic/heat-metrics'
 import { computeLineMetrics } from '../logic/line-metrics'
 import { useSession } from '../state/session-store'
 import { sourceKey, useSources } from '../state/source-store'
+import { readChoice, writeChoice } from '../state/stored-choice'
+
+type LineDetail = 'figures' | 'instructions'
+const DETAIL_KEY = 'stride.lineDetail'
+const DETAILS: readonly LineDetail[] = ['figures', 'instructions']
 
 const SourceHeatmap = lazy(() => import('../components/SourceHeatmap'))
 
@@ -91,6 +98,9 @@ export function SourcePane({ session, report, file, level, metric, deltas }: Pro
     return () => window.removeEventListener('keydown', onKey)
   }, [jump])
   const selectedMetric = selectedHere ? metrics.get(selectedHere.line) : undefined
+  // A pinned line shows its figures, or its instructions (the choice is remembered).
+  const [detail, setDetail] = useState<LineDetail>(() => readChoice(DETAIL_KEY, DETAILS, 'figures'))
+  useEffect(() => writeChoice(DETAIL_KEY, detail), [detail])
 
   return (
     <section className="source-pane" aria-label="Source">
@@ -139,7 +149,23 @@ export function SourcePane({ session, report, file, level, metric, deltas }: Pro
       </div>
       <div className="line-details" data-testid="line-details" aria-live="polite">
         {selectedMetric ? (
-          <LineStatsCard metric={selectedMetric} references={referencesByLine.get(selectedMetric.line) ?? []} activeLevel={level} />
+          <>
+            <Segmented
+              label="Pinned line"
+              value={detail}
+              options={[
+                { value: 'figures', label: 'Figures' },
+                { value: 'instructions', label: 'Instructions' }
+              ]}
+              onChange={(v) => setDetail(v as LineDetail)}
+              testId="line-detail"
+            />
+            {detail === 'figures' ? (
+              <LineStatsCard metric={selectedMetric} references={referencesByLine.get(selectedMetric.line) ?? []} activeLevel={level} />
+            ) : (
+              <LineInstructions references={referencesByLine.get(selectedMetric.line) ?? []} levels={report.levels.map((l) => l.name)} activeLevel={level} />
+            )}
+          </>
         ) : (
           <p className="muted small">Hover a painted line for its figures; click it or a table row to pin them here.</p>
         )}

@@ -16,7 +16,11 @@ export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
   // ---- data structures ----
   { id: 'objects', label: 'Data structures' },
   // ---- query slices ----
-  { id: 'query', label: 'Query' }
+  { id: 'query', label: 'Query' },
+  // ---- over time ----
+  // (A view over a run is one entry here and one panel in SessionView: the per-thread
+  // breakdown, for sessions with several threads, comes in beside this one.)
+  { id: 'timeline', label: 'Timeline' }
 ]
 
 interface Props {
