@@ -23,21 +23,22 @@ describe('run labels in the CLI', () => {
     const lines = strideOk(['info', session], env).split('\n')
     const runs = lines.slice(lines.findIndex((l) => l.startsWith('  runs ')))
     expect(runs.slice(0, 5)).toEqual([
-      '  runs      run 1  L1 32K 8-way 64B',
-      '            run 2  + stride prefetcher on L1',
-      '            run 3  pad B by 64B',
-      '            run 4  L1 32K 8-way 64B (as run 1)',
-      '            run 5  L1 64K (was 32K)'
+      // A function's trace: run 1 warmed by the whole program, what-ifs replay the function alone.
+      '  runs      run 1  L1 32K 8-way 64B (warmed by the whole program)',
+      '            run 2  + stride prefetcher on L1 (cold, function-only)',
+      '            run 3  pad B by 64B (cold, function-only)',
+      '            run 4  L1 32K 8-way 64B (as run 1) (cold, function-only)',
+      '            run 5  L1 64K (was 32K) (cold, function-only)'
     ])
   })
 
   it('stride runs renames a run, keeps the name, and goes back to the derived label', () => {
-    expect(strideOk(['runs', session, '--run', '2', '--rename', 'stride pf try'], env).trim()).toBe('run 2  stride pf try')
-    expect(strideOk(['info', session], env)).toContain('            run 2  stride pf try\n')
-    expect(strideOk(['runs', session], env).split('\n')[1]).toBe('run 2  stride pf try')
+    expect(strideOk(['runs', session, '--run', '2', '--rename', 'stride pf try'], env).trim()).toBe('run 2  stride pf try (cold, function-only)')
+    expect(strideOk(['info', session], env)).toContain('            run 2  stride pf try (cold, function-only)\n')
+    expect(strideOk(['runs', session], env).split('\n')[1]).toBe('run 2  stride pf try (cold, function-only)')
     const json = JSON.parse(strideOk(['runs', session, '--run', '2', '--json'], env)) as { runs: Array<{ run: number; name: string | null; label: string }> }
     expect(json.runs).toMatchObject([{ run: 2, name: 'stride pf try', label: 'stride pf try' }])
-    expect(strideOk(['runs', session, '--run', '2', '--rename', ''], env).trim()).toBe('run 2  + stride prefetcher on L1')
+    expect(strideOk(['runs', session, '--run', '2', '--rename', ''], env).trim()).toBe('run 2  + stride prefetcher on L1 (cold, function-only)')
     const bad = stride(['runs', session, '--rename', 'x'], env)
     expect(bad.status).toBe(2)
     expect(bad.stderr.trim()).toMatch(/^stride runs: --rename names one run: give it with --run N/)

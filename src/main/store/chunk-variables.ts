@@ -86,6 +86,10 @@ export class StoredChunkVariables {
   static open(db: Db, variableBound = Number.POSITIVE_INFINITY): StoredChunkVariables | null {
     const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_variables'").get()
     if (!has) return null
+    // A trace killed before naming its data structures (SIGKILL mid-trace: a partial session)
+    // stored columns of ids no table names: its runs count by point, as a session without them.
+    const named = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'variables'").get() && db.prepare('SELECT 1 FROM variables LIMIT 1').get()
+    if (!named) return null
     const { chunks } = db.prepare('SELECT COUNT(*) AS chunks FROM trace_chunks').get() as { chunks: number }
     const { columns } = db.prepare('SELECT COUNT(*) AS columns FROM chunk_variables').get() as { columns: number }
     return chunks > 0 && columns === chunks ? new StoredChunkVariables(db, variableBound) : null

@@ -2,7 +2,9 @@
  * The shadow counts a trace's first simulation keeps (shadow-counts.ts): `stride trace --cache`
  * stores them beside run 1, `stride advise` reads them, and its advice is byte for byte the
  * advice of a replay of the trace (the same session without the table, and a what-if run of
- * the same cache, which keeps none). A row taken for another trace length is not used.
+ * the same cache, which keeps none). A row taken for another trace length is not used. The
+ * function's trace is cold (`--no-context`): a run warmed by the whole program keeps no shadow
+ * (it would need the rest of the program's accesses too).
  */
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -26,7 +28,7 @@ describe('shadow counts kept by the first simulation', () => {
   let session: string
   beforeAll(() => {
     session = join(home, 'conflict.stride')
-    strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session, '--cache', 'L1:128K:2:128', '--cache', 'L2:1M:8:128'], env)
+    strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--no-context', '--out', session, '--cache', 'L1:128K:2:128', '--cache', 'L2:1M:8:128'], env)
   })
 
   it('are stored for run 1 and its first level only', () => {

@@ -92,9 +92,10 @@ describe('stride trace (Valgrind backend)', () => {
 
   it('--cache simulates the trace right after it, as stride simulate would, and stores the run', () => {
     const session = join(dir, 'conflict-cache.stride')
-    const out = strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--out', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
+    // Cold (--no-context): a later simulate replays the function's accesses alone, as this first run then does.
+    const out = strideOk(['trace', '--launch', example('conflict'), '--functions', 'sumfunc', '--no-context', '--out', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
     expect(out).toMatch(/^24577 events, .* -> .*conflict-cache\.stride$/m)
-    expect(out).toMatch(/^run 1: L1 32768B 8-way 64B lines \(Cachegrind-compatible\)$/m)
+    expect(out).toMatch(/^run 1: L1 32768B 8-way 64B lines \(Cachegrind-compatible\) \(cold, function-only\)$/m)
     expect(out).toMatch(/conflict\.c:30 +24576 +0 +3072 +0$/m)
     // The same hierarchy simulated afterwards: the same run, row for row.
     strideOk(['simulate', session, '--cache', 'L1:32K:8:64', '--cachegrind-compatible'], env)
