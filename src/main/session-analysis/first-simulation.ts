@@ -82,7 +82,7 @@ export class FirstSimulation {
     } = {}
   ) {
     this.withContext = context
-    this.live = new LiveSimulation(config, LIVE_MAX_BYTES, context)
+    this.live = new LiveSimulation(config, LIVE_MAX_BYTES)
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
 

@@ -50,14 +50,15 @@ export class LiveSimulation implements ChunkFeed {
   private tail: Promise<void> = Promise.resolve()
   private failure: string | null = null
 
+  /**
+   * With whole-program context the tracer feeds the rest of the program's accesses too
+   * (feedContext), not chunk by chunk through the writer; the first level's shadow takes them as
+   * the hierarchy does (they move its lines and count for no reference), so the advisor's
+   * classes are the warmed run's.
+   */
   constructor(
     private readonly config: HierarchyConfig,
-    private readonly maxBytes = LIVE_MAX_BYTES,
-    /**
-     * Fed by the tracer with the rest of the program's accesses too (feedContext), not chunk by
-     * chunk by the writer. The first level's shadow is then not kept: it would need them as well.
-     */
-    private readonly withContext = false
+    private readonly maxBytes = LIVE_MAX_BYTES
   ) {}
 
   /** Queues one chunk (`table`: every point it names); resolves once done with the arrays, never rejects. */
@@ -123,7 +124,7 @@ export class LiveSimulation implements ChunkFeed {
         // CPU from it, not add any.
         tlbThread: tlbThreadPays(3)
       })
-      this.shadow = this.withContext ? null : firstLevelShadow(this.config)
+      this.shadow = firstLevelShadow(this.config)
     }
   }
 

@@ -63,6 +63,30 @@ describe('NativeMissClassifier', () => {
       expect(got.shadow.some((x) => x > 0) && got.cold.some((x) => x > 0)).toBe(true)
     })
 
+  it('context accesses (SIM_CONTEXT | flags) move lines and mark them seen, and count for no point', () => {
+    const cache = { size: 2048, assoc: 4, lineSize: 64 }
+    const points = 9
+    const kinds = Uint8Array.from({ length: points + 1 }, (_, p) => (p === points ? 0 : p % 3))
+    const batch = trace(20_000, points + 1, 7)
+    // Point `points` stands for the rest of the program: as context codes in one run, as a
+    // read-only point of its own in the other; the other points' counts must agree.
+    const withContext = { ...batch, points: batch.points.map((p, i) => (p === points ? (0xfffffff0 | (1 + (i % 15))) >>> 0 : p)) }
+    const native = new NativeMissClassifier(cache)
+    native.run(withContext, kinds.subarray(0, points))
+    const asPoint = new NativeMissClassifier(cache)
+    asPoint.run(batch, kinds)
+    const got = native.counts(points)
+    const want = asPoint.counts(points + 1)
+    expect([...got.shadow]).toEqual([...want.shadow].slice(0, points))
+    expect([...got.cold]).toEqual([...want.cold].slice(0, points))
+    expect(got.sets && [...got.sets]).toEqual(want.sets && [...want.sets].slice(0, points))
+    // The context mattered: without it the points see other misses.
+    const alone = new NativeMissClassifier(cache)
+    const kept = [...batch.points].flatMap((p, i) => (p === points ? [] : [i]))
+    alone.run({ count: kept.length, points: Uint32Array.from(kept, (i) => batch.points[i]!), addresses: Float64Array.from(kept, (i) => batch.addresses[i]!), sizes: Uint16Array.from(kept, (i) => batch.sizes[i]!) }, kinds.subarray(0, points))
+    expect([...alone.counts(points).cold]).not.toEqual([...got.cold])
+  })
+
   it('the point table may grow between batches, and a larger final table counts nothing for the new points', async () => {
     const cache = { size: 1024, assoc: 4, lineSize: 64 }
     const batch = trace(5_000, 10, 3)

@@ -10,6 +10,7 @@
  * (a point's first access in the chunk always is): varint pairs (accesses skipped since the
  * last kept one, variable id), then brotli. A chunk decodes on its own, with its points.
  */
+import { UNFINISHED_MESSAGE } from './recording-state'
 import { brotliCompressSync, brotliDecompressSync, constants, crc32 } from 'node:zlib'
 import type { Statement } from 'better-sqlite3'
 import { StrideError } from '../../shared/errors'
@@ -86,10 +87,11 @@ export class StoredChunkVariables {
   static open(db: Db, variableBound = Number.POSITIVE_INFINITY): StoredChunkVariables | null {
     const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_variables'").get()
     if (!has) return null
-    // A trace killed before naming its data structures (SIGKILL mid-trace: a partial session)
-    // stored columns of ids no table names: its runs count by point, as a session without them.
-    const named = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'variables'").get() && db.prepare('SELECT 1 FROM variables LIMIT 1').get()
-    if (!named) return null
+    // A trace killed before its end (SIGKILL mid-trace: a partial session) stored columns of ids
+    // its data structures, named at the end, never got: its runs count by point, as a session
+    // without columns.
+    const stop = db.prepare("SELECT value FROM meta WHERE key = 'stopMessage'").pluck().get()
+    if (stop === JSON.stringify(UNFINISHED_MESSAGE)) return null
     const { chunks } = db.prepare('SELECT COUNT(*) AS chunks FROM trace_chunks').get() as { chunks: number }
     const { columns } = db.prepare('SELECT COUNT(*) AS columns FROM chunk_variables').get() as { columns: number }
     return chunks > 0 && columns === chunks ? new StoredChunkVariables(db, variableBound) : null

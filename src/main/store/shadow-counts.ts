@@ -11,6 +11,7 @@
 import { endianness } from 'node:os'
 import type { ShadowCounts } from '../analysis/advice/miss-classes'
 import { hasTable, type Db } from './open-db'
+import { warmedRuns } from './run-context'
 import { SHADOW_COUNTS_TABLE } from './optional-tables'
 
 /** Typed arrays as this machine lays them out: a big-endian machine neither writes nor reads them. */
@@ -47,6 +48,7 @@ export function writeShadowCounts(db: Db, key: ShadowKey, counts: ShadowCounts):
 }
 
 interface Row {
+  run: number
   format: number
   size: number
   assoc: number
@@ -79,12 +81,15 @@ const counted = (a: Float64Array, most: number): boolean => a.every((x) => Numbe
 export function readShadowCounts(db: Db, key: ShadowKey, points: number, { firstLevel = false, layout = false }: { firstLevel?: boolean; layout?: boolean } = {}): ShadowCounts | null {
   if (!usable || layout || !hasTable(db, 'shadow_counts')) return null
   const exact = db.prepare('SELECT * FROM shadow_counts WHERE run = ? AND level = ?').get(key.run, key.level) as Row | undefined
+  // A run warmed by the whole program (run-context.ts) saw other accesses: its row serves it
+  // alone, and another run's row never serves it.
+  const warmed = warmedRuns(db)
   const row =
     exact ??
-    (firstLevel
+    (firstLevel && !warmed.has(key.run)
       ? (db
-          .prepare('SELECT * FROM shadow_counts WHERE size = ? AND assoc = ? AND line_size = ? AND events = ? AND points = ? AND format = ? ORDER BY run LIMIT 1')
-          .get(key.size, key.assoc, key.lineSize, key.events, points, FORMAT) as Row | undefined)
+          .prepare('SELECT * FROM shadow_counts WHERE size = ? AND assoc = ? AND line_size = ? AND events = ? AND points = ? AND format = ? ORDER BY run')
+          .all(key.size, key.assoc, key.lineSize, key.events, points, FORMAT) as Row[]).find((r) => !warmed.has(r.run))
       : undefined)
   if (!row || row.format !== FORMAT || row.points !== points) return null
   if (row.size !== key.size || row.assoc !== key.assoc || row.line_size !== key.lineSize || row.events !== key.events) return null
