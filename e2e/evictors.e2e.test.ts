@@ -45,15 +45,17 @@ describe('evictor graph', () => {
     expect(cycleOf(await cycles.first().locator('.evictor-cycle-label').textContent(), [A, B, C])).toBe(true)
     const cyclic = await page.locator('[data-testid="evictor-node-button"].cyclic').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))
     expect(cyclic.sort()).toEqual([A, B, C])
-    // The stray one-eviction edge is under the default 5% threshold.
-    expect(await page.getByTestId('evictor-counts').textContent()).toMatch(/^3 nodes · 3 edges · 1 hidden/)
+    // The stray edges (a one-eviction edge; the rest of the program's, the run being warmed by
+    // it) are under the default 5% threshold.
+    expect(await page.getByTestId('evictor-counts').textContent()).toMatch(/^3 nodes · 3 edges · [1-9]\d* hidden/)
     await screenshot(page, 'evictors-1-graph')
 
-    // Threshold 0 shows the stray edge too (unknown_Read_33@sumfunc+… evicted one of B's lines): still one
-    // cycle, and the new node is not in it. Back at 5%, the nodes keep their places.
+    // Threshold 0 shows the stray edges too (unknown_Read_33@sumfunc+… evicted one of B's lines;
+    // the rest of the program, which warmed the run, evicted a few): still one cycle, and the new
+    // nodes are not in it. Back at 5%, the nodes keep their places.
     const slider = page.getByTestId('evictor-threshold')
     await slider.fill('0')
-    await expect.poll(() => page.getByTestId('evictor-counts').textContent()).toMatch(/^4 nodes · 4 edges/)
+    await expect.poll(() => page.getByTestId('evictor-counts').textContent()).toMatch(/^5 nodes · 6 edges/)
     expect(await cycles.count()).toBe(1)
     const stray = (await nodeIds()).find((id) => id.startsWith('unknown_Read_'))!
     expect(stray).toMatch(/^unknown_Read_33@sumfunc\+0x[0-9a-f]+$/)
@@ -81,7 +83,8 @@ describe('evictor graph', () => {
     const detailText = (await details.textContent())!
     expect(detailText.startsWith(B)).toBe(true)
     expect(detailText).toMatch(/conflict\.c:30.*in cycle 1/s)
-    expect(detailText).toMatch(new RegExp(`Evicted by\\s*${A.replace(/\+/g, '\\+')} 100%`))
+    // All or nearly all (the run is warmed by the rest of the program, which evicts a few).
+    expect(detailText).toMatch(new RegExp(`Evicted by\\s*${A.replace(/\+/g, '\\+')} (9[5-9]|100)%`))
     await screenshot(page, 'evictors-3-node-selected')
     await page.getByTestId('evictor-show-source').click()
     await expect.poll(() => page.getByTestId('source-view').getAttribute('data-selected-line'), { timeout: 30_000 }).toBe('30')
@@ -97,7 +100,8 @@ describe('evictor graph', () => {
     // Exports: the CSV has METRIC's edges, the PNG is a PNG.
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('evictor-export-csv').click()])
     const csvText = readFileSync((await csv.path())!, 'utf8')
-    expect(csvText).toContain(`${C},${A},8192,1.000000,1`)
+    // C evicts A's lines (all of them but the one the rest of the program had in the cache).
+    expect(csvText).toMatch(new RegExp(`^${C.replace(/\+/g, '\\+')},${A.replace(/\+/g, '\\+')},819[12],1\\.000000,1$`, 'm'))
     const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('evictor-export-png').click()])
     const bytes = readFileSync((await png.path())!)
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
