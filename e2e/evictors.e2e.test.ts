@@ -24,6 +24,8 @@ describe('evictor graph', () => {
   it('shows the conflict example’s 3-cycle, selects a clicked node’s line, exports CSV and PNG', async () => {
     const { page, problems } = await newPage(web.browser)
     await launchExample(page, web.server.url, 'conflict')
+    // A function's trace: its first run says it was warmed by the whole program.
+    await expect.poll(() => page.getByTestId('run-context').first().textContent()).toBe('warmed by the whole program')
     await page.getByTestId('tab-evictors').click()
     const canvas = page.getByTestId('evictor-canvas')
     await expect.poll(() => canvas.getAttribute('data-layout-state'), { timeout: 30_000 }).toBe('done')

@@ -2,6 +2,7 @@
 import { useState } from 'react'
 import type { RunSummary } from '../../shared/domain'
 import { describeHierarchy } from '../../shared/run-labels'
+import { cacheContextText } from '../../shared/cache-context'
 import { formatCompact, formatDate } from '../logic/format'
 
 export { describeHierarchy }
@@ -64,6 +65,12 @@ export function RunList({ runs, current, onSelect, onRename }: Props) {
                 <span className="run-config" data-testid="run-label">
                   {r.label}
                 </span>
+                {/* A function's trace: its first run warmed by the whole program, what-ifs cold. */}
+                {r.cacheContext && (
+                  <span className="muted small" data-testid="run-context">
+                    {cacheContextText(r.cacheContext)}
+                  </span>
+                )}
                 <span className="muted small">{formatCompact(r.accesses)} accesses</span>
               </button>
               {onRename && (
