@@ -2,6 +2,7 @@
 #include "addon.h"
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Bumped when the JavaScript side must not load an older build (the loader checks it). */
@@ -69,6 +70,56 @@ napi_value stride_external(napi_env env, void *data, napi_finalize finalize, con
   }
   STRIDE_CALL(env, napi_type_tag_object(env, out, tag));
   return out;
+}
+
+static void hold_release(napi_env env, StrideHold *h) {
+  if (!h->held) return;
+  for (int k = 0; k < h->count; k++) napi_delete_reference(env, h->refs[k]);
+  h->held = false;
+}
+
+static void binding_finalize(napi_env env, void *data, void *hint) {
+  (void)hint;
+  hold_release(env, data);
+  free(data);
+}
+
+void *stride_binding(napi_env env, napi_value given, size_t size, const napi_type_tag *tag, const char *what, napi_value *out) {
+  napi_valuetype type;
+  if (napi_typeof(env, given, &type) != napi_ok) return NULL;
+  void *b;
+  *out = given;
+  if (type == napi_null || type == napi_undefined) {
+    b = calloc(1, size);
+    if (!b) {
+      stride_throw(env, "out of memory binding arrays");
+      return NULL;
+    }
+    *out = stride_external(env, b, binding_finalize, tag);
+    if (!*out) return NULL;
+  } else if (!(b = stride_unwrap(env, given, tag, what)))
+    return NULL;
+  hold_release(env, b);
+  return b;
+}
+
+bool stride_hold(napi_env env, StrideHold *h, const napi_value *arrays, int count, const char *what) {
+  hold_release(env, h);
+  if (count > STRIDE_HOLD_MAX) {
+    stride_throw(env, "stride core: a binding holds too many arrays");
+    return false;
+  }
+  for (int k = 0; k < count; k++)
+    if (napi_create_reference(env, arrays[k], 1, &h->refs[k]) != napi_ok) {
+      for (int j = 0; j < k; j++) napi_delete_reference(env, h->refs[j]);
+      char message[120];
+      snprintf(message, sizeof message, "cannot hold %s", what);
+      stride_throw(env, message);
+      return false;
+    }
+  h->count = count;
+  h->held = true;
+  return true;
 }
 
 napi_value stride_set(napi_env env, napi_value obj, const char *name, napi_value v) {

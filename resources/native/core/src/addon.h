@@ -39,6 +39,22 @@ void *stride_unwrap(napi_env env, napi_value v, const napi_type_tag *tag, const 
 /* An external owning `data` (freed by `finalize` when collected), tagged with its kind. */
 napi_value stride_external(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag);
 
+/* The typed arrays a binding holds between calls (traceScanBind, traceAttributeBind): references
+ * keep them, and so their memory, alive while a loop writes through pointers into them. The
+ * hold is the first member of the binding's struct. */
+#define STRIDE_HOLD_MAX 24
+typedef struct {
+  napi_ref refs[STRIDE_HOLD_MAX];
+  int count;
+  bool held;
+} StrideHold;
+
+/* The binding `given` (made by stride_binding with `tag`), its arrays let go; or, for null or
+ * undefined, a new one of `size` bytes (zeroed), returned in *out. NULL after throwing. */
+void *stride_binding(napi_env env, napi_value given, size_t size, const napi_type_tag *tag, const char *what, napi_value *out);
+/* Holds `count` arrays; false after throwing (nothing held then). */
+bool stride_hold(napi_env env, StrideHold *h, const napi_value *arrays, int count, const char *what);
+
 /* obj[name] = v; returns obj, or NULL when it failed (an exception is pending). */
 napi_value stride_set(napi_env env, napi_value obj, const char *name, napi_value v);
 napi_value stride_number(napi_env env, double d);

@@ -38,8 +38,7 @@ enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH,
 #define STOP (-2)
 
 typedef struct {
-  napi_ref refs[ARRAYS];
-  bool held;
+  StrideHold hold; /* first: stride_binding's */
   const uint32_t *points;
   const double *addresses;
   size_t batch;
@@ -66,22 +65,9 @@ typedef struct {
 
 static const napi_type_tag BINDING_TAG = {0x5374726964654174ull, 0x7472696275746542ull};
 
-static void release(napi_env env, AttributeBinding *b) {
-  if (!b->held) return;
-  for (int k = 0; k < ARRAYS; k++) napi_delete_reference(env, b->refs[k]);
-  b->held = false;
-}
-
-static void binding_finalize(napi_env env, void *data, void *hint) {
-  release(env, data);
-  free(data);
-}
-
 static napi_value bind(napi_env env, napi_callback_info info) {
   napi_value argv[ARRAYS + 1];
   if (!stride_args(env, info, ARRAYS + 1, argv)) return NULL;
-  napi_valuetype type;
-  if (napi_typeof(env, argv[0], &type) != napi_ok) return NULL;
   size_t n_points, n_addresses, n_epoch, n_low, n_high, n_variable, n_kind, n_run_var, n_run_kind, n_run_count, n_change_low, n_change_high;
   size_t n_threads, n_heap_start, n_heap_end, n_heap_variable, n_state, n_access_variable;
   const uint32_t *points = stride_typed_array(env, argv[1], napi_uint32_array, &n_points, "points");
@@ -106,22 +92,9 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 10 slots");
   if (n_change_low != n_change_high || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
     return stride_throw(env, "traceAttributeBind: changeLow and changeHigh must be of one power-of-two length");
-  AttributeBinding *b;
-  napi_value out = argv[0];
-  if (type == napi_null || type == napi_undefined) {
-    b = calloc(1, sizeof *b);
-    if (!b) return stride_throw(env, "out of memory binding the attribution's arrays");
-    out = stride_external(env, b, binding_finalize, &BINDING_TAG);
-    if (!out) return NULL;
-  } else if (!(b = stride_unwrap(env, argv[0], &BINDING_TAG, "an attribution binding")))
-    return NULL;
-  release(env, b);
-  for (int k = 0; k < ARRAYS; k++)
-    if (napi_create_reference(env, argv[k + 1], 1, &b->refs[k]) != napi_ok) {
-      for (int j = 0; j < k; j++) napi_delete_reference(env, b->refs[j]);
-      return stride_throw(env, "cannot hold the attribution's arrays");
-    }
-  b->held = true;
+  napi_value out;
+  AttributeBinding *b = stride_binding(env, argv[0], sizeof *b, &BINDING_TAG, "an attribution binding", &out);
+  if (!b || !stride_hold(env, &b->hold, argv + 1, ARRAYS, "the attribution's arrays")) return NULL;
   b->points = points;
   b->addresses = addresses;
   b->batch = n_points < n_addresses ? n_points : n_addresses;
@@ -226,7 +199,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
   AttributeBinding *b = stride_unwrap(env, argv[0], &BINDING_TAG, "an attribution binding");
   if (!b || !stride_u32(env, argv[1], &from, "from") || !stride_u32(env, argv[2], &to, "to")) return NULL;
   if (napi_get_value_double(env, argv[3], &epoch) != napi_ok) return stride_throw(env, "traceAttributeRun: epoch must be a number");
-  if (!b->held) return stride_throw(env, "traceAttributeRun: nothing is bound");
+  if (!b->hold.held) return stride_throw(env, "traceAttributeRun: nothing is bound");
   if (from > to || to > b->batch) return stride_throw(env, "traceAttributeRun: from..to must lie within the batch");
   uint32_t i = from;
   const size_t spans = b->spans, runs = b->runs;

@@ -101,8 +101,7 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
 enum { ARG_FROM, ARG_END, ARG_DEFINED, ARG_OUT_AT, ARG_OUT_CAP, ARG_STOP, SCAN_ARGS };
 
 typedef struct {
-  napi_ref refs[SCAN_ARRAYS];
-  bool held;
+  StrideHold hold; /* first: stride_binding's */
   const uint8_t *stage;
   size_t n_stage;
   const int32_t *tool_points;
@@ -119,22 +118,9 @@ typedef struct {
 
 static const napi_type_tag SCAN_TAG = {0x5374726964655363ull, 0x616e42696e643031ull};
 
-static void scan_release(napi_env env, ScanBinding *b) {
-  if (!b->held) return;
-  for (int k = 0; k < SCAN_ARRAYS; k++) napi_delete_reference(env, b->refs[k]);
-  b->held = false;
-}
-
-static void scan_finalize(napi_env env, void *data, void *hint) {
-  scan_release(env, data);
-  free(data);
-}
-
 static napi_value scan_bind(napi_env env, napi_callback_info info) {
   napi_value argv[SCAN_ARRAYS + 1];
   if (!stride_args(env, info, SCAN_ARRAYS + 1, argv)) return NULL;
-  napi_valuetype type;
-  if (napi_typeof(env, argv[0], &type) != napi_ok) return NULL;
   size_t n_stage, n_tool, n_points, n_addresses, n_sizes, n_threads, n_counts;
   const uint8_t *stage = stride_typed_array(env, argv[1], napi_uint8_array, &n_stage, "stage");
   const int32_t *tool_points = stage ? stride_typed_array(env, argv[2], napi_int32_array, &n_tool, "toolPoints") : NULL;
@@ -160,22 +146,9 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
     size_t len = ns_points < ns_addresses ? ns_points : ns_addresses;
     sim = (SimOut){s_points, s_addresses, s_sizes, s_state, len < ns_sizes ? len : ns_sizes};
   }
-  ScanBinding *b;
-  napi_value out = argv[0];
-  if (type == napi_null || type == napi_undefined) {
-    b = calloc(1, sizeof *b);
-    if (!b) return stride_throw(env, "out of memory binding the scan's arrays");
-    out = stride_external(env, b, scan_finalize, &SCAN_TAG);
-    if (!out) return NULL;
-  } else if (!(b = stride_unwrap(env, argv[0], &SCAN_TAG, "a scan binding")))
-    return NULL;
-  scan_release(env, b);
-  for (int k = 0; k < SCAN_ARRAYS; k++)
-    if (napi_create_reference(env, argv[k + 1], 1, &b->refs[k]) != napi_ok) {
-      for (int j = 0; j < k; j++) napi_delete_reference(env, b->refs[j]);
-      return stride_throw(env, "cannot hold the scan's arrays");
-    }
-  b->held = true;
+  napi_value out;
+  ScanBinding *b = stride_binding(env, argv[0], sizeof *b, &SCAN_TAG, "a scan binding", &out);
+  if (!b || !stride_hold(env, &b->hold, argv + 1, SCAN_ARRAYS, "the scan's arrays")) return NULL;
   b->stage = stage, b->n_stage = n_stage;
   b->tool_points = tool_points, b->n_tool = n_tool;
   b->points = points, b->addresses = addresses, b->sizes = sizes, b->threads = threads;
@@ -196,7 +169,7 @@ static napi_value scan_run(napi_env env, napi_callback_info info) {
   if (argc < 1) return stride_throw(env, "traceScanRun: give the binding");
   ScanBinding *b = stride_unwrap(env, argv[0], &SCAN_TAG, "a scan binding");
   if (!b) return NULL;
-  if (!b->held) return stride_throw(env, "traceScanRun: nothing is bound");
+  if (!b->hold.held) return stride_throw(env, "traceScanRun: nothing is bound");
   uint32_t *a = b->args;
   uint32_t from = a[ARG_FROM], end = a[ARG_END], out_at = a[ARG_OUT_AT], out_cap = a[ARG_OUT_CAP];
   if (from % RECORD || from > end || end > b->n_stage) return stride_throw(env, "traceScan: from and end must be record offsets within the stage");
