@@ -16,6 +16,7 @@ import type { LaunchedTool } from './tool-launch'
 import { NativeScan, noSimBatch, type AccessBatch, type SimBatch } from './native-scan'
 import { readToolRecords } from './record-ring'
 import { grownFor } from '../../typed-arrays'
+import { SIM_CONTEXT } from '../../simulate/native-hierarchy'
 import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSink } from './tool-stream'
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
@@ -48,8 +49,6 @@ export interface ContextFeed {
   feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array): Promise<void>
 }
 
-/** As SIM_CONTEXT in resources/native/core/src/sim/hierarchy.h: a context access's point code (| its flags). */
-const SIM_CONTEXT = 0xfffffff0
 /** Accesses per simulator batch: large enough that a batch's hand-over costs nothing per access. */
 const SIM_BATCH = 1 << 18
 

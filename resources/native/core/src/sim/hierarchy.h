@@ -4,6 +4,7 @@
  * tests hold it to: identical counts, extras, evictors, timelines and miss streams. */
 #ifndef STRIDE_SIM_HIERARCHY_H
 #define STRIDE_SIM_HIERARCHY_H
+#include "context.h"
 #include "evictors.h"
 #include "level.h"
 
@@ -17,13 +18,6 @@ enum { KIND_READ = 0, KIND_WRITE = 1, KIND_MODIFY = 2 };
 #define OWNER_WRITEBACK (-3)
 /* The rest of the program: a line brought in, or an eviction made, by a context access. */
 #define OWNER_CONTEXT (-4)
-/* A batch's point SIM_CONTEXT | flags is a context access (a function-scoped trace's first
- * simulation, warmed by the rest of the program): an access of no point, which changes the
- * cache and TLB state as a demand access does and counts nothing (no point's counts, no
- * timeline interval; it marks no bytes used and trains no stride prefetcher). Its flags say
- * what the folded accesses to its line did (the Valgrind tool's ST_CTX_*): */
-#define SIM_CONTEXT 0xfffffff0u
-enum { CTX_READ = 1, CTX_WRITE_FIRST = 2, CTX_WRITE_AFTER = 4, CTX_MODIFY_AFTER = 8 };
 #define SIM_MAX_LEVELS 16
 
 /* One level as configured (caches: every field; TLB levels: geometry and policy). */

@@ -1,5 +1,6 @@
 /* The fully associative LRU shadow; see shadow.h. Every step mirrors MissClassifier.touch. */
 #include "shadow.h"
+#include "context.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,15 +214,14 @@ static inline uint64_t *seen_bits_of(Shadow *s, int64_t page, bool make, bool *f
   return s->last_bits;
 }
 
-/* A batch's point code from here up is a context access (sim/hierarchy.h SIM_CONTEXT): the rest
- * of the program's, in a function's trace warmed by it. It moves lines in the shadow (and marks
- * them seen) as any access does, and counts for no point: a fully associative LRU cares only
- * which lines were touched in which order, so its folded reads and writes are one touch. */
-#define CONTEXT_CODES 0xfffffff0u
+/* A context access (SIM_CONTEXT, context.h: the rest of the program's, in a function's trace
+ * warmed by it) moves lines in the shadow (and marks them seen) as any access does, and counts
+ * for no point: a fully associative LRU cares only which lines were touched in which order, so
+ * its folded reads and writes are one touch. */
 
 /* 0: hit, 1: miss, 2: first touch; -1: out of memory. */
 static inline int touch(Shadow *s, uint32_t point, int64_t line) {
-  if (s->set_bits && point < CONTEXT_CODES) {
+  if (s->set_bits && point < SIM_CONTEXT) {
     /* A mask for the usual power-of-two set count: a 64-bit division per access is not free. */
     uint64_t set = (s->sets & (s->sets - 1)) == 0 ? (uint64_t)line & (s->sets - 1) : (uint64_t)line % s->sets;
     s->set_bits[(size_t)point * s->sets + set] = 1;
@@ -277,7 +277,7 @@ static inline bool access_one(Shadow *s, uint32_t p, double address, uint16_t si
     miss |= r != 0;
     cold |= r == 2;
   }
-  if (p >= CONTEXT_CODES) return true;
+  if (p >= SIM_CONTEXT) return true;
   if (miss) s->shadow_misses[p]++;
   if (cold) s->cold_misses[p]++;
   return true;
@@ -286,7 +286,7 @@ static inline bool access_one(Shadow *s, uint32_t p, double address, uint16_t si
 const char *shadow_run(Shadow *s, uint32_t count, const uint32_t *points, const double *addresses, const uint16_t *sizes, const uint8_t *kinds, size_t n_kinds) {
   uint32_t most = 0;
   for (uint32_t i = 0; i < count; i++)
-    if (points[i] >= most && points[i] < CONTEXT_CODES) most = points[i] + 1;
+    if (points[i] >= most && points[i] < SIM_CONTEXT) most = points[i] + 1;
   const char *why = shadow_grow(s, most);
   if (why) return why;
   for (uint32_t i = 0; i < count; i++) {

@@ -13,6 +13,7 @@
  *     when the touch table is full (the caller grows it and calls again) or at a point outside
  *     the point table. A point's touches are a list (firstTouch, nextTouch): most have one. */
 #include "../addon.h"
+#include "../sim/context.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,9 +148,6 @@ static napi_value decode(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* As SIM_CONTEXT in sim/hierarchy.h: point codes from here up are context records. */
-#define SIM_CONTEXT_CODES 0xfffffff0u
-
 static napi_value remap(napi_env env, napi_callback_info info) {
   napi_value argv[11];
   if (!stride_args(env, info, 11, argv)) return NULL;
@@ -180,7 +178,7 @@ static napi_value remap(napi_env env, napi_callback_info info) {
     uint32_t p = points[i];
     int32_t v = variables[i];
     /* A context access (whole-program context, the rest of the program): no touch, its code kept. */
-    if (p >= SIM_CONTEXT_CODES) {
+    if (p >= SIM_CONTEXT) {
       out[i] = p;
       continue;
     }

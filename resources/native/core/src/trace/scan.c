@@ -7,10 +7,11 @@
  * batch holds outCap accesses; every record it passed is in the batch at outAt, outAt + 1, ...
  * With a simulator batch bound (a function-scoped trace with whole-program context), every
  * access also goes there, and so does every context record (format 3, kinds 16..31: an access
- * of the rest of the program), as the point SIM_CONTEXT | its flags (sim/hierarchy.h), in stream
+ * of the rest of the program), as the point SIM_CONTEXT | its flags (sim/context.h), in stream
  * order; the scan also stops when that batch is full. Without one, context records are skipped. */
 #pragma GCC optimize("strict-aliasing")
 #include "../addon.h"
+#include "../sim/context.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,6 @@
 /* A context record's tag: CONTROL | (16 + flags) << 8, no slots. */
 #define CONTEXT_MASK 0xfffff0ffu
 #define CONTEXT_TAG (CONTROL | 16u << 8)
-/* As SIM_CONTEXT in sim/hierarchy.h: the simulator's point code of a context access. */
-#define SIM_CONTEXT_POINT 0xfffffff0u
 
 /* The simulator's batch (NULL points: none): its used count and capacity live in state[0..1];
  * state[2] gets the batch index after the last access copied (context records passed over
@@ -48,7 +47,7 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
         memcpy(&lo, r, 4);
         memcpy(&hi, r + 4, 4);
         memcpy(&size, r + 12, 2);
-        sim.points[so] = SIM_CONTEXT_POINT | ((tag >> 8) & 15);
+        sim.points[so] = SIM_CONTEXT | ((tag >> 8) & 15);
         sim.addresses[so] = (double)hi * 4294967296.0 + (double)lo;
         sim.sizes[so] = size;
         so++;
