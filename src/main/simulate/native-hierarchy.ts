@@ -32,7 +32,7 @@ interface SimExports {
 const core = (): SimExports => nativeCore() as unknown as SimExports
 
 /**
- * A batch's point SIM_CONTEXT | flags (resources/native/core/src/sim/hierarchy.h) is a context
+ * A batch's point SIM_CONTEXT | flags (resources/native/core/src/sim/context.h) is a context
  * access: the rest of the program's, warming a function-scoped trace's first simulation. It
  * changes the cache and TLB state as a demand access does and counts for no point; its
  * evictions are OWNER_CONTEXT's. The native simulator only (the reference model has no such
