@@ -805,18 +805,18 @@ void sim_finish(Sim *s) {
   for (uint32_t l = 0; l < s->n_levels; l++) {
     SimLevel *v = &s->levels[l];
     if (!v->words) continue;
-    for (size_t p = 0; p < v->positions; p++) {
-      if (!level_set_ready(v, (uint32_t)(p / v->assoc))) {
-        p += v->assoc - 1;
-        continue;
+    /* Sets never used were never made (level.h): nothing of theirs is resident. */
+    for (uint32_t set = 0; set <= v->set_mask; set++) {
+      if (!level_set_ready(v, set)) continue;
+      for (size_t p = (size_t)set * v->assoc; p < (size_t)(set + 1) * v->assoc; p++) {
+        if (v->tags[p] == SIM_EMPTY) continue;
+        uint32_t slot = v->slots[p];
+        int32_t owner = line_at(v, slot)->owner;
+        if (owner < 0) continue;
+        uint64_t *row = stat_row(s, owner, l);
+        row[ST_USED_BYTES] += level_used_bytes(v, slot);
+        row[ST_LINE_ENDS]++;
       }
-      if (v->tags[p] == SIM_EMPTY) continue;
-      uint32_t slot = v->slots[p];
-      int32_t owner = line_at(v, slot)->owner;
-      if (owner < 0) continue;
-      uint64_t *row = stat_row(s, owner, l);
-      row[ST_USED_BYTES] += level_used_bytes(v, slot);
-      row[ST_LINE_ENDS]++;
     }
   }
   if (s->interval && s->until_boundary != s->interval) close_interval(s);
