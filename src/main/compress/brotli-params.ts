@@ -14,8 +14,8 @@ import { constants, type BrotliOptions } from 'node:zlib'
  * kernel's), whose time is then a few ms a chunk. A larger structure is an irregular program's
  * (a real program's whole-program trace: 50-250 KB a chunk), and there the second stage is a
  * trace's largest cost after the first stage: on the corpus's lz4, bzip2 and sort traces
- * (docs/BENCHMARKS.md) quality 4 is 2.4-3.3x faster than 8 for 2.5-3.4% more bytes (9 and 10
- * cost seconds there).
+ * (bench/second-stage.mjs, docs/BENCHMARKS.md) quality 4 is 2.5-3.0x faster than 8 for 1.9-3.4%
+ * more bytes (9 and 10 cost seconds there).
  */
 export const structureQuality = (bytes: number, events: number): number => (bytes <= 512 ? 9 : bytes <= 8192 || bytes <= events / 16 ? 10 : 4)
 
@@ -25,9 +25,9 @@ const SMALL_RESIDUE = 1 << 18
 /**
  * A large residue (a real program's irregular addresses: 0.5-1.2 MB a chunk on the corpus) is
  * the second stage's largest input: at quality 5 brotli took a tenth of a whole-program trace's
- * CPU. Quality 4 is 1.8-2x faster on the corpus's lz4, bzip2 and sort residues, from 2.7%
- * smaller to 2% larger, and decodes 5-15% faster than 2 (which would save another 40% of the
- * encoding for 3-5% more bytes, but every what-if decodes the residue). Up to 256 KiB quality 6:
+ * CPU. Quality 4 is 1.85-1.9x faster on the corpus's lz4 and bzip2 residues, from 2.7% smaller
+ * to 1.9% larger (bench/second-stage.mjs), and decodes 5-12% faster than 2 (which would save
+ * another 45% of the encoding for 3-5% more bytes, but every what-if decodes the residue). Up to 256 KiB quality 6:
  * within 0.3% of 9's size, and 7-9 with a window above 2^16 set up an 8-32 MiB match table per
  * call.
  */
