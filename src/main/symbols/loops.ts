@@ -119,8 +119,8 @@ export function parseLoops(disassembly: string): Loop[] {
 
 /**
  * The loops containing an address, found without a pass over every loop: a whole-program
- * trace names thousands of points in a binary of thousands of loops, and a pass per point
- took 150-200 ms of every lz4 trace. Loops sorted by start; a prefix maximum
+ * trace names thousands of points in a binary of thousands of loops (millions of steps, a pass
+ * per point). Loops sorted by start; a prefix maximum
  * of their ends stops the walk back from the last loop starting at or before the address.
  */
 export class LoopIndex {

@@ -52,8 +52,8 @@ typedef struct {
   /* Slot the last lookup hit or filled. */
   uint32_t slot;
   /* A bit per set made empty, for a level too large to set up whole (NULL: all are): a 256 MiB
-   * last level has 4 M lines, and writing them all took 60 ms and 112 MB of page faults at every
-   * simulation's start, while a program touches a fraction of its sets. */
+   * last level has 4 M lines, and writing them all touched 112 MB at every simulation's start
+   * (a what-if's and a short trace's cost), while a program touches a fraction of its sets. */
   uint64_t *ready;
 } SimLevel;
 

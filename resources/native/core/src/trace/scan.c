@@ -93,7 +93,7 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
  *   traceScanRun(binding): reads args = Uint32Array [from, end, defined, outAt, outCap, stop]
  *     and writes the byte offset it stopped at into stop. The numbers go through a bound array:
  *     with whole-program context a trace scans once per run between two calls or returns
- *     (lua: 8 M runs), and converting five arguments and a result per call was an eighth of it.
+ *     (lua: 8 M runs), and converting five arguments and a result was most of a short run's call.
  * The binding holds references to the arrays (their memory does not move while held); the
  * caller binds again whenever one of them is replaced (grown, or another batch). */
 #define SCAN_ARRAYS 12
