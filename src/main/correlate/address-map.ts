@@ -123,6 +123,12 @@ export class AddressMap {
   private readonly stacks = new Map<number, Frame[]>()
   private frames: Frame[] = []
   private thread = 0
+  /**
+   * Per thread id below 2^16 (the Valgrind tool's), the CFA of its innermost frame (Infinity:
+   * none): a return with the stack pointer below it pops nothing, which the native record scan
+   * decides without calling in (native-scan.ts FrameFilter).
+   */
+  readonly topCfa = new Float64Array(1 << 16).fill(Infinity)
   /** The last range that answered (consecutive accesses mostly hit the same variable), and the rest of MapState. */
   private readonly state = new Float64Array(MapState.length)
   /**
@@ -312,6 +318,7 @@ export class AddressMap {
   /** The current thread's frames changed: their hull, for the native loop. */
   private framesChanged(): void {
     const top = this.frames[this.frames.length - 1]
+    if (this.thread >= 0 && this.thread < this.topCfa.length) this.topCfa[this.thread] = top ? top.cfa : Infinity
     this.state[MapState.framesLow] = top ? top.low : Infinity
     this.state[MapState.framesHigh] = top ? top.high : -Infinity
     // Another thread's local may be reached through a pointer (resolve() looks there last).

@@ -81,6 +81,26 @@ describe('Correlator', () => {
 
 describe('Correlator.attributeBatch', () => {
   // The reference counts one access at a time, as the correlator did before runs: each
+  it("keeps the frame filter current: the kept functions' entries, each thread's innermost frame", () => {
+    const c = new Correlator(layout())
+    expect([...c.frameFilter().entries]).toEqual([])
+    c.programLoaded(0x100000)
+    const { entries, top } = c.frameFilter()
+    expect([...entries]).toEqual([0x101100])
+    expect(top[0]).toBe(Infinity)
+    c.enterFunction(0x101100, 0x7ff000, 0)
+    c.enterFunction(0x101100, 0x7fe000, 3)
+    expect([top[0], top[3]]).toEqual([0x7ff008, 0x7fe008])
+    // A return below the frame pops nothing; at its CFA it pops it (leaveTo's rule).
+    c.leaveFunction(0x7ff000, 0)
+    expect(top[0]).toBe(0x7ff008)
+    c.leaveFunction(0x7ff008, 0)
+    expect([top[0], top[3]]).toEqual([Infinity, 0x7fe008])
+    // An entry of a function without kept locals changes nothing.
+    c.enterFunction(0x101200, 0x7fd000, 3)
+    expect(top[3]).toBe(0x7fe008)
+  })
+
   // point's histogram created at its first access, a variable entered at its first touch
   // (the order breaks ties in dominantVariable), reads and writes by the point's kind.
   function setUp() {

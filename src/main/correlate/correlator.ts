@@ -66,8 +66,21 @@ export class Correlator {
   private pending: { event: Extract<AllocEvent, { kind: 'alloc' }>; frames: number[] } | null = null
   allocEvents = 0
 
+  /** The functions with kept locals, ascending (frameFilter's entries; replaced, never changed). */
+  private frameEntries = new Float64Array(0)
+
   constructor(private readonly layout: ProgramDataLayout | null) {
     this.variables.push(this.record('unknown', 'unknown', null, null))
+  }
+
+  /**
+   * For a record reader that passes over what changes no frame (the tool's native scan): the
+   * entries of functions with kept locals (enterFunction of any other is a no-op), and per
+   * thread the CFA of the innermost frame (leaveFunction below it pops nothing). Both current
+   * after every call; `entries` is a new array when it changes.
+   */
+  frameFilter(): { entries: Float64Array; top: Float64Array } {
+    return { entries: this.frameEntries, top: this.map.topCfa }
   }
 
   /** Whether instruction addresses are needed (to see function entries). */
@@ -108,6 +121,7 @@ export class Correlator {
       })
       this.entries.set(f.start + offset, frame)
     }
+    this.frameEntries = Float64Array.from([...this.entries.keys()].sort((a, b) => a - b))
   }
 
   /**

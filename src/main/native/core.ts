@@ -11,7 +11,7 @@ import { StrideError } from '../../shared/errors'
 import { projectRoot } from '../paths'
 
 /** Must equal STRIDE_CORE_ABI in resources/native/core/src/addon.c. */
-export const NATIVE_CORE_ABI = 23
+export const NATIVE_CORE_ABI = 24
 
 export interface NativeCoreModule {
   abi(): number

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CacheLevelConfig, HierarchyConfig } from '../../shared/domain'
 import { STAT_FIELDS, STAT_READ_MISSES, STAT_READS, STAT_WRITE_MISSES, type AccessBatch } from './hierarchy'
-import { NativeHierarchy } from './native-hierarchy'
+import { NativeHierarchy, SIM_CONTEXT } from './native-hierarchy'
 import { TouchHierarchy } from './touch-hierarchy'
 import { batch, level } from './test-fixtures'
 
@@ -105,6 +105,34 @@ describe('TouchHierarchy', () => {
     expect([...t.variables.subarray(0, 4)]).toEqual([5, 9, 5, 9])
     expect(Array.from(h.pointResults())).toEqual(Array.from(plain.pointResults()))
     expect(() => h.run(batch([[points, 0, 8]]), Int32Array.of(1))).toThrow(/access point 300 is outside the point table/)
+  })
+
+  it('takes context accesses without data structures: `variables` are the recorded ones, in order, across a table growth', async () => {
+    const points = 300
+    const kinds = new Uint8Array(points)
+    const accesses: Array<[number, number, number]> = []
+    const variables: number[] = []
+    for (let p = 0; p < points; p++)
+      for (const v of [5, 9]) {
+        accesses.push([p, p * 4096 + v * 64, 8])
+        variables.push(v)
+        // The rest of the program between them: a read of a line of its own (SIM_CONTEXT | read).
+        accesses.push([SIM_CONTEXT | 1, 0x4000000 + (p * 2 + v) * 64, 8])
+      }
+    const config: HierarchyConfig = { levels: [level(8192, 2, 64)], cachegrindCompatible: false }
+    const h = new TouchHierarchy(config, kinds)
+    const plain = new NativeHierarchy(config, kinds)
+    await h.runAsync(batch(accesses), Int32Array.from(variables), variables.length)
+    await plain.runAsync(batch(accesses), variables.length)
+    h.finish()
+    plain.finish()
+    const t = h.touchResults()
+    expect(t.count).toBe(600)
+    expect([...t.variables.subarray(596, 600)]).toEqual([5, 9, 5, 9])
+    expect(Array.from(h.pointResults())).toEqual(Array.from(plain.pointResults()))
+    // Fewer data structures than recorded accesses is refused, not read past.
+    const short = new TouchHierarchy(config, kinds)
+    expect(() => short.run(batch([[0, 0, 8], [SIM_CONTEXT | 1, 64, 8], [1, 128, 8]]), Int32Array.of(3))).toThrow(/fewer data structures/)
   })
 
   it('counts each access to the data structure it touched: one reference over two arrays, one of them cached', () => {

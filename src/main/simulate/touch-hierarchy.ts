@@ -16,7 +16,7 @@
 import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
 import type { EvictorCount } from './evictor-matrix'
 import { STAT_FIELDS, sumLevelTotals, type AccessBatch, type TimelineCell } from './hierarchy'
-import { NativeHierarchy, type NativeHierarchyOptions } from './native-hierarchy'
+import { NativeHierarchy, SIM_CONTEXT, type NativeHierarchyOptions } from './native-hierarchy'
 import { grownFor } from '../typed-arrays'
 import { nativeCore } from '../native/core'
 import { StrideError } from '../../shared/errors'
@@ -81,7 +81,7 @@ export class TouchHierarchy {
     if (this.known > 0) this.publish()
   }
 
-  /** Simulates one batch; `variables[i]` is access i's data structure. */
+  /** Simulates one batch; `variables[i]` is access i's data structure (a batch of recorded accesses only). */
   run(batch: AccessBatch, variables: Int32Array): number {
     return this.inner.run(this.remap(batch, variables))
   }
@@ -89,7 +89,8 @@ export class TouchHierarchy {
   /**
    * run on Node's thread pool (the batch's arrays must not change until it settles). A batch
    * with whole-program context (live-simulation.ts) holds `recorded` accesses and context
-   * records (SIM_CONTEXT | flags), which keep their code: they belong to no touch.
+   * records (SIM_CONTEXT | flags), which keep their code: they belong to no touch, and have no
+   * entry in `variables` (the recorded accesses' data structures, in order).
    */
   runAsync(batch: AccessBatch, variables: Int32Array, recorded = batch.count): Promise<number> {
     return this.inner.runAsync(this.remap(batch, variables), recorded)
@@ -169,7 +170,6 @@ export class TouchHierarchy {
   /** The batch with each access's touch for its point; new touches are numbered and published. */
   private remap(batch: AccessBatch, variables: Int32Array): AccessBatch {
     const { count, points } = batch
-    if (variables.length < count) throw new Error(`internal: ${count} accesses but ${variables.length} data structures`)
     if (this.mapped.length < count) this.mapped = new Uint32Array(count)
     const out = this.mapped
     const n = this.pointKinds.length
@@ -177,8 +177,11 @@ export class TouchHierarchy {
     const lastVariable = this.lastVariable.subarray(0, n)
     const lastTouch = this.lastTouch.subarray(0, n)
     const firstTouch = this.firstTouch.subarray(0, n)
-    for (let i = 0; i < count; ) {
-      i += this.remapNative(points.subarray(i, count), variables.subarray(i, count), count - i, lastVariable, lastTouch, firstTouch, this.nextTouch, this.touchVariable, this.touchPoint, this.made, out.subarray(i, count))
+    // `variables` are the recorded accesses' (k: the next one's); context accesses have none.
+    for (let i = 0, k = 0; i < count; ) {
+      const done = this.remapNative(points.subarray(i, count), variables.subarray(k), count - i, lastVariable, lastTouch, firstTouch, this.nextTouch, this.touchVariable, this.touchPoint, this.made, out.subarray(i, count))
+      for (let j = i; j < i + done; j++) if (points[j]! < SIM_CONTEXT) k++
+      i += done
       if (i === count) break
       if (points[i]! >= n) throw new Error(`access point ${points[i]} is outside the point table (${n})`)
       // The touch table is full: grown, and the loop goes on where it stopped.

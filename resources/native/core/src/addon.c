@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Bumped when the JavaScript side must not load an older build (the loader checks it). */
-#define STRIDE_CORE_ABI 23
+#define STRIDE_CORE_ABI 24
 
 napi_value stride_throw(napi_env env, const char *message) {
   napi_throw_error(env, NULL, message);

@@ -84,4 +84,38 @@ describe('NativeScan', () => {
     expect(b.addresses[3]).toBe(0x10)
     expect(() => own.scan(s, 0, 16, toolPoints, 2, other, 0, 3, grown)).toThrow(/shorter/)
   })
+
+  it('passes over entries and returns that change no kept frame, and stops at those that do', () => {
+    const enter = (entry: number, sp: number, thread: number) => [
+      { address: entry, tag: 0xffff0301, thread },
+      { address: sp, tag: 0 }
+    ]
+    const leave = (sp: number, thread: number) => ({ address: sp, tag: 0xffff0400, thread })
+    const s = stage([
+      { address: 0x10, tag: 0 },
+      ...enter(0x1000, 0x7000, 1), // no kept locals
+      leave(0x7008, 1), // thread 1's innermost kept frame is at 0x8000: pops nothing
+      { address: 0x20, tag: 0, thread: 1 },
+      leave(0x8000, 1), // pops it
+      { address: 0x30, tag: 0 },
+      ...enter(0x2000, 0x6000, 2) // kept
+    ])
+    const top = new Float64Array(4).fill(Infinity)
+    top[1] = 0x8000
+    const frames = { entries: Float64Array.of(0x2000, 0x3000), top }
+    const b = batch(8)
+    const counts = new Float64Array(1)
+    const own = new NativeScan()
+    expect(own.scan(s, 0, s.length, Int32Array.of(0), 1, b, 0, 8, counts, undefined, frames)).toBe(5 * 16)
+    expect([...b.addresses.subarray(0, 2)]).toEqual([0x10, 0x20])
+    expect(own.scan(s, 6 * 16, s.length, Int32Array.of(0), 1, b, 2, 8, counts, undefined, frames)).toBe(7 * 16)
+    // An entry whose slot has not arrived yet, and a thread beyond the filter: the tracer's path.
+    const cut = stage(enter(0x1000, 0x7000, 1).slice(0, 1))
+    expect(own.scan(cut, 0, cut.length, Int32Array.of(0), 1, b, 0, 8, counts, undefined, frames)).toBe(0)
+    const farThread = stage([leave(0x7008, 9)])
+    expect(own.scan(farThread, 0, farThread.length, Int32Array.of(0), 1, b, 0, 8, counts, undefined, frames)).toBe(0)
+    // Without a filter every one stops the scan.
+    expect(own.scan(s, 16, s.length, Int32Array.of(0), 1, b, 0, 8, counts)).toBe(16)
+    expect(() => own.scan(s, 0, 16, Int32Array.of(0), 1, b, 0, 8, counts, undefined, { entries: Float64Array.of(2, 1), top })).toThrow(/ascending/)
+  })
 })

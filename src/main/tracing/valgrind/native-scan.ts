@@ -26,6 +26,19 @@ export interface SimBatch {
   state: Uint32Array
 }
 
+/**
+ * The frames the naming keeps, for the scan to pass over function entries and returns that
+ * change none: `entries`, ascending, are the functions with kept locals; `top[thread]` is the
+ * CFA of the thread's innermost kept frame (Infinity: none). The owner keeps both current and
+ * replaces `entries` (a new array) when it changes.
+ */
+export interface FrameFilter {
+  entries: Float64Array
+  top: Float64Array
+}
+
+const NO_FRAME_FILTER: FrameFilter = { entries: new Float64Array(0), top: new Float64Array(0) }
+
 /** No simulator batch (its state still takes outEnd). */
 export const noSimBatch = (): SimBatch => ({ points: new Uint32Array(0), addresses: new Float64Array(0), sizes: new Uint16Array(0), state: new Uint32Array(3) })
 
@@ -43,7 +56,9 @@ type BindScan = (
   simAddresses: Float64Array,
   simSizes: Uint16Array,
   simState: Uint32Array,
-  args: Uint32Array
+  args: Uint32Array,
+  frameEntries: Float64Array,
+  frameTop: Float64Array
 ) => Bound
 /** Reads [from, end, defined, outAt, outCap] from the bound args and writes where it stopped into args[5]. */
 type RunScan = (binding: Bound) => void
@@ -60,7 +75,7 @@ export class NativeScan {
   private readonly noSim = noSimBatch()
   /** The run's numbers, through an array bound with the rest: a call converts no argument (scan.c). */
   private readonly args = new Uint32Array(6)
-  private bound: { stage: Uint8Array; toolPoints: Int32Array; batch: AccessBatch; points: Uint32Array; counts: Float64Array; sim: SimBatch; simPoints: Uint32Array } | null = null
+  private bound: { stage: Uint8Array; toolPoints: Int32Array; batch: AccessBatch; points: Uint32Array; counts: Float64Array; sim: SimBatch; simPoints: Uint32Array; entries: Float64Array; top: Float64Array } | null = null
 
   constructor() {
     const core = nativeCore() as { traceScanBind?: unknown; traceScanRun?: unknown }
@@ -76,13 +91,17 @@ export class NativeScan {
    * one without a session point yet (`toolPoints` -1), or `outCap`; `counts[point]` grows by
    * each access. Returns the byte offset it stopped at. With `sim`, every access and context
    * record also goes there (and the scan stops when it is full); without, context records are
-   * passed over. `sim.state[2]` is then the batch index after the last access copied.
+   * passed over. `sim.state[2]` is then the batch index after the last access copied. With
+   * `frames`, entries and returns that change no kept frame are passed over too (FrameFilter).
    */
-  scan(stage: Uint8Array, from: number, end: number, toolPoints: Int32Array, defined: number, batch: AccessBatch, outAt: number, outCap: number, counts: Float64Array, sim: SimBatch = this.noSim): number {
+  scan(stage: Uint8Array, from: number, end: number, toolPoints: Int32Array, defined: number, batch: AccessBatch, outAt: number, outCap: number, counts: Float64Array, sim: SimBatch = this.noSim, frames: FrameFilter = NO_FRAME_FILTER): number {
     const b = this.bound
-    if (b === null || b.stage !== stage || b.toolPoints !== toolPoints || b.batch !== batch || b.points !== batch.points || b.counts !== counts || b.sim !== sim || b.simPoints !== sim.points) {
-      this.binding = this.bindScan(this.binding, stage, toolPoints, batch.points, batch.addresses, batch.sizes, batch.threads, counts, sim.points, sim.addresses, sim.sizes, sim.state, this.args)
-      this.bound = { stage, toolPoints, batch, points: batch.points, counts, sim, simPoints: sim.points }
+    if (
+      b === null || b.stage !== stage || b.toolPoints !== toolPoints || b.batch !== batch || b.points !== batch.points || b.counts !== counts ||
+      b.sim !== sim || b.simPoints !== sim.points || b.entries !== frames.entries || b.top !== frames.top
+    ) {
+      this.binding = this.bindScan(this.binding, stage, toolPoints, batch.points, batch.addresses, batch.sizes, batch.threads, counts, sim.points, sim.addresses, sim.sizes, sim.state, this.args, frames.entries, frames.top)
+      this.bound = { stage, toolPoints, batch, points: batch.points, counts, sim, simPoints: sim.points, entries: frames.entries, top: frames.top }
     }
     const a = this.args
     // Below 2^32 (the stage's and batch's sizes are): a Uint32Array would wrap others silently.

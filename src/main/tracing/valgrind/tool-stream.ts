@@ -32,6 +32,9 @@ export const ToolRecord = {
 
 export const DetachReason = { maxEvents: 1, seconds: 2 } as const
 
+/** Control kinds a sink's accessRun may take: function entries and returns. */
+const FRAME_KINDS = Uint8Array.from({ length: 256 }, (_, k) => (k === ToolRecord.enter || k === ToolRecord.leave ? 1 : 0))
+
 /** Allocation operations, as the tool numbers them. */
 export const ALLOC_OPS = ['malloc', 'calloc', 'realloc', 'memalign', 'new', 'new[]'] as const
 export type AllocOp = (typeof ALLOC_OPS)[number]
@@ -59,8 +62,9 @@ export interface ToolStreamSink {
   context(address: number, size: number, flags: number, thread: number): void
   /**
    * Optional fast path: takes as many access records as it can from `stage` at byte offset
-   * `at` (whole records up to `end`; tool points below `defined` are defined) and returns the
-   * offset it stopped at; the record there, if any, then goes through the other methods.
+   * `at` (whole records up to `end`; tool points below `defined` are defined), and the entries
+   * and returns it can pass over (those that change nothing for it), and returns the offset it
+   * stopped at; the record there, if any, then goes through the other methods.
    */
   accessRun?(stage: Uint8Array, at: number, end: number, defined: number): number
   enter(entry: number, sp: number, thread: number): void
@@ -146,7 +150,8 @@ export class ToolStreamReader {
       const w = at >>> 2
       const tag = u32[w + 2]!
       const isContext = ((tag & CONTEXT_MASK) >>> 0) === CONTEXT_TAG
-      if (isContext || tag < CONTROL) {
+      // An entry or a return too: the sink's run may pass over those that change no frame.
+      if (isContext || tag < CONTROL || FRAME_KINDS[(tag >>> 8) & 0xff] === 1) {
         if (!this.headerSeen) throw new ToolStreamError('the stream does not start with a Stride tool header')
         // A run of accesses and context records, natively where the sink can; else this one record.
         if (sink.accessRun) {

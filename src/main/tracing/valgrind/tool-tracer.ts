@@ -13,7 +13,7 @@ import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { parseLibrarySpec } from '../../symbols/library-spec'
 import { ModuleMap, parseMaps } from '../proc-maps'
 import type { LaunchedTool } from './tool-launch'
-import { NativeScan, noSimBatch, type AccessBatch, type SimBatch } from './native-scan'
+import { NativeScan, noSimBatch, type AccessBatch, type FrameFilter, type SimBatch } from './native-scan'
 import { readToolRecords } from './record-ring'
 import { grownFor } from '../../typed-arrays'
 import { SIM_CONTEXT } from '../../simulate/native-hierarchy'
@@ -21,8 +21,14 @@ import { DetachReason, ToolStreamReader, type ToolAllocation, type ToolStreamSin
 import { CHUNK_EVENTS, checkTracedFunctions, type ProgressListener, type TraceOptions, type TraceOutcome } from './valgrind-tracer'
 
 /** What the tool path tells the data-structure naming (the Correlator implements it). */
-/** The simulator batch with each entry's data structure (-1 for a context record), for the per-structure run. */
+/**
+ * The simulator batch with the data structure of each recorded access, in order (context
+ * records have none: `variables[k]` is the k-th recorded entry's), for the per-structure run.
+ */
 type TracerSimBatch = SimBatch & { variables: Int32Array }
+
+/** Without a naming every entry and return changes nothing: the scan passes them all. */
+const PASS_ALL_FRAMES: FrameFilter = { entries: new Float64Array(0), top: new Float64Array(1 << 16).fill(Infinity) }
 
 export interface ToolObserver {
   /** Whether function entries and returns are wanted (frames of stack locals). */
@@ -38,12 +44,15 @@ export interface ToolObserver {
   attribute(point: number, kind: number, address: number, thread: number): number
   /** attribute() for accesses from..to-1 of the batch, in order (each one's variable into accessVariable); a point's kind is kindOf[point]. */
   attributeBatch(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, from: number, to: number, kindOf: Uint8Array, accessVariable: Int32Array): void
+  /** The entries and returns the tracer may pass over without calling enterFunction/leaveFunction (native-scan.ts). */
+  frameFilter(): FrameFilter
 }
 
 /**
  * Takes the first simulation's batches of a trace with whole-program context (LiveSimulation):
- * the recorded accesses and the context accesses in stream order, `recorded` of them recorded;
- * resolves once done with the arrays, never rejects. `table`: the tracer's growing point table.
+ * the recorded accesses and the context accesses in stream order, `recorded` of them recorded,
+ * and the recorded ones' data structures in order (`variables`); resolves once done with the
+ * arrays, never rejects. `table`: the tracer's growing point table.
  */
 export interface ContextFeed {
   feedContext(count: number, recorded: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array): Promise<void>
@@ -323,12 +332,12 @@ export class ToolTrace implements ToolStreamSink {
     for (;;) {
       const from = this.bCount
       const sim = this.sim
-      const simFrom = sim.state[0]!
-      const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts, sim)
+      const next = this.scanner.scan(stage, at, end, this.toolPoints, defined, this.batch, from, CHUNK_EVENTS, this.counts, sim, this.observer ? this.observer.frameFilter() : PASS_ALL_FRAMES)
       const to = sim.state[2]!
       if (this.observer) this.observer.attributeBatch(this.bPoints, this.bAddresses, this.bThreads, from, to, this.kinds, this.bVariables)
       else this.bVariables.fill(0, from, to)
-      if (this.contextFeed) this.simVariablesFrom(simFrom, from)
+      // The recorded accesses' data structures, in order, after those of the batch so far.
+      if (this.contextFeed && to > from) sim.variables.set(this.bVariables.subarray(from, to), this.simRecorded)
       this.bCount = to
       this.simRecorded += to - from
       at = next
@@ -430,25 +439,9 @@ export class ToolTrace implements ToolStreamSink {
     s.points[i] = point >>> 0
     s.addresses[i] = address
     s.sizes[i] = size
-    s.variables[i] = variable ?? -1
+    if (variable !== null) s.variables[this.simRecorded++] = variable
     s.state[0] = i + 1
-    if (variable !== null) this.simRecorded++
     if (i + 1 === SIM_BATCH) this.flushSim()
-  }
-
-  /**
-   * The data structures of the recorded accesses a scan put in the simulator batch from `simFrom`
-   * on, in order, from the tracer's batch at `from` (the scan copies both in stream order; the
-   * attribution fills the tracer's after it); context records get none (-1).
-   */
-  private simVariablesFrom(simFrom: number, from: number): void {
-    const s = this.sim
-    const end = s.state[0]!
-    const points = s.points
-    const out = s.variables
-    const bVariables = this.bVariables
-    let k = from
-    for (let i = simFrom; i < end; i++) out[i] = points[i]! >= SIM_CONTEXT ? -1 : bVariables[k++]!
   }
 
   /** Two batches in the feed's hands: reading pauses until one comes back. */

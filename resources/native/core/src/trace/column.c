@@ -11,7 +11,10 @@
  *     at: each access's touch (one per (point, variable) pair, numbered in order of first access;
  *     src/main/simulate/touch-hierarchy.ts). state[0] is the touches made so far; the loop stops
  *     when the touch table is full (the caller grows it and calls again) or at a point outside
- *     the point table. A point's touches are a list (firstTouch, nextTouch): most have one. */
+ *     the point table. A point's touches are a list (firstTouch, nextTouch): most have one.
+ *     `variables` holds the recorded accesses' data structures only, in order: a context access
+ *     (SIM_CONTEXT) has none, so a batch of a function's trace warmed by the rest of the program
+ *     needs no pass to align them. */
 #include "../addon.h"
 #include "../sim/context.h"
 #include <stdlib.h>
@@ -165,7 +168,7 @@ static napi_value remap(napi_env env, napi_callback_info info) {
   double *state = touch_point ? stride_typed_array(env, argv[9], napi_float64_array, &ns, "state") : NULL;
   uint32_t *out = state ? stride_typed_array(env, argv[10], napi_uint32_array, &no, "out") : NULL;
   if (!out) return NULL;
-  if (count > np || count > nv || count > no || ns < 1) return stride_throw(env, "touchRemap: count exceeds the arrays");
+  if (count > np || count > no || ns < 1) return stride_throw(env, "touchRemap: count exceeds the arrays");
   size_t points_known = nlv < nlt ? nlv : nlt;
   if (nft < points_known) points_known = nft;
   size_t capacity = nnt < ntv ? nnt : ntv;
@@ -174,17 +177,20 @@ static napi_value remap(napi_env env, napi_callback_info info) {
   if (!(made >= 0 && made <= (double)capacity)) return stride_throw(env, "touchRemap: the touch count is outside the table");
   size_t touches = (size_t)made;
   uint32_t i = 0;
+  size_t k = 0; /* the recorded accesses so far: variables[k] is the next one's */
   for (; i < count; i++) {
     uint32_t p = points[i];
-    int32_t v = variables[i];
     /* A context access (whole-program context, the rest of the program): no touch, its code kept. */
     if (p >= SIM_CONTEXT) {
       out[i] = p;
       continue;
     }
     if (p >= points_known) break;
+    if (k == nv) return stride_throw(env, "touchRemap: fewer data structures than recorded accesses");
+    int32_t v = variables[k];
     if (last_variable[p] == v) {
       out[i] = (uint32_t)last_touch[p];
+      k++;
       continue;
     }
     int32_t t = first_touch[p];
@@ -206,6 +212,7 @@ static napi_value remap(napi_env env, napi_callback_info info) {
     last_variable[p] = v;
     last_touch[p] = t;
     out[i] = (uint32_t)t;
+    k++;
   }
   state[0] = (double)touches;
   return stride_number(env, i);

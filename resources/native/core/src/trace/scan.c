@@ -8,7 +8,11 @@
  * With a simulator batch bound (a function-scoped trace with whole-program context), every
  * access also goes there, and so does every context record (format 3, kinds 16..31: an access
  * of the rest of the program), as the point SIM_CONTEXT | its flags (sim/context.h), in stream
- * order; the scan also stops when that batch is full. Without one, context records are skipped. */
+ * order; the scan also stops when that batch is full. Without one, context records are skipped.
+ * With a frame filter bound, a function's entry or return that changes no frame the naming keeps
+ * is passed over here too: an entry of a function without kept locals, a return that pops no
+ * kept frame of its thread. The rest stop the scan as before. A whole-program-context trace of
+ * lua met 8 M of those, each a stop, a JavaScript call and back. */
 #pragma GCC optimize("strict-aliasing")
 #include "../addon.h"
 #include "../sim/context.h"
@@ -32,9 +36,54 @@ typedef struct {
   size_t len; /* the shortest of the three arrays */
 } SimOut;
 
+/* The frames the naming keeps (NULL top: no filter, every entry and return stops the scan):
+ * the entries of functions with kept locals, ascending, and per thread id the CFA of its
+ * innermost kept frame (+Infinity: none). Correlator.frameFilter keeps both current. */
+typedef struct {
+  const double *entries;
+  size_t n_entries;
+  const double *top;
+  size_t n_top;
+} FrameFilter;
+
+#define KIND_ENTER 3 /* st_protocol.h ST_ENTER: a = entry, one slot {sp at entry, 0} */
+#define KIND_LEAVE 4 /* ST_LEAVE: a = sp after the return, no slot */
+
+static inline double record_address(const uint8_t *r) {
+  uint32_t lo, hi;
+  memcpy(&lo, r, 4);
+  memcpy(&hi, r + 4, 4);
+  return (double)hi * 4294967296.0 + (double)lo;
+}
+
+static bool kept_entry(const FrameFilter *f, double entry) {
+  size_t lo = 0, hi = f->n_entries;
+  while (lo < hi) {
+    size_t mid = (lo + hi) >> 1;
+    if (f->entries[mid] < entry) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < f->n_entries && f->entries[lo] == entry;
+}
+
+/* The bytes of the frame record at `r` the scan may pass over, or 0 (it stops there): an entry
+ * the naming keeps no frame for, or a return below its thread's innermost kept frame (leaveTo
+ * pops frames whose CFA is at or below the sp). */
+static uint32_t passable_frame_record(const FrameFilter *f, const uint8_t *r, uint32_t tag, uint32_t left) {
+  uint32_t kind = (tag >> 8) & 0xff, extra = tag & 0xff;
+  if (kind == KIND_ENTER && extra == 1 && left >= 2 * RECORD) return kept_entry(f, record_address(r)) ? 0 : 2 * RECORD;
+  if (kind == KIND_LEAVE && extra == 0) {
+    uint16_t thread;
+    memcpy(&thread, r + 14, 2);
+    return thread < f->n_top && f->top[thread] > record_address(r) ? RECORD : 0;
+  }
+  return 0;
+}
+
 /* The copy itself, over checked arrays. */
 static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, const int32_t *tool_points, size_t n_tool, uint32_t defined, uint32_t *points,
-                             double *addresses, uint16_t *sizes, uint16_t *threads, uint32_t o, uint32_t out_cap, double *counts, size_t n_counts, SimOut sim) {
+                             double *addresses, uint16_t *sizes, uint16_t *threads, uint32_t o, uint32_t out_cap, double *counts, size_t n_counts, SimOut sim,
+                             const FrameFilter *frames) {
   uint32_t so = sim.points ? sim.state[0] : 0, s_cap = sim.points ? sim.state[1] : 0;
   while (end - at >= RECORD && o < out_cap) {
     const uint8_t *r = stage + at;
@@ -55,7 +104,13 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
       at += RECORD;
       continue;
     }
-    if (tag >= CONTROL || tag >= defined || tag >= n_tool) break;
+    if (tag >= CONTROL) {
+      uint32_t pass = frames->top ? passable_frame_record(frames, r, tag, end - at) : 0;
+      if (pass == 0) break;
+      at += pass;
+      continue;
+    }
+    if (tag >= defined || tag >= n_tool) break;
     if (sim.points && so == s_cap) break;
     int32_t p = tool_points[tag];
     if (p < 0 || (size_t)p >= n_counts) break;
@@ -89,14 +144,16 @@ static uint32_t scan_records(const uint8_t *stage, uint32_t at, uint32_t end, co
  *   traceScanBind(binding|null, stage, toolPoints, points, addresses, sizes, threads, counts,
  *     (the simulator's batch: empty arrays for none; simState = [used, capacity, outEnd], used
  *     and outEnd updated by each run)
- *                 simPoints, simAddresses, simSizes, simState, args) -> binding
+ *                 simPoints, simAddresses, simSizes, simState, args,
+ *     (the frame filter: Float64Arrays, both empty for none)
+ *                 frameEntries, frameTop) -> binding
  *   traceScanRun(binding): reads args = Uint32Array [from, end, defined, outAt, outCap, stop]
  *     and writes the byte offset it stopped at into stop. The numbers go through a bound array:
  *     with whole-program context a trace scans once per run between two calls or returns
  *     (lua: 8 M runs), and converting five arguments and a result was most of a short run's call.
  * The binding holds references to the arrays (their memory does not move while held); the
  * caller binds again whenever one of them is replaced (grown, or another batch). */
-#define SCAN_ARRAYS 12
+#define SCAN_ARRAYS 14
 enum { ARG_FROM, ARG_END, ARG_DEFINED, ARG_OUT_AT, ARG_OUT_CAP, ARG_STOP, SCAN_ARGS };
 
 typedef struct {
@@ -113,6 +170,7 @@ typedef struct {
   size_t n_counts;
   SimOut sim;
   uint32_t *args;
+  FrameFilter frames;
 } ScanBinding;
 
 static const napi_type_tag SCAN_TAG = {0x5374726964655363ull, 0x616e42696e643031ull};
@@ -135,7 +193,12 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
   uint32_t *s_state = s_sizes ? stride_typed_array(env, argv[11], napi_uint32_array, &ns_state, "simState") : NULL;
   size_t n_args;
   uint32_t *args = s_state ? stride_typed_array(env, argv[12], napi_uint32_array, &n_args, "args") : NULL;
-  if (!args) return NULL;
+  size_t n_entries, n_top;
+  const double *entries = args ? stride_typed_array(env, argv[13], napi_float64_array, &n_entries, "frameEntries") : NULL;
+  const double *top = entries ? stride_typed_array(env, argv[14], napi_float64_array, &n_top, "frameTop") : NULL;
+  if (!top) return NULL;
+  for (size_t k = 1; k < n_entries; k++)
+    if (!(entries[k - 1] < entries[k])) return stride_throw(env, "traceScanBind: frameEntries must be ascending");
   if (n_args < SCAN_ARGS) return stride_throw(env, "traceScanBind: args needs six slots");
   if (ns_state < 3) return stride_throw(env, "traceScanBind: simState needs three slots");
   SimOut sim = {NULL, NULL, NULL, s_state, 0};
@@ -158,6 +221,7 @@ static napi_value scan_bind(napi_env env, napi_callback_info info) {
   b->counts = counts, b->n_counts = n_counts;
   b->sim = sim;
   b->args = args;
+  b->frames = n_top > 0 ? (FrameFilter){entries, n_entries, top, n_top} : (FrameFilter){NULL, 0, NULL, 0};
   return out;
 }
 
@@ -174,7 +238,7 @@ static napi_value scan_run(napi_env env, napi_callback_info info) {
   if (from % RECORD || from > end || end > b->n_stage) return stride_throw(env, "traceScan: from and end must be record offsets within the stage");
   if (out_at > out_cap || out_cap > b->batch) return stride_throw(env, "traceScan: the batch arrays are shorter than outCap");
   if (b->sim.points && (b->sim.state[0] > b->sim.state[1] || b->sim.state[1] > b->sim.len)) return stride_throw(env, "traceScan: the simulator batch's count is past its capacity");
-  a[ARG_STOP] = scan_records(b->stage, from, end, b->tool_points, b->n_tool, a[ARG_DEFINED], b->points, b->addresses, b->sizes, b->threads, out_at, out_cap, b->counts, b->n_counts, b->sim);
+  a[ARG_STOP] = scan_records(b->stage, from, end, b->tool_points, b->n_tool, a[ARG_DEFINED], b->points, b->addresses, b->sizes, b->threads, out_at, out_cap, b->counts, b->n_counts, b->sim, &b->frames);
   return NULL;
 }
 
