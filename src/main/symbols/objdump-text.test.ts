@@ -20,6 +20,8 @@ describe('instruction text from objdump', () => {
       [0x115c]: 'movsd  0xd80(%rip),%xmm3        # 0x2008 <_IO_stdin_used+8>',
       [0x1164]: 'ret'
     })
+    // Only the addresses asked for, in the same form.
+    expect(Object.fromEntries(parseObjdumpText(text, new Set([0x113b, 0x1164, 0x9999])))).toEqual({ [0x113b]: 'jle    0x116e <sumfunc+53>', [0x1164]: 'ret' })
   })
 
   it('is chosen where the addresses are dense', () => {

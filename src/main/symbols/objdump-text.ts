@@ -28,19 +28,25 @@ function bounds(addresses: number[]): [number, number] {
   return [lo, hi]
 }
 
-/** Pure: address -> instruction text of `objdump -d --no-show-raw-insn -M att` output, as gdb writes it. */
-export function parseObjdumpText(text: string): Map<number, string> {
+/**
+ * Pure: address -> instruction text of `objdump -d --no-show-raw-insn -M att` output, as gdb
+ * writes it; with `wanted`, only those addresses' (a span's other instructions are most of it:
+ * lz4's 40,000 lines for its 7,000 traced instructions, each line four rewrites).
+ */
+export function parseObjdumpText(text: string, wanted?: ReadonlySet<number>): Map<number, string> {
   const out = new Map<number, string>()
   for (const line of text.split('\n')) {
     const m = /^\s*([0-9a-f]+):\t(.+)$/.exec(line)
     if (!m) continue
+    const address = parseInt(m[1]!, 16)
+    if (wanted && !wanted.has(address)) continue
     const insn = m[2]!
       .replace(/\t/g, ' ')
       .replace(/^(\S+\s+)([0-9a-f]+) </, '$10x$2 <') // a branch target
       .replace(/# ([0-9a-f]+)( <|$)/, '# 0x$1$2') // a rip-relative comment
       .replace(/<([^<>+]+)\+0x([0-9a-f]+)>/g, (_, name: string, off: string) => `<${name}+${parseInt(off, 16)}>`) // gdb's offsets are decimal
       .trimEnd()
-    out.set(parseInt(m[1]!, 16), insn)
+    out.set(address, insn)
   }
   return out
 }
@@ -49,7 +55,7 @@ export async function objdumpInstructions(path: string, linkAddresses: number[])
   const [lo, last] = bounds(linkAddresses)
   const hi = last + 16
   const text = await runTool('objdump', ['-d', '--no-show-raw-insn', '-M', 'att', `--start-address=0x${lo.toString(16)}`, `--stop-address=0x${hi.toString(16)}`, path])
-  const byAddress = parseObjdumpText(text)
+  const byAddress = parseObjdumpText(text, new Set(linkAddresses))
   return linkAddresses.map((a) => {
     const disasm = byAddress.get(a)
     return disasm ? { file: null, line: null, disasm } : { file: null, line: null }
