@@ -3,7 +3,7 @@
  * native core's asynchronous work: chunk decodes, the stream detectors, the codec, a trace's
  * live simulation. Beside the worker threads and Valgrind, four pool threads on a machine of
  * two cores only take turns on them: a pool of two made `stride trace --cache` and `stride
- * simulate` 1-3% faster there (docs/BENCHMARKS.md). A machine of four cores or more keeps
+ * simulate` 1-3% faster there (docs/BENCHMARKS.md at cb83178). A machine of four cores or more keeps
  * libuv's four, and a user's UV_THREADPOOL_SIZE is left as it is.
  */
 import { stat } from 'node:fs'

@@ -6,7 +6,7 @@
  * per symbol to learn that; here each symbol's *first* successor in the chunk predicts it,
  * and a run of L symbols that each follow their predecessor's first successor becomes one
  * chain marker (L). On a C++ program of standard containers 89% of the folded symbols are
- * predicted, and SEQUITUR sees 28% of them (4.4 of 15.8 M; docs/BENCHMARKS.md).
+ * predicted, and SEQUITUR sees 28% of them (4.4 of 15.8 M; docs/BENCHMARKS.md at cb83178).
  *
  * Rules (resources/native/core/src/codec/chain.c follows them to the symbol):
  *   - The first successor of x is the symbol that followed x's first occurrence in the chunk;
@@ -17,7 +17,7 @@
  *     marker; a shorter one as its symbols (short runs are where the prediction depends most
  *     on which paths came first, and their markers split digrams SEQUITUR would share across
  *     contexts: with every run a marker, a tiled loop nest's chunks were 3.6% larger than v2's;
- *     from six on, as small, at 2.1x v2's speed on the C++ program; docs/BENCHMARKS.md).
+ *     from six on, as small, at 2.1x v2's speed on the C++ program; docs/BENCHMARKS.md at cb83178).
  *   - At the end of a chunk the run ends the same way. Chunks start afresh.
  * Chain markers are the loop folder's markers of level CHAIN_LEVEL with k = 1 and r = L,
  * numbered with them in order of creation (fold.ts), so one marker table serves both.

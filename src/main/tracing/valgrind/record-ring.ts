@@ -4,7 +4,7 @@
  * fills the ring's blocks in turn and sends a token per full block down a pipe; each block is
  * copied into the stream reader's staging buffer and given back with one byte on the ack
  * pipe. Through a pipe, every record was copied into the kernel and out again, which took a
- * tenth of a second of a 15 M-access trace (docs/BENCHMARKS.md, "The records through shared
+ * tenth of a second of a 15 M-access trace (docs/BENCHMARKS.md at cb83178, "The records through shared
  * memory"). A paused socket stops the acknowledgements: the tool then waits, as it did on a
  * full pipe, so memory stays flat.
  */

@@ -50,7 +50,7 @@ typedef struct {
 /* A decode's arrays (a few MB a chunk: the expansion, the folded order, each point's addresses)
  * are kept memory (scratch.c), not malloc's: on a pool thread malloc maps blocks this large
  * afresh and hands them back each chunk, and every chunk faulted them in again (~14 us a page
- * here; a C++ session's re-simulation faulted 111 K pages, 39 K now: docs/BENCHMARKS.md). */
+ * here; a C++ session's re-simulation faulted 111 K pages, 39 K now: docs/BENCHMARKS.md at cb83178). */
 static void *take(size_t bytes) { return scratch_alloc(NULL, bytes); }
 
 static void *take_zeroed(size_t bytes) {

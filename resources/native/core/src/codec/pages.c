@@ -19,7 +19,7 @@ typedef struct {
 
 /* From HUGE_FROM up a block's data is whole huge pages (2 MB, aligned) that the kernel is asked
  * to back with transparent huge pages: one fault per 2 MB instead of 512 (~14 us each on these
- * VMs; docs/BENCHMARKS.md, "Where a short command's time goes"), for at most twice the
+ * VMs; docs/BENCHMARKS.md at cb83178, "Where a short command's time goes"), for at most twice the
  * memory of a block just past HUGE_FROM. Without THP the advice is refused: ordinary pages.
  * A mapped block's header sits at the end of an ordinary page of its own before the data:
  * in the data's first huge page, writing it made the kernel zero 2 MB for each block made,

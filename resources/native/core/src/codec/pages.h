@@ -2,7 +2,7 @@
  * get pages of their own instead of malloc's heap. Left in the heap they pin its top: the
  * short-lived blocks of everything else in the process (brotli's state per stream, Node's
  * buffers) then land on fresh pages each chunk, and a page fault costs ~14 us on these VMs
- * (docs/BENCHMARKS.md, "The encoder's arrays off malloc's heap"). pages_alloc's memory is
+ * (docs/BENCHMARKS.md at cb83178, "The encoder's arrays off malloc's heap"). pages_alloc's memory is
  * zero-filled. brotli's working memory (scratch.c) is made of the same blocks. */
 #ifndef STRIDE_CODEC_PAGES_H
 #define STRIDE_CODEC_PAGES_H

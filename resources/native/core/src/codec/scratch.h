@@ -2,7 +2,7 @@
  * 0.1-5 MB a call) and the decoder's arrays (a few MB a chunk), kept for the process between
  * calls instead of returned. malloc hands blocks this large to fresh mappings, so every
  * chunk's brotli would fault its tables in afresh: ~14 us a page on these VMs, ~35 K faults
- * on a C++ program's trace (docs/BENCHMARKS.md, "Brotli in the core"). Kept blocks are shared
+ * on a C++ program's trace (docs/BENCHMARKS.md at cb83178, "Brotli in the core"). Kept blocks are shared
  * by every thread (one lock, taken twice a block), at most SCRATCH_KEEP_BYTES of them; small
  * blocks stay malloc's (pages.h). The signatures are brotli's allocator hooks (opaque unused). */
 #ifndef STRIDE_CODEC_SCRATCH_H

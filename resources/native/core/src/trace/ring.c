@@ -8,7 +8,7 @@
  * into its staging buffer and acknowledges it with one byte on the ack pipe; the tool waits
  * for an acknowledgement only when every block is in Stride's hands. Through a pipe, each
  * record was copied into the kernel and out again: a tenth of a second of the tool's time for a
- * 15 M-access trace (docs/BENCHMARKS.md, "The records through shared memory"). Every fd is
+ * 15 M-access trace (docs/BENCHMARKS.md at cb83178, "The records through shared memory"). Every fd is
  * close-on-exec; spawn dup2s the tool's ends onto its fds, which clears the flag there. */
 #define _GNU_SOURCE
 #include "../addon.h"
