@@ -55,7 +55,7 @@ describe('run labels', () => {
 
   it('says a run simulates the same as its base', () => {
     const runs = [run(1, hier()), run(2, hier(), 1)]
-    expect(derivedLabel(runs[1]!, runs)).toBe('L1 32K 8-way 64B (as run 1)')
+    expect(derivedLabel(runs[1]!, runs)).toBe('L1 32K 8-way 64B (same hierarchy as run 1)')
   })
 
   it("shows the user's label instead, and cleans what was typed", () => {

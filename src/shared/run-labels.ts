@@ -131,7 +131,7 @@ export function derivedLabel(run: LabelSource, runs: readonly LabelSource[]): st
   const base = labelBase(run, runs)
   if (!base) return describeHierarchy(run.config)
   const changes = configChanges(run.config, base.config)
-  return changes.length > 0 ? changes.join(', ') : `${describeHierarchy(run.config)} (as run ${base.run})`
+  return changes.length > 0 ? changes.join(', ') : `${describeHierarchy(run.config)} (same hierarchy as run ${base.run})`
 }
 
 /** The label shown: the user's, else the derived one. */

@@ -27,7 +27,7 @@ describe('run labels in the CLI', () => {
       '  runs      run 1  L1 32K 8-way 64B (warmed by the whole program)',
       '            run 2  + stride prefetcher on L1 (cold, function-only)',
       '            run 3  pad B by 64B (cold, function-only)',
-      '            run 4  L1 32K 8-way 64B (as run 1) (cold, function-only)',
+      '            run 4  L1 32K 8-way 64B (same hierarchy as run 1) (cold, function-only)',
       '            run 5  L1 64K (was 32K) (cold, function-only)'
     ])
   })
