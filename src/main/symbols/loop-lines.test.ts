@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { InlineLevel } from './inline-chain'
 import { inLoopInstance, loopInstance, loopLineFromChains as fromInstance, nestLoops } from './loop-lines'
 
-const loopLineFromChains = (header: InlineLevel[], latch: InlineLevel[], body: InlineLevel[][]) => fromInstance(loopInstance(header, latch), body)
+const loopLineFromChains = (header: InlineLevel[], latch: InlineLevel[], body: InlineLevel[][]) => fromInstance(loopInstance(header, latch), latch, body)
 
 /** A chain written outermost first, `fn@line:col>fn@line:col`, as a reader follows the calls; returned innermost first. */
 function chain(text: string, file = 'c.c'): InlineLevel[] {
@@ -24,8 +24,15 @@ describe("a loop's source line", () => {
   it("keeps the header's line when no access of the loop was traced", () => {
     expect(loopLineFromChains(chain('main@29'), chain('main@29'), [])).toEqual({ file: 'c.c', line: 29 })
     expect(loopLineFromChains([], [], [[]])).toEqual({ file: null, line: null })
-    // Its header inside an inlined call: the call's line in the loop's function.
-    expect(loopLineFromChains(chain('main@30:3>sum@9'), chain('main@28:9'), [])).toEqual({ file: 'c.c', line: 30 })
+    // Its header inside an inlined call, its latch on the for statement: the statement's line.
+    expect(loopLineFromChains(chain('main@30:3>sum@9'), chain('main@28:9'), [])).toEqual({ file: 'c.c', line: 28 })
+  })
+
+  it('two perfectly nested loops keep two lines: each latch is on its own for statement', () => {
+    // for (r) { for (i) { g[i] = ..., table[...] += g[i] } }: both bodies first access line 519.
+    const body = [chain('work@519'), chain('work@520')]
+    expect(loopLineFromChains(chain('work@520'), chain('work@517'), body)).toEqual({ file: 'c.c', line: 517 })
+    expect(loopLineFromChains(chain('work@520'), chain('work@518:5'), body)).toEqual({ file: 'c.c', line: 518 })
   })
 
   it("a caller's loop takes its own line, not the line of a helper inlined in its body", () => {
@@ -36,12 +43,14 @@ describe("a loop's source line", () => {
     expect(loopLineFromChains(header, latch, body)).toEqual({ file: 'c.c', line: 20 })
   })
 
-  it("an inlined callee's loop takes its line in the callee, its own helpers at their call site", () => {
+  it("an inlined callee's loop takes its line in the callee (its for statement's, where the latch is), its own helpers at their call site", () => {
     const header = chain('main@20:5>sum@9:7>read32@3:40')
     const latch = chain('main@20:5>sum@8:21')
     // Accesses of the caller's loop lie in the range too (code placed inside it): not this loop's.
     const body = [chain('main@20:5>sum@9:7>read32@3:40'), chain('main@20:5>sum@9:9'), chain('main@20:12'), chain('main@2')]
-    expect(loopLineFromChains(header, latch, body)).toEqual({ file: 'c.c', line: 9 })
+    expect(loopLineFromChains(header, latch, body)).toEqual({ file: 'c.c', line: 8 })
+    // A do-while's latch (its condition) comes after the body: the first access is the line.
+    expect(loopLineFromChains(header, chain('main@20:5>sum@11:14'), body)).toEqual({ file: 'c.c', line: 9 })
   })
 
   it('tells two inlined copies on one line apart by their call column', () => {
@@ -67,7 +76,7 @@ describe("a loop's source line", () => {
     expect(inLoopInstance(instance, chain('reset@1410:20>generic@1339:12>validated@1080:51'))).toBe(false)
     expect(inLoopInstance(instance, chain('reset@1400'))).toBe(false)
     expect(inLoopInstance(instance, [])).toBe(true)
-    expect(fromInstance(instance, [chain('reset@1410:20>generic@1339:12>validated@1080:51')])).toEqual({ file: 'c.c', line: 1196 })
+    expect(fromInstance(instance, [], [chain('reset@1410:20>generic@1339:12>validated@1080:51')])).toEqual({ file: 'c.c', line: 1196 })
   })
 })
 

@@ -8,11 +8,12 @@
  *   caller's loop has its latch (the condition) in the caller.
  * - An instance is its chain from the outermost function: each level's function and, above
  *   the last, the call site (file, line, column: the same for every address of one inlined copy).
- * - Its line is the first line, at that level, its traced accesses come from: an access in a
- *   deeper inlined call counts at its call site (the header's own line is often the closing
- *   brace or the function's opening line, where compilers put the condition); the header's
- *   line at that level when the loop has no traced access there (a copy the run did not take
- *   keeps the line its traced copies mostly get: the header is usually the body's first line).
+ * - Its line is the first line, at that level, of its latch and its traced accesses: an access
+ *   in a deeper inlined call counts at its call site. The latch is a for or while loop's
+ *   condition, on the statement's line: without it a loop whose first access is its inner
+ *   loop's had the inner loop's line, and the two were one. The header's own line is not
+ *   taken (often the closing brace or the function's opening line, where compilers put the
+ *   condition) unless nothing else has a line at that level.
  * - Its accesses are those in its address range that are code of that instance (or inlined
  *   there): the range of one inlined copy's loop may hold blocks of another copy.
  * Chains are innermost level first, as llvm-symbolizer answers; a one-level chain (no inline
@@ -60,8 +61,8 @@ export function inLoopInstance(instance: readonly InlineLevel[], chain: readonly
   return sharedLevels(instance, [...chain].reverse()) === instance.length
 }
 
-/** Pure: the loop's line from its instance (loopInstance) and the chains of the traced accesses in it. */
-export function loopLineFromChains(instance: readonly InlineLevel[], body: ReadonlyArray<readonly InlineLevel[]>): LoopLine {
+/** Pure: the loop's line from its instance (loopInstance), its latch's chain and the chains of the traced accesses in it. */
+export function loopLineFromChains(instance: readonly InlineLevel[], latch: readonly InlineLevel[], body: ReadonlyArray<readonly InlineLevel[]>): LoopLine {
   if (instance.length === 0) {
     // No line for the header: the plain rule over the accesses' innermost lines.
     const file = body.find((b) => b.length > 0)?.[0]!.file ?? null
@@ -72,7 +73,7 @@ export function loopLineFromChains(instance: readonly InlineLevel[], body: Reado
   const at = instance.length - 1
   const file = instance[at]!.file
   let best: number | null = null
-  for (const chain of body) {
+  for (const chain of [latch, ...body]) {
     if (chain.length === 0 || !inLoopInstance(instance, chain)) continue
     const level = chain[chain.length - 1 - at]!
     if (level.file === file && (best === null || level.line < best)) best = level.line

@@ -183,7 +183,7 @@ async function storeLoops(writer: SessionWriter, points: PointRecord[], modules:
     if (innermost >= 0) pointLoops.set(e.point.idx, innermost)
   })
   writer.writeLoops(
-    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLineFromChains(instances[i]!, body[i]!) })),
+    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLineFromChains(instances[i]!, latches[i] ?? [], body[i]!) })),
     pointLoops
   )
   return pointLoops
