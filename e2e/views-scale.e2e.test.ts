@@ -9,18 +9,21 @@
  * under 100 ms, timed in the page; the table filter; each loop once per function in the
  * Query's code tree; the access-point table's key columns on screen and its Columns menu
  * remembered; a pinned line kept in view with its instructions; the hover card inside the
- * window; the Timeline. Screenshots at 1280x720 and 1920x1080.
+ * window; the Timeline; the Threads tab (the work runs in two pthreads): each thread's accesses
+ * summing to the trace's, each work function in its one thread. Screenshots at 1280x720 and
+ * 1920x1080.
  *
  * Where the real-program corpus is built (bench/corpus-programs.mjs; not in CI), the second
  * test does the same on lz4 itself compressing 1 MiB: its hash table offered by name, and
- * each of its loops once although LZ4_count is inlined 19 times into one function.
+ * each of its loops once although LZ4_count is inlined 11 times into one function; one
+ * thread, so no Threads tab.
  */
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { fixedEnv, strideOk, tempDir } from '../src/main/testing/cli-runner'
+import { fixedEnv, sessionInfo, strideOk, tempDir } from '../src/main/testing/cli-runner'
 import { buildBigProgram, type BigProgram } from './support/big-program'
 import { newPage, screenshot } from './support/browser'
 import { useWebMode } from './support/web-mode'
@@ -96,7 +99,7 @@ describe('views at a real program size', () => {
     await page.getByTestId('recent-session').first().click()
     await page.getByTestId('references-table').waitFor({ timeout: 60_000 })
     expect(await page.locator('[data-testid="references-table"] th[data-column="writes"]').count()).toBe(0)
-    expect(await page.locator('[data-testid="references-table"] thead th').evaluateAll((ths) => ths.map((t) => t.getAttribute('data-column')))).toEqual(['id', 'misses', 'location', 'ratio', 'source', 'reads', 'hits'])
+    expect(await page.locator('[data-testid="references-table"] thead th').evaluateAll((ths) => ths.map((t) => t.getAttribute('data-column')))).toEqual(['id', 'misses', 'location', 'ratio', 'source', 'reads', 'hits', 'threads'])
 
     // The filter: big.c's rows only.
     await page.getByTestId('references-table-filter').fill('big.c:')
@@ -230,6 +233,63 @@ describe('views at a real program size', () => {
     await page.waitForTimeout(300)
     await screenshot(page, 'views-scale-timeline-1280x720')
 
+    // Threads: the work runs in two pthreads beside the main one. Each thread's accesses, summing
+    // to what the trace holds (the CLI's count of every point's accesses), and each work
+    // function's accesses in the one thread that runs it.
+    await page.setViewportSize({ width: 1920, height: 1080 })
+    const traced = sessionInfo(session, fixedEnv(dir))
+    expect(traced.threads).toBe(program.workers + 1)
+    const traceTotal = traced.points.reduce((n, p) => n + p.accesses, 0)
+    await page.getByTestId('tab-threads').click()
+    const threadRows = page.getByTestId('thread-row')
+    await threadRows.first().waitFor({ timeout: 60_000 })
+    const perThread = await threadRows.evaluateAll((rows) => rows.map((r) => ({ thread: Number(r.getAttribute('data-thread')), accesses: Number(r.getAttribute('data-accesses')), text: r.textContent })))
+    console.log(`[views-scale] threads: ${perThread.map((t) => `${t.thread}: ${t.accesses}`).join(', ')} of ${traceTotal} traced accesses`)
+    expect(perThread).toHaveLength(program.workers + 1)
+    expect(perThread.reduce((n, t) => n + t.accesses, 0)).toBe(traceTotal)
+    expect(Number(await page.getByTestId('threads-total').getAttribute('data-total'))).toBe(traceTotal)
+    // The main thread starts the program (ld.so, libc); the workers make nearly all the accesses, about half each.
+    const [mainThread, ...workerThreads] = [...perThread].sort((a, b) => a.thread - b.thread)
+    for (const w of workerThreads) expect(w.accesses / traceTotal).toBeGreaterThan(0.3)
+    expect(mainThread!.accesses).toBeLessThan(Math.min(...workerThreads.map((w) => w.accesses)))
+    // The row shows its count as a person reads it.
+    expect(workerThreads[0]!.text).toContain(workerThreads[0]!.accesses.toLocaleString('en-US'))
+    // Split by function: work16 only in the first worker, work17 only in the second.
+    const groupHeaders = await page.locator('[data-testid="thread-groups-table"] thead th').evaluateAll((ths) => ths.map((t) => t.getAttribute('data-column')))
+    expect(groupHeaders).toEqual(['name', 'total', ...perThread.map((t) => `thread:${t.thread}`).sort()])
+    for (const [fn, worker] of [['work16', workerThreads[0]!], ['work17', workerThreads[1]!]] as const) {
+      await page.getByTestId('thread-groups-table-filter').fill(fn)
+      const row = page.locator(`[data-testid="thread-group-row"][data-name="${fn}"]`)
+      await row.waitFor()
+      const cells = await row.locator('td').allTextContents()
+      const total = Number(await row.getAttribute('data-total'))
+      expect(total).toBeGreaterThan(0)
+      // Cells: the total, then one per thread in thread order: the worker's is the total, the others none.
+      const threadCells = cells.slice(1)
+      const at = perThread.map((t) => t.thread).sort((a, b) => a - b).indexOf(worker.thread)
+      expect(threadCells[at]).toBe(total.toLocaleString('en-US'))
+      expect(threadCells.filter((c, i) => i !== at)).toEqual(threadCells.filter((_, i) => i !== at).map(() => '–'))
+    }
+    await page.getByTestId('thread-groups-table-filter').fill('')
+    await page.getByTestId('threads-group-by').getByText('Data structures').click()
+    await expect.poll(() => page.getByTestId('thread-groups-table').locator('thead th[data-column="name"]').textContent()).toBe('Data structure')
+    const dataRows = await page.getByTestId('thread-group-row').evaluateAll((rows) => rows.slice(0, 5).map((r) => `${r.getAttribute('data-name')} ${r.getAttribute('data-total')}`))
+    console.log(`[views-scale] threads, top data structures: ${dataRows.join(', ')}`)
+    // The hash table is the most accessed, by both workers (each its own half).
+    const tableRow = page.getByTestId('thread-group-row').first()
+    expect(await tableRow.getAttribute('data-name')).toMatch(/^table/)
+    const tableCells = (await tableRow.locator('td').allTextContents()).slice(1)
+    const threadOrder = perThread.map((t) => t.thread).sort((a, b) => a - b)
+    for (const w of workerThreads) expect(Number(tableCells[threadOrder.indexOf(w.thread)]!.replace(/,/g, ''))).toBeGreaterThan(100_000)
+    await screenshot(page, 'views-scale-threads-1920x1080')
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.waitForTimeout(300)
+    await screenshot(page, 'views-scale-threads-1280x720')
+    for (const key of ['thread', 'accesses', 'share']) {
+      const b = (await page.locator(`[data-testid="threads-table"] th[data-column="${key}"]`).boundingBox())!
+      expect(inWindow(b, { width: 1280, height: 720 }), `${key} header at ${JSON.stringify(b)}`).toBe(true)
+    }
+
     // The source at 1920x1080, pinned line with its instructions.
     await page.setViewportSize({ width: 1920, height: 1080 })
     await page.getByTestId('tab-source').click()
@@ -285,6 +345,8 @@ describe('views at a real program size', () => {
     await page.getByTestId('tab-evictors').click()
     await evictorsSettled(page)
     await screenshot(page, 'views-scale-lz4-evictors-1920x1080')
+    // lz4 1.9.4 compresses in one thread (its -T option came with 1.10): no Threads tab.
+    expect(await page.getByTestId('tab-threads').count()).toBe(0)
     expect(problems).toEqual([])
   }, 300_000)
 })

@@ -13,11 +13,13 @@ export interface InlineLevel {
   file: string
   line: number
   function: string | null
+  /** The column, where the symbolizer gives one: tells apart two inlined calls on one line. */
+  column?: number
 }
 
 interface SymbolizerReply {
   Address?: string
-  Symbol?: Array<{ FileName?: string; Line?: number; FunctionName?: string }>
+  Symbol?: Array<{ FileName?: string; Line?: number; Column?: number; FunctionName?: string }>
 }
 
 /** llvm-symbolizer --output-style=JSON output: one reply per address, levels innermost first. */
@@ -36,7 +38,7 @@ export function parseSymbolizerJson(text: string): InlineLevel[][] {
       out.push(
         (r.Symbol ?? [])
           .filter((s) => s.FileName && s.Line && s.Line > 0)
-          .map((s) => ({ file: s.FileName!, line: s.Line!, function: s.FunctionName && s.FunctionName !== '??' ? s.FunctionName : null }))
+          .map((s) => ({ file: s.FileName!, line: s.Line!, function: s.FunctionName && s.FunctionName !== '??' ? s.FunctionName : null, ...(s.Column ? { column: s.Column } : {}) }))
       )
   }
   return out

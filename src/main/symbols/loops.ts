@@ -128,7 +128,7 @@ export class LoopIndex {
   private readonly starts: Float64Array
   private readonly maxEnd: Float64Array
 
-  constructor(private readonly loops: Loop[]) {
+  constructor(private readonly loops: readonly Loop[]) {
     this.order = loops.map((_, i) => i).sort((a, b) => loops[a]!.start - loops[b]!.start || a - b)
     this.starts = Float64Array.from(this.order, (i) => loops[i]!.start)
     this.maxEnd = new Float64Array(this.order.length)

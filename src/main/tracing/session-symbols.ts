@@ -11,6 +11,8 @@ import { sourceLocations } from '../symbols/addr2line'
 import { readElf, type ElfInfo } from '../symbols/elf-reader'
 import { keptProgramVariables } from '../symbols/kept-layout'
 import { LoopIndex, readLoops } from '../symbols/loops'
+import { inlineChains, type InlineLevel } from '../symbols/inline-chain'
+import { inLoopInstance, loopInstance, loopLineFromChains, nestLoops } from '../symbols/loop-lines'
 import { namePoints, pointModules } from '../symbols/name-points'
 import { pointColumnsOf } from '../store/point-columns'
 import { touchesOf } from '../store/touches'
@@ -98,7 +100,7 @@ async function writeSymbols(
   writer.writePoints(points, names, modules)
   // The points' loops as stored (none: no objdump, or a failed write, rolled back).
   let pointLoops: ReadonlyMap<number, number> = new Map()
-  await loops.then(async (l) => (pointLoops = await storeLoops(writer, points, modules, elf, names, l))).catch(() => {})
+  await loops.then(async (l) => (pointLoops = await storeLoops(writer, points, modules, elf, l))).catch(() => {})
   lookupsDone()
   const statics = { columns: pointColumnsOf(points, names, pointLoops), touches: touchesOf(variableRows, histograms) }
   // The run's roll-up reads the points' names and loops: stored last.
@@ -125,58 +127,63 @@ function pointGroups(points: PointRecord[], histograms: Map<number, Map<number, 
   return [groups, index.size]
 }
 
-/**
- * A loop's source line: the first line its traced accesses come from (its header's own line
- * is often the closing brace or the function's opening line, where compilers put the
- * condition), in the header's file; the header's line when the loop has no traced access.
- */
-export function loopLine(header: { file: string | null; line: number | null } | undefined, bodyLines: Array<{ file: string | null; line: number | null }>): { file: string | null; line: number | null } {
-  const file = header?.file ?? bodyLines.find((b) => b.file)?.file ?? null
-  let best: number | null = null
-  for (const b of bodyLines) if (b.file === file && b.line !== null && b.line > 0 && (best === null || b.line < best)) best = b.line
-  return best !== null ? { file, line: best } : { file: header?.file ?? null, line: header?.line ?? null }
-}
-
 export interface ProgramLoops {
   loops: Awaited<ReturnType<typeof readLoops>>
-  lines: Awaited<ReturnType<typeof sourceLocations>>
+  /** Per loop, its header's and its last back edge's inline chains (one level each without llvm-symbolizer). */
+  headers: InlineLevel[][]
+  latches: InlineLevel[][]
 }
 
-/** The program's loop nests (back edges) and their headers' lines. */
+/** Inline chains of link addresses; the plain line table (one level) where llvm-symbolizer is missing. */
+async function chainsOf(path: string, addresses: number[]): Promise<InlineLevel[][]> {
+  try {
+    return await inlineChains(path, addresses, { symbolizerOnly: true })
+  } catch {
+    const lines = await sourceLocations(path, addresses)
+    return lines.map((l) => (l.file && l.line ? [{ file: l.file, line: l.line, function: null }] : []))
+  }
+}
+
+/** The program's loop nests (back edges) and where their headers and latches are in the source. */
 export async function programLoops(elf: ElfInfo): Promise<ProgramLoops> {
   const loops = await readLoops(elf.path)
-  const lines = elf.hasDebugInfo && loops.length > 0 ? await sourceLocations(elf.path, loops.map((l) => l.start)) : []
-  return { loops, lines }
+  if (!elf.hasDebugInfo || loops.length === 0) return { loops, headers: [], latches: [] }
+  const chains = await chainsOf(elf.path, [...loops.map((l) => l.start), ...loops.map((l) => l.end)])
+  return { loops, headers: chains.slice(0, loops.length), latches: chains.slice(loops.length) }
 }
 
-async function storeLoops(
-  writer: SessionWriter,
-  points: PointRecord[],
-  modules: LoadedModule[],
-  elf: ElfInfo,
-  names: PointNames[],
-  { loops, lines }: ProgramLoops
-): Promise<ReadonlyMap<number, number>> {
+async function storeLoops(writer: SessionWriter, points: PointRecord[], modules: LoadedModule[], elf: ElfInfo, program: ProgramLoops): Promise<ReadonlyMap<number, number>> {
   const exe = modules.find((m) => m.path === elf.path)
   if (!exe) return new Map()
   const offset = elf.relocatable ? exe.base : 0
-  if (loops.length === 0) return new Map()
-  const pointLoops = new Map<number, number>()
-  const byIdx = new Map(names.map((n) => [n.idx, n]))
-  const body = loops.map(() => [] as Array<{ file: string | null; line: number | null }>)
+  if (program.loops.length === 0) return new Map()
+  const { headers, latches } = program
+  const instances = program.loops.map((_, i) => loopInstance(headers[i] ?? [], latches[i] ?? []))
+  // Nested by range and inline copy (the range of one copy's loop may span another copy's).
+  const loops = nestLoops(program.loops, instances)
   const index = new LoopIndex(loops)
+  const inRanges: Array<{ point: PointRecord; loops: number[] }> = []
   for (const p of points) {
     const containing = index.containing(p.pc - offset)
-    let innermost = -1
-    for (const i of containing) {
-      if (innermost < 0 || loops[i]!.depth > loops[innermost]!.depth) innermost = i
-      // Every loop containing the point (nested headers) sees its line.
-      body[i]!.push({ file: byIdx.get(p.idx)?.file ?? null, line: byIdx.get(p.idx)?.line ?? null })
-    }
-    if (innermost >= 0) pointLoops.set(p.idx, innermost)
+    if (containing.length > 0) inRanges.push({ point: p, loops: containing })
   }
+  // Where each such access is at every inline level: which loop copy it is in, and its line there.
+  const chains = elf.hasDebugInfo && headers.length > 0 ? await chainsOf(elf.path, inRanges.map((e) => e.point.pc - offset)) : []
+  const pointLoops = new Map<number, number>()
+  const body = loops.map(() => [] as InlineLevel[][])
+  inRanges.forEach((e, k) => {
+    const chain = chains[k] ?? []
+    let innermost = -1
+    for (const i of e.loops) {
+      if (!inLoopInstance(instances[i]!, chain)) continue
+      // Every loop containing the point (nested headers) sees its chain.
+      body[i]!.push(chain)
+      if (innermost < 0 || loops[i]!.depth > loops[innermost]!.depth) innermost = i
+    }
+    if (innermost >= 0) pointLoops.set(e.point.idx, innermost)
+  })
   writer.writeLoops(
-    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLine(lines[i], body[i]!) })),
+    loops.map((l, i) => ({ ...l, start: l.start + offset, end: l.end + offset, ...loopLineFromChains(instances[i]!, latches[i] ?? [], body[i]!) })),
     pointLoops
   )
   return pointLoops

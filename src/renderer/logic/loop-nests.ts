@@ -2,9 +2,9 @@
  * A function's loops as the user reads them: one entry per loop header (file:line), nested
  * under the loop that encloses it. The session's loop table has one row per loop of the
  * machine code, so a loop the compiler copied (inlined into several places, unrolled,
- * versioned) has many rows with one header line: lz4's `LZ4_count` loop is 19 rows in one
+ * versioned) has many rows with one header line: lz4's `LZ4_count` loop is 11 rows in one
  * function. They are one loop to the reader, and one item to SIGMA's notation
- * (`loop@lz4.c:386` takes every copy), so they are one entry here, saying how many copies.
+ * (`loop@lz4.c:672` takes every copy), so they are one entry here, saying how many copies.
  */
 import type { LoopId, LoopInfo } from '../../shared/domain'
 

@@ -29,6 +29,8 @@ export type WorkspaceTab =
   | 'query'
   // ---- over time ----
   | 'timeline'
+  // ---- threads (sessions of several threads) ----
+  | 'threads'
 
 /** A run to compare with: of this session, or of another session of the same program. */
 export interface BaselineRef {

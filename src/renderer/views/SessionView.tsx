@@ -27,6 +27,7 @@ import { WorkspaceTabBar } from './WorkspaceTabBar'
 import { AdvisorView } from './AdvisorView'
 import { EvictorGraphView } from './EvictorGraphView'
 import { QueryView } from './QueryView'
+import { ThreadsView } from './ThreadsView'
 import { TimelineView } from './TimelineView'
 
 const ARRANGEMENT_KEY = 'stride.sourceArrangement'
@@ -93,7 +94,7 @@ export function SessionView() {
       <main className="workspace">
         {report && (
           <div className="tab-row">
-            <WorkspaceTabBar value={s.tab} onChange={s.setTab} />
+            <WorkspaceTabBar value={s.tab} onChange={s.setTab} threads={info.threads} />
             {levels.length > 1 && level && (
               <Segmented label="Cache level" value={level} options={levels.map((l) => ({ value: l, label: l }))} onChange={s.setLevel} testId="level-selector" />
             )}
@@ -254,6 +255,16 @@ export function SessionView() {
         {s.tab === 'timeline' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-timeline" aria-labelledby="tab-timeline">
             <TimelineView report={report} level={level} />
+          </div>
+        )}
+        {/* ---- threads ---- */}
+        {s.tab === 'threads' && report && (
+          <div className="tab-panel" role="tabpanel" id="tabpanel-threads" aria-labelledby="tab-threads">
+            {(info.threads ?? 1) > 1 ? (
+              <ThreadsView report={report} byReference={threadsByReference} />
+            ) : (
+              <p className="muted pad">This session has one thread: its accesses are the whole run.</p>
+            )}
           </div>
         )}
       </main>

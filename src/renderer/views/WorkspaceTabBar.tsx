@@ -18,24 +18,33 @@ export const WORKSPACE_TABS: { id: WorkspaceTab; label: string }[] = [
   // ---- query slices ----
   { id: 'query', label: 'Query' },
   // ---- over time ----
-  // (A view over a run is one entry here and one panel in SessionView: the per-thread
-  // breakdown, for sessions with several threads, comes in beside this one.)
-  { id: 'timeline', label: 'Timeline' }
+  // (A view over a run is one entry here and one panel in SessionView.)
+  { id: 'timeline', label: 'Timeline' },
+  // ---- threads: listed only for a session of several threads (last, so Alt+N stays put) ----
+  { id: 'threads', label: 'Threads' }
 ]
+
+/** The tabs a session shows: Threads only where it has several. */
+export function workspaceTabs(threads: number | null | undefined): typeof WORKSPACE_TABS {
+  return (threads ?? 1) > 1 ? WORKSPACE_TABS : WORKSPACE_TABS.filter((t) => t.id !== 'threads')
+}
 
 interface Props {
   value: WorkspaceTab
   onChange(tab: WorkspaceTab): void
+  /** The session's threads (SessionInfo.threads): the Threads tab is listed for several. */
+  threads?: number | null
 }
 
-export function WorkspaceTabBar({ value, onChange }: Props) {
+export function WorkspaceTabBar({ value, onChange, threads = null }: Props) {
+  const tabs = workspaceTabs(threads)
   const refs = useRef(new Map<WorkspaceTab, HTMLButtonElement>())
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return
       const n = Number(e.key)
-      const tab = Number.isInteger(n) && n >= 1 ? WORKSPACE_TABS[n - 1] : undefined
+      const tab = Number.isInteger(n) && n >= 1 ? tabs[n - 1] : undefined
       if (!tab) return
       e.preventDefault()
       onChange(tab.id)
@@ -43,18 +52,18 @@ export function WorkspaceTabBar({ value, onChange }: Props) {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [onChange])
+  }, [onChange, tabs])
 
   const move = (delta: number) => {
-    const i = WORKSPACE_TABS.findIndex((t) => t.id === value)
-    const next = WORKSPACE_TABS[(i + delta + WORKSPACE_TABS.length) % WORKSPACE_TABS.length]!
+    const i = tabs.findIndex((t) => t.id === value)
+    const next = tabs[(i + delta + tabs.length) % tabs.length]!
     onChange(next.id)
     refs.current.get(next.id)?.focus()
   }
 
   return (
     <div className="tab-bar" role="tablist" aria-label="Views of this run" data-testid="workspace-tabs">
-      {WORKSPACE_TABS.map((t, i) => (
+      {tabs.map((t, i) => (
         <button
           key={t.id}
           ref={(el) => {
