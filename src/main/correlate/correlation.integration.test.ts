@@ -148,4 +148,14 @@ describe('heap blocks from every allocator, named after the program (outside-sty
     expect(rows.map((r) => r.variable).sort()).toEqual(expect.arrayContaining(['A', 'B', 'C', 'tmp']))
     expect(named / total).toBeGreaterThanOrEqual(0.95)
   })
+
+  it("a block a helper returns is named by its caller's line: malloc's result, a member string returned by value", () => {
+    const program = join(dir, 'returned')
+    const cc = spawnSync('c++', ['-g', '-O2', '-fPIE', '-pie', '-o', program, join(__dirname, 'fixtures', 'outside', 'returned.cpp')], { encoding: 'utf8' })
+    expect(cc.status, cc.stderr).toBe(0)
+    const db = trace(program, 'sum,count', 'returned')
+    const names = (db.prepare('SELECT DISTINCT variable FROM points WHERE accesses > 1000').all() as Array<{ variable: string | null }>).map((r) => r.variable)
+    // The member the string was copied from is named after the same line (the helper returns it): output#2.
+    expect(names.map((n) => n?.replace(/#\d+$/, '')).sort()).toEqual(['output', 'xs', 'ys'])
+  })
 })

@@ -101,6 +101,27 @@ describe('Correlator.attributeBatch', () => {
     expect(top[3]).toBe(0x7fe008)
   })
 
+  it("tells allocations apart past the allocator's library frames, down to the program's own", () => {
+    const c = new Correlator({ ...layout(), functions: [{ name: 'scale', start: 0x1100, size: 0x100 }, { name: 'main', start: 0x1200, size: 0x200 }] })
+    c.programLoaded(0x100000)
+    // operator new (site) and three more frames of libstdc++, then the program's two call sites.
+    const lib = [0x7000010, 0x7000020, 0x7000030, 0x7000040]
+    c.allocated({ kind: 'alloc', ptr: 0x900000, size: 64, old: 0, site: lib[0]! + 1 }, [0x6000000, lib[0]!, ...lib.slice(1), 0x101210, 0x101300])
+    c.allocated({ kind: 'alloc', ptr: 0x910000, size: 64, old: 0, site: lib[0]! + 1 }, [0x6000000, lib[0]!, ...lib.slice(1), 0x101250, 0x101300])
+    // A site in the program: itself and three callers, as before (a fifth frame apart is the same structure).
+    c.allocated({ kind: 'alloc', ptr: 0x920000, size: 64, old: 0, site: 0x101221 }, [0x6000000, 0x101220, 0x101230, 0x101240, 0x101260, 0x101270])
+    c.allocated({ kind: 'alloc', ptr: 0x930000, size: 64, old: 0, site: 0x101221 }, [0x6000000, 0x101220, 0x101230, 0x101240, 0x101260, 0x101280])
+    const at = (a: number) => c.attribute(0, READ, a)
+    expect(new Set([at(0x900000), at(0x910000)]).size).toBe(2)
+    expect(at(0x920000)).toBe(at(0x930000))
+    const heap = c.finish().variables.filter((v) => v.kind === 'heap')
+    expect(heap.map((v) => v.context)).toEqual([
+      [0x7000011, 0x7000020, 0x7000030, 0x7000040, 0x101210, 0x101300],
+      [0x7000011, 0x7000020, 0x7000030, 0x7000040, 0x101250, 0x101300],
+      [0x101221, 0x101230, 0x101240, 0x101260]
+    ])
+  })
+
   // point's histogram created at its first access, a variable entered at its first touch
   // (the order breaks ties in dominantVariable), reads and writes by the point's kind.
   function setUp() {

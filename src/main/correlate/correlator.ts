@@ -34,8 +34,8 @@ export interface VariableRecord {
 export interface ProgramDataLayout {
   /** Globals of the program at link-time addresses. */
   globals: Array<{ name: string; start: number; size: number }>
-  /** Functions with in-memory locals: name, link-time entry. */
-  functions: Array<{ name: string; start: number }>
+  /** The program's functions: name, link-time entry and size (their span is its own code). */
+  functions: Array<{ name: string; start: number; size?: number }>
   variables: ProgramVariables
   /** Addresses are relative to the load base (PIE). */
   relocatable: boolean
@@ -66,6 +66,8 @@ export class Correlator {
   private pending: { event: Extract<AllocEvent, { kind: 'alloc' }>; frames: number[] } | null = null
   allocEvents = 0
 
+  /** The program's own code, once placed (allocationContext reads callers up to it). */
+  private programText: { low: number; high: number } | null = null
   /** The functions with kept locals, ascending (frameFilter's entries; replaced, never changed). */
   private frameEntries = new Float64Array(0)
 
@@ -122,6 +124,13 @@ export class Correlator {
       this.entries.set(f.start + offset, frame)
     }
     this.frameEntries = Float64Array.from([...this.entries.keys()].sort((a, b) => a - b))
+    let low = Infinity
+    let high = -Infinity
+    for (const f of this.layout.functions) {
+      low = Math.min(low, f.start + offset)
+      high = Math.max(high, f.start + offset + (f.size ?? 0))
+    }
+    if (high > low) this.programText = { low, high }
   }
 
   /**
@@ -293,7 +302,7 @@ export class Correlator {
 
   private place(e: Extract<AllocEvent, { kind: 'alloc' }>, frames: number[]): void {
     if (e.old) this.map.free(e.old)
-    const context = frames.length > 1 ? [e.site, ...frames.slice(2, 5)] : [e.site]
+    const context = this.allocationContext(e.site, frames)
     const key = context.join(',')
     let id = this.contexts.get(key)
     if (id === undefined) {
@@ -307,6 +316,29 @@ export class Correlator {
     v.start = e.ptr
     v.size = Math.max(v.size ?? 0, e.size)
     this.map.alloc(e.ptr, e.size, id)
+  }
+
+  /**
+   * What tells an allocation's data structure apart: its site and the three callers above it,
+   * as Cachegrind-style tools do; where the site is in a library (operator new, std::string's
+   * growth in libstdc++), the frames go on to the program's first one and three above that.
+   * Four frames of libstdc++ alone are the same for every std::string of a C++ program: its
+   * JSON reader's input and its writer's output were one structure, named after either.
+   */
+  private allocationContext(site: number, frames: number[]): number[] {
+    const context = [site]
+    let k = 2
+    if (!this.inProgram(site)) {
+      while (k < frames.length && !this.inProgram(frames[k]!)) context.push(frames[k++]!)
+      if (k < frames.length) context.push(frames[k++]!)
+    }
+    for (let n = 0; n < 3 && k < frames.length; n++) context.push(frames[k++]!)
+    return context
+  }
+
+  /** Whether `pc` is in the program's own functions (true until the program is placed: the old depth). */
+  private inProgram(pc: number): boolean {
+    return !this.programText || (pc >= this.programText.low && pc < this.programText.high)
   }
 
   /** All variables (id order; 0 is unknown) and, per point, accesses per variable. */

@@ -87,5 +87,8 @@ describe('source expressions (METRIC SourceRef)', () => {
     expect(cppOwnerName('  for (int k = 0; k < 256; k++) counts[k] = k;')).toBe('counts')
     expect(cppOwnerName('  double *p = (double *)malloc(n * sizeof(double));')).toBeNull()
     expect(cppOwnerName('  return total;')).toBeNull()
+    // The declared object a call's result initializes, not an object its arguments name.
+    expect(cppOwnerName('  Json::String input = readInputTestFile(opts.path.c_str());')).toBe('input')
+    expect(cppOwnerName('  const std::vector<int>& xs = build(cfg.n);')).toBe('xs')
   })
 })

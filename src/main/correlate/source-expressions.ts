@@ -176,8 +176,13 @@ export function assignedTargets(root: SyntaxNode): string[] {
  */
 export function cppOwnerName(text: string): string | null {
   const code = text.replace(/\/\/.*$/, '')
+  // A C allocator's line is the C rules' (the declarator or assignment its call's result goes to).
+  const cAllocation = /\b(?:malloc|calloc|realloc|aligned_alloc|posix_memalign|strdup|strndup)\s*\(/.test(code)
   const patterns = [
     /([A-Za-z_][\w.>-]*)\s*=\s*new\b/, // p = new T(...), auto *p = new T
+    // The declared object a call's result initializes (std::string input = read(opts.path.c_str())),
+    // before the objects the call's arguments name.
+    ...(cAllocation ? [] : [/^\s*(?:const\s+)?[A-Za-z_][\w:]*(?:<.*>)?[\s*&]+([A-Za-z_]\w*)\s*=(?!=)/]),
     /^\s*(?:const\s+)?[A-Za-z_][\w:]*(?:<.*>)?[\s*&]+([A-Za-z_]\w*)\s*[({]/, // std::vector<T> v(n);
     /([A-Za-z_]\w*)\s*(?:(?:\.|->)\s*[A-Za-z_]\w*\s*\(|\[)/ // v.push_back(x); for (...) m[k] = x
   ]

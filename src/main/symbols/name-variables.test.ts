@@ -32,5 +32,10 @@ describe('naming heap blocks after the program', () => {
     expect(returnsName(src, 3, 'p')).toBe(true)
     expect(returnsName(src, 8, 'q')).toBe(true)
     expect(returnsName(src, 3, 'r')).toBe(false)
+    // Targets are source text, not patterns: `*out = malloc(n)` once failed the whole trace.
+    const out = ['void get(double **out, int n) {', '  *out = malloc(n);', '  return;', '}', 'double *f(double **a, int i) {', '  a[i] = malloc(8);', '  return a[i];', '}']
+    expect(returnsName(out, 1, '*out')).toBe(false)
+    expect(returnsName(out, 5, 'a[i]')).toBe(true)
+    expect(returnsName(out, 5, 'a')).toBe(true)
   })
 })

@@ -63,7 +63,9 @@ export function allocationTarget(text: string, assigned: string[], rank: { index
  * the block to its caller): a `return name` before the function's closing brace.
  */
 export function returnsName(lines: string[], from: number, name: string): boolean {
-  const ret = new RegExp(`\\breturn\\s*(\\([^)]*\\)\\s*)?\\(?\\s*${name}\\b`)
+  // The name is source text (`*rewrite`, `p->buf`): matched as written, not as a pattern.
+  const literal = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const ret = new RegExp(`\\breturn\\s*(\\([^)]*\\)\\s*)?\\(?\\s*${literal}(?![\\w])`)
   for (let i = from; i < Math.min(lines.length, from + 80); i++) {
     const l = lines[i]!
     if (ret.test(l)) return true
@@ -132,6 +134,9 @@ async function locateAll(pcs: number[], modules: LoadedModule[]): Promise<Map<nu
  * by what that line assigns; through allocation helpers that return the block (xmalloc,
  * alloc2d) up to the caller that keeps it; `heap@file:line` where no line assigns a name.
  */
+/** A line that returns a value (its allocation is the caller's object). */
+const RETURN_LINE = /^\s*return\b[^;]*;/
+
 export async function nameVariables(variables: VariableRecord[], modules: LoadedModule[]): Promise<NamedVariable[]> {
   const files = new Map<string, string[] | null>()
   const named: NamedVariable[] = variables.map((v) => ({ ...v, allocSite: v.kind === 'stack' ? v.function : null, module: null }))
@@ -169,6 +174,9 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
     for (const f of own) {
       if (!f.file || !f.line) break
       const text = sourceLine(f.file, f.line, files)
+      // `return malloc(n);`, C++'s `return s;` (a copy of a member string): the line hands the
+      // block to its caller, whose line names it.
+      if (text && RETURN_LINE.test(text)) continue
       const root = text ? await parseLine(text) : null
       // C++: the object the line allocates for (std::vector<T> v(n), m[k] = x, p = new T)
       // comes first; the C rules would take a loop counter's `k = 0`.
