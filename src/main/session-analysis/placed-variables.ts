@@ -8,6 +8,7 @@ import type { PlacedVariable } from '../simulate/layout-filter'
 import { readElf } from '../symbols/elf-reader'
 import type { Db } from '../store/open-db'
 import { allRows, getRow } from '../store/rows'
+import { parseDims } from '../store/variables'
 
 export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='variables'").get()
@@ -37,14 +38,4 @@ export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
   const module = getRow(db.prepare('SELECT base FROM modules WHERE path = ? ORDER BY id LIMIT 1'), { base: 'number' }, path)
   const offset = elf.relocatable ? (module?.base ?? 0) : 0
   return elf.data.map((d) => ({ name: d.name, start: d.start + offset, size: d.size, group: `global:${path}`, dims: null, elementSize: null }))
-}
-
-function parseDims(text: string | null): number[] | null {
-  if (!text) return null
-  try {
-    const dims = JSON.parse(text) as unknown
-    return Array.isArray(dims) && dims.length > 0 && dims.every((d) => Number.isInteger(d) && d > 0) ? (dims as number[]) : null
-  } catch {
-    return null
-  }
 }

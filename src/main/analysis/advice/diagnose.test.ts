@@ -63,6 +63,7 @@ const global = (name: string, start: number, size = 65536): VariableInfo => ({
   type: 'double [8192]',
   elementSize: 8,
   dims: [size / 8],
+  dimsFrom: 'type',
   allocSite: null,
   reads: 0,
   writes: 0
