@@ -8,23 +8,27 @@ import type { PlacedVariable } from '../simulate/layout-filter'
 import { readElf } from '../symbols/elf-reader'
 import type { Db } from '../store/open-db'
 import { allRows, getRow } from '../store/rows'
-import { parseDims } from '../store/variables'
+import { parseDims, parseDimsFrom } from '../store/variables'
 
 export async function readPlacedVariables(db: Db): Promise<PlacedVariable[]> {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='variables'").get()
   const rows = hasTable
-    ? (allRows(db.prepare('SELECT name, kind, start, size, element_size, dims, module FROM variables WHERE start IS NOT NULL AND size > 0'), { name: 'text', kind: 'text', start: 'number', size: 'number', element_size: 'number?', dims: 'text?', module: 'text?' }))
+    ? (allRows(db.prepare('SELECT name, kind, start, size, element_size, dims, dims_from, module FROM variables WHERE start IS NOT NULL AND size > 0'), { name: 'text', kind: 'text', start: 'number', size: 'number', element_size: 'number?', dims: 'text?', dims_from: 'text?', module: 'text?' }))
     : []
   if (rows.length > 0) {
-    return rows.map((r) => ({
-      name: r.name,
-      start: r.start,
-      size: r.size,
-      // Globals move with their object file; a stack or heap block moves alone.
-      group: r.kind === 'global' ? `global:${r.module ?? ''}` : `${r.kind}:${r.name}:${r.start}`,
-      dims: parseDims(r.dims),
-      elementSize: r.element_size
-    }))
+    return rows.map((r) => {
+      const dims = parseDims(r.dims)
+      return {
+        name: r.name,
+        start: r.start,
+        size: r.size,
+        // Globals move with their object file; a stack or heap block moves alone.
+        group: r.kind === 'global' ? `global:${r.module ?? ''}` : `${r.kind}:${r.name}:${r.start}`,
+        dims,
+        elementSize: r.element_size,
+        dimsFrom: dims ? parseDimsFrom(r.dims_from) : null
+      }
+    })
   }
   const program = getRow(db.prepare("SELECT value FROM meta WHERE key = 'program'"), { value: 'text' })
   if (!program) return []
