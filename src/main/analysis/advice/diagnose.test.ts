@@ -311,6 +311,13 @@ describe('diagnoseRun', () => {
     expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
   })
 
+  it("says when the rows it names were inferred from strides (a heap block's, no array type)", () => {
+    const inferred = { ...LISTMULT, variables: LISTMULT.variables!.map((v) => (v.name === 'b' ? { ...v, kind: 'heap' as const, type: 'double [9216]', dimsFrom: 'strides' as const } : v)) }
+    const [first] = diagnoseRun(inferred, { level: 'L1', classes: LISTMULT_CLASSES }).items
+    expect(first!.evidence).toContain('stride 768 bytes = 96 elements of 8 bytes = one row of b (96×96, inferred from strides)')
+    expect(first!.action).toMatchObject({ kind: 'layout', layout: [{ kind: 'internal', variable: 'b', dim: 1, extent: 104 }] })
+  })
+
   it('without the set-mapping check a column walk still leads, with a stride prefetcher to try', () => {
     const [first] = diagnoseRun(LISTMULT, { level: 'L1' }).items
     expect(first!.title).toBe('Column walk: b_Read_2 (b[k][j])')
