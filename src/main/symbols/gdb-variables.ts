@@ -114,7 +114,7 @@ export interface PointeeShape {
  * pointer to a sized type. `name` may be a member path (`s->buf`, `ctx.table`): each member is
  * looked up in the struct the path reaches. Null where the name is not a typed pointer.
  */
-const GDB_POINTEES_SCRIPT = `
+export const GDB_POINTEES_SCRIPT = `
 import gdb, json, os, re
 req = json.load(open(os.environ["STRIDE_REQ"]))
 ${SHAPE_PY}
@@ -176,7 +176,8 @@ export async function readPointeeShapes(program: string, pointers: Array<{ name:
   }
 }
 
-function isPointeeShape(v: unknown): v is PointeeShape {
+/** Whether a value has PointeeShape's form (gdb's answer, or a kept one: kept-layout.ts). */
+export function isPointeeShape(v: unknown): v is PointeeShape {
   if (typeof v !== 'object' || v === null) return false
   const { pointer, pointee } = v as Partial<PointeeShape>
   if (typeof pointer !== 'string' || typeof pointee !== 'object' || pointee === null) return false

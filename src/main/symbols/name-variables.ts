@@ -15,7 +15,8 @@ export { isSystemObject }
 import type { LoadedModule } from '../tracing/proc-maps'
 import type { VariableRecord } from '../correlate/correlator'
 import type { DimsSource } from '../../shared/domain'
-import { readPointeeShapes, type PointeeShape } from './gdb-variables'
+import type { PointeeShape } from './gdb-variables'
+import { keptPointeeShapes } from './kept-layout'
 import { heapShape, type WalkStride } from './heap-dims'
 import { assignedTargets, cppOwnerName, parseLine } from '../correlate/source-expressions'
 
@@ -211,7 +212,8 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
 /**
  * The types of the pointers heap blocks are assigned to, by variable id: each named block's
  * pointer looked up by gdb in its object (one run per object, only the program's own objects
- * with debug information). A failed lookup leaves the block without one.
+ * with debug information; kept per build, kept-layout.ts). A failed lookup leaves the block
+ * without one.
  */
 export async function heapPointees(named: readonly NamedVariable[]): Promise<Map<number, PointeeShape>> {
   const byModule = new Map<string, NamedVariable[]>()
@@ -221,7 +223,7 @@ export async function heapPointees(named: readonly NamedVariable[]): Promise<Map
     [...byModule].map(async ([module, blocks]) => {
       const elf = await readElf(module).catch(() => null)
       if (!elf?.hasDebugInfo) return
-      const shapes = await readPointeeShapes(module, blocks.map((b) => ({ name: b.pointer!.name, pc: b.pointer!.pc }))).catch(() => blocks.map(() => null))
+      const shapes = await keptPointeeShapes(module, blocks.map((b) => ({ name: b.pointer!.name, pc: b.pointer!.pc }))).catch(() => blocks.map(() => null))
       blocks.forEach((b, i) => shapes[i] && pointees.set(b.id, shapes[i]!))
     })
   )
