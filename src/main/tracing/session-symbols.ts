@@ -6,6 +6,7 @@
 import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
 import { heapPointees, nameVariables, shapeHeapBlocks } from '../symbols/name-variables'
 import type { WalkStride } from '../symbols/heap-dims'
+import type { PointeeShape } from '../symbols/gdb-variables'
 import { readPointStreams, type PointStreams } from '../store/stream-store'
 import { endSymbolizer } from '../symbols/symbolizer-process'
 import type { PointNames, PointRecord, SessionWriter } from '../store/session-writer'
@@ -95,7 +96,9 @@ async function writeSymbols(
   const named = await naming
   // Heap blocks' dimensions need the points' strides (stored with the stream metrics) and
   // their pointers' types (gdb): while the points are named.
-  const pointees = heapPointees(named)
+  // A lookup that fails leaves the blocks to their strides (and never an unhandled rejection
+  // when the stream metrics fail first).
+  const pointees = heapPointees(named).catch(() => new Map<number, PointeeShape>())
   await streamsStored
   shapeHeapBlocks(named, await pointees, walkStrides(readPointStreams(writer.db), histograms))
   const variableRows = named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, dimsFrom: v.dimsFrom, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes }))
