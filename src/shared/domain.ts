@@ -357,6 +357,9 @@ export interface LoopStats {
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
+/** Where a data structure's dimensions came from (shared/dims-text.ts says it to the user). */
+export type DimsSource = 'type' | 'strides'
+
 /** A data structure of the traced run (globals, stack locals, heap allocation contexts, unknown). */
 export interface VariableInfo {
   name: string
@@ -369,6 +372,11 @@ export interface VariableInfo {
   elementSize: number | null
   /** Array extents, outermost first. */
   dims: number[] | null
+  /**
+   * Where `dims` came from: the debug type (an array; a heap block's pointer, `double (*A)[N]`)
+   * or inferred from a reference's constant stride over a heap block; null without dims.
+   */
+  dimsFrom: DimsSource | null
   /** Heap: the allocating line (file:line); stack: the function. */
   allocSite: string | null
   reads: number
@@ -380,6 +388,7 @@ export interface VariableStats {
   kind?: VariableKind
   type?: string | null
   dims?: number[] | null
+  dimsFrom?: DimsSource | null
   size?: number | null
   allocSite?: string | null
   reads: number

@@ -202,7 +202,7 @@ export function groupVariables(report: RunReport): VariableStats[] {
       const v = out.get(key) ?? {
         variable: key,
         kind: info?.kind ?? 'unknown',
-        ...(info ? { type: info.type, dims: info.dims, size: info.size, allocSite: info.allocSite } : {}),
+        ...(info ? { type: info.type, dims: info.dims, dimsFrom: info.dimsFrom ?? null, size: info.size, allocSite: info.allocSite } : {}),
         reads: 0,
         writes: 0,
         levels: emptyLevels(names)

@@ -86,6 +86,16 @@ describe('outside programs: every allocator, named after the program\'s own fram
       In: 'polybench-macros.c:62',
       Out: 'polybench-macros.c:62'
     })
+    // Each block's dimensions from its own pointer: `double (*A)[NI][NK]` (one pointee), and
+    // `double (*In)[NK]` holding NK rows, two declarators on one line.
+    const shapes = db.prepare("SELECT name, type, dims, dims_from FROM variables WHERE kind = 'heap' AND reads + writes > 0 ORDER BY name").all() as Array<{ name: string; type: string; dims: string; dims_from: string }>
+    expect(Object.fromEntries(shapes.map((s) => [s.name, `${s.type} ${s.dims} ${s.dims_from}`]))).toEqual({
+      A: 'double [48][64] [48,64] type',
+      B: 'double [64][56] [64,56] type',
+      C: 'double [48][56] [48,56] type',
+      In: 'double [64][64] [64,64] type',
+      Out: 'double [64][64] [64,64] type'
+    })
     // Each reference shows its own expression; the compiler's own accesses are labelled as such.
     const refs = db.prepare('SELECT variable, source_expr AS expr, disasm FROM points WHERE accesses > 0').all() as Array<{ variable: string | null; expr: string; disasm: string }>
     const exprsOf = (v: string) => [...new Set(refs.filter((r) => r.variable === v).map((r) => r.expr))].sort()

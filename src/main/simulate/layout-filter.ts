@@ -10,7 +10,7 @@
  * shift per range and, inside an internally padded variable, an index remap. Addresses in no
  * range (stack, heap, other objects) pass unchanged.
  */
-import type { LayoutFilter } from '../../shared/domain'
+import type { DimsSource, LayoutFilter } from '../../shared/domain'
 
 /** A data structure as placed in the traced run. */
 export interface PlacedVariable {
@@ -21,6 +21,8 @@ export interface PlacedVariable {
   group: string
   dims: number[] | null
   elementSize: number | null
+  /** Where dims came from (absent: not known, as for ELF-only globals). */
+  dimsFrom?: DimsSource | null
 }
 
 interface Remap {

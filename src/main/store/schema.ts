@@ -214,6 +214,13 @@ const MIGRATIONS: Array<(db: Db) => void> = [
         line_ends INTEGER NOT NULL, evictions INTEGER NOT NULL,
         PRIMARY KEY (run, point, variable, level));
     `)
+  },
+  // 14 -> 15 (heap arrays get dimensions): where a data structure's `dims` came from: 'type'
+  // (its debug type: an array, or the pointer a heap block is assigned to, `double (*A)[N]`)
+  // or 'strides' (inferred from a reference walking a heap block with a constant stride).
+  // Null in older sessions, whose dims all came from array types.
+  (db) => {
+    db.exec(`ALTER TABLE variables ADD COLUMN dims_from TEXT;`)
   }
 ]
 

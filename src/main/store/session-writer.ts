@@ -9,7 +9,7 @@
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, extname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type { TraceStopReason } from '../../shared/domain'
+import type { DimsSource, TraceStopReason } from '../../shared/domain'
 import { NativePrsdSequiturEncoder } from '../compress/native-codec'
 import { foldLog, openDb, type Db } from './open-db'
 import { UNFINISHED_MESSAGE } from './recording-state'
@@ -63,6 +63,8 @@ export interface VariableRow {
   type: string | null
   elementSize: number | null
   dims: number[] | null
+  /** Where dims came from (v15); null without dims. */
+  dimsFrom: DimsSource | null
   module: string | null
   allocSite: string | null
   reads: number
@@ -485,13 +487,13 @@ export class SessionWriter {
   /** Stores the data structures and, per point, how many of its accesses fell in each. */
   writeVariables(variables: VariableRow[], histograms: Map<number, Map<number, number>>): void {
     const insertVariable = this.db.prepare(
-      'INSERT INTO variables (id, name, kind, start, size, type, element_size, dims, module, alloc_site, reads, writes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)'
+      'INSERT INTO variables (id, name, kind, start, size, type, element_size, dims, dims_from, module, alloc_site, reads, writes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)'
     )
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM variables').run()
       this.db.prepare('DELETE FROM point_variables').run()
       for (const v of variables)
-        insertVariable.run(v.id, v.name, v.kind, v.start, v.size, v.type, v.elementSize, v.dims ? JSON.stringify(v.dims) : null, v.module, v.allocSite, v.reads, v.writes)
+        insertVariable.run(v.id, v.name, v.kind, v.start, v.size, v.type, v.elementSize, v.dims ? JSON.stringify(v.dims) : null, v.dims ? v.dimsFrom : null, v.module, v.allocSite, v.reads, v.writes)
       // A row per point at least (thousands in a whole-program trace): 64 rows a statement.
       const rows = new BatchInsert(this.db, 'point_variables', ['point', 'variable', 'accesses'])
       for (const [point, h] of histograms) for (const [variable, n] of h) rows.add(point, variable, n)

@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'stride-statics-cache-'))
 let files = 0
 const META = { program: '/bin/true', args: [], backend: 'valgrind' as const, functions: [], createdAt: '2026-01-01T00:00:00Z' }
 const FINISH = { partial: false, stopReason: 'completed' as const, stopMessage: null, hasDebugInfo: false, debugInfoHint: null }
-const variable = (id: number, name: string): VariableRow => ({ id, name, kind: 'global', start: null, size: null, type: null, elementSize: null, dims: null, module: null, allocSite: null, reads: 0, writes: 0 })
+const variable = (id: number, name: string): VariableRow => ({ id, name, kind: 'global', start: null, size: null, type: null, elementSize: null, dims: null, dimsFrom: null, module: null, allocSite: null, reads: 0, writes: 0 })
 const name = (idx: number, n: Partial<PointNames>): PointNames => ({ idx, refId: `r${idx}`, file: null, line: null, function: null, module: null, variable: null, sourceExpr: null, disasm: null, ...n })
 
 /** A finished session of four points, two data structures and a loop; `cache`: whether finish stores the statics cache. */

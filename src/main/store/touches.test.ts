@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { SessionWriter, type VariableRow } from './session-writer'
 import { readTouches, touchesOf } from './touches'
 
-const variable = (id: number, name: string): VariableRow => ({ id, name, kind: 'global', start: null, size: null, type: null, elementSize: null, dims: null, module: null, allocSite: null, reads: 0, writes: 0 })
+const variable = (id: number, name: string): VariableRow => ({ id, name, kind: 'global', start: null, size: null, type: null, elementSize: null, dims: null, dimsFrom: null, module: null, allocSite: null, reads: 0, writes: 0 })
 
 describe('touches', () => {
   it('touchesOf gives, value for value and in the same order, what readTouches reads back after writeVariables', () => {

@@ -1,5 +1,5 @@
-/** The session's data structures (schema v2/v3 `variables`), in the API's shape. */
-import type { VariableInfo, VariableKind } from '../../shared/domain'
+/** The session's data structures (schema v2/v3 `variables`, v15 `dims_from`), in the API's shape. */
+import type { DimsSource, VariableInfo, VariableKind } from '../../shared/domain'
 import type { Db } from './open-db'
 import { allRows } from './rows'
 
@@ -11,6 +11,7 @@ const VARIABLE_ROW = {
   type: 'text?',
   element_size: 'number?',
   dims: 'text?',
+  dims_from: 'text?',
   alloc_site: 'text?',
   reads: 'number',
   writes: 'number'
@@ -18,17 +19,40 @@ const VARIABLE_ROW = {
 const VARIABLE_KINDS: readonly string[] = ['global', 'stack', 'heap', 'unknown']
 
 export function readVariables(db: Db): VariableInfo[] {
-  const rows = allRows(db.prepare('SELECT name, kind, start, size, type, element_size, dims, alloc_site, reads, writes FROM variables ORDER BY id'), VARIABLE_ROW)
-  return rows.map((r) => ({
-    name: r.name,
-    kind: (VARIABLE_KINDS.includes(r.kind) ? r.kind : 'unknown') as VariableKind,
-    start: r.start === null ? null : '0x' + r.start.toString(16),
-    size: r.size,
-    type: r.type || null,
-    elementSize: r.element_size,
-    dims: r.dims ? (JSON.parse(r.dims) as number[]) : null,
-    allocSite: r.alloc_site,
-    reads: r.reads,
-    writes: r.writes
-  }))
+  const rows = allRows(db.prepare('SELECT name, kind, start, size, type, element_size, dims, dims_from, alloc_site, reads, writes FROM variables ORDER BY id'), VARIABLE_ROW)
+  return rows.map((r) => {
+    const dims = parseDims(r.dims)
+    return {
+      name: r.name,
+      kind: (VARIABLE_KINDS.includes(r.kind) ? r.kind : 'unknown') as VariableKind,
+      start: r.start === null ? null : '0x' + r.start.toString(16),
+      size: r.size,
+      type: r.type || null,
+      elementSize: r.element_size,
+      dims,
+      dimsFrom: dims ? parseDimsFrom(r.dims_from) : null,
+      allocSite: r.alloc_site,
+      reads: r.reads,
+      writes: r.writes
+    }
+  })
+}
+
+/**
+ * A stored `variables.dims` (JSON extents, outermost first): null unless every extent is a
+ * positive whole number (a session file is user input; a bad value means "no dimensions").
+ */
+export function parseDims(text: string | null): number[] | null {
+  if (!text) return null
+  try {
+    const dims = JSON.parse(text) as unknown
+    return Array.isArray(dims) && dims.length > 0 && dims.every((d) => Number.isInteger(d) && d > 0) ? (dims as number[]) : null
+  } catch {
+    return null
+  }
+}
+
+/** A stored `variables.dims_from`; null (sessions before v15) reads as 'type', the only source then. */
+export function parseDimsFrom(text: string | null): DimsSource {
+  return text === 'strides' ? 'strides' : 'type'
 }

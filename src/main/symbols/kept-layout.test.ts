@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, utimesSync, write
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { ProgramVariables } from './gdb-variables'
-import { isProgramVariables, keptProgramVariables } from './kept-layout'
+import type { PointeeShape, ProgramVariables } from './gdb-variables'
+import { isProgramVariables, keptPointeeShapes, keptProgramVariables } from './kept-layout'
 
 const LAYOUT: ProgramVariables = {
   globals: { A: { type: 'double [64][64]', size: 32768, elementSize: 8, dims: [64, 64] } },
@@ -68,6 +68,30 @@ describe("the program's variables kept across traces of the same build", () => {
     expect(await keptProgramVariables(missing, [], [], options)).toEqual(LAYOUT)
     expect(await keptProgramVariables(missing, [], [], options)).toEqual(LAYOUT)
     expect(calls).toHaveLength(2)
+  })
+})
+
+describe("heap blocks' pointer types kept across traces of the same build", () => {
+  const SHAPES: Array<PointeeShape | null> = [{ pointer: 'double (*)[56]', pointee: { type: 'double [56]', size: 448, elementSize: 8, dims: [56] } }, null]
+  it('are read by gdb once per request, then from the kept file; a damaged file is read again', async () => {
+    const { program, cache } = setUp()
+    const calls: unknown[] = []
+    const read = async (_: string, pointers: Array<{ name: string; pc: number }>) => {
+      calls.push(pointers)
+      return structuredClone(SHAPES)
+    }
+    const asked = [{ name: 'A', pc: 0x1139 }, { name: 's->buf', pc: 0x1200 }]
+    expect(await keptPointeeShapes(program, asked, { dir: cache, read })).toEqual(SHAPES)
+    expect(await keptPointeeShapes(program, asked, { dir: cache, read })).toEqual(SHAPES)
+    expect(calls).toHaveLength(1)
+    await keptPointeeShapes(program, asked.slice(0, 1), { dir: cache, read: async () => [SHAPES[0]!] })
+    expect(await keptPointeeShapes(program, asked, { dir: cache, read })).toEqual(SHAPES)
+    expect(calls).toHaveLength(2)
+    const file = join(cache, readdirSync(cache).find((n) => readFileSync(join(cache, n), 'utf8').includes('pointees'))!)
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { key: string }
+    writeFileSync(file, JSON.stringify({ key: kept.key, content: [{ pointer: 'double *', pointee: { size: -1 } }, null] }))
+    expect(await keptPointeeShapes(program, asked, { dir: cache, read })).toEqual(SHAPES)
+    expect(calls).toHaveLength(3)
   })
 })
 

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto'
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { detachedDebugFile } from './elf-reader'
-import { GDB_VARIABLES_SCRIPT, readProgramVariables, type FrameLocalInfo, type ProgramVariables, type TypeShape } from './gdb-variables'
+import { GDB_POINTEES_SCRIPT, GDB_VARIABLES_SCRIPT, isPointeeShape, readPointeeShapes, readProgramVariables, type FrameLocalInfo, type PointeeShape, type ProgramVariables, type TypeShape } from './gdb-variables'
 import { keptFile, keptFolder, objectIdentity, readKept, writeKept } from './kept-files'
 
 /** Bumped when ProgramVariables changes form: older kept files are then ignored. */
@@ -47,6 +47,31 @@ export async function keptProgramVariables(program: string, globals: string[], f
   await writeKept(file, key, variables)
   await pruneOldest(folder, options.keep ?? KEEP_PROGRAMS)
   return variables
+}
+
+/**
+ * readPointeeShapes(program, pointers): the types of the pointers a trace's heap blocks were
+ * assigned to, kept the same way (one file per object, keyed by its build and the request), so
+ * a re-trace of an unchanged build does not start gdb after its records for them.
+ */
+export async function keptPointeeShapes(
+  program: string,
+  pointers: Array<{ name: string; pc: number }>,
+  options: Omit<KeptLayoutOptions, 'read'> & { read?: typeof readPointeeShapes } = {}
+): Promise<Array<PointeeShape | null>> {
+  const read = options.read ?? readPointeeShapes
+  const identity = objectIdentity(program, await detachedDebugFile(program), ['gdb'])
+  if (identity === null) return read(program, pointers)
+  const asked = createHash('sha256').update(GDB_POINTEES_SCRIPT).update(JSON.stringify(pointers)).digest('hex')
+  const key = `pointees ${FORMAT}|${identity}|${asked}`
+  const folder = options.dir ?? keptFolder('layouts')
+  const file = keptFile(`pointees|${program}`, folder)
+  const kept = await readKept(file, key)
+  if (Array.isArray(kept) && kept.length === pointers.length && kept.every((k) => k === null || isPointeeShape(k))) return kept as Array<PointeeShape | null>
+  const shapes = await read(program, pointers)
+  await writeKept(file, key, shapes)
+  await pruneOldest(folder, options.keep ?? KEEP_PROGRAMS)
+  return shapes
 }
 
 /** Best effort: removes the least recently written files beyond `keep` (a file that goes meanwhile is simply gone). */

@@ -14,12 +14,20 @@ import { isSystemObject } from './system-objects'
 export { isSystemObject }
 import type { LoadedModule } from '../tracing/proc-maps'
 import type { VariableRecord } from '../correlate/correlator'
+import type { DimsSource } from '../../shared/domain'
+import type { PointeeShape } from './gdb-variables'
+import { keptPointeeShapes } from './kept-layout'
+import { heapShape, type WalkStride } from './heap-dims'
 import { assignedTargets, cppOwnerName, parseLine } from '../correlate/source-expressions'
 
 export interface NamedVariable extends VariableRecord {
   /** Heap: the allocating line (file:line) or module+offset; stack: the function. */
   allocSite: string | null
   module: string | null
+  /** Where dims came from: globals' and locals' array types; a heap block's, heapShapes. */
+  dimsFrom: DimsSource | null
+  /** Heap: the pointer the block was named after, and the code (object, link-time pc) that assigns it. */
+  pointer: { name: string; module: string; pc: number } | null
 }
 
 function sourceLine(file: string, line: number, cache: Map<string, string[] | null>): string | null {
@@ -139,7 +147,7 @@ const RETURN_LINE = /^\s*return\b[^;]*;/
 
 export async function nameVariables(variables: VariableRecord[], modules: LoadedModule[]): Promise<NamedVariable[]> {
   const files = new Map<string, string[] | null>()
-  const named: NamedVariable[] = variables.map((v) => ({ ...v, allocSite: v.kind === 'stack' ? v.function : null, module: null }))
+  const named: NamedVariable[] = variables.map((v) => ({ ...v, allocSite: v.kind === 'stack' ? v.function : null, module: null, dimsFrom: v.dims ? 'type' : null, pointer: null }))
   // Every heap context's frames first: a line with several allocating calls
   // (`double (*A)[N] = malloc(...), (*B)[N] = malloc(...)`) tells its blocks apart by the rank
   // of each call site among the line's sites (calls run in order: declarators are sequenced).
@@ -186,6 +194,7 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
       name = target
       // The site is the line that keeps the block (the caller of a helper), not the helper's.
       v.allocSite = `${f.file}:${f.line}`
+      v.pointer = { name: target, module: f.module.path, pc: f.link }
       // A helper that returns what it allocated: the caller's assignment names the block.
       const lines = files.get(f.file)
       if (!lines || !returnsName(lines, f.line, target)) break
@@ -206,4 +215,41 @@ export async function nameVariables(variables: VariableRecord[], modules: Loaded
     }
   }
   return named
+}
+
+/**
+ * The types of the pointers heap blocks are assigned to, by variable id: each named block's
+ * pointer looked up by gdb in its object (one run per object, only the program's own objects
+ * with debug information; kept per build, kept-layout.ts). A failed lookup leaves the block
+ * without one.
+ */
+export async function heapPointees(named: readonly NamedVariable[]): Promise<Map<number, PointeeShape>> {
+  const byModule = new Map<string, NamedVariable[]>()
+  for (const v of named) if (v.kind === 'heap' && v.pointer && !isSystemObject(v.pointer.module)) byModule.set(v.pointer.module, [...(byModule.get(v.pointer.module) ?? []), v])
+  const pointees = new Map<number, PointeeShape>()
+  await Promise.all(
+    [...byModule].map(async ([module, blocks]) => {
+      const elf = await readElf(module).catch(() => null)
+      if (!elf?.hasDebugInfo) return
+      const shapes = await keptPointeeShapes(module, blocks.map((b) => ({ name: b.pointer!.name, pc: b.pointer!.pc }))).catch(() => blocks.map(() => null))
+      blocks.forEach((b, i) => shapes[i] && pointees.set(b.id, shapes[i]!))
+    })
+  )
+  return pointees
+}
+
+/**
+ * Gives heap blocks their type and dimensions (heap-dims.ts) from their pointers' types and,
+ * where those give less than two dimensions, the strides their references walked them with
+ * (`stridesOf`: the RSD strides of the points that walked it).
+ */
+export function shapeHeapBlocks(named: NamedVariable[], pointees: ReadonlyMap<number, PointeeShape>, stridesOf: (variable: number) => readonly WalkStride[]): void {
+  for (const v of named) {
+    if (v.kind !== 'heap' || v.size === null || v.size <= 0) continue
+    const shape = heapShape(v.size, pointees.get(v.id) ?? null, stridesOf(v.id))
+    v.type = shape.type
+    v.elementSize = shape.elementSize
+    v.dims = shape.dims
+    v.dimsFrom = shape.dimsFrom
+  }
 }

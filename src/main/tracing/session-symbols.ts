@@ -4,7 +4,10 @@
  * in every view.
  */
 import { Correlator, dominantVariable, type ProgramDataLayout } from '../correlate/correlator'
-import { nameVariables } from '../symbols/name-variables'
+import { heapPointees, nameVariables, shapeHeapBlocks } from '../symbols/name-variables'
+import type { WalkStride } from '../symbols/heap-dims'
+import type { PointeeShape } from '../symbols/gdb-variables'
+import { readPointStreams, type PointStreams } from '../store/stream-store'
 import { endSymbolizer } from '../symbols/symbolizer-process'
 import type { PointNames, PointRecord, SessionWriter } from '../store/session-writer'
 import { sourceLocations } from '../symbols/addr2line'
@@ -93,10 +96,16 @@ async function writeSymbols(
   const pointNaming = namePoints(points, modules, elf, pointVariables, groups)
   pointNaming.catch(() => {}) // awaited below, once the variables are stored
   const named = await naming
-  const variableRows = named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes }))
+  // Heap blocks' dimensions need the points' strides (stored with the stream metrics) and
+  // their pointers' types (gdb): while the points are named.
+  // A lookup that fails leaves the blocks to their strides (and never an unhandled rejection
+  // when the stream metrics fail first).
+  const pointees = heapPointees(named).catch(() => new Map<number, PointeeShape>())
+  await streamsStored
+  shapeHeapBlocks(named, await pointees, walkStrides(readPointStreams(writer.db), histograms))
+  const variableRows = named.map((v) => ({ id: v.id, name: v.name, kind: v.kind, start: v.start, size: v.size, type: v.type, elementSize: v.elementSize, dims: v.dims, dimsFrom: v.dimsFrom, module: v.module, allocSite: v.allocSite, reads: v.reads, writes: v.writes }))
   writer.writeVariables(variableRows, histograms)
   const names = await pointNaming
-  await streamsStored
   writer.writePoints(points, names, modules)
   // The points' loops as stored (none: no objdump, or a failed write, rolled back).
   let pointLoops: ReadonlyMap<number, number> = new Map()
@@ -112,6 +121,26 @@ async function writeSymbols(
     if (first.warmedRun !== null) writer.writeMeta({ [WARMED_RUNS_KEY]: [first.warmedRun] })
   }
   return statics
+}
+
+/** A point's strides speak for a data structure when at least this share of its accesses fell in it. */
+const STRIDE_OWNER_SHARE = 0.9
+
+/** Per data structure, the RSD strides (weighted by RSD count) of the points that walked it. */
+export function walkStrides(streams: ReadonlyMap<number, PointStreams>, histograms: ReadonlyMap<number, ReadonlyMap<number, number>>): (variable: number) => WalkStride[] {
+  const byVariable = new Map<number, WalkStride[]>()
+  for (const [point, h] of histograms) {
+    const m = streams.get(point)
+    if (!m || m.streams === 0) continue
+    let total = 0
+    h.forEach((n) => (total += n))
+    h.forEach((n, v) => {
+      if (n < STRIDE_OWNER_SHARE * total) return
+      const list = byVariable.get(v) ?? byVariable.set(v, []).get(v)!
+      for (const s of m.strides) list.push({ stride: s.stride, weight: s.fraction * m.streams })
+    })
+  }
+  return (variable) => byVariable.get(variable) ?? []
 }
 
 /** Per point (by index), the data structure its accesses fall in most, as a dense index; and how many. */

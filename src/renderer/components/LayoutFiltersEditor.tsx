@@ -1,6 +1,7 @@
 /** Padding rows of the what-if form: external (bytes before a data structure) or internal (a dimension grows). */
 import type { VariableInfo } from '../../shared/domain'
 import { newLayoutDraft, paddingCandidates, type LayoutFilterDraft } from '../logic/layout-form'
+import { dimsText } from '../../shared/dims-text'
 
 interface Props {
   filters: LayoutFilterDraft[]
@@ -29,7 +30,7 @@ export function LayoutFiltersEditor({ filters, variables, onChange }: Props) {
               {named.map((v) => (
                 <option key={v.name} value={v.name}>
                   {v.name}
-                  {v.dims ? ` [${v.dims.join('][')}]` : ''} ({v.kind})
+                  {v.dims ? ` ${dimsText(v)}` : ''} ({v.kind})
                 </option>
               ))}
             </select>

@@ -10,11 +10,12 @@ const variable = (name: string, kind: VariableInfo['kind'], dims: number[] | nul
   type: null,
   elementSize: 8,
   dims,
+  dimsFrom: dims ? 'type' : null,
   allocSite: null,
   reads: 0,
   writes: 0
 })
-const vars = [variable('unknown', 'unknown', null), variable('A', 'global', [1000, 1000]), variable('p', 'heap', null)]
+const vars = [variable('unknown', 'unknown', null), variable('A', 'global', [1000, 1000]), variable('p', 'heap', null), { ...variable('flat', 'heap', [64, 512]), dimsFrom: 'strides' as const }]
 
 describe('layout form', () => {
   it('starts from the first array, padded by 1 KiB', () => {
@@ -58,7 +59,8 @@ describe('layout form', () => {
     [{ kind: 'external', variable: 'A', bytes: 'lots' }, /not a size/],
     [{ kind: 'internal', variable: 'p', dim: '0', extent: '9' }, /no known array dimensions/],
     [{ kind: 'internal', variable: 'A', dim: '2', extent: '9' }, /dimensions 0\.\.1 \(1000 x 1000\)/],
-    [{ kind: 'internal', variable: 'A', dim: '1', extent: '999' }, /≥ 1000/]
+    [{ kind: 'internal', variable: 'A', dim: '1', extent: '999' }, /≥ 1000/],
+    [{ kind: 'internal', variable: 'flat', dim: '2', extent: '9' }, /flat has dimensions 0\.\.1 \(64 x 512, inferred from strides\)/]
   ] as const)('names the problem: %o', (draft, message) => {
     const r = parseLayoutForm([{ bytes: '', dim: '0', extent: '', ...draft }], vars)
     expect(r.ok).toBe(false)

@@ -5,6 +5,7 @@
 import { layoutFilterSchema } from '../../shared/schemas'
 import type { LayoutFilter, VariableInfo } from '../../shared/domain'
 import { formatSize, parseSize } from '../../shared/sizes'
+import { INFERRED } from '../../shared/dims-text'
 
 export interface LayoutFilterDraft {
   kind: 'external' | 'internal'
@@ -62,7 +63,7 @@ export function parseLayoutForm(drafts: LayoutFilterDraft[], variables: Variable
         return { ok: false, error: `${where}: ${v.name} has no known array dimensions; use external padding instead.` }
       const dim = Number(d.dim)
       if (!Number.isInteger(dim) || dim < 0 || dim >= v.dims.length)
-        return { ok: false, error: `${where}: ${v.name} has dimensions 0..${v.dims.length - 1} (${v.dims.join(' x ')}).` }
+        return { ok: false, error: `${where}: ${v.name} has dimensions 0..${v.dims.length - 1} (${v.dims.join(' x ')}${v.dimsFrom === 'strides' ? `, ${INFERRED}` : ''}).` }
       const extent = Number(d.extent)
       if (!Number.isInteger(extent) || extent < v.dims[dim]!)
         return { ok: false, error: `${where}: the new extent of dimension ${dim} must be a whole number ≥ ${v.dims[dim]} (its size now).` }

@@ -48,6 +48,16 @@ describe('computeSliceAxes', () => {
     expect(heap.label).toBe('table')
     expect(heap.detail).toBe('heap@conflict.c:12 · 5 accesses')
   })
+
+  it("says when a heap array's dimensions were inferred from strides (its type does not give them)", () => {
+    const variables = [
+      { name: 'A', kind: 'heap', start: '0x10', size: 22400, type: 'double [40][70]', elementSize: 8, dims: [40, 70], dimsFrom: 'type', allocSite: '/x/2mm.c:74', reads: 0, writes: 0 },
+      { name: 'B', kind: 'heap', start: '0x9000', size: 262144, type: 'double [32768]', elementSize: 8, dims: [64, 512], dimsFrom: 'strides', allocSite: '/x/2mm.c:75', reads: 0, writes: 0 }
+    ]
+    const axes = computeSliceAxes({ ...report, variables } as unknown as RunReport)
+    expect(axes.data.find((d) => d.item === 'A')!.detail).toBe('double [40][70] · 10 accesses')
+    expect(axes.data.find((d) => d.item === 'B')!.detail).toBe('double [32768] · [64][512] (inferred from strides) · 20 accesses')
+  })
 })
 
 describe('axis filters', () => {

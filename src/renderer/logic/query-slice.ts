@@ -6,6 +6,7 @@
 import type { QuerySlice, RunReport } from '../../shared/domain'
 import { METRIC_NAMES, parseSliceQuery, printCodeItem, printDataItem, printMetricItem, SliceParseError } from '../../shared/slice-notation'
 import { computeDataNames } from './data-names'
+import { dimsText } from '../../shared/dims-text'
 import type { ExportTable } from './export'
 import { computeLoopNests, type LoopNest } from './loop-nests'
 
@@ -42,7 +43,8 @@ export function computeSliceAxes(report: RunReport): SliceAxes {
   // block named only by its allocation site shows its source name, the site as detail.
   const accesses = new Map<string, number>()
   for (const r of report.references) accesses.set(r.variable ?? 'unknown', (accesses.get(r.variable ?? 'unknown') ?? 0) + r.reads + r.writes)
-  const types = new Map((report.variables ?? []).map((v) => [v.name, v.type]))
+  // A type spells its dimensions; dimensions it does not give (inferred from strides) are added.
+  const types = new Map((report.variables ?? []).map((v) => [v.name, [v.type, v.dimsFrom === 'strides' ? dimsText(v) : null].filter(Boolean).join(' · ')]))
   const names = computeDataNames(report)
   const data: AxisOption[] = [
     { item: '*', label: 'all (one row each)' },

@@ -63,6 +63,7 @@ const global = (name: string, start: number, size = 65536): VariableInfo => ({
   type: 'double [8192]',
   elementSize: 8,
   dims: [size / 8],
+  dimsFrom: 'type',
   allocSite: null,
   reads: 0,
   writes: 0
@@ -308,6 +309,13 @@ describe('diagnoseRun', () => {
     expect(second!.title).toBe('Pointer chase: pool_Read_6 (p->value)')
     expect(second!.suggestion).not.toMatch(/index vector/)
     expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
+  })
+
+  it("says when the rows it names were inferred from strides (a heap block's, no array type)", () => {
+    const inferred = { ...LISTMULT, variables: LISTMULT.variables!.map((v) => (v.name === 'b' ? { ...v, kind: 'heap' as const, type: 'double [9216]', dimsFrom: 'strides' as const } : v)) }
+    const [first] = diagnoseRun(inferred, { level: 'L1', classes: LISTMULT_CLASSES }).items
+    expect(first!.evidence).toContain('stride 768 bytes = 96 elements of 8 bytes = one row of b (96×96, inferred from strides)')
+    expect(first!.action).toMatchObject({ kind: 'layout', layout: [{ kind: 'internal', variable: 'b', dim: 1, extent: 104 }] })
   })
 
   it('without the set-mapping check a column walk still leads, with a stride prefetcher to try', () => {

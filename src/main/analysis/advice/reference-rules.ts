@@ -4,6 +4,7 @@
  * streams by the class of their misses, and the fallback that gives every reference holding
  * a large share of the misses a diagnosis.
  */
+import { INFERRED } from '../../../shared/dims-text'
 import type { AdviceAction, AdviceItem, CacheLevelConfig, LayoutFilter, RunReport, VariableInfo } from '../../../shared/domain'
 import { accessForm, type AccessForm, type FormInput } from './access-form'
 import {
@@ -223,7 +224,7 @@ function largeStrideItem(f: RefFacts, ctx: RuleContext): AdviceItem {
   const evidence = [
     streamClause(f),
     missClause(f, cache.name),
-    el !== null ? `stride ${stride} bytes = ${el} elements of ${f.elementSize} bytes${column ? ` = one row of ${arrayName} (${f.variable!.dims!.join('×')})` : ''}` : `stride ${stride} bytes ≥ the ${line}-byte line`,
+    el !== null ? `stride ${stride} bytes = ${el} elements of ${f.elementSize} bytes${column ? ` = one row of ${arrayName} (${f.variable!.dims!.join('×')}${f.variable!.dimsFrom === 'strides' ? `, ${INFERRED}` : ''})` : ''}` : `stride ${stride} bytes ≥ the ${line}-byte line`,
     reuseClause(f, line),
     classClause(f.classes, cache),
     conflict ? strideSetsClause(f, cache) : null

@@ -116,6 +116,8 @@ describe('array sections by re-simulation', () => {
     expect(() => new SectionClassifier(parseSliceQuery('[{M[1]},{f},{loads}]'), [M])).toThrow(/2 dimensions \[4\]\[4\]; .*M\[\*,\*\]/)
     expect(() => new SectionClassifier(parseSliceQuery('[{M[4,*]},{f},{loads}]'), [M])).toThrow(/out of bounds for dimension 1/)
     expect(() => new SectionClassifier(parseSliceQuery('[{Q[1]},{f},{loads}]'), [M])).toThrow(/"Q" is not a data structure/)
+    // A heap block's shape taken from its strides says so.
+    expect(() => new SectionClassifier(parseSliceQuery('[{M[1]},{f},{loads}]'), [{ ...M, dimsFrom: 'strides' }])).toThrow(/2 dimensions \[4\]\[4\] \(inferred from strides\); /)
   })
 
   it('refuses a run with a stride prefetcher instead of answering approximately', () => {

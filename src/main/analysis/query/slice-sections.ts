@@ -13,6 +13,7 @@
 import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig } from '../../../shared/domain'
 import { printDataItem, type DimSelector, type SliceQuery } from '../../../shared/slice-notation'
+import { dimsText } from '../../../shared/dims-text'
 import {
   STAT_EVICTIONS,
   STAT_FIELDS,
@@ -58,7 +59,7 @@ export class SectionClassifier {
       if (!elementSize) throw new StrideError(`${printDataItem(d)}: the element size of "${d.name}" is unknown (no array type in the debug information); select the whole "${d.name}".`, 'invalid-input')
       const dims = v.dims ?? [Math.floor(v.size / elementSize)]
       if (d.section.length !== dims.length)
-        throw new StrideError(`${printDataItem(d)}: "${d.name}" has ${dims.length} dimension${dims.length > 1 ? 's' : ''} [${dims.join('][')}]; give one selector per dimension, e.g. ${d.name}[${dims.map(() => '*').join(',')}].`, 'invalid-input')
+        throw new StrideError(`${printDataItem(d)}: "${d.name}" has ${dims.length} dimension${dims.length > 1 ? 's' : ''} ${dimsText({ dims, dimsFrom: v.dimsFrom })}; give one selector per dimension, e.g. ${d.name}[${dims.map(() => '*').join(',')}].`, 'invalid-input')
       d.section.forEach((s, k) => {
         const top = s.kind === 'index' ? s.index : s.kind === 'range' ? s.to : 0
         if (top >= dims[k]!) throw new StrideError(`${printDataItem(d)}: index ${top} is out of bounds for dimension ${k + 1} of "${d.name}" (0..${dims[k]! - 1}).`, 'invalid-input')
