@@ -111,7 +111,9 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const table = new ObjectTable(variables.map((v) => ({ name: v.name, kind: v.kind, start: v.start, end: v.start + v.size })))
     const kindOf = new Map(variables.map((v) => [v.name, v.kind]))
     const kinds = readPointKinds(db)
-    const points = readPoints(db)
+    // The points' lines and names: for a transform's replay and the approximate methods only.
+    let pointsRead: AccessPoint[] | null = null
+    const points = () => (pointsRead ??= readPoints(db))
     const total = countEvents(db)
     const layout = run.config.layout && run.config.layout.length > 0 ? buildLayoutMap(await readPlacedVariables(db), run.config.layout) : null
 
@@ -155,7 +157,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
       done = run.accesses
       seconds.exact = countedSeconds * 1000
     }
-    const chain = replay ? await transformsOf(run.config, () => points) : null
+    const chain = replay ? await transformsOf(run.config, points) : null
     for await (const chunk of replay ? transformedAhead(iterateChunksAhead(db, kinds.length, { reuse: true }), chain) : []) {
       let t = performance.now()
       const misses = stream.run(chunk)
@@ -253,7 +255,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     }
     if (wantsApprox) {
       const t = performance.now()
-      const perFile = options.approxSource === 'perf' ? await perfSamples(db, options.approxEvery) : simulatedSamples(points, approx!)
+      const perFile = options.approxSource === 'perf' ? await perfSamples(db, options.approxEvery) : simulatedSamples(points(), approx!)
       const models = new Map<string, FileModel | null>()
       // Only variables the session knows in memory are candidates (see restrictReads).
       const inMemory = new Set((allRows(db.prepare('SELECT DISTINCT name FROM variables'), { name: 'text' })).map((r) => r.name))
