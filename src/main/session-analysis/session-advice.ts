@@ -8,7 +8,7 @@ import { transformed, transformsOf } from './run-transforms'
 import type { NestPoint } from '../simulate/transform/nest-streams'
 import { StrideError } from '../../shared/errors'
 import type { AdviceItem, HierarchyConfig, MissClasses, RunAdvice, RunReport } from '../../shared/domain'
-import { readThreadRuns } from '../store/session-reader'
+import { readThreadRuns, recordedThreads } from '../store/session-reader'
 import { threadsOf } from '../store/thread-runs'
 import { sessionSharing, sharingByVariable } from './session-sharing'
 import { sharingAdvice } from '../analysis/sharing/sharing-advice'
@@ -47,6 +47,8 @@ export async function adviseStoredRun(db: Db, run: number | null, level: string 
  * Two passes over the trace; nothing for one thread or a session without threads.
  */
 async function sharingItems(db: Db, report: RunReport, level: string, totalMisses: number): Promise<AdviceItem[]> {
+  // One thread recorded: nothing to share, and no pass over the chunks' thread runs.
+  if (recordedThreads(db) === 1) return []
   const runs = readThreadRuns(db)
   if (!runs || threadsOf(runs).length < 2) return []
   const cache = levelConfig(report, level)

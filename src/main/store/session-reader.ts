@@ -141,6 +141,18 @@ function meta(db: Db): Map<string, unknown> {
   )
 }
 
+/** The threads the recorder saw (meta `threads`), or null where it did not say (older sessions, damage). */
+export function recordedThreads(db: Db): number | null {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'threads'").get() as { value?: unknown } | undefined
+  if (typeof row?.value !== 'string') return null
+  try {
+    const n = JSON.parse(row.value) as unknown
+    return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null
+  } catch {
+    return null
+  }
+}
+
 export function readSessionInfo(db: Db, path: string): SessionInfo {
   const m = meta(db)
   const points = oneRow(db.prepare('SELECT COUNT(*) AS n FROM points'), { n: 'number' }).n
