@@ -19,6 +19,7 @@ import { agentScriptPath } from './agent-script'
 import { ConvergenceTracker } from './convergence'
 import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession } from './frida-api'
 import { fridaError } from './frida-errors'
+import { permissionAdvice, readPtraceFacts } from './ptrace-permission'
 import { TraceAssembler, type ChunkSink, type FunctionCounts, type TracedFunction, type UntracedCounts } from './trace-assembler'
 
 export type FridaTarget = { kind: 'attach'; pid: number } | { kind: 'spawn'; program: string; args: string[] }
@@ -118,7 +119,7 @@ export class FridaTrace {
         // The program's own output goes where Stride's goes (nothing reads a pipe here).
         pid = await device.spawn([target.program, ...target.args], { stdio: 'inherit' })
       } catch (e) {
-        throw fridaError(e, null, target.program)
+        throw fridaError(e, null, target.program, readPtraceFacts(null))
       }
     }
     const spawned = target.kind === 'spawn'
@@ -151,7 +152,7 @@ export class FridaTrace {
     try {
       session = await device.attach(pid)
     } catch (e) {
-      throw fridaError(e, pid)
+      throw fridaError(e, pid, null, readPtraceFacts(pid))
     }
     const onDetached = (reason: string, crash: unknown) => {
       this.detachedReason = reason
@@ -310,7 +311,7 @@ export function processExecutable(pid: number): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'EACCES' || code === 'EPERM')
-      throw new StrideError(`Permission denied reading process ${pid} (/proc/${pid}/exe): it belongs to another user or is protected; run Stride as that user, or as root.`, 'permission-denied')
+      throw new StrideError(`Permission denied reading process ${pid} (/proc/${pid}/exe): ${permissionAdvice(readPtraceFacts(pid))}.`, 'permission-denied')
     throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
   }
 }
