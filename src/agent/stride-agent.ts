@@ -130,14 +130,7 @@ class Tracer {
 
   private hookHeap(): void {
     const tracer = this
-    const frames = (ctx: CpuContext, site: NativePointer) => {
-      tracer.record(RecordType.frame, 0, site, NULL, NULL)
-      // The backtrace usually starts at the site itself: keep the callers above it.
-      Thread.backtrace(ctx, Backtracer.ACCURATE)
-        .filter((pc, i) => !(i === 0 && pc.equals(site)))
-        .slice(0, BACKTRACE_FRAMES)
-        .forEach((pc, i) => tracer.record(RecordType.frame, i + 1, pc, NULL, NULL))
-    }
+    const frames = (chain: NativePointer[]) => chain.forEach((pc, i) => tracer.record(RecordType.frame, i, pc, NULL, NULL))
     // One hook per address: glibc exports some allocators as aliases of one function, and an
     // Interceptor hook fires for every name at its address. An allocator that calls another
     // hooked one inside libc is not hooked itself (reallocarray ends in realloc's code, C++'s
@@ -161,12 +154,13 @@ class Tracer {
             this.size = size(args)
             this.old = old(args)
             this.saved = saved(args)
+            this.chain = callChain(this.context)
           },
           onLeave(retval) {
             const result = block(retval, this.saved as NativePointer)
             if (result.isNull()) return
             tracer.record(RecordType.alloc, kind, result, this.size as NativePointer, this.old as NativePointer)
-            frames(this.context, this.returnAddress)
+            frames(this.chain as NativePointer[])
           }
         })
       )
@@ -266,6 +260,36 @@ class Tracer {
       post({ type: 'stopped', lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() })
     }, 50)
   }
+}
+
+/**
+ * An allocator's call site and the callers above it, read at the allocator's first
+ * instruction (an Interceptor onEnter): [site, caller, caller's caller, ...], at most
+ * BACKTRACE_FRAMES callers. Gum's accurate backtracer gives libunwind the hook's context as
+ * if its pc were a return address (unw_init_local looks up pc - 1); at a function's first
+ * instruction that is the previous function's code, so on code without frame pointers
+ * (-O2) it takes no step and only the site (the word at sp) comes back. Seen from the
+ * caller instead - pc at the return address the call pushed, sp just past it, every
+ * callee-saved register as the caller left it (the allocator has not run yet) - the same
+ * unwinder walks the chain through helpers like `xs = alloc_arr(n)`. The context is the
+ * hook's own, so it is put back before the allocator runs.
+ */
+function callChain(ctx: CpuContext): NativePointer[] {
+  const pc = ctx.pc
+  const sp = ctx.sp
+  const site = sp.readPointer()
+  let above: NativePointer[]
+  ctx.pc = site
+  ctx.sp = sp.add(Process.pointerSize)
+  try {
+    above = Thread.backtrace(ctx, Backtracer.ACCURATE)
+  } finally {
+    ctx.pc = pc
+    ctx.sp = sp
+  }
+  // On x86 the first item is the word at the context's sp, taken as a return address: here
+  // that is the caller's own stack, not a frame.
+  return [site, ...above.slice(1, 1 + BACKTRACE_FRAMES)]
 }
 
 /** Bytes Interceptor overwrites at a hooked x86-64 function's entry (a 5-byte jmp). */

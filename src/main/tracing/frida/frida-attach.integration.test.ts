@@ -246,6 +246,27 @@ describe('stride trace --attach (Frida backend)', () => {
     expect(frida).toEqual(heap([]))
   })
 
+  it('heap blocks allocated through helpers (-O2, no frame pointers) are named after the caller\'s variables xs, ys, zs, as under Valgrind', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const env = fixedEnv(home)
+    const program = join(home, 'helper_alloc')
+    execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-fomit-frame-pointer', '-o', program, join(__dirname, 'fixtures', 'helper_alloc.c')])
+    const heap = (backend: string[]) => {
+      const session = join(home, `${backend.length ? 'frida' : 'valgrind'}-ha.stride`)
+      const t = stride(['trace', '--launch', program, ...backend, '--functions', 'axpy', '--out', session], env)
+      expect(t.status, t.stderr).toBe(0)
+      const db = new Database(session, { readonly: true })
+      const rows = db.prepare("SELECT v.name AS name, SUM(pv.accesses) AS n FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'heap' GROUP BY v.id ORDER BY v.name").all() as Array<{ name: string; n: number }>
+      db.close()
+      return Object.fromEntries(rows.map((r) => [r.name, r.n]))
+    }
+    const frida = heap(['--backend', 'frida'])
+    // axpy reads xs and ys once each and reads and writes zs (1,000 elements).
+    expect(frida).toEqual({ xs: 1000, ys: 1000, zs: 2000 })
+    expect(frida).toEqual(heap([]))
+  })
+
   it("a function in a shared object (libc's usleep, called by spin): its accesses are recorded at its runtime addresses", async (ctx) => {
     if (!FRIDA) ctx.skip(FRIDA_SKIP)
     const { home, env, session } = await attachToSpin('usleep', 500)
