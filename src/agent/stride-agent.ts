@@ -26,6 +26,12 @@ const BACKTRACE_FRAMES = 4
 const CRASH_FLUSH_S = 0.3
 /** Yields a producer waits for ring room before dropping a record (the host is gone by then). */
 const SPIN_LIMIT = 2_000_000
+/**
+ * How long stop and pause wait for followed threads to return from their chosen calls, so
+ * each lets itself go (and clears its AVX upper state, upper-state.c) rather than being
+ * unfollowed from outside mid-call (ms). A call still running past it is unfollowed then.
+ */
+const LEAVE_WAIT_MS = 500
 
 type StartMessage = Extract<HostMessage, { type: 'start' }>
 
@@ -43,7 +49,10 @@ class Tracer {
   private readonly recordFn: NativeFunction<void, [NativePointerValue, number, number, NativePointerValue, NativePointerValue, NativePointerValue]>
   private readonly drainFn: NativeFunction<number, [NativePointerValue, NativePointerValue, number]>
   private readonly plan: SamplingPlan
-  private readonly hooks = new Map<string, InvocationListener>()
+  /** Per chosen function: the agent's listener, and the native one that clears the upper state after it. */
+  private readonly hooks = new Map<string, InvocationListener[]>()
+  /** upper-state.c's onLeave, where Stalker leaves the AVX upper state dirty (null: it does not). */
+  private readonly clearUpper: NativePointer | null
   private readonly heapHooks: InvocationListener[] = []
   /** Threads being followed, with how many sampled chosen calls each is inside. */
   private readonly depth = new Map<ThreadId, number>()
@@ -74,6 +83,8 @@ class Tracer {
     this.recordFn = new NativeFunction(this.cm.stride_record as NativePointer, 'void', ['pointer', 'uint32', 'uint32', 'pointer', 'pointer', 'pointer'])
     this.drainFn = new NativeFunction(this.cm.stride_drain as NativePointer, 'uint32', ['pointer', 'pointer', 'uint32'])
     this.plan = new SamplingPlan(config.sampling, config.functions.map((f) => f.start))
+    const saved = new NativeFunction(this.cm.stride_upper_state_saved as NativePointer, 'int', [])
+    this.clearUpper = saved() !== 0 ? (this.cm.stride_clear_upper as NativePointer) : null
   }
 
   start(): void {
@@ -92,8 +103,7 @@ class Tracer {
     if (this.hooks.has(start)) return
     const tracer = this
     const fn = ptr(start)
-    this.hooks.set(
-      start,
+    const listeners = [
       Interceptor.attach(fn, {
         onEnter() {
           this.sampled = tracer.plan.shouldSample(start)
@@ -113,16 +123,21 @@ class Tracer {
             tracer.depth.delete(tid)
             Stalker.unfollow(tid)
           } else tracer.depth.set(tid, d)
-          if (tracer.plan.sampled(start) === 'remove') tracer.unhook(start, 'removed')
+          // From the agent's thread: detached here, the listener after this one would not
+          // run for this call, and the thread would keep its dirty upper state.
+          if (tracer.plan.sampled(start) === 'remove') setTimeout(() => tracer.unhook(start, 'removed'), 0)
         }
       })
-    )
+    ]
+    // Attached after the agent's listener, so it runs once this thread's unfollow has taken effect.
+    if (this.clearUpper) listeners.push(Interceptor.attach(fn, { onLeave: this.clearUpper }))
+    this.hooks.set(start, listeners)
   }
 
   private unhook(start: string, why: 'removed' | 'paused'): void {
-    const listener = this.hooks.get(start)
-    if (!listener) return
-    listener.detach()
+    const listeners = this.hooks.get(start)
+    if (!listeners) return
+    for (const l of listeners) l.detach()
     this.hooks.delete(start)
     post({ type: 'sampling', start, state: why })
     if (why === 'removed' && this.plan.finished) post({ type: 'sampling-done' })
@@ -192,18 +207,31 @@ class Tracer {
     if (this.stopping) return
     this.plan.setPaused(true)
     this.state.add(STATE.enabled).writeS32(0)
-    for (const start of [...this.hooks.keys()]) this.unhook(start, 'paused')
-    this.releaseThreads()
-    this.periodTimer = setTimeout(() => {
+    this.afterThreadsLeave(() => {
       if (this.stopping) return
-      this.plan.setPaused(false)
-      this.state.add(STATE.enabled).writeS32(1)
-      for (const start of this.plan.active()) {
-        this.hook(start)
-        post({ type: 'sampling', start, state: 'resumed' })
-      }
-      this.periodTimer = setTimeout(() => this.pause(periodMs, intervalMs), periodMs)
-    }, intervalMs)
+      for (const start of [...this.hooks.keys()]) this.unhook(start, 'paused')
+      this.releaseThreads()
+      this.periodTimer = setTimeout(() => {
+        if (this.stopping) return
+        this.plan.setPaused(false)
+        this.state.add(STATE.enabled).writeS32(1)
+        for (const start of this.plan.active()) {
+          this.hook(start)
+          post({ type: 'sampling', start, state: 'resumed' })
+        }
+        this.periodTimer = setTimeout(() => this.pause(periodMs, intervalMs), periodMs)
+      }, intervalMs)
+    })
+  }
+
+  /**
+   * Runs `then` once no thread is inside a sampled call (each has unfollowed itself on its
+   * way out), or after LEAVE_WAIT_MS. No new call is sampled meanwhile (the plan is paused).
+   */
+  private afterThreadsLeave(then: () => void): void {
+    const until = Date.now() + LEAVE_WAIT_MS
+    const check = () => (this.depth.size === 0 || Date.now() >= until ? then() : setTimeout(check, 1))
+    check()
   }
 
   private releaseThreads(): void {
@@ -213,7 +241,10 @@ class Tracer {
   }
 
   stopFunction(start: string): void {
-    if (this.plan.stop(start)) this.unhook(start, 'removed')
+    // No new call of it is sampled from here; the calls under way end through the hook, so
+    // their threads let themselves go. Detached under a thread, the hook would leave it
+    // followed until stop, and Frida then takes ~25 s to unload the script.
+    if (this.plan.stop(start)) this.afterThreadsLeave(() => this.unhook(start, 'removed'))
   }
 
   ack(seq: number): void {
@@ -246,19 +277,22 @@ class Tracer {
     if (this.stopping) return
     this.stopping = true
     if (this.periodTimer) clearTimeout(this.periodTimer)
-    for (const l of this.hooks.values()) l.detach()
-    this.hooks.clear()
-    for (const l of this.heapHooks) l.detach()
-    this.heapHooks.length = 0
+    this.plan.setPaused(true)
     this.state.add(STATE.enabled).writeS32(0)
-    this.releaseThreads()
-    // Followed threads leave Stalker at their next block boundary; give them a moment.
-    setTimeout(() => {
-      if (this.drainTimer) clearInterval(this.drainTimer)
-      this.drain(true)
-      Stalker.garbageCollect()
-      post({ type: 'stopped', lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() })
-    }, 50)
+    this.afterThreadsLeave(() => {
+      for (const listeners of this.hooks.values()) for (const l of listeners) l.detach()
+      this.hooks.clear()
+      for (const l of this.heapHooks) l.detach()
+      this.heapHooks.length = 0
+      this.releaseThreads()
+      // Threads unfollowed from here leave Stalker at their next block boundary; give them a moment.
+      setTimeout(() => {
+        if (this.drainTimer) clearInterval(this.drainTimer)
+        this.drain(true)
+        Stalker.garbageCollect()
+        post({ type: 'stopped', lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() })
+      }, 50)
+    })
   }
 }
 
