@@ -24,6 +24,8 @@ const DRAIN_MAX_RECORDS = 16384
 const BACKTRACE_FRAMES = 4
 /** How long a crashing thread waits for the last messages to leave (seconds). */
 const CRASH_FLUSH_S = 0.3
+/** How long an exiting program waits for its exit status to leave (seconds). */
+const EXIT_FLUSH_S = 0.1
 /** Yields a producer waits for ring room before dropping a record (the host is gone by then). */
 const SPIN_LIMIT = 2_000_000
 /**
@@ -393,26 +395,6 @@ function listen(): void {
         break
     }
     listen()
-
-// Frida calls dispose when the process exits (or the script unloads), after flushing
-// Stalker and before the messages' channel closes: without it, a program that ends
-// mid-trace would lose the last DRAIN_MS of records.
-rpc.exports = {
-  dispose() {
-    tracer?.flushAtExit()
-  }
-}
-
-// A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
-// the process die as it would have (false: not handled).
-Process.setExceptionHandler((details) => {
-  const access = details.memory ? ` (${details.memory.operation} of ${details.memory.address})` : ''
-  post({ type: 'crash', description: `${details.type} at ${details.address}${access}` })
-  tracer?.flushAtExit()
-  // Messages leave on Frida's own thread: give it a moment before the process dies.
-  Thread.sleep(CRASH_FLUSH_S)
-  return false
-})
   })
 }
 
@@ -428,8 +410,35 @@ rpc.exports = {
 }
 
 // A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
-// the process die as it would have (false: not handled).
-Process.setExceptionHandler(() => {
+// the process die as it would have (false: not handled). Set once, when the script loads
+// (it was set again inside the message loop, which replaced this one at the first message).
+Process.setExceptionHandler((details) => {
+  const access = details.memory ? ` (${details.memory.operation} of ${details.memory.address})` : ''
+  post({ type: 'crash', description: `${details.type} at ${details.address}${access}` })
   tracer?.flushAtExit()
+  // Messages leave on Frida's own thread: give it a moment before the process dies.
+  Thread.sleep(CRASH_FLUSH_S)
   return false
 })
+
+// The program's exit status, which Frida does not report: exit (main's return ends there
+// too) and _exit, one hook per address. Frida's own exit handling hooks them first and has
+// flushed the script's messages by the time this runs, so this one waits a moment for its
+// message to leave, as the crash handler does. Stays after 'stop' (a launched program's
+// trace ends when the program does).
+let exitReported = false
+const exitHooked = new Set<string>()
+for (const name of ['exit', '_exit']) {
+  const at = Module.findGlobalExportByName(name)
+  if (!at || exitHooked.has(at.toString())) continue
+  exitHooked.add(at.toString())
+  Interceptor.attach(at, {
+    onEnter(args) {
+      if (exitReported) return
+      exitReported = true
+      post({ type: 'exit', code: args[0]!.toInt32() & 0xff })
+      tracer?.flushAtExit()
+      Thread.sleep(EXIT_FLUSH_S)
+    }
+  })
+}
