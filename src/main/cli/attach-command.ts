@@ -101,8 +101,8 @@ async function fridaTraceLocked(
       if (p.detached) {
         // As the Valgrind backend says it: why the command goes on waiting, and how to end it.
         io.progress(null)
-        const limit = p.detached.reason === 'seconds' ? `${seconds} s` : `${maxEvents} events`
-        io.err(`stride trace: note: recording stopped after ${limit}; the program (pid ${p.detached.pid}) runs on uninstrumented and the trace ends when it does: kill ${p.detached.pid} to end it now (--stop-at-limit stops it at the limit instead).`)
+        const limit = p.detached.reason === 'seconds' ? `after ${seconds} s` : p.detached.reason === 'max-events' ? `after ${maxEvents} events` : 'with its sampling done'
+        io.err(`stride trace: note: recording stopped ${limit}; the program (pid ${p.detached.pid}) runs on uninstrumented and the trace ends when it does: kill ${p.detached.pid} to end it now (--stop-at-limit stops it at the limit instead).`)
       }
       io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
     },

@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StrideError } from '../../../shared/errors'
 import { FRIDA_INSTALL_HINT, loadFrida } from './frida-api'
 import { permissionAdvice, readPtraceFacts } from './ptrace-permission'
-import { crashSignal, FridaTrace, resolveInProcess, type FridaTraceOptions } from './frida-tracer'
+import { crashSignal, FridaTrace, resolveInProcess, type FridaDetached, type FridaTraceOptions } from './frida-tracer'
 import { accessRecords, fridaDouble, standardAgent, type AgentBehaviour, type DoubleOptions, type ScriptedAgent } from './testing/frida-double'
-import type { ProgramDetached } from '../valgrind/valgrind-tracer'
 import type { ChunkSink } from './trace-assembler'
 
 const SPIN = join(__dirname, '..', '..', '..', '..', 'resources', 'examples', 'build', 'spin')
@@ -184,7 +183,7 @@ describe('FridaTrace', () => {
     const launch = (behaviour: AgentBehaviour, options: Partial<FridaTraceOptions> = {}) => {
       const double = fridaDouble({ behaviour, spawnPid: pid })
       const output: string[] = []
-      const detached: ProgramDetached[] = []
+      const detached: FridaDetached[] = []
       const t = new FridaTrace(
         { target: { kind: 'spawn', program: SPIN, args: [] }, functions: ['sumfunc'], maxEvents: null, maxSeconds: null, sampling: { kind: 'complete' }, trackHeap: false, ...options },
         new CountingSink(),
@@ -254,6 +253,25 @@ describe('FridaTrace', () => {
           expect(out.programExit).toEqual({ code: null, signal: 'SIGKILL' })
         }
       }
+    })
+    it('still running when every function has its samples: said as the sampling\'s end, then waited for', async () => {
+      let device: ReturnType<typeof fridaDouble>['device'] | null = null
+      const { t, double, detached } = launch(
+        (m, agent) => {
+          if (m.type === 'start') {
+            agent.send({ type: 'ready', arch: 'x64', pid, functions: ['sumfunc'] })
+            agent.send({ type: 'sampling-done' })
+          } else if (m.type === 'stop') {
+            agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+            setTimeout(() => ends(agent, device!, 0), 30)
+          }
+        },
+        { sampling: { kind: 'max-samples', samples: 1 } }
+      )
+      device = double.device
+      const out = await t.run()
+      expect(detached).toEqual([{ pid, reason: 'sampling' }])
+      expect(out.programExit).toEqual({ code: 0, signal: null })
     })
   })
 

@@ -14,7 +14,7 @@ import type { PointRecord } from '../../store/session-writer'
 import { readElf, type ElfInfo } from '../../symbols/elf-reader'
 import { nameTableFor, resolveNames, unknownNames } from '../../symbols/function-names'
 import { ModuleMap, type LoadedModule } from '../proc-maps'
-import type { ProgramDetached, TraceObserver } from '../valgrind/valgrind-tracer'
+import type { TraceObserver } from '../valgrind/valgrind-tracer'
 import { agentScriptPath } from './agent-script'
 import { ConvergenceTracker } from './convergence'
 import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession } from './frida-api'
@@ -39,12 +39,18 @@ export interface FridaTraceOptions {
   afterLimit?: 'detach' | 'stop'
 }
 
+/** The recording stopped and the launched program runs on: its pid, and which limit ended the recording. */
+export interface FridaDetached {
+  pid: number
+  reason: 'max-events' | 'seconds' | 'sampling'
+}
+
 /** What a trace reports besides progress (none of it crosses into the session). */
 export interface FridaTraceEvents {
   /** A launched program's output, as it arrives. */
   onOutput?(stream: 'stdout' | 'stderr', bytes: Buffer): void
   /** The recording stopped at its limit and the launched program runs on (its pid, why). */
-  onDetached?(detached: ProgramDetached): void
+  onDetached?(detached: FridaDetached): void
 }
 
 export interface FridaProgress {
@@ -306,7 +312,7 @@ export class FridaTrace {
         const stopAgain = new Promise<void>((resolve) => (this.stopRequested = resolve))
         // Cancelled or failed before its end: it is not left running with nothing to read its output.
         if (limit && this.options.afterLimit !== 'stop') {
-          this.events.onDetached?.({ pid, reason: this.stopReason === 'time-limit' ? 'seconds' : 'max-events' })
+          this.events.onDetached?.({ pid, reason: this.stopReason === 'time-limit' ? 'seconds' : this.stopReason === 'max-events' ? 'max-events' : 'sampling' })
           await Promise.race([programEnded, stopAgain])
         }
         if (this.detachedReason === null) {
