@@ -7,5 +7,6 @@ import header from './cmodule/stride-cmodule.h'
 import effectiveAddress from './cmodule/effective-address.c'
 import ring from './cmodule/ring.c'
 import transform from './cmodule/transform.c'
+import upperState from './cmodule/upper-state.c'
 
-export const CMODULE_SOURCE = [header, effectiveAddress, ring, transform].join('\n')
+export const CMODULE_SOURCE = [header, effectiveAddress, ring, transform, upperState].join('\n')

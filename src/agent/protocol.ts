@@ -77,3 +77,5 @@ export type AgentMessage =
   /** The target crashed (Frida's exception handler); sent before the last records. */
   | { type: 'crash'; description: string }
   | { type: 'stopped'; lost: number; untraced: number }
+  /** The program called exit or _exit with this status (sent before Frida's own exit handling ends the script). */
+  | { type: 'exit'; code: number }

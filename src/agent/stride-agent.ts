@@ -24,8 +24,16 @@ const DRAIN_MAX_RECORDS = 16384
 const BACKTRACE_FRAMES = 4
 /** How long a crashing thread waits for the last messages to leave (seconds). */
 const CRASH_FLUSH_S = 0.3
+/** How long an exiting program waits for its exit status to leave (seconds). */
+const EXIT_FLUSH_S = 0.1
 /** Yields a producer waits for ring room before dropping a record (the host is gone by then). */
 const SPIN_LIMIT = 2_000_000
+/**
+ * How long stop and pause wait for followed threads to return from their chosen calls, so
+ * each lets itself go (and clears its AVX upper state, upper-state.c) rather than being
+ * unfollowed from outside mid-call (ms). A call still running past it is unfollowed then.
+ */
+const LEAVE_WAIT_MS = 500
 
 type StartMessage = Extract<HostMessage, { type: 'start' }>
 
@@ -43,7 +51,10 @@ class Tracer {
   private readonly recordFn: NativeFunction<void, [NativePointerValue, number, number, NativePointerValue, NativePointerValue, NativePointerValue]>
   private readonly drainFn: NativeFunction<number, [NativePointerValue, NativePointerValue, number]>
   private readonly plan: SamplingPlan
-  private readonly hooks = new Map<string, InvocationListener>()
+  /** Per chosen function: the agent's listener, and the native one that clears the upper state after it. */
+  private readonly hooks = new Map<string, InvocationListener[]>()
+  /** upper-state.c's onLeave, where Stalker leaves the AVX upper state dirty (null: it does not). */
+  private readonly clearUpper: NativePointer | null
   private readonly heapHooks: InvocationListener[] = []
   /** Threads being followed, with how many sampled chosen calls each is inside. */
   private readonly depth = new Map<ThreadId, number>()
@@ -74,6 +85,8 @@ class Tracer {
     this.recordFn = new NativeFunction(this.cm.stride_record as NativePointer, 'void', ['pointer', 'uint32', 'uint32', 'pointer', 'pointer', 'pointer'])
     this.drainFn = new NativeFunction(this.cm.stride_drain as NativePointer, 'uint32', ['pointer', 'pointer', 'uint32'])
     this.plan = new SamplingPlan(config.sampling, config.functions.map((f) => f.start))
+    const saved = new NativeFunction(this.cm.stride_upper_state_saved as NativePointer, 'int', [])
+    this.clearUpper = saved() !== 0 ? (this.cm.stride_clear_upper as NativePointer) : null
   }
 
   start(): void {
@@ -92,8 +105,7 @@ class Tracer {
     if (this.hooks.has(start)) return
     const tracer = this
     const fn = ptr(start)
-    this.hooks.set(
-      start,
+    const listeners = [
       Interceptor.attach(fn, {
         onEnter() {
           this.sampled = tracer.plan.shouldSample(start)
@@ -113,16 +125,21 @@ class Tracer {
             tracer.depth.delete(tid)
             Stalker.unfollow(tid)
           } else tracer.depth.set(tid, d)
-          if (tracer.plan.sampled(start) === 'remove') tracer.unhook(start, 'removed')
+          // From the agent's thread: detached here, the listener after this one would not
+          // run for this call, and the thread would keep its dirty upper state.
+          if (tracer.plan.sampled(start) === 'remove') setTimeout(() => tracer.unhook(start, 'removed'), 0)
         }
       })
-    )
+    ]
+    // Attached after the agent's listener, so it runs once this thread's unfollow has taken effect.
+    if (this.clearUpper) listeners.push(Interceptor.attach(fn, { onLeave: this.clearUpper }))
+    this.hooks.set(start, listeners)
   }
 
   private unhook(start: string, why: 'removed' | 'paused'): void {
-    const listener = this.hooks.get(start)
-    if (!listener) return
-    listener.detach()
+    const listeners = this.hooks.get(start)
+    if (!listeners) return
+    for (const l of listeners) l.detach()
     this.hooks.delete(start)
     post({ type: 'sampling', start, state: why })
     if (why === 'removed' && this.plan.finished) post({ type: 'sampling-done' })
@@ -130,14 +147,7 @@ class Tracer {
 
   private hookHeap(): void {
     const tracer = this
-    const frames = (ctx: CpuContext, site: NativePointer) => {
-      tracer.record(RecordType.frame, 0, site, NULL, NULL)
-      // The backtrace usually starts at the site itself: keep the callers above it.
-      Thread.backtrace(ctx, Backtracer.ACCURATE)
-        .filter((pc, i) => !(i === 0 && pc.equals(site)))
-        .slice(0, BACKTRACE_FRAMES)
-        .forEach((pc, i) => tracer.record(RecordType.frame, i + 1, pc, NULL, NULL))
-    }
+    const frames = (chain: NativePointer[]) => chain.forEach((pc, i) => tracer.record(RecordType.frame, i, pc, NULL, NULL))
     // One hook per address: glibc exports some allocators as aliases of one function, and an
     // Interceptor hook fires for every name at its address. An allocator that calls another
     // hooked one inside libc is not hooked itself (reallocarray ends in realloc's code, C++'s
@@ -161,12 +171,13 @@ class Tracer {
             this.size = size(args)
             this.old = old(args)
             this.saved = saved(args)
+            this.chain = callChain(this.context)
           },
           onLeave(retval) {
             const result = block(retval, this.saved as NativePointer)
             if (result.isNull()) return
             tracer.record(RecordType.alloc, kind, result, this.size as NativePointer, this.old as NativePointer)
-            frames(this.context, this.returnAddress)
+            frames(this.chain as NativePointer[])
           }
         })
       )
@@ -198,18 +209,31 @@ class Tracer {
     if (this.stopping) return
     this.plan.setPaused(true)
     this.state.add(STATE.enabled).writeS32(0)
-    for (const start of [...this.hooks.keys()]) this.unhook(start, 'paused')
-    this.releaseThreads()
-    this.periodTimer = setTimeout(() => {
+    this.afterThreadsLeave(() => {
       if (this.stopping) return
-      this.plan.setPaused(false)
-      this.state.add(STATE.enabled).writeS32(1)
-      for (const start of this.plan.active()) {
-        this.hook(start)
-        post({ type: 'sampling', start, state: 'resumed' })
-      }
-      this.periodTimer = setTimeout(() => this.pause(periodMs, intervalMs), periodMs)
-    }, intervalMs)
+      for (const start of [...this.hooks.keys()]) this.unhook(start, 'paused')
+      this.releaseThreads()
+      this.periodTimer = setTimeout(() => {
+        if (this.stopping) return
+        this.plan.setPaused(false)
+        this.state.add(STATE.enabled).writeS32(1)
+        for (const start of this.plan.active()) {
+          this.hook(start)
+          post({ type: 'sampling', start, state: 'resumed' })
+        }
+        this.periodTimer = setTimeout(() => this.pause(periodMs, intervalMs), periodMs)
+      }, intervalMs)
+    })
+  }
+
+  /**
+   * Runs `then` once no thread is inside a sampled call (each has unfollowed itself on its
+   * way out), or after LEAVE_WAIT_MS. No new call is sampled meanwhile (the plan is paused).
+   */
+  private afterThreadsLeave(then: () => void): void {
+    const until = Date.now() + LEAVE_WAIT_MS
+    const check = () => (this.depth.size === 0 || Date.now() >= until ? then() : setTimeout(check, 1))
+    check()
   }
 
   private releaseThreads(): void {
@@ -219,7 +243,10 @@ class Tracer {
   }
 
   stopFunction(start: string): void {
-    if (this.plan.stop(start)) this.unhook(start, 'removed')
+    // No new call of it is sampled from here; the calls under way end through the hook, so
+    // their threads let themselves go. Detached under a thread, the hook would leave it
+    // followed until stop, and Frida then takes ~25 s to unload the script.
+    if (this.plan.stop(start)) this.afterThreadsLeave(() => this.unhook(start, 'removed'))
   }
 
   ack(seq: number): void {
@@ -252,20 +279,53 @@ class Tracer {
     if (this.stopping) return
     this.stopping = true
     if (this.periodTimer) clearTimeout(this.periodTimer)
-    for (const l of this.hooks.values()) l.detach()
-    this.hooks.clear()
-    for (const l of this.heapHooks) l.detach()
-    this.heapHooks.length = 0
+    this.plan.setPaused(true)
     this.state.add(STATE.enabled).writeS32(0)
-    this.releaseThreads()
-    // Followed threads leave Stalker at their next block boundary; give them a moment.
-    setTimeout(() => {
-      if (this.drainTimer) clearInterval(this.drainTimer)
-      this.drain(true)
-      Stalker.garbageCollect()
-      post({ type: 'stopped', lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() })
-    }, 50)
+    this.afterThreadsLeave(() => {
+      for (const listeners of this.hooks.values()) for (const l of listeners) l.detach()
+      this.hooks.clear()
+      for (const l of this.heapHooks) l.detach()
+      this.heapHooks.length = 0
+      this.releaseThreads()
+      // Threads unfollowed from here leave Stalker at their next block boundary; give them a moment.
+      setTimeout(() => {
+        if (this.drainTimer) clearInterval(this.drainTimer)
+        this.drain(true)
+        Stalker.garbageCollect()
+        post({ type: 'stopped', lost: this.state.add(STATE.lost).readS32(), untraced: this.state.add(STATE.untraced).readS32() })
+      }, 50)
+    })
   }
+}
+
+/**
+ * An allocator's call site and the callers above it, read at the allocator's first
+ * instruction (an Interceptor onEnter): [site, caller, caller's caller, ...], at most
+ * BACKTRACE_FRAMES callers. Gum's accurate backtracer gives libunwind the hook's context as
+ * if its pc were a return address (unw_init_local looks up pc - 1); at a function's first
+ * instruction that is the previous function's code, so on code without frame pointers
+ * (-O2) it takes no step and only the site (the word at sp) comes back. Seen from the
+ * caller instead - pc at the return address the call pushed, sp just past it, every
+ * callee-saved register as the caller left it (the allocator has not run yet) - the same
+ * unwinder walks the chain through helpers like `xs = alloc_arr(n)`. The context is the
+ * hook's own, so it is put back before the allocator runs.
+ */
+function callChain(ctx: CpuContext): NativePointer[] {
+  const pc = ctx.pc
+  const sp = ctx.sp
+  const site = sp.readPointer()
+  let above: NativePointer[]
+  ctx.pc = site
+  ctx.sp = sp.add(Process.pointerSize)
+  try {
+    above = Thread.backtrace(ctx, Backtracer.ACCURATE)
+  } finally {
+    ctx.pc = pc
+    ctx.sp = sp
+  }
+  // On x86 the first item is the word at the context's sp, taken as a return address: here
+  // that is the caller's own stack, not a frame.
+  return [site, ...above.slice(1, 1 + BACKTRACE_FRAMES)]
 }
 
 /** Bytes Interceptor overwrites at a hooked x86-64 function's entry (a 5-byte jmp). */
@@ -335,26 +395,6 @@ function listen(): void {
         break
     }
     listen()
-
-// Frida calls dispose when the process exits (or the script unloads), after flushing
-// Stalker and before the messages' channel closes: without it, a program that ends
-// mid-trace would lose the last DRAIN_MS of records.
-rpc.exports = {
-  dispose() {
-    tracer?.flushAtExit()
-  }
-}
-
-// A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
-// the process die as it would have (false: not handled).
-Process.setExceptionHandler((details) => {
-  const access = details.memory ? ` (${details.memory.operation} of ${details.memory.address})` : ''
-  post({ type: 'crash', description: `${details.type} at ${details.address}${access}` })
-  tracer?.flushAtExit()
-  // Messages leave on Frida's own thread: give it a moment before the process dies.
-  Thread.sleep(CRASH_FLUSH_S)
-  return false
-})
   })
 }
 
@@ -370,8 +410,35 @@ rpc.exports = {
 }
 
 // A crash (SIGSEGV, SIGABRT, ...) in the target: send what the ring holds first, then let
-// the process die as it would have (false: not handled).
-Process.setExceptionHandler(() => {
+// the process die as it would have (false: not handled). Set once, when the script loads
+// (it was set again inside the message loop, which replaced this one at the first message).
+Process.setExceptionHandler((details) => {
+  const access = details.memory ? ` (${details.memory.operation} of ${details.memory.address})` : ''
+  post({ type: 'crash', description: `${details.type} at ${details.address}${access}` })
   tracer?.flushAtExit()
+  // Messages leave on Frida's own thread: give it a moment before the process dies.
+  Thread.sleep(CRASH_FLUSH_S)
   return false
 })
+
+// The program's exit status, which Frida does not report: exit (main's return ends there
+// too) and _exit, one hook per address. Frida's own exit handling hooks them first and has
+// flushed the script's messages by the time this runs, so this one waits a moment for its
+// message to leave, as the crash handler does. Stays after 'stop' (a launched program's
+// trace ends when the program does).
+let exitReported = false
+const exitHooked = new Set<string>()
+for (const name of ['exit', '_exit']) {
+  const at = Module.findGlobalExportByName(name)
+  if (!at || exitHooked.has(at.toString())) continue
+  exitHooked.add(at.toString())
+  Interceptor.attach(at, {
+    onEnter(args) {
+      if (exitReported) return
+      exitReported = true
+      post({ type: 'exit', code: args[0]!.toInt32() & 0xff })
+      tracer?.flushAtExit()
+      Thread.sleep(EXIT_FLUSH_S)
+    }
+  })
+}

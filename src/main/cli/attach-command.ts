@@ -20,6 +20,7 @@ import { traceSeconds } from './trace-limits'
 import { checkSessionOutput } from '../store/session-output'
 import { lockSessionForRecording, type SessionLock } from '../store/session-lock'
 import { progressLine, type Io } from './io'
+import { exitNote } from './trace-command'
 
 /** Pure: the --sampling value. */
 export function parseSampling(text: string | undefined): SamplingMode {
@@ -79,7 +80,7 @@ export async function fridaTraceCommand(args: ParsedArgs, io: Io): Promise<numbe
   // One writer per session file: refused at once while another Stride writes it.
   const lock = lockSessionForRecording(resolve(out), `stride trace --backend frida (${target.kind === 'attach' ? `pid ${target.pid}` : target.program})`)
   try {
-    return await fridaTraceLocked(io, out, target, { functions, maxEvents, seconds, sampling, trackHeap: !has(args, 'no-heap') }, lock)
+    return await fridaTraceLocked(io, out, target, { functions, maxEvents, seconds, sampling, trackHeap: !has(args, 'no-heap'), afterLimit: has(args, 'stop-at-limit') ? 'stop' : 'detach' }, lock)
   } finally {
     lock.release()
   }
@@ -89,13 +90,29 @@ async function fridaTraceLocked(
   io: Io,
   out: string,
   target: FridaTarget,
-  o: { functions: string[]; maxEvents: number | null; seconds: number | null; sampling: ReturnType<typeof parseSampling>; trackHeap: boolean },
+  o: { functions: string[]; maxEvents: number | null; seconds: number | null; sampling: ReturnType<typeof parseSampling>; trackHeap: boolean; afterLimit: 'detach' | 'stop' },
   lock: SessionLock
 ): Promise<number> {
   const { functions, maxEvents, seconds, sampling } = o
   const started = Date.now()
-  const handle = fridaOwner().trace({ target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: o.trackHeap, out: resolve(out) }, (p) =>
-    io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
+  const handle = fridaOwner().trace(
+    { target, functions, maxEvents, maxSeconds: seconds, sampling, trackHeap: o.trackHeap, afterLimit: o.afterLimit, out: resolve(out) },
+    (p) => {
+      if (p.detached) {
+        // As the Valgrind backend says it: why the command goes on waiting, and how to end it.
+        io.progress(null)
+        const limit = p.detached.reason === 'seconds' ? `after ${seconds} s` : p.detached.reason === 'max-events' ? `after ${maxEvents} events` : 'with its sampling done'
+        io.err(`stride trace: note: recording stopped ${limit}; the program (pid ${p.detached.pid}) runs on uninstrumented and the trace ends when it does: kill ${p.detached.pid} to end it now (--stop-at-limit stops it at the limit instead).`)
+      }
+      io.progress(progressLine(p.phase, p.events, started) + (p.functions.length > 1 ? ` (${p.functions.map((f) => `${f.name} ${f.events}`).join(', ')})` : ''))
+    },
+    // The launched program's own output, where it would go under the Valgrind backend: this
+    // command's stdout and stderr (the progress line cleared first).
+    (o) => {
+      io.progress(null)
+      for (const c of o.chunks) (c.stream === 'stderr' ? process.stderr : process.stdout).write(c.text)
+      if (o.dropped > 0) io.err(`stride trace: note: ${o.dropped} characters of the program's output were dropped (it wrote faster than they could be shown).`)
+    }
   )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
@@ -112,7 +129,7 @@ async function fridaTraceLocked(
     db.close()
     const ratio = s.storedBytes > 0 ? (s.events * 24) / s.storedBytes : 0
     const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
-    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status} -> ${done.session}`)
+    io.out(`${s.events} events, ${s.points} access points, ${s.storedBytes} bytes stored, compression ${ratio.toFixed(1)}x${status}${exitNote(s.programExit)} -> ${done.session}`)
     if (target.kind === 'attach') io.err(`stride trace: detached from process ${done.pid}${done.targetAlive ? ', which keeps running' : ' (it has exited)'}.`)
     return 0
   } finally {

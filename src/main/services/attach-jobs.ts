@@ -67,7 +67,9 @@ export class AttachJobs extends ApiEventChannel {
       this.progress(job, 'starting', 0, input.maxEvents)
       const handle = fridaOwner().trace(
         { target: input.target, functions: input.functions, maxEvents: input.maxEvents, maxSeconds: input.maxSeconds, sampling: input.sampling, trackHeap: input.trackHeap, out: input.out },
-        (p) => this.progress(job, p.phase, p.events, p.total, p.functions)
+        (p) => this.progress(job, p.phase, p.events, p.total, p.functions),
+        // A launched program's own output, apart from Stride's messages (its own event), as for Valgrind traces.
+        (o) => this.emit(job.client, 'output', { jobId: job.id, chunks: o.chunks, dropped: o.dropped })
       )
       job.handle = handle
       const done = await handle.result.finally(() => lock?.release())

@@ -7,12 +7,15 @@
  */
 import type { FunctionProgress, ProcessList, TraceStopReason } from '../../../shared/domain'
 import type { StrideErrorCode } from '../../../shared/errors'
-import type { FridaTraceOptions } from './frida-tracer'
+import type { OutputChunk } from '../../../shared/api'
+import type { FridaDetached, FridaTraceOptions } from './frida-tracer'
 
 export type AttachWorkerInput = FridaTraceOptions & { out: string }
 
 export type AttachWorkerMessage =
-  | { type: 'progress'; phase: 'tracing' | 'symbolizing'; events: number; total: number | null; functions: FunctionProgress[] }
+  | { type: 'progress'; phase: 'tracing' | 'symbolizing'; events: number; total: number | null; functions: FunctionProgress[]; detached?: FridaDetached }
+  /** A launched program's output, in batches (OutputBatcher), ahead of the trace's end. */
+  | { type: 'output'; chunks: OutputChunk[]; dropped: number }
   | {
       type: 'trace-done'
       session: string

@@ -12,6 +12,7 @@ import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
 import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
 import { parseCmdline } from './process-list'
 import { finishTracedSession, programDataLayout } from '../session-symbols'
+import { OutputBatcher } from '../../workers/output-batcher'
 
 export interface AttachSessionControl {
   /** Set once the trace runs: stop it (cancel). */
@@ -32,14 +33,19 @@ function describeTarget(input: AttachWorkerInput): { program: string; args: stri
 
 export async function recordAttachSession(input: AttachWorkerInput, post: (m: AttachWorkerMessage) => void, control: AttachSessionControl, deps: FridaTraceDeps): Promise<void> {
   let writer: SessionWriter | null = null
+  // A launched program's output: batched on its way out, ahead of the trace's end.
+  const output = new OutputBatcher((batch) => post({ type: 'output', ...batch }))
   try {
     const { program, args } = describeTarget(input)
     writer = new SessionWriter(input.out, { program, args, backend: 'frida', functions: input.functions, createdAt: new Date().toISOString() })
     writer.writeMeta({ sampling: input.sampling, target: input.target.kind === 'attach' ? { attach: input.target.pid } : { spawn: program } })
     const correlator = new Correlator(await programDataLayout(program).catch(() => null))
-    const trace = new FridaTrace(input, writer, (p) => post({ type: 'progress', phase: 'tracing', events: p.events, total: input.maxEvents, functions: p.functions }), correlator, deps)
+    const trace = new FridaTrace(input, writer, (p) => post({ type: 'progress', phase: 'tracing', events: p.events, total: input.maxEvents, functions: p.functions }), correlator, deps, {
+      onOutput: (stream, bytes) => output.write(stream, bytes),
+      onDetached: (detached) => post({ type: 'progress', phase: 'tracing', events: writer?.eventCount ?? 0, total: input.maxEvents, functions: [], detached })
+    })
     control.onTrace?.(trace)
-    const outcome = await trace.run()
+    const outcome = await trace.run().finally(() => output.flush())
     post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null, functions: outcome.functions })
     const partial = await finishTracedSession(writer, correlator, outcome, {
       heapTracked: input.trackHeap,
@@ -47,7 +53,11 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
       functionCounts: outcome.functions,
       untraced: outcome.untraced,
       lostRecords: outcome.lost,
-      targetAliveAfterDetach: outcome.targetAlive
+      targetAliveAfterDetach: outcome.targetAlive,
+      // As the Valgrind backend's sessions say them (stride info: exit, recorder).
+      programExit: outcome.programExit,
+      threads: outcome.threads,
+      recorder: 'frida'
     })
     post({
       type: 'trace-done',

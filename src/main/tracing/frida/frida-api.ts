@@ -46,6 +46,8 @@ export interface FridaSpawnOptions {
 }
 
 export interface FridaDevice {
+  /** A spawned program's output (spawn's stdio 'pipe'): its pid, the fd (1 or 2) and the bytes; empty bytes at the stream's end. */
+  readonly output: FridaSignal<(pid: number, fd: number, data: Buffer) => void>
   enumerateProcesses(options?: { scope?: unknown }): Promise<FridaProcess[]>
   attach(pid: number): Promise<FridaSession>
   spawn(program: string | string[], options?: FridaSpawnOptions): Promise<number>

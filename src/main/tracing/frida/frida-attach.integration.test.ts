@@ -167,13 +167,41 @@ describe('stride trace --attach (Frida backend)', () => {
     expect(events['periodic=50,450']).toBeLessThan(events.complete! / 2)
   })
 
-  it('a launched program that runs to its end under Frida: every call recorded, not partial', (ctx) => {
+  it('a launched program that runs to its end under Frida: every call recorded, not partial, its output shown and its exit status and recorder in info, as under Valgrind', (ctx) => {
     if (!FRIDA) ctx.skip(FRIDA_SKIP)
     const home = tempDir('attach')
-    const r = stride(['trace', '--launch', SPIN, '--backend', 'frida', '--functions', 'sumfunc', '--no-heap', '--out', join(home, 's.stride'), '--', '300'], fixedEnv(home))
+    const session = join(home, 's.stride')
+    const r = stride(['trace', '--launch', SPIN, '--backend', 'frida', '--functions', 'sumfunc', '--no-heap', '--out', session, '--', '300'], fixedEnv(home))
     expect(r.status, r.stderr).toBe(0)
-    expect(r.stdout).toMatch(new RegExp(`^${300 * CALL} events`))
+    // The program's own lines first (spin prints its pid and its total), then Stride's summary.
+    const lines = r.stdout.trim().split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^spin: pid \d+$/)
+    expect(lines[1]).toMatch(/^total = \d+\.\d$/)
+    expect(lines[2]).toMatch(new RegExp(`^${300 * CALL} events`))
     expect(r.stdout).not.toMatch(/partial/)
+    // The same lines as the program prints under the Valgrind backend.
+    const v = stride(['trace', '--launch', SPIN, '--functions', 'sumfunc', '--no-heap', '--out', join(home, 'v.stride'), '--', '300'], fixedEnv(home))
+    expect(v.status, v.stderr).toBe(0)
+    expect(v.stdout.trim().split('\n')[1]).toBe(lines[1])
+    const info = stride(['info', session], fixedEnv(home))
+    expect(info.status, info.stderr).toBe(0)
+    expect(info.stdout).toMatch(/^ {2}exit {6}status 0$/m)
+    expect(info.stdout).toMatch(/^ {2}recorder {2}frida$/m)
+  })
+
+  it('a launched program that exits with a status: the status is the session\'s (trace summary and info)', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const program = join(home, 'helper_alloc')
+    execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-o', program, join(__dirname, 'fixtures', 'helper_alloc.c')])
+    const session = join(home, 's.stride')
+    // helper_alloc exits 1 when malloc fails: -1 elements asks for SIZE_MAX - 7 bytes.
+    const r = stride(['trace', '--launch', program, '--backend', 'frida', '--functions', 'axpy', '--no-heap', '--out', session, '--', '-1'], fixedEnv(home))
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain('out of memory')
+    expect(r.stdout).toMatch(/; the program exited with status 1 -> /)
+    expect(stride(['info', session], fixedEnv(home)).stdout).toMatch(/^ {2}exit {6}status 1$/m)
   })
 
   it('an attached process that exits mid-trace (SIGTERM): the session is kept, partial, with the reason', async (ctx) => {
@@ -243,6 +271,27 @@ describe('stride trace --attach (Frida backend)', () => {
     }
     const frida = heap(['--backend', 'frida'])
     expect(Object.keys(frida).sort()).toEqual(['A', 'B', 'C'])
+    expect(frida).toEqual(heap([]))
+  })
+
+  it('heap blocks allocated through helpers (-O2, no frame pointers) are named after the caller\'s variables xs, ys, zs, as under Valgrind', (ctx) => {
+    if (!FRIDA) ctx.skip(FRIDA_SKIP)
+    const home = tempDir('attach')
+    const env = fixedEnv(home)
+    const program = join(home, 'helper_alloc')
+    execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-fomit-frame-pointer', '-o', program, join(__dirname, 'fixtures', 'helper_alloc.c')])
+    const heap = (backend: string[]) => {
+      const session = join(home, `${backend.length ? 'frida' : 'valgrind'}-ha.stride`)
+      const t = stride(['trace', '--launch', program, ...backend, '--functions', 'axpy', '--out', session], env)
+      expect(t.status, t.stderr).toBe(0)
+      const db = new Database(session, { readonly: true })
+      const rows = db.prepare("SELECT v.name AS name, SUM(pv.accesses) AS n FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'heap' GROUP BY v.id ORDER BY v.name").all() as Array<{ name: string; n: number }>
+      db.close()
+      return Object.fromEntries(rows.map((r) => [r.name, r.n]))
+    }
+    const frida = heap(['--backend', 'frida'])
+    // axpy reads xs and ys once each and reads and writes zs (1,000 elements).
+    expect(frida).toEqual({ xs: 1000, ys: 1000, zs: 2000 })
     expect(frida).toEqual(heap([]))
   })
 

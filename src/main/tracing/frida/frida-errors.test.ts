@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { StrideError } from '../../../shared/errors'
 import { FRIDA_INSTALL_HINT, loadFrida } from './frida-api'
 import { fridaError } from './frida-errors'
+import { permissionAdvice, type PtraceFacts } from './ptrace-permission'
 
 describe('loadFrida', () => {
   it('turns a missing package into the one-line install hint', async () => {
@@ -24,13 +25,14 @@ describe('loadFrida', () => {
 })
 
 describe('fridaError', () => {
-  it('ptrace scope / capability: permission denied with the commands that fix it', () => {
-    const e = fridaError(new Error('Unable to access process with pid 4242 due to system restrictions; try `sudo sysctl kernel.yama.ptrace_scope=0`, or run Frida as root'), 4242)
+  it('permission denied: the advice for the facts at hand, else Frida\'s own words', () => {
+    const facts: PtraceFacts = { pid: 4242, uid: 1000, targetUid: 1000, capSysPtrace: false, yamaScope: 1, tracerPid: 0, userName: (id) => (id === 0 ? 'root' : 'ann') }
+    const e = fridaError(new Error('Unable to access process with pid 4242 due to system restrictions; try `sudo sysctl kernel.yama.ptrace_scope=0`, or run Frida as root'), 4242, null, facts)
     expect(e.code).toBe('permission-denied')
-    expect(e.message).toMatch(/process 4242/)
+    expect(e.message).toBe(`Permission denied attaching to process 4242: ${permissionAdvice(facts)}.`)
     expect(e.message).toMatch(/sysctl kernel\.yama\.ptrace_scope=0/)
     expect(e.message).toMatch(/setcap cap_sys_ptrace\+ep/)
-    expect(fridaError(new Error('Unable to access /proc/4242/mem'), 4242).code).toBe('permission-denied')
+    expect(fridaError(new Error('Unable to access /proc/4242/mem'), 4242).message).toBe('Permission denied attaching to process 4242: Unable to access /proc/4242/mem.')
   })
 
   it('process gone', () => {

@@ -4,16 +4,15 @@
  * problem and the fix. Pure.
  */
 import { StrideError } from '../../../shared/errors'
+import { permissionAdvice, type PtraceFacts } from './ptrace-permission'
 
-export const PTRACE_FIX =
-  'allow attaching with "sudo sysctl kernel.yama.ptrace_scope=0" (until reboot), or give Stride the capability with "sudo setcap cap_sys_ptrace+ep $(readlink -f $(which node))", or run Stride as the same user with ptrace permitted'
-
-export function fridaError(e: unknown, pid: number | null, program: string | null = null): StrideError {
+/** `ptrace`: what the kernel's permission check depends on here (ptrace-permission.ts), read when Frida failed. */
+export function fridaError(e: unknown, pid: number | null, program: string | null = null, ptrace: PtraceFacts | null = null): StrideError {
   if (e instanceof StrideError) return e
   const text = e instanceof Error ? e.message : String(e)
   const who = pid !== null ? `process ${pid}` : program ? `"${program}"` : 'the process'
   if (/system restrictions|ptrace|Operation not permitted|permission denied|Unable to access \/proc\/\d+\/mem|access denied/i.test(text))
-    return new StrideError(`Permission denied attaching to ${who}: ${PTRACE_FIX}.`, 'permission-denied')
+    return new StrideError(`Permission denied attaching to ${who}: ${ptrace ? permissionAdvice(ptrace) : text.split('\n')[0]!.replace(/\.$/, '')}.`, 'permission-denied')
   if (/Unable to find process|Process not found|No such process|process (?:is )?gone|not found/i.test(text) && pid !== null)
     return new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
   if (/Unable to find executable|No such file|ENOENT/i.test(text))

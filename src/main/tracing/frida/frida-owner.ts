@@ -17,6 +17,7 @@ import type { AttachWorkerInput, AttachWorkerMessage, FridaOwnerReply, FridaOwne
 
 export type AttachDone = Extract<AttachWorkerMessage, { type: 'trace-done' }>
 export type AttachProgress = Extract<AttachWorkerMessage, { type: 'progress' }>
+export type AttachOutput = Extract<AttachWorkerMessage, { type: 'output' }>
 
 /** The owner as the client sees it (the forked process, or an in-process host in tests). */
 export interface OwnerChannel {
@@ -124,8 +125,8 @@ export class FridaOwner {
     return this.ask({ type: 'list-processes', id: this.nextId++ }, 'processes', (r) => (r as Extract<FridaOwnerReply, { type: 'processes' }>).list)
   }
 
-  /** One trace in the owner, written to `input.out`; stop = end and detach, kept. */
-  trace(input: AttachWorkerInput, onProgress: (p: AttachProgress) => void): WorkerHandle<AttachDone> {
+  /** One trace in the owner, written to `input.out`; stop = end and detach, kept. `onOutput`: a launched program's output. */
+  trace(input: AttachWorkerInput, onProgress: (p: AttachProgress) => void, onOutput: (o: AttachOutput) => void = () => {}): WorkerHandle<AttachDone> {
     const id = this.nextId++
     const result = new Promise<AttachDone>((resolve, reject) =>
       this.send(
@@ -135,6 +136,7 @@ export class FridaOwner {
             if (r.type !== 'trace') return
             const m = r.message
             if (m.type === 'progress') return onProgress(m)
+            if (m.type === 'output') return onOutput(m)
             this.settle(id)
             if (m.type === 'trace-done') resolve(m)
             else reject(new JobError(m.message, m.code, m.session))

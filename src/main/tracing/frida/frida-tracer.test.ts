@@ -9,8 +9,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StrideError } from '../../../shared/errors'
 import { FRIDA_INSTALL_HINT, loadFrida } from './frida-api'
-import { FridaTrace, resolveInProcess, type FridaTraceOptions } from './frida-tracer'
-import { fridaDouble, standardAgent, type DoubleOptions } from './testing/frida-double'
+import { permissionAdvice, readPtraceFacts } from './ptrace-permission'
+import { crashSignal, FridaTrace, resolveInProcess, type FridaDetached, type FridaTraceOptions } from './frida-tracer'
+import { accessRecords, fridaDouble, standardAgent, type AgentBehaviour, type DoubleOptions, type ScriptedAgent } from './testing/frida-double'
 import type { ChunkSink } from './trace-assembler'
 
 const SPIN = join(__dirname, '..', '..', '..', '..', 'resources', 'examples', 'build', 'spin')
@@ -75,12 +76,12 @@ describe('FridaTrace', () => {
     await expect(t.run()).rejects.toThrow(FRIDA_INSTALL_HINT)
   })
 
-  it('permission denied (ptrace scope): the fix commands', async () => {
+  it('permission denied: the advice for this machine\'s ptrace facts (ptrace-permission.ts), not Frida\'s generic one', async () => {
     const { t } = trace({ attachError: new Error(`Unable to access process with pid ${pid} due to system restrictions; try \`sudo sysctl kernel.yama.ptrace_scope=0\`, or run Frida as root`) })
     const e = await t.run().catch((x: StrideError) => x)
     expect(e).toBeInstanceOf(StrideError)
     expect((e as StrideError).code).toBe('permission-denied')
-    expect((e as StrideError).message).toMatch(/ptrace_scope=0/)
+    expect((e as StrideError).message).toBe(`Permission denied attaching to process ${pid}: ${permissionAdvice(readPtraceFacts(pid))}.`)
   })
 
   it('process gone: a PID that does not exist', async () => {
@@ -175,6 +176,110 @@ describe('FridaTrace', () => {
       }
     }, { maxSeconds: 0.05 })
     expect((await t.run()).message).toMatch(/sumfunc: 1 prologue access per call not recorded \(relocated by Frida's Interceptor\)/)
+  })
+
+  describe('a launched program (spawn)', () => {
+    /** A spawn of `pid`'s program through the double, its output and detach notes collected. */
+    const launch = (behaviour: AgentBehaviour, options: Partial<FridaTraceOptions> = {}) => {
+      const double = fridaDouble({ behaviour, spawnPid: pid })
+      const output: string[] = []
+      const detached: FridaDetached[] = []
+      const t = new FridaTrace(
+        { target: { kind: 'spawn', program: SPIN, args: [] }, functions: ['sumfunc'], maxEvents: null, maxSeconds: null, sampling: { kind: 'complete' }, trackHeap: false, ...options },
+        new CountingSink(),
+        () => {},
+        null,
+        { frida: async () => double.frida, agentSource: () => '/* agent */', stopTimeoutMs: 200 },
+        { onOutput: (stream, bytes) => output.push(`${stream}:${bytes.toString()}`), onDetached: (d) => detached.push(d) }
+      )
+      return { t, double, output, detached }
+    }
+    /** The program's end as Frida shows it: output, exit status, both streams' ends, then the session's end. */
+    const ends = (agent: ScriptedAgent, device: ReturnType<typeof fridaDouble>['device'], code: number) => {
+      device.output.emit(pid, 1, Buffer.from('result 42\n'))
+      device.output.emit(pid, 2, Buffer.from('warning\n'))
+      agent.send({ type: 'exit', code })
+      agent.session.detached.emit('process-terminated', null)
+      // The last output trails the session's end.
+      setTimeout(() => {
+        device.output.emit(pid, 1, Buffer.from('bye\n'))
+        device.output.emit(pid, 1, Buffer.alloc(0))
+        device.output.emit(pid, 2, Buffer.alloc(0))
+      }, 20)
+    }
+
+    it('runs to its end: spawned with piped stdio, its output relayed in order, its exit status kept', async () => {
+      let device: ReturnType<typeof fridaDouble>['device'] | null = null
+      const { t, double, output, detached } = launch((m, agent) => {
+        if (m.type !== 'start') return
+        agent.send({ type: 'ready', arch: 'x64', pid, functions: ['sumfunc'] })
+        setTimeout(() => ends(agent, device!, 3), 10)
+      })
+      device = double.device
+      const out = await t.run()
+      expect(double.spawned).toEqual([{ stdio: 'pipe' }])
+      expect(out.stopReason).toBe('completed')
+      expect(out.programExit).toEqual({ code: 3, signal: null })
+      expect(output).toEqual(['stdout:result 42\n', 'stderr:warning\n', 'stdout:bye\n'])
+      expect(detached).toEqual([])
+    })
+
+    it('still running at --max-events: said at once, it runs on, and the trace ends when it does (or kills it at the limit with afterLimit stop)', async () => {
+      for (const afterLimit of ['detach', 'stop'] as const) {
+        let device: ReturnType<typeof fridaDouble>['device'] | null = null
+        const { t, double, output, detached } = launch(
+          (m, agent) => {
+            if (m.type === 'start') {
+              agent.send({ type: 'ready', arch: 'x64', pid, functions: ['sumfunc'] })
+              agent.sendBatch(accessRecords(Array.from({ length: 1000 }, (_, i) => [Number(m.functions[0]!.start), 0, 0x10000 + i * 8, 8])))
+            } else if (m.type === 'stop') {
+              agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+              if (afterLimit === 'detach') setTimeout(() => ends(agent, device!, 0), 30)
+            }
+          },
+          { maxEvents: 500, afterLimit }
+        )
+        device = double.device
+        const out = await t.run()
+        expect(out.stopReason).toBe('max-events')
+        if (afterLimit === 'detach') {
+          expect(detached).toEqual([{ pid, reason: 'max-events' }])
+          expect(out.programExit).toEqual({ code: 0, signal: null })
+          expect(output).toEqual(['stdout:result 42\n', 'stderr:warning\n', 'stdout:bye\n'])
+          expect(double.killed).toEqual([])
+        } else {
+          expect(detached).toEqual([])
+          expect(double.killed).toEqual([pid])
+          expect(out.programExit).toEqual({ code: null, signal: 'SIGKILL' })
+        }
+      }
+    })
+    it('still running when every function has its samples: said as the sampling\'s end, then waited for', async () => {
+      let device: ReturnType<typeof fridaDouble>['device'] | null = null
+      const { t, double, detached } = launch(
+        (m, agent) => {
+          if (m.type === 'start') {
+            agent.send({ type: 'ready', arch: 'x64', pid, functions: ['sumfunc'] })
+            agent.send({ type: 'sampling-done' })
+          } else if (m.type === 'stop') {
+            agent.send({ type: 'stopped', lost: 0, untraced: 0 })
+            setTimeout(() => ends(agent, device!, 0), 30)
+          }
+        },
+        { sampling: { kind: 'max-samples', samples: 1 } }
+      )
+      device = double.device
+      const out = await t.run()
+      expect(detached).toEqual([{ pid, reason: 'sampling' }])
+      expect(out.programExit).toEqual({ code: 0, signal: null })
+    })
+  })
+
+  it('the crash signal from the agent\'s exception type', () => {
+    expect(crashSignal('access-violation at 0x1234 (read of 0x0)')).toBe('SIGSEGV')
+    expect(crashSignal('abort at 0x7f00')).toBe('SIGABRT')
+    expect(crashSignal('arithmetic at 0x10')).toBe('SIGFPE')
+    expect(crashSignal('something-new at 0x10')).toBeNull()
   })
 
   it('seconds limit, and stop() from outside (cancel)', async () => {

@@ -19,6 +19,7 @@ import { agentScriptPath } from './agent-script'
 import { ConvergenceTracker } from './convergence'
 import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession } from './frida-api'
 import { fridaError } from './frida-errors'
+import { permissionAdvice, readPtraceFacts } from './ptrace-permission'
 import { TraceAssembler, type ChunkSink, type FunctionCounts, type TracedFunction, type UntracedCounts } from './trace-assembler'
 
 export type FridaTarget = { kind: 'attach'; pid: number } | { kind: 'spawn'; program: string; args: string[] }
@@ -30,6 +31,26 @@ export interface FridaTraceOptions {
   maxSeconds: number | null
   sampling: SamplingMode
   trackHeap: boolean
+  /**
+   * A launched program still running when the recording stops at its limit: 'detach' (the
+   * default) lets it run on uninstrumented and the trace ends when it does, as under the
+   * Valgrind backend (its output and exit status are the session's); 'stop' kills it.
+   */
+  afterLimit?: 'detach' | 'stop'
+}
+
+/** The recording stopped and the launched program runs on: its pid, and which limit ended the recording. */
+export interface FridaDetached {
+  pid: number
+  reason: 'max-events' | 'seconds' | 'sampling'
+}
+
+/** What a trace reports besides progress (none of it crosses into the session). */
+export interface FridaTraceEvents {
+  /** A launched program's output, as it arrives. */
+  onOutput?(stream: 'stdout' | 'stderr', bytes: Buffer): void
+  /** The recording stopped at its limit and the launched program runs on (its pid, why). */
+  onDetached?(detached: FridaDetached): void
 }
 
 export interface FridaProgress {
@@ -50,6 +71,10 @@ export interface FridaOutcome {
   lost: number
   /** Attach: whether the process was still running after Stride detached. */
   targetAlive: boolean
+  /** How the program ended, when it ended under Frida: its exit status, or the signal of its crash. */
+  programExit: { code: number | null; signal: string | null } | null
+  /** Threads whose accesses were recorded. */
+  threads: number
 }
 
 export interface FridaTraceDeps {
@@ -64,6 +89,8 @@ export interface FridaTraceDeps {
 }
 
 const RING_CAPACITY = 1 << 16
+/** How long a launched program's last output may trail Frida's report of its end (ms). */
+const OUTPUT_DRAIN_MS = 1000
 const MAX_IN_FLIGHT = 8
 
 export class FridaTrace {
@@ -78,14 +105,21 @@ export class FridaTrace {
   private detachedReason: string | null = null
   /** What the agent's exception handler saw, when the target crashed. */
   private crash: string | null = null
+  /** The status the program passed to exit or _exit (the agent's hook saw it). */
+  private exitCode: number | null = null
+  /** Resolved when Frida says the process is gone (or the session lost). */
+  private ended: (() => void) | null = null
   private readonly prologueNotes: string[] = []
+  /** Stride ended the launched program: at the limit (afterLimit 'stop'), or on a stop while it ran on or before its end. */
+  private killedByStride = false
 
   constructor(
     private readonly options: FridaTraceOptions,
     private readonly sink: ChunkSink,
     private readonly onProgress: (p: FridaProgress) => void,
     private readonly observer: TraceObserver | null = null,
-    private readonly deps: FridaTraceDeps
+    private readonly deps: FridaTraceDeps,
+    private readonly events: FridaTraceEvents = {}
   ) {}
 
   /** Ask the trace to end; what was recorded is kept. */
@@ -112,21 +146,37 @@ export class FridaTrace {
     }
     const { target } = this.options
     let pid: number
+    // A launched program's output arrives through Frida (stdio 'pipe'): with 'inherit' it
+    // would go to Frida's helper's stdio, which nothing shows. Until both streams end.
+    let spawnedPid = -1
+    const open = new Set([1, 2])
+    let streamsEnded: (() => void) | null = null
+    const onOutput = (from: number, fd: number, data: Buffer) => {
+      if (from !== spawnedPid) return
+      if (data.length > 0) this.events.onOutput?.(fd === 2 ? 'stderr' : 'stdout', data)
+      else if (open.delete(fd) && open.size === 0) streamsEnded?.()
+    }
     if (target.kind === 'attach') pid = target.pid
     else {
+      device.output.connect(onOutput)
       try {
-        // The program's own output goes where Stride's goes (nothing reads a pipe here).
-        pid = await device.spawn([target.program, ...target.args], { stdio: 'inherit' })
+        pid = spawnedPid = await device.spawn([target.program, ...target.args], { stdio: 'pipe' })
       } catch (e) {
-        throw fridaError(e, null, target.program)
+        device.output.disconnect(onOutput)
+        throw fridaError(e, null, target.program, readPtraceFacts(null))
       }
     }
     const spawned = target.kind === 'spawn'
     try {
-      return await this.trace(device, pid, spawned)
+      const outcome = await this.trace(device, pid, spawned)
+      // The program's last output can arrive after Frida reports its end.
+      if (spawned && this.detachedReason === 'process-terminated' && open.size > 0) await Promise.race([new Promise<void>((resolve) => (streamsEnded = resolve)), delay(OUTPUT_DRAIN_MS)])
+      return outcome
     } catch (e) {
       if (spawned) await device.kill(pid).catch(() => {})
       throw e
+    } finally {
+      if (spawned) device.output.disconnect(onOutput)
     }
   }
 
@@ -151,10 +201,12 @@ export class FridaTrace {
     try {
       session = await device.attach(pid)
     } catch (e) {
-      throw fridaError(e, pid)
+      throw fridaError(e, pid, null, readPtraceFacts(pid))
     }
+    const programEnded = new Promise<void>((resolve) => (this.ended = resolve))
     const onDetached = (reason: string, crash: unknown) => {
       this.detachedReason = reason
+      this.ended?.()
       const summary = this.crash ?? crashSummary(crash)
       if (summary !== null) this.stop('target-crashed', `process ${pid} crashed (${summary}); the accesses recorded before it are kept`)
       // A launched program that ends has run its course, as under the Valgrind backend.
@@ -215,6 +267,9 @@ export class FridaTrace {
             this.lost = m.lost
             this.stopped?.()
             break
+          case 'exit':
+            this.exitCode = m.code
+            break
         }
       } catch (e) {
         this.fail(e instanceof StrideError ? e : new StrideError(String(e), 'internal'))
@@ -247,6 +302,24 @@ export class FridaTrace {
       if (this.detachedReason === null) {
         this.post({ type: 'stop' })
         await Promise.race([agentStopped, delay(this.deps.stopTimeoutMs ?? 5000)])
+      }
+      // A launched program still running at the limit: as under the Valgrind backend, it runs
+      // on uninstrumented (the agent keeps only its exit hook) and the trace ends when it
+      // does, with its output and exit status; or it is stopped there (afterLimit 'stop').
+      // A stop while it runs on (Ctrl+C, cancel) ends it.
+      const limit = this.stopReason === 'max-events' || this.stopReason === 'time-limit' || this.stopReason === 'completed'
+      if (spawned && this.detachedReason === null && processAlive(pid)) {
+        const stopAgain = new Promise<void>((resolve) => (this.stopRequested = resolve))
+        // Cancelled or failed before its end: it is not left running with nothing to read its output.
+        if (limit && this.options.afterLimit !== 'stop') {
+          this.events.onDetached?.({ pid, reason: this.stopReason === 'time-limit' ? 'seconds' : this.stopReason === 'max-events' ? 'max-events' : 'sampling' })
+          await Promise.race([programEnded, stopAgain])
+        }
+        if (this.detachedReason === null) {
+          await device.kill(pid).catch(() => {})
+          await Promise.race([programEnded, delay(this.deps.stopTimeoutMs ?? 5000)])
+          this.killedByStride = true
+        }
       }
     } finally {
       if (timer) clearTimeout(timer)
@@ -281,7 +354,9 @@ export class FridaTrace {
       functions: assembler.functionCounts(),
       untraced: assembler.untracedCounts,
       lost: this.lost,
-      targetAlive
+      targetAlive,
+      programExit: this.exitCode !== null ? { code: this.exitCode, signal: null } : this.killedByStride ? { code: null, signal: 'SIGKILL' } : this.crash ? { code: null, signal: crashSignal(this.crash) } : null,
+      threads: assembler.threads
     }
   }
 
@@ -310,7 +385,7 @@ export function processExecutable(pid: number): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'EACCES' || code === 'EPERM')
-      throw new StrideError(`Permission denied reading process ${pid} (/proc/${pid}/exe): it belongs to another user or is protected; run Stride as that user, or as root.`, 'permission-denied')
+      throw new StrideError(`Permission denied reading process ${pid} (/proc/${pid}/exe): ${permissionAdvice(readPtraceFacts(pid))}.`, 'permission-denied')
     throw new StrideError(`Process ${pid} is gone (it exited or the PID is wrong); pick a running process from the list.`, 'not-found')
   }
 }
@@ -378,6 +453,22 @@ export function resolveFunctions(elf: ElfInfo, names: string[], offset: number, 
       throw new StrideError(`Function not found: "${name}" is not in ${elf.path}'s symbol table; pick one from the process's function list (static functions may be inlined at -O1 and above).`, 'not-found')
     return { name, start: f.start + offset, end: f.start + offset + f.size }
   })
+}
+
+/** Pure: the signal behind the agent's exception report ("access-violation at 0x..."), as Linux delivers it. */
+export function crashSignal(description: string): string | null {
+  const type = description.split(' ')[0]
+  const signals: Record<string, string> = {
+    'access-violation': 'SIGSEGV',
+    'guard-page': 'SIGSEGV',
+    abort: 'SIGABRT',
+    'illegal-instruction': 'SIGILL',
+    arithmetic: 'SIGFPE',
+    breakpoint: 'SIGTRAP',
+    'single-step': 'SIGTRAP',
+    system: 'SIGSYS'
+  }
+  return (type !== undefined && signals[type]) || null
 }
 
 /** Frida's crash report (a Crash object when the target died of a signal), as one line. */

@@ -81,6 +81,11 @@ export class TraceAssembler implements BatchVisitor {
   }
 
   /** True once maxEvents accesses are kept: the rest of any batch is dropped. */
+  /** Threads whose accesses were recorded. */
+  get threads(): number {
+    return this.threadNumbers.size
+  }
+
   get full(): boolean {
     return this.limitReached
   }

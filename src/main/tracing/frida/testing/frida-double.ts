@@ -5,7 +5,7 @@
  */
 import { RECORD, RECORD_BYTES } from '../../../../agent/protocol'
 import type { AgentMessage, HostMessage } from '../../../../agent/protocol'
-import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession, FridaSignal } from '../frida-api'
+import type { FridaDevice, FridaMessage, FridaModule, FridaScript, FridaSession, FridaSignal, FridaSpawnOptions } from '../frida-api'
 
 export class Signal<H extends (...args: never[]) => void> implements FridaSignal<H> {
   readonly handlers = new Set<H>()
@@ -68,12 +68,17 @@ export interface DoubleOptions {
   attachError?: Error
   spawnError?: Error
   createScriptError?: Error
+  /** spawn() returns this pid (a real process: the tracer reads its /proc entries). */
+  spawnPid?: number
 }
 
-export function fridaDouble(options: DoubleOptions = {}): { frida: FridaModule; sessions: SessionDouble[]; resumed: number[] } {
+export function fridaDouble(options: DoubleOptions = {}): { frida: FridaModule; device: FridaDevice & { output: Signal<(pid: number, fd: number, data: Buffer) => void> }; sessions: SessionDouble[]; resumed: number[]; spawned: FridaSpawnOptions[]; killed: number[] } {
   const sessions: SessionDouble[] = []
   const resumed: number[] = []
-  const device: FridaDevice = {
+  const spawned: FridaSpawnOptions[] = []
+  const killed: number[] = []
+  const device = {
+    output: new Signal<(pid: number, fd: number, data: Buffer) => void>(),
     enumerateProcesses: async () => [],
     attach: async () => {
       if (options.attachError) throw options.attachError
@@ -81,13 +86,19 @@ export function fridaDouble(options: DoubleOptions = {}): { frida: FridaModule; 
       sessions.push(s)
       return s
     },
-    spawn: async () => {
-      throw options.spawnError ?? new Error('spawn is not scripted in this double')
+    spawn: async (_program: string | string[], spawnOptions: FridaSpawnOptions = {}) => {
+      if (options.spawnError || options.spawnPid === undefined) throw options.spawnError ?? new Error('spawn is not scripted in this double')
+      spawned.push(spawnOptions)
+      return options.spawnPid
     },
-    resume: async (pid) => void resumed.push(pid),
-    kill: async () => {}
-  }
-  return { frida: { getLocalDevice: async () => device }, sessions, resumed }
+    resume: async (pid: number) => void resumed.push(pid),
+    // Killed: its sessions see it end, as Frida reports it.
+    kill: async (pid: number) => {
+      killed.push(pid)
+      for (const s of sessions) setTimeout(() => s.detached.emit('process-terminated', null), 5)
+    }
+  } satisfies FridaDevice
+  return { frida: { getLocalDevice: async () => device }, device, sessions, resumed, spawned, killed }
 }
 
 /** Encodes access records [pc, kind, address, size] as the agent's ring does. */
