@@ -3,12 +3,13 @@
  * and a fix (SQLite's "unable to open database file" named neither). Tests may run as root,
  * where a chmod stops no write: a probe write tells, and then the file or folder is made
  * immutable (chattr +i) instead; /sys stands for an unwritable folder where neither works.
+ * Item 7's export onto a full disk: a small file system in a private mount namespace.
  */
 import { execFileSync } from 'node:child_process'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { example, fixedEnv, stride, strideOk, tempDir } from '../testing/cli-runner'
+import { CLI, example, fixedEnv, run, stride, strideOk, tempDir } from '../testing/cli-runner'
 
 const dir = tempDir('read-only')
 const env = fixedEnv(dir)
@@ -114,4 +115,18 @@ describe('folders and sessions Stride cannot write', () => {
     expect(strideOk(['report', other], env)).toMatch(/^run 1: L1/)
     expect(readdirSync(inFolder)).toEqual(['s.stride'])
   }, 60_000)
+
+  it('export onto a full disk: one line with the path and a fix, no partial file left', (ctx) => {
+    const folder = join(dir, 'full')
+    mkdirSync(folder)
+    // A 256 KiB file system of its own, in a private mount namespace (as root, or as a user
+    // where user namespaces are allowed); the export needs 2.2 MB.
+    const script = 'mount -t tmpfs -o size=256k none "$1" || exit 99; "$2" "$3" export "$4" --out "$1/x.bin"; s=$?; echo "left: $(ls -A "$1")"; exit $s'
+    let r = run('unshare', ['-m', 'sh', '-c', script, 'sh', folder, process.execPath, CLI, session], env)
+    if (r.status === 99 || (r.status === 1 && /unshare/.test(r.stderr))) r = run('unshare', ['-rm', 'sh', '-c', script, 'sh', folder, process.execPath, CLI, session], env)
+    if (r.status === 99 || /unshare/.test(r.stderr)) ctx.skip(`no private mount namespace for a small file system here (${r.stderr.trim().slice(0, 120)})`)
+    const line = oneLine(r)
+    expect(line).toBe(`stride export: cannot write ${join(folder, 'x.bin')} (no space left on device); nothing was written: free some space or choose another --out.`)
+    expect(r.stdout.trim()).toBe('left:')
+  })
 })
