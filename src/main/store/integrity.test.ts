@@ -100,6 +100,23 @@ describe('chunks vouched for by their place', () => {
   })
 })
 
+describe('chunk checks cannot be turned off', () => {
+  it("an integrity table saying 'none' or 'crc32' for a session written with bound checksums is damage, not an unchecked session", () => {
+    for (const mode of ['none', 'crc32']) expect(refusal(session((db) => db.prepare("UPDATE integrity SET value = ? WHERE key = 'chunks'").run(mode), 2))).toMatch(/is damaged \(its integrity table says its chunks carry (no checks|plain CRC-32s), though (its trace bound them|they do)\)/)
+  })
+
+  it("checks turned off and digests removed: chunks exchanged and stripped of their checksums are still damage", () => {
+    const path = session((db) => {
+      const [a, b] = db.prepare('SELECT data FROM trace_chunks ORDER BY seq').all() as Array<{ data: Buffer }>
+      db.prepare('UPDATE trace_chunks SET data = ?, checksum = NULL WHERE seq = 0').run(b!.data)
+      db.prepare('UPDATE trace_chunks SET data = ?, checksum = NULL WHERE seq = 1').run(a!.data)
+      db.prepare("DELETE FROM integrity WHERE key IN ('points', 'meta')").run()
+      db.prepare("UPDATE integrity SET value = 'none' WHERE key = 'chunks'").run()
+    }, 2)
+    expect(refusal(path)).toMatch(/is damaged \(its integrity table says its chunks carry no checks, though they do\)/)
+  })
+})
+
 describe('the point table and meta checked', () => {
   it('a shifted points.idx is damage (export would attach pcs and kinds to the wrong points)', () => {
     const path = session((db) => {
