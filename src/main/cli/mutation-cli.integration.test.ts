@@ -7,7 +7,7 @@
  *
  * CI runs a short seeded set. The longer hunt (the "intermittent unhandled rejection under
  * load" the issue reports) is the same test with more cases and a busy core beside it:
- *   STRIDE_FUZZ_CASES=200 STRIDE_FUZZ_LOAD=1 npx vitest run --project integration src/main/cli/mutation-cli.integration.test.ts
+ *   STRIDE_FUZZ_CASES=200 [STRIDE_FUZZ_FIRST=200] STRIDE_FUZZ_LOAD=1 npx vitest run --project integration src/main/cli/mutation-cli.integration.test.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -19,6 +19,8 @@ import { rng } from '../testing/seeded-rng'
 import { DAMAGE_WORDS, mutateSession } from '../testing/session-mutations'
 
 const CASES = Number(process.env.STRIDE_FUZZ_CASES ?? 14)
+/** The first case's number: a longer hunt can go on past the cases already run. */
+const FIRST = Number(process.env.STRIDE_FUZZ_FIRST ?? 0)
 const LOAD = process.env.STRIDE_FUZZ_LOAD === '1'
 const SLOTS = 2
 /** A command this long is a hang (the slowest here takes ~0.6 s on the intact session). */
@@ -131,7 +133,7 @@ describe('the CLI on seeded damage to a session', () => {
             if (o.status !== 0) throw new Error(`stride ${c.name} on the intact session exited ${o.status}: ${o.stderr}`)
             intact.set(c.name, o)
           }
-          for (let k = next++; k < CASES; k = next++) {
+          for (let k = FIRST + next++; k < FIRST + CASES; k = FIRST + next++) {
             // One generator per case: the same damage whatever the order the slots take cases in.
             const damaged = join(slot, 'damaged.stride')
             copyFileSync(base, damaged)
