@@ -325,7 +325,9 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
       await handle.result.catch((e: unknown) => {
         held.flush()
         const why = e instanceof Error ? e.message : String(e)
-        throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}`, e instanceof StrideError ? e.code : 'internal', path)
+        const code = e instanceof StrideError ? e.code : 'internal'
+        const fix = code === 'malformed-session' && !/re-trace/.test(why) ? '; re-trace the program' : ''
+        throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}${fix}`, code, path)
       })
       taskPool.retireIdle()
       withSession(path, false, foldLog)
