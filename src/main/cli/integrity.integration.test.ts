@@ -59,6 +59,17 @@ describe('stride on damaged and crafted input', () => {
     expect(oneLine(stride(['report', path], env))).toMatch(new RegExp(`its table points does not have the columns of a v${SCHEMA_VERSION} session`))
   })
 
+  it("a data structure's dimensions that are not a list of numbers: one line from every command that reads them, not an internal error", () => {
+    const path = join(dir, 'dims.stride')
+    copyFileSync(session, path)
+    strideOk(['simulate', path, '--cache', 'L1:32K:8:64'], env)
+    const db = openDb(path)
+    db.exec("UPDATE variables SET dims = '{' WHERE id = (SELECT MIN(id) FROM variables)")
+    db.close()
+    for (const args of [['report', path, '--json'], ['advise', path], ['objects', path], ['simulate', path, '--cache', 'L1:16K:4:64', '--json']])
+      expect(oneLine(stride(args, env)), args[0]).toMatch(/has an unexpected value in variables\.dims \(expected a JSON array of whole numbers or NULL, found "\{"\); it may be damaged/)
+  })
+
   it('a FIFO as the session and a device as --configs are refused at once', () => {
     const fifo = join(dir, 'pipe.stride')
     execFileSync('mkfifo', [fifo])

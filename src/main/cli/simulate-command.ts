@@ -280,6 +280,14 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
       if (++handedOut === jobs.length) everyRunPending()
     }
   )
+  // Observed from the start: a worker that fails before this thread's next turn (a damaged
+  // chunk found while this thread waits, or is descheduled under load) would otherwise be an
+  // unhandled rejection, a stack instead of the one line. The failure itself is thrown by the
+  // `await handle.result` below.
+  const finished = handle.result.then(
+    () => 'finished' as const,
+    () => 'finished' as const
+  )
   const stop = () => handle.stop()
   process.once('SIGINT', stop)
   try {
@@ -289,21 +297,24 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     await new Promise((r) => setImmediate(r))
     // The CLI's tables and JSON show no stream metrics, and no client keeps its reports' statics.
     const statics = new SessionStatics({ streams: false, keyed: false })
-    withSession(path, true, (db) => {
-      // The tables need each point's line only (and the lines' order: the collation's first
-      // use loads its data); JSON and a baseline's differences, whole reports.
-      if (!options.json && !baseline) return statics.linePlan(db)
-      statics.points(db)
-      statics.touches(db)
-      statics.variables(db)
-      statics.loops(db)
-      loadCollation()
-    })
-    // Settled either way here; a failure is thrown by the `await handle.result` below.
-    const finished = handle.result.then(
-      () => 'finished' as const,
-      () => 'finished' as const
-    )
+    try {
+      withSession(path, true, (db) => {
+        // The tables need each point's line only (and the lines' order: the collation's first
+        // use loads its data); JSON and a baseline's differences, whole reports.
+        if (!options.json && !baseline) return statics.linePlan(db)
+        statics.points(db)
+        statics.touches(db)
+        statics.variables(db)
+        statics.loops(db)
+        loadCollation()
+      })
+    } catch (e) {
+      // A session the reports cannot read: the workers stop rather than store runs the
+      // command then says nothing of, and end before the error is said.
+      handle.stop()
+      await finished
+      throw e
+    }
     if ((await Promise.race([allPending, finished])) === 'pending') {
       io.progress(null)
       // Built while the workers store the runs, printed once they are stored: a reader that
@@ -314,7 +325,9 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
       await handle.result.catch((e: unknown) => {
         held.flush()
         const why = e instanceof Error ? e.message : String(e)
-        throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}`, e instanceof StrideError ? e.code : 'internal', path)
+        const code = e instanceof StrideError ? e.code : 'internal'
+        const fix = code === 'malformed-session' && !/re-trace/.test(why) ? '; re-trace the program' : ''
+        throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}${fix}`, code, path)
       })
       taskPool.retireIdle()
       withSession(path, false, foldLog)

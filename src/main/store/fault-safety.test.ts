@@ -156,6 +156,7 @@ describe('damaged chunks are named, never read as another trace', () => {
       // As a v9-v11 session stored it: a plain CRC-32 of the bytes, which a copy keeps.
       for (const r of db.prepare('SELECT seq, data FROM trace_chunks').all() as Array<{ seq: number; data: Buffer }>) db.prepare('UPDATE trace_chunks SET crc32 = ?, checksum = NULL WHERE seq = ?').run(crc32(r.data), r.seq)
       db.prepare("UPDATE integrity SET value = 'crc32' WHERE key = 'chunks'").run()
+      db.prepare("DELETE FROM integrity WHERE key IN ('points', 'meta')").run() // an upgraded older session has none
       db.prepare('INSERT INTO trace_chunks (seq, first_event, events, codec, data, crc32, point_count) SELECT 3, first_event + 3 * events - 2 * events, events, codec, data, crc32, point_count FROM trace_chunks WHERE seq = 2').run()
     })
     expect(old).toMatch(/damaged at chunk 4 of 4 \(the session says 786432 events, its chunks hold 1048576\)/)

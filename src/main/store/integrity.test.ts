@@ -13,6 +13,8 @@ import { StrideError } from '../../shared/errors'
 import { openDb, type Db } from './open-db'
 import { iterateChunks, openSessionDb, readPointKinds, readPoints, readSessionInfo } from './session-reader'
 import { writeFullChunks } from '../testing/stored-chunks'
+import { readPointStreams } from './stream-store'
+import { readVariables } from './variables'
 import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-integrity-'))
@@ -98,6 +100,23 @@ describe('chunks vouched for by their place', () => {
   })
 })
 
+describe('chunk checks cannot be turned off', () => {
+  it("an integrity table saying 'none' or 'crc32' for a session written with bound checksums is damage, not an unchecked session", () => {
+    for (const mode of ['none', 'crc32']) expect(refusal(session((db) => db.prepare("UPDATE integrity SET value = ? WHERE key = 'chunks'").run(mode), 2))).toMatch(/is damaged \(its integrity table says its chunks carry (no checks|plain CRC-32s), though (its trace bound them|they do)\)/)
+  })
+
+  it("checks turned off and digests removed: chunks exchanged and stripped of their checksums are still damage", () => {
+    const path = session((db) => {
+      const [a, b] = db.prepare('SELECT data FROM trace_chunks ORDER BY seq').all() as Array<{ data: Buffer }>
+      db.prepare('UPDATE trace_chunks SET data = ?, checksum = NULL WHERE seq = 0').run(b!.data)
+      db.prepare('UPDATE trace_chunks SET data = ?, checksum = NULL WHERE seq = 1').run(a!.data)
+      db.prepare("DELETE FROM integrity WHERE key IN ('points', 'meta')").run()
+      db.prepare("UPDATE integrity SET value = 'none' WHERE key = 'chunks'").run()
+    }, 2)
+    expect(refusal(path)).toMatch(/is damaged \(its integrity table says its chunks carry no checks, though they do\)/)
+  })
+})
+
 describe('the point table and meta checked', () => {
   it('a shifted points.idx is damage (export would attach pcs and kinds to the wrong points)', () => {
     const path = session((db) => {
@@ -126,6 +145,36 @@ describe('the point table and meta checked', () => {
 
   it('the intact session reads back whole', () => {
     expect(JSON.parse(readEverything(session(() => {}))).n).toBe(3 * (1 << 18))
+  })
+})
+
+describe('stored JSON no digest vouches for', () => {
+  it("stream metrics, function statistics and a data structure's dimensions that are not JSON are damage, named (not a SyntaxError)", () => {
+    const path = basedChunks(join(dir, `json-${serial++}.stride`), 1)
+    const w = openDb(path)
+    w.prepare('INSERT INTO point_streams (point, metrics) VALUES (0, ?)').run('{')
+    w.prepare("INSERT INTO function_streams (function, stats) VALUES ('f', ?)").run('[1]')
+    w.prepare("INSERT INTO variables (name, kind, dims) VALUES ('A', 'global', ?)").run('{"a":1}')
+    w.close()
+    const db = openSessionDb(path, { readonly: true })
+    try {
+      const damage = (read: () => unknown) => {
+        try {
+          read()
+        } catch (e) {
+          expect(e).toBeInstanceOf(StrideError)
+          expect((e as StrideError).code).toBe('malformed-session')
+          return (e as Error).message
+        }
+        throw new Error('read without a word')
+      }
+      expect(damage(() => readPoints(db))).toMatch(/unexpected value in point_streams\.metrics \(expected a JSON object, found text "\{"\)/)
+      expect(damage(() => readPointStreams(db))).toMatch(/point_streams\.metrics/)
+      expect(damage(() => readSessionInfo(db, path))).toMatch(/unexpected value in function_streams\.stats \(expected a JSON object, found text "\[1\]"\)/)
+      expect(damage(() => readVariables(db))).toMatch(/unexpected value in variables\.dims \(expected a JSON array of whole numbers or NULL, found "\{"a":1\}"\)/)
+    } finally {
+      db.close()
+    }
   })
 })
 

@@ -77,6 +77,11 @@ export function chunkChecks(db: Db, path?: string): ChunkChecks {
   if (!hasIntegrityTable(db)) return 'crc32'
   const row = allRows(db.prepare("SELECT value FROM integrity WHERE key = 'chunks'"), { value: 'text' })[0]
   if (!row || !['bound', 'crc32', 'none'].includes(row.value)) throw damaged(db, 'its integrity table does not say how its chunks are checked', 're-trace the program', path)
+  // The upgrade says 'none' only where no chunk carries a check (schema.ts, 11 -> 12): a chunk
+  // that does is a session whose checks were turned off (a chunk stripped of its checksum would
+  // then read unchecked). Only such rare sessions pay for this scan.
+  if (row.value === 'none' && db.prepare('SELECT 1 FROM trace_chunks WHERE checksum IS NOT NULL OR crc32 IS NOT NULL OR point_count IS NOT NULL LIMIT 1').get() !== undefined)
+    throw damaged(db, "its integrity table says its chunks carry no checks, though they do", 're-trace the program', path)
   return row.value as ChunkChecks
 }
 
@@ -94,6 +99,9 @@ export function checkIntegrity(db: Db, path: string): void {
   const checks = chunkChecks(db, path)
   const digests = new Map(allRows(db.prepare("SELECT key, value FROM integrity WHERE key IN ('points', 'meta')"), { key: 'text', value: 'text' }).map((r) => [r.key, r.value]))
   const unfinished = metaText(db, 'stopMessage') === JSON.stringify(UNFINISHED_MESSAGE)
+  // Digests are written only by a trace that binds its chunks' checksums (v12 on); an upgraded
+  // older session has neither. Digests beside weaker chunk checks are checks turned down.
+  if (checks !== 'bound' && digests.size > 0) throw damaged(db, `its integrity table says its chunks carry ${checks === 'crc32' ? 'plain CRC-32s' : 'no checks'}, though its trace bound them`, 're-trace the program', path)
   const meta = digests.get('meta')
   if (meta !== undefined && meta !== metaDigest(db)) throw damaged(db, 'its meta table was changed after the trace: its digest does not match', 're-trace the program', path)
   if (checks === 'bound' && !unfinished && meta === undefined) throw damaged(db, 'its meta table has no digest, though the trace finished', 're-trace the program', path)

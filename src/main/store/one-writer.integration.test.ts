@@ -20,8 +20,9 @@ interface Ended {
   stderr: string
 }
 
-function start(args: string[]): { child: ChildProcess; ended: Promise<Ended> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+/** `group`: in a process group of its own, as a terminal's foreground job (Ctrl+C signals the whole group). */
+function start(args: string[], group = false): { child: ChildProcess; ended: Promise<Ended> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: group })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()))
@@ -131,6 +132,24 @@ describe('only a complete trace replaces a session', () => {
     expect(p.events).toBeGreaterThan(0)
     // No side file or lock is left.
     expect(readdirSync(home).filter((n) => n.startsWith('keep.') && !n.startsWith('keep.partial-') && !/-(wal|shm)$/.test(n))).toEqual(['keep.stride'])
+  }, 180_000)
+
+  it('a re-trace stopped by Ctrl+C (SIGINT to Stride, Valgrind and the program at once) leaves the complete session byte-identical', async () => {
+    const out = join(home, 'ctrlc.stride')
+    strideOk(['trace', '--launch', example('micro'), '--out', out], env)
+    const before = readFileSync(out)
+    const t = start(['trace', '--launch', example('spin'), '--functions', 'sumfunc', '--force', '--out', out, '--', ROUNDS], true)
+    await until(() => readdirSync(home).some((n) => n.startsWith('ctrlc.stride.recording-') && !n.endsWith('-wal') && !n.endsWith('-shm') && chunksIn(join(home, n)) >= 1))
+    process.kill(-t.child.pid!, 'SIGINT')
+    const r = await t.ended
+    expect(r.stderr).not.toMatch(/\n\s+at |internal error/)
+    expect(readFileSync(out).equals(before)).toBe(true)
+    expect(sessionInfo(out, env).partial).toBe(false)
+    // What was recorded is kept beside it, partial, where the note says; no side file or lock is left.
+    const kept = /what was recorded is in (.*)\.$/m.exec(r.stderr)?.[1]
+    expect(kept, r.stderr).toMatch(/ctrlc\.partial-\d{8}-\d{6}\.stride$/)
+    expect(sessionInfo(kept!, env).partial).toBe(true)
+    expect(readdirSync(home).filter((n) => n.startsWith('ctrlc.') && !n.startsWith('ctrlc.partial-') && !/-(wal|shm)$/.test(n))).toEqual(['ctrlc.stride'])
   }, 180_000)
 
   it('a complete re-trace replaces the session', () => {

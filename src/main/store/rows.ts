@@ -108,3 +108,18 @@ export function allTuples<const C extends ColumnList>(stmt: Statement, columns: 
   }
   return rows as Array<TupleOf<C>>
 }
+
+/**
+ * A stored JSON object (stream metrics and statistics: tables no digest vouches for), parsed;
+ * text that is not one is damage named as a row's bad value is, never a SyntaxError.
+ */
+export function storedJsonObject(text: string, where: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    value = undefined
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+  throw new StrideError(`The session file has an unexpected value in ${where} (expected a JSON object, found ${found(text)}); it may be damaged or written by another program.`, 'malformed-session')
+}

@@ -13,7 +13,7 @@ import { functionStreamsPending } from './function-streams-meta'
 import { cacheContexts } from './run-context'
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
-import { allRows, allTuples, getRow, oneRow } from './rows'
+import { allRows, allTuples, getRow, oneRow, storedJsonObject } from './rows'
 import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks } from './integrity'
 import { decodeThreadRuns } from './thread-runs'
 
@@ -178,7 +178,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     recorderNote: typeof m.get('recorderNote') === 'string' ? (m.get('recorderNote') as string) : null,
     threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
     functionStreamsPending: functionStreamsPending(db),
-    ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function').map(toFunctionStreams) } : {})
+    ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function', 'function_streams.stats').map(toFunctionStreams) } : {})
   }
 }
 
@@ -189,8 +189,8 @@ function programExit(v: unknown): SessionInfo['programExit'] {
   return { code: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null }
 }
 
-function readStoredJson<T>(db: Db, sql: string): T[] {
-  return (allRows(db.prepare(sql), { json: 'text' })).map((r) => JSON.parse(r.json) as T)
+function readStoredJson<T>(db: Db, sql: string, where: string): T[] {
+  return allRows(db.prepare(sql), { json: 'text' }).map((r) => storedJsonObject(r.json, where) as T)
 }
 
 /** The stored document (stream-store.ts: `buckets`; older sessions: `lengthBuckets`) in the API's shape. */
@@ -268,7 +268,7 @@ export function readPoints(db: Db, { streams: withStreams = true }: { streams?: 
   const streams = new Map<number, PointStreams>()
   if (withStreams && hasTable(db, 'point_streams'))
     for (const [point, metrics] of allTuples(db.prepare('SELECT point, metrics FROM point_streams'), [['point', 'number'], ['metrics', 'text']] as const)) {
-      const m = JSON.parse(metrics) as PointStreams
+      const m = storedJsonObject(metrics, 'point_streams.metrics') as unknown as PointStreams
       streams.set(point, { regularity: m.regularity, meanStreamLength: m.meanStreamLength, streams: m.streams, distinctLengths: m.distinctLengths, distinctStrides: m.distinctStrides, lengths: m.lengths, strides: m.strides })
     }
   return rows.map(([idx, pc, kind, accesses, refId, file, line, fn, module, variable, sourceExpr, disasm], i) => {

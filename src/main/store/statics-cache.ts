@@ -18,6 +18,7 @@
  * what-if.
  */
 import { endianness } from 'node:os'
+import { crc32 } from 'node:zlib'
 import type { PointColumns } from './point-columns'
 import type { Touches } from './touches'
 import { hasTable, type Db } from './open-db'
@@ -47,8 +48,8 @@ export interface StaticsCache {
 // nor writes the cache (it reads the tables).
 const usable = endianness() === 'LE'
 
-/** The layout below; a cache of another is not read. */
-const CACHE_FORMAT = 1
+/** The layout below; a cache of another is not read. 2: the identity carries a CRC-32 of the cache's contents. */
+const CACHE_FORMAT = 2
 
 /** Created by the first writer; one row. Blobs are little-endian typed arrays, texts a JSON array. */
 const TABLE = STATICS_CACHE_TABLE
@@ -71,6 +72,18 @@ interface Row {
 
 const bytes = (a: Uint8Array | Int32Array | Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
+/**
+ * CRC-32 of a cache's texts and columns, kept after its identity: no digest vouches for this
+ * table, and a damaged byte in its kinds would turn a read into a write in every what-if (a
+ * wrong output, not an error). A cache that does not match is ignored, as any that does not
+ * hold together.
+ */
+function contentsCheck(texts: string, blobs: unknown[]): string {
+  let crc = crc32(texts)
+  for (const b of blobs) crc = b instanceof Uint8Array ? crc32(b, crc) : crc32('-', crc)
+  return crc.toString(16)
+}
+
 export function writeStaticsCache(db: Db, identity: string, columns: PointColumns, touches: Touches): void {
   if (!usable) return
   const index = new TextIndex()
@@ -91,11 +104,14 @@ export function writeStaticsCache(db: Db, identity: string, columns: PointColumn
   const cells = (column: Array<string | null>) => bytes(Int32Array.from(column, text))
   const numbers = (column: Array<number | null>) => bytes(Float64Array.from(column, (v) => v ?? NaN))
   const [variable, fn, file] = [cells(facts.variable), cells(facts.function), cells(facts.file)]
+  const texts = JSON.stringify(index.texts)
+  // In the table's column order, as contentsCheck reads them back.
+  const blobs = [bytes(kinds), variable, fn, file, numbers(facts.line), numbers(facts.loop), bytes(touchPoint), bytes(touchVariable), bytes(touchAccesses)]
   db.transaction(() => {
     db.exec(TABLE)
     db.prepare(
       'INSERT OR REPLACE INTO statics_cache (id, format, identity, points, texts, kinds, variable, function, file, line, loop, touch_point, touch_variable, touch_accesses) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
-    ).run(CACHE_FORMAT, identity, kinds.length, JSON.stringify(index.texts), bytes(kinds), variable, fn, file, numbers(facts.line), numbers(facts.loop), bytes(touchPoint), bytes(touchVariable), bytes(touchAccesses))
+    ).run(CACHE_FORMAT, `${identity}#${contentsCheck(texts, blobs)}`, kinds.length, texts, ...blobs)
   })()
 }
 
@@ -103,7 +119,9 @@ export function writeStaticsCache(db: Db, identity: string, columns: PointColumn
 export function readStaticsCache(db: Db, identity: string): StaticsCache | null {
   if (!usable || !hasTable(db, 'statics_cache')) return null
   const row = db.prepare('SELECT * FROM statics_cache WHERE id = 1').get() as Row | undefined
-  if (!row || row.format !== CACHE_FORMAT || row.identity !== identity) return null
+  if (!row || row.format !== CACHE_FORMAT || typeof row.texts !== 'string') return null
+  const blobs = [row.kinds, row.variable, row.function, row.file, row.line, row.loop, row.touch_point, row.touch_variable, row.touch_accesses]
+  if (row.identity !== `${identity}#${contentsCheck(row.texts, blobs)}`) return null
   try {
     return parts(row)
   } catch {

@@ -19,7 +19,7 @@ import { functionStreamsPending } from './function-streams-meta'
 import { iterateChunksAhead, openSessionDb } from './session-reader'
 import { lockSessionForRuns } from './session-lock'
 import { resolve } from 'node:path'
-import { allRows } from './rows'
+import { allRows, storedJsonObject } from './rows'
 import { BatchInsert } from './batch-insert'
 
 /** The API's per-point stream metrics, as stored with their point and access count. */
@@ -140,13 +140,13 @@ export function storeStreamMetrics(db: Db, metrics: StreamMetricsSource, functio
 export function readPointStreams(db: Db): Map<number, PointStreams> {
   if (!hasTable(db, 'point_streams')) return new Map()
   const rows = allRows(db.prepare('SELECT point, metrics FROM point_streams ORDER BY point'), { point: 'number', metrics: 'text' })
-  return new Map(rows.map((r) => [r.point, JSON.parse(r.metrics) as PointStreams]))
+  return new Map(rows.map((r) => [r.point, storedJsonObject(r.metrics, 'point_streams.metrics') as unknown as PointStreams]))
 }
 
 export function readFunctionStreams(db: Db): FunctionStreams[] {
   if (!hasTable(db, 'function_streams')) return []
   const rows = allRows(db.prepare('SELECT stats FROM function_streams ORDER BY function'), { stats: 'text' })
-  return rows.map((r) => JSON.parse(r.stats) as FunctionStreams)
+  return rows.map((r) => storedJsonObject(r.stats, 'function_streams.stats') as unknown as FunctionStreams)
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The session's data structures (schema v2/v3 `variables`, v15 `dims_from`), in the API's shape. */
 import type { DimsSource, VariableInfo, VariableKind } from '../../shared/domain'
 import type { Db } from './open-db'
+import { StrideError } from '../../shared/errors'
 import { allRows } from './rows'
 
 const VARIABLE_ROW = {
@@ -39,17 +40,23 @@ export function readVariables(db: Db): VariableInfo[] {
 }
 
 /**
- * A stored `variables.dims` (JSON extents, outermost first): null unless every extent is a
- * positive whole number (a session file is user input; a bad value means "no dimensions").
+ * A stored `variables.dims` (JSON extents, outermost first), or null for none (an empty list or
+ * a zero extent: no usable dimensions). Text that is not a JSON array of whole numbers is damage
+ * (no digest vouches for the table, so it is checked as the row readers check theirs).
  */
 export function parseDims(text: string | null): number[] | null {
   if (!text) return null
+  let dims: unknown
   try {
-    const dims = JSON.parse(text) as unknown
-    return Array.isArray(dims) && dims.length > 0 && dims.every((d) => Number.isInteger(d) && d > 0) ? (dims as number[]) : null
+    dims = JSON.parse(text)
   } catch {
-    return null
+    dims = undefined
   }
+  if (!Array.isArray(dims) || !dims.every((d) => Number.isSafeInteger(d) && (d as number) >= 0)) {
+    const found = text.length > 24 ? `${text.slice(0, 24)}…` : text
+    throw new StrideError(`The session file has an unexpected value in variables.dims (expected a JSON array of whole numbers or NULL, found "${found}"); it may be damaged or written by another program.`, 'malformed-session')
+  }
+  return dims.length > 0 && dims.every((d) => (d as number) > 0) ? (dims as number[]) : null
 }
 
 /** A stored `variables.dims_from`; null (sessions before v15) reads as 'type', the only source then. */

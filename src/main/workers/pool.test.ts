@@ -55,6 +55,23 @@ afterEach(async () => {
 const report = (p: WorkerPool, run: number) => p.run('report', { session: 's', run }).result as Promise<unknown> as Promise<{ input: unknown; thread: number }>
 
 describe('warm worker pool', () => {
+  it('a task whose input cannot be sent to a worker fails in its result, its slot freed; never an unhandled rejection', async () => {
+    const { pool: p, slots } = pool(1)
+    const unhandled: unknown[] = []
+    const note = (e: unknown) => void unhandled.push(e)
+    process.on('unhandledRejection', note)
+    try {
+      const bad = p.run('report', { session: 's', run: 1, notData: () => 0 } as never).result
+      await expect(bad).rejects.toThrow(/the report task could not be handed to its worker \(.*could not be cloned/)
+      expect(slots.running).toBe(0)
+      expect((await report(p, 2)).input).toEqual({ session: 's', run: 2 })
+      await new Promise((r) => setTimeout(r, 50))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', note)
+    }
+  })
+
   it("hands a task's partial results to the caller, in order, before its result", async () => {
     const { pool: p } = pool()
     const seen: unknown[] = []

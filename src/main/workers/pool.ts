@@ -134,7 +134,13 @@ export class WorkerPool {
           task = t
           p.task = t
           p.worker.ref()
-          p.worker.postMessage({ type: 'task', id: t.id, kind, input, stopFlag: p.stopFlag } satisfies PoolCommand)
+          try {
+            p.worker.postMessage({ type: 'task', id: t.id, kind, input, stopFlag: p.stopFlag } satisfies PoolCommand)
+          } catch (e) {
+            // An input that cannot be cloned: thrown here, it would reject a promise nobody
+            // holds and leave the task unsettled and its slot taken.
+            t.settle(new JobError(`the ${kind} task could not be handed to its worker (${(e as Error).message})`, 'internal', null))
+          }
         },
         (e: unknown) => {
           settled = true

@@ -75,9 +75,20 @@ export function runTraceWorker(input: TraceWorkerInput, onProgress: (p: WorkerPr
         fail(new JobError('the trace was cancelled before it started', 'cancelled', null))
         return
       }
-      const w = traceWorker()
+      let started: Worker | null = null
+      try {
+        started = traceWorker()
+        started.postMessage({ type: 'start', input } satisfies WorkerCommand)
+      } catch (e) {
+        // Not built, or an input that cannot be cloned: thrown in this callback, it would
+        // reject a promise nobody holds and leave the trace unsettled and its slot taken.
+        void started?.terminate()
+        slots.release()
+        fail(new JobError(`the trace could not be handed to its worker (${(e as Error).message})`, 'internal', null))
+        return
+      }
+      const w = started
       worker = w
-      w.postMessage({ type: 'start', input } satisfies WorkerCommand)
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'progress') onProgress(m)
         else if (m.type === 'output') onOutput?.(m)

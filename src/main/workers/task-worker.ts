@@ -5,7 +5,7 @@
  * next yield (the stop message).
  */
 import { parentPort } from 'node:worker_threads'
-import { StrideError } from '../../shared/errors'
+import { taskError } from './task-error'
 import type { PoolCommand, PoolMessage, TaskContext } from './protocol'
 import { preloadTaskRunners, taskRunner } from './task-runners'
 import { SessionCache } from './session-cache'
@@ -42,7 +42,7 @@ parentPort!.on('message', (m: PoolCommand) => {
     .then((run) => (run as (input: unknown, ctx: TaskContext) => Promise<unknown>)(m.input, ctx))
     .then(
       (result) => post({ type: 'done', id: task.id, result }),
-      (e: unknown) => post({ type: 'error', id: task.id, message: e instanceof Error ? e.message : String(e), code: e instanceof StrideError ? e.code : 'internal' })
+      (e: unknown) => post({ type: 'error', id: task.id, ...taskError(e) })
     )
     .finally(() => {
       if (running === task) running = null

@@ -71,6 +71,20 @@ describe('the trace worker', () => {
     expect(await gone(program)).toBe(true)
   })
 
+  it('a trace whose input cannot be sent to its worker fails in its result; never an unhandled rejection or a trace that never settles', async () => {
+    const unhandled: unknown[] = []
+    const note = (e: unknown) => void unhandled.push(e)
+    process.on('unhandledRejection', note)
+    try {
+      const handle = runTraceWorker({ ...input(example('micro'), join(dir, 'never.stride')), notData: () => 0 } as never, () => {})
+      await expect(handle.result).rejects.toThrow(/the trace could not be handed to its worker \(.*could not be cloned/)
+      await new Promise((r) => setTimeout(r, 50))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', note)
+    }
+  }, 30_000)
+
   it('stops the tool it started when the session cannot be created', async () => {
     const program = sleeper('sleeper-unique-name')
     const handle = runTraceWorker(
