@@ -65,6 +65,18 @@ async function attachToSpin(fn: string, maxEvents: number) {
   return { home, env, session }
 }
 
+
+/** Accesses per heap data structure of a trace of `functions` in `program`, under Frida (`backend`: --backend frida) or Valgrind ([]). */
+function heapAccesses(home: string, env: ReturnType<typeof fixedEnv>, program: string, functions: string, backend: string[]): Record<string, number> {
+  const session = join(home, `${backend.length ? 'frida' : 'valgrind'}-${functions}.stride`)
+  const t = stride(['trace', '--launch', program, ...backend, '--functions', functions, '--out', session], env)
+  expect(t.status, t.stderr).toBe(0)
+  const db = new Database(session, { readonly: true })
+  const rows = db.prepare("SELECT v.name AS name, SUM(pv.accesses) AS n FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'heap' GROUP BY v.id ORDER BY v.name").all() as Array<{ name: string; n: number }>
+  db.close()
+  return Object.fromEntries(rows.map((r) => [r.name, r.n]))
+}
+
 describe('stride trace --attach (Frida backend)', () => {
   it('without Frida: the install hint on one line, non-zero exit, no stack trace', async (ctx) => {
     if (FRIDA) ctx.skip('frida is installed here: the missing-Frida path cannot be shown')
@@ -260,15 +272,7 @@ describe('stride trace --attach (Frida backend)', () => {
     const env = fixedEnv(home)
     const program = join(home, 'polybench-macros')
     execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-o', program, join(__dirname, '..', '..', 'correlate', 'fixtures', 'outside', 'polybench-macros.c')])
-    const heap = (backend: string[]) => {
-      const session = join(home, `${backend.length ? 'frida' : 'valgrind'}-pb.stride`)
-      const t = stride(['trace', '--launch', program, ...backend, '--functions', 'kernel_gemm', '--out', session], env)
-      expect(t.status, t.stderr).toBe(0)
-      const db = new Database(session, { readonly: true })
-      const rows = db.prepare("SELECT v.name AS name, SUM(pv.accesses) AS n FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'heap' GROUP BY v.id ORDER BY v.name").all() as Array<{ name: string; n: number }>
-      db.close()
-      return Object.fromEntries(rows.map((r) => [r.name, r.n]))
-    }
+    const heap = (backend: string[]) => heapAccesses(home, env, program, 'kernel_gemm', backend)
     const frida = heap(['--backend', 'frida'])
     expect(Object.keys(frida).sort()).toEqual(['A', 'B', 'C'])
     expect(frida).toEqual(heap([]))
@@ -280,15 +284,7 @@ describe('stride trace --attach (Frida backend)', () => {
     const env = fixedEnv(home)
     const program = join(home, 'helper_alloc')
     execFileSync('cc', ['-O2', '-g', '-fPIE', '-pie', '-fomit-frame-pointer', '-o', program, join(__dirname, 'fixtures', 'helper_alloc.c')])
-    const heap = (backend: string[]) => {
-      const session = join(home, `${backend.length ? 'frida' : 'valgrind'}-ha.stride`)
-      const t = stride(['trace', '--launch', program, ...backend, '--functions', 'axpy', '--out', session], env)
-      expect(t.status, t.stderr).toBe(0)
-      const db = new Database(session, { readonly: true })
-      const rows = db.prepare("SELECT v.name AS name, SUM(pv.accesses) AS n FROM point_variables pv JOIN variables v ON v.id = pv.variable WHERE v.kind = 'heap' GROUP BY v.id ORDER BY v.name").all() as Array<{ name: string; n: number }>
-      db.close()
-      return Object.fromEntries(rows.map((r) => [r.name, r.n]))
-    }
+    const heap = (backend: string[]) => heapAccesses(home, env, program, 'axpy', backend)
     const frida = heap(['--backend', 'frida'])
     // axpy reads xs and ys once each and reads and writes zs (1,000 elements).
     expect(frida).toEqual({ xs: 1000, ys: 1000, zs: 2000 })
