@@ -181,6 +181,62 @@ describe('Correlator.attributeBatch', () => {
     )
   })
 
+  it('answers as attribute() among thousands of heap blocks that come and go (the native search samples them)', () => {
+    // A C++ program's heap: 6,000 live blocks, some freed and others allocated between batches
+    // (slots move under the search's sample), accesses all over them and between them.
+    let seed = 12345
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+      return seed % n
+    }
+    const kinds = [READ, WRITE, 2, READ, READ, WRITE]
+    const one = setUp()
+    const batched = setUp()
+    const base = 0x10000000
+    const live = new Set<number>()
+    const alloc = (k: number) => {
+      for (const c of [one, batched]) c.allocated({ kind: 'alloc', ptr: base + k * 64, size: 16 + (k % 3) * 16, old: 0, site: 0x101200 + (k % 7) * 16 }, [0, 0x101199])
+      live.add(k)
+    }
+    const free = (k: number) => {
+      for (const c of [one, batched]) c.freed(base + k * 64)
+      live.delete(k)
+    }
+    // One set of batch arrays, as the tracer keeps: the native loop stays bound, and so does
+    // its sample of the blocks while they move.
+    const n = 3000
+    const points = new Uint32Array(n)
+    const addresses = new Float64Array(n)
+    const threads = new Uint16Array(n)
+    const out = new Int32Array(n)
+    const kindOf = Uint8Array.from(kinds)
+    const batch = () => {
+      for (let i = 0; i < n; i++) {
+        points[i] = random(6)
+        addresses[i] = base + random(20000) * 64 + random(64)
+      }
+      out.fill(-7)
+      batched.attributeBatch(points, addresses, threads, 0, n, kindOf, out)
+      const expected = Array.from(points, (p, i) => one.attribute(p, kinds[p]!, addresses[i]!, 0))
+      expect([...out]).toEqual(expected)
+    }
+    // Every other slot, then a thousand blocks at the front: every later block moves by up to
+    // a thousand slots, under a sample taken before (fewer than a quarter more blocks).
+    for (let k = 0; k < 12000; k += 2) alloc(k)
+    batch()
+    for (let k = 1; k < 2000; k += 2) alloc(k)
+    batch()
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 300; i++) {
+        const k = random(20000)
+        if (live.has(k)) free(k)
+        else alloc(k)
+      }
+      batch()
+    }
+    expect(batched.finish().variables.map((v) => [v.name, v.reads, v.writes])).toEqual(one.finish().variables.map((v) => [v.name, v.reads, v.writes]))
+  })
+
   it('counts exactly as attribute() with blocks and frames changing between batches', () => {
     // Blocks come and go in a heap band and frames of `scale` in a stack band; accesses fall
     // on them, on G and between them. Each batch of the tracer is followed by one change, so
