@@ -20,7 +20,7 @@ import { traceSeconds } from './trace-limits'
 import { checkSessionOutput } from '../store/session-output'
 import { lockSessionForRecording, type SessionLock } from '../store/session-lock'
 import { progressLine, type Io } from './io'
-import { exitNote } from './trace-command'
+import { exitNote } from './exit-note'
 
 /** Pure: the --sampling value. */
 export function parseSampling(text: string | undefined): SamplingMode {

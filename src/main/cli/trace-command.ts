@@ -12,6 +12,7 @@ import { flag, has, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from 
 import { heldIo, progressLine, type Io } from './io'
 import { checkSessionOutput } from '../store/session-output'
 import { traceSeconds } from './trace-limits'
+import { exitNote } from './exit-note'
 import { lockSessionForRecording, type SessionLock } from '../store/session-lock'
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
@@ -151,9 +152,3 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
   }
 }
 
-/** A program that did not exit 0 says so on the summary line (its status is also in `info`). */
-export function exitNote(exit: { code: number | null; signal: string | null } | null | undefined): string {
-  if (!exit) return ''
-  if (exit.signal) return `; the program was killed by ${exit.signal}`
-  return exit.code !== null && exit.code !== 0 ? `; the program exited with status ${exit.code}` : ''
-}

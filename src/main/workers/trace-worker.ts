@@ -8,7 +8,7 @@ import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage }
 import type { FirstSimulation } from '../session-analysis/first-simulation'
 import { JsonText } from '../services/json-text'
 import { loadCollation } from '../../shared/report-model'
-import { OutputBatcher } from './output-batcher'
+import { OutputBatcher } from '../tracing/output-batcher'
 import { contextLineFor } from '../session-analysis/warm-context'
 
 // The first run's report (its JSON bytes) moves to the main thread instead of being copied.

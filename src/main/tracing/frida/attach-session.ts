@@ -12,7 +12,7 @@ import type { AttachWorkerInput, AttachWorkerMessage } from './attach-protocol'
 import { FridaTrace, processExecutable, type FridaTraceDeps } from './frida-tracer'
 import { parseCmdline } from './process-list'
 import { finishTracedSession, programDataLayout } from '../session-symbols'
-import { OutputBatcher } from '../../workers/output-batcher'
+import { OutputBatcher } from '../output-batcher'
 
 export interface AttachSessionControl {
   /** Set once the trace runs: stop it (cancel). */
