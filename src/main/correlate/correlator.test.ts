@@ -181,7 +181,7 @@ describe('Correlator.attributeBatch', () => {
     )
   })
 
-  it('answers as attribute() among thousands of heap blocks that come and go (the native search samples them)', () => {
+  it('answers as attribute() among thousands of heap blocks that come and go under one binding', () => {
     // A C++ program's heap: 6,000 live blocks, some freed and others allocated between batches
     // (slots move under the search's sample), accesses all over them and between them.
     let seed = 12345
@@ -202,8 +202,8 @@ describe('Correlator.attributeBatch', () => {
       for (const c of [one, batched]) c.freed(base + k * 64)
       live.delete(k)
     }
-    // One set of batch arrays, as the tracer keeps: the native loop stays bound, and so does
-    // its sample of the blocks while they move.
+    // One set of batch arrays, as the tracer keeps: the native loop stays bound while the
+    // blocks move under it.
     const n = 3000
     const points = new Uint32Array(n)
     const addresses = new Float64Array(n)

@@ -37,10 +37,6 @@ enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH,
 /* search(): the loop stops here (JavaScript takes the access). */
 #define STOP (-2)
 
-/* The heap search's sample: at most this many ends, one every 64 blocks or more. */
-#define HINT_MAX 2048
-#define HINT_MIN_STRIDE 64
-
 typedef struct {
   StrideHold hold; /* first: stride_binding's */
   const uint32_t *points;
@@ -65,15 +61,6 @@ typedef struct {
   /* Each access's variable, by batch index: the column the simulator counts per data
    * structure (src/main/store/chunk-variables.ts). One store per access. */
   int32_t *access_variable;
-  /* Every hint_stride-th block's end as it was when sampled: the search of a heap of 100 K
-   * blocks and more starts in the bracket the sample gives, a few cache lines, instead of
-   * halving the whole end array (a miss at almost every step: most of a C++ program's
-   * attribution time). The blocks move between samples (the map inserts and frees): a bracket
-   * is checked against the live ends before it is searched, so a stale sample costs a full
-   * search, never a wrong answer; enough of those and the next search samples again. */
-  double hint[HINT_MAX];
-  uint32_t hint_n, hint_stride, hint_misses;
-  size_t hint_count;
 } AttributeBinding;
 
 static const napi_type_tag BINDING_TAG = {0x5374726964654174ull, 0x7472696275746542ull};
@@ -141,51 +128,7 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   size_t heap = n_heap_start < n_heap_end ? n_heap_start : n_heap_end;
   b->heap = n_heap_variable < heap ? n_heap_variable : heap;
   b->state = state;
-  /* The heap's arrays may be new ones: sample again at the next search. */
-  b->hint_n = 0;
   return out;
-}
-
-static void sample_heap(AttributeBinding *b, const double *end, size_t count) {
-  size_t stride = HINT_MIN_STRIDE;
-  while ((count + stride - 1) / stride > HINT_MAX) stride *= 2;
-  uint32_t n = (uint32_t)((count + stride - 1) / stride);
-  for (uint32_t j = 0; j < n; j++) b->hint[j] = end[(size_t)j * stride];
-  b->hint_n = n;
-  b->hint_stride = (uint32_t)stride;
-  b->hint_misses = 0;
-  b->hint_count = count;
-}
-
-/* The first of the `count` blocks whose end is above `a` (count if none): ends are ascending,
- * tombstones included (heap-blocks.ts). */
-static size_t first_end_above(AttributeBinding *b, const double *end, size_t count, double a) {
-  size_t lo = 0, hi = count;
-  if (count >= 4 * HINT_MIN_STRIDE) {
-    if (b->hint_n == 0 || b->hint_misses > b->hint_n / 8 + 16 || count > b->hint_count + b->hint_count / 4 || count < b->hint_count - b->hint_count / 4)
-      sample_heap(b, end, count);
-    size_t j = 0, k = b->hint_n;
-    while (j < k) {
-      size_t mid = (j + k) >> 1;
-      if (b->hint[mid] <= a) j = mid + 1;
-      else k = mid;
-    }
-    size_t from = j == 0 ? 0 : (j - 1) * b->hint_stride + 1, to = j * b->hint_stride;
-    if (from > count) from = count;
-    if (to > count) to = count;
-    /* The bracket as the blocks are now: every end before it at or below a, its last above. */
-    if ((from == 0 || end[from - 1] <= a) && (to == count || end[to] > a)) {
-      lo = from;
-      hi = to;
-    } else
-      b->hint_misses++;
-  }
-  while (lo < hi) {
-    size_t mid = (lo + hi) >> 1;
-    if (end[mid] <= a) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /* AddressMap.untouched: the point's span, from an earlier epoch, against the changes since. */
@@ -224,7 +167,12 @@ static int32_t search(AttributeBinding *b, uint32_t p, double a, uint16_t thread
     double count = st[HEAP_COUNT];
     if (!(count >= 0 && count <= (double)b->heap)) return STOP;
     const double *start = b->heap_start, *end = b->heap_end;
-    size_t lo = first_end_above(b, end, (size_t)count, a);
+    size_t lo = 0, hi = (size_t)count;
+    while (lo < hi) { /* the first block whose end is above a */
+      size_t mid = (lo + hi) >> 1;
+      if (end[mid] <= a) lo = mid + 1;
+      else hi = mid;
+    }
     if (lo == (size_t)count || !(start[lo] <= a)) {
       /* In no block: then the globals, then other threads' frames, else unknown. */
       if ((a >= st[GLOBALS_LOW] && a < st[GLOBALS_HIGH]) || st[OTHER_FRAMES] != 0) return STOP;
