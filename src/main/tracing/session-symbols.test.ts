@@ -1,5 +1,31 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { walkStrides } from './session-symbols'
+import type { Correlator } from '../correlate/correlator'
+import { SessionWriter } from '../store/session-writer'
+import { openSessionDb, readSessionInfo } from '../store/session-reader'
+import { readElf } from '../symbols/elf-reader'
+import { finishTracedSession, walkStrides } from './session-symbols'
+
+describe('finishing a traced session', () => {
+  it('a naming that fails keeps the trace complete with its accesses, its points unnamed, and says why', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'stride-naming-')), 'n.stride')
+    const writer = new SessionWriter(out, { program: '/bin/true', args: [], backend: 'valgrind', functions: [], createdAt: 'x' })
+    const points = [{ idx: 0, pc: 0x1000, kind: 0, accesses: 2, firstAddress: 0x4000 }]
+    writer.appendChunk(2, Uint32Array.of(0, 0), Float64Array.of(0x4000, 0x4008), Uint16Array.of(8, 8), points, Float64Array.of(2))
+    // The naming's first step fails (as a source line read as a pattern once did).
+    const correlator = { allocEvents: 0, finish: () => { throw new Error('Invalid regular expression') } } as unknown as Correlator
+    const elf = await readElf('/bin/true')
+    const done = await finishTracedSession(writer, correlator, { points, modules: [], elf, stopReason: 'completed', message: null }, {})
+    const said = 'the points and data structures could not be named (Invalid regular expression); the accesses are kept, unnamed'
+    expect(done).toEqual({ partial: false, message: said })
+    const db = openSessionDb(out, { readonly: true })
+    const info = readSessionInfo(db, out)
+    db.close()
+    expect([info.events, info.partial, info.stopReason, info.stopMessage]).toEqual([2, false, 'completed', said])
+  })
+})
 
 describe("a data structure's walk strides", () => {
   const streams = (strides: Array<[number, number]>, n: number) => ({ point: 0, accesses: 0, regularity: 1, meanStreamLength: 0, streams: n, distinctLengths: 0, distinctStrides: strides.length, lengths: [], strides: strides.map(([stride, fraction]) => ({ stride, fraction })) })

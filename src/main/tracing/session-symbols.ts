@@ -233,9 +233,11 @@ export interface TraceOutcome {
  * Ends a recorded trace the same way for every backend: names points and data structures,
  * stores loops and the backend's own metadata, and closes the session (partial unless the
  * trace completed). With `first`, that simulation runs beside the naming and its run is
- * stored before the session closes (`first.outcome`). Returns whether it is partial.
+ * stored before the session closes (`first.outcome`). A naming that fails leaves the points
+ * unnamed and says so, without losing or demoting the trace. Returns whether it is partial and
+ * the trace's message (the backend's, and the naming's failure if any).
  */
-export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<boolean> {
+export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<{ partial: boolean; message: string | null }> {
   // The naming is the trace's last lookup: llvm-symbolizer is ended once it is done, and its
   // exit awaited at the very end (the worker that ran it may end right after), not before the
   // first simulation's run is stored (6-12 ms of a heat trace's end).
@@ -247,13 +249,21 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     if (!first.outcome) first.stop()
     await first.settled()
   }
-  let statics: CachedStatics
+  let statics: CachedStatics | undefined
+  let message = outcome.message
   try {
     statics = await writeSymbols(writer, correlator, outcome, first, endLookups)
   } catch (e) {
     await endLookups()
     await settleFirst()
-    throw e
+    // The recorded accesses are whole: the session keeps them, complete if the trace was, its
+    // points unnamed, and says why (the chunks still compressing are committed first; a
+    // writer that cannot commit fails the trace as before).
+    await writer.drain().catch(() => {
+      throw e
+    })
+    const why = e instanceof Error ? e.message : String(e)
+    message = [message, `the points and data structures could not be named (${why}); the accesses are kept, unnamed`].filter(Boolean).join('; ')
   }
   void endLookups()
   await settleFirst()
@@ -263,12 +273,12 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     {
       partial,
       stopReason: outcome.stopReason,
-      stopMessage: outcome.message,
+      stopMessage: message,
       hasDebugInfo: outcome.elf.hasDebugInfo,
       debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
     },
     statics
   )
   await ended
-  return partial
+  return { partial, message }
 }

@@ -47,7 +47,7 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
     control.onTrace?.(trace)
     const outcome = await trace.run().finally(() => output.flush())
     post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null, functions: outcome.functions })
-    const partial = await finishTracedSession(writer, correlator, outcome, {
+    const { partial, message } = await finishTracedSession(writer, correlator, outcome, {
       heapTracked: input.trackHeap,
       pid: outcome.pid,
       functionCounts: outcome.functions,
@@ -65,7 +65,7 @@ export async function recordAttachSession(input: AttachWorkerInput, post: (m: At
       events: writer.eventCount,
       partial,
       stopReason: outcome.stopReason,
-      message: outcome.message,
+      message,
       pid: outcome.pid,
       program: outcome.program,
       targetAlive: outcome.targetAlive,
