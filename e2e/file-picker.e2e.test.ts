@@ -51,6 +51,10 @@ describe('the web-mode file picker', () => {
     await page.getByTestId('browse-up').click()
     await page.locator(`[data-testid="browse-entry"][data-name="${outside.split('/').pop()}"]`).waitFor()
     await page.locator(`[data-testid="browse-entry"][data-name="${outside.split('/').pop()}"]`).click()
+    // Back in the folder (its listing, and the field's path, arrive after the click): a path
+    // typed before that could be overwritten or joined to the folder's.
+    await page.locator('[data-testid="browse-entry"][data-name="tool"]').waitFor()
+    await expect.poll(() => field.inputValue()).toMatch(new RegExp(`^${outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`))
     // Not a program: refused in one clear line, the dialog stays.
     await field.fill(join(outside, 'notes.txt'))
     await field.press('Enter')
