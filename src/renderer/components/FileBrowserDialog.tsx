@@ -4,7 +4,7 @@
  * examples and the file system's root as places, and a field to type a path (checkPath: the
  * backend says in one line why it cannot be used). Folders first; only what the purpose can use is listed.
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DirectoryListing, FilePurpose } from '../../shared/domain'
 import { errorMessage, stride } from '../state/stride'
 import { Dialog } from './Dialog'
@@ -19,16 +19,25 @@ export function FileBrowserDialog({ purpose, onPick, onClose }: BrowserProps) {
   const [listing, setListing] = useState<DirectoryListing | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [typed, setTyped] = useState('')
+  // The latest folder asked for (an earlier listing arriving late is dropped), and whether the
+  // user typed since: a listing fills the path field only if they did not (their text wins).
+  const asked = useRef(0)
+  const typedSince = useRef(false)
   const go = useCallback(
     (path: string | null) => {
       setError(null)
+      const ask = ++asked.current
+      typedSince.current = false
       stride()
         .listDirectory({ path, purpose })
         .then((l) => {
+          if (ask !== asked.current) return
           setListing(l)
-          setTyped(l.path)
+          if (!typedSince.current) setTyped(l.path)
         })
-        .catch((e: unknown) => setError(errorMessage(e)))
+        .catch((e: unknown) => {
+          if (ask === asked.current) setError(errorMessage(e))
+        })
     },
     [purpose]
   )
@@ -77,7 +86,10 @@ export function FileBrowserDialog({ purpose, onPick, onClose }: BrowserProps) {
           <input
             id="browse-typed-path"
             value={typed}
-            onChange={(e) => setTyped(e.target.value)}
+            onChange={(e) => {
+              typedSince.current = true
+              setTyped(e.target.value)
+            }}
             onKeyDown={(e) => {
               if (e.key !== 'Enter') return
               e.preventDefault()
