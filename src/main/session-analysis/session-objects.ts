@@ -134,7 +134,6 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     const columns = StoredChunkVariables.open(db, variableBound(db))
     const countedAt = performance.now()
     const counted = columns ? storedMisses(db, run.run, level) : null
-    const countedSeconds = (performance.now() - countedAt) / 1000
     const byVariable = counted ? objectOfVariable(db, table, stack) : null
     const exact = new Float64Array(table.count + 1 + stack.names.length)
     const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, exact.length - 1) : null
@@ -155,7 +154,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     if (!replay) {
       totalMisses = stored?.misses ?? counted!.reduce((a, o) => a + o.misses, 0)
       done = run.accesses
-      seconds.exact = countedSeconds * 1000
+      seconds.exact = performance.now() - countedAt
     }
     const chain = replay ? await transformsOf(run.config, points) : null
     for await (const chunk of replay ? transformedAhead(iterateChunksAhead(db, kinds.length, { reuse: true }), chain) : []) {

@@ -141,16 +141,14 @@ function meta(db: Db): Map<string, unknown> {
   )
 }
 
-/** The threads the recorder saw (meta `threads`), or null where it did not say (older sessions, damage). */
+/** The threads the recorder saw (meta `threads`), or null where it did not say (older sessions). */
 export function recordedThreads(db: Db): number | null {
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'threads'").get() as { value?: unknown } | undefined
-  if (typeof row?.value !== 'string') return null
-  try {
-    const n = JSON.parse(row.value) as unknown
-    return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null
-  } catch {
-    return null
-  }
+  return threadsIn(meta(db))
+}
+
+function threadsIn(m: Map<string, unknown>): number | null {
+  const n = m.get('threads')
+  return typeof n === 'number' ? n : null
 }
 
 export function readSessionInfo(db: Db, path: string): SessionInfo {
@@ -176,7 +174,7 @@ export function readSessionInfo(db: Db, path: string): SessionInfo {
     programExit: programExit(m.get('programExit')),
     recorder: typeof m.get('recorder') === 'string' ? (m.get('recorder') as string) : null,
     recorderNote: typeof m.get('recorderNote') === 'string' ? (m.get('recorderNote') as string) : null,
-    threads: typeof m.get('threads') === 'number' ? (m.get('threads') as number) : null,
+    threads: threadsIn(m),
     functionStreamsPending: functionStreamsPending(db),
     ...(hasTable(db, 'function_streams') ? { functionStreams: readStoredJson<FunctionStreams & { advice: unknown }>(db, 'SELECT stats AS json FROM function_streams ORDER BY function', 'function_streams.stats').map(toFunctionStreams) } : {})
   }
