@@ -1,13 +1,7 @@
 /** Editable cache hierarchy for the automatic simulation (innermost level first). */
-import type { PrefetchPolicy, ReplacementPolicy, WritePolicy } from '../../shared/domain'
+import type { PrefetchPolicy, WritePolicy } from '../../shared/domain'
 import { cacheFormWarnings, nextLevelDraft, type CacheLevelDraft } from '../logic/cache-form'
-
-const POLICIES: { value: ReplacementPolicy; label: string }[] = [
-  { value: 'lru', label: 'LRU' },
-  { value: 'plru', label: 'tree-PLRU' },
-  { value: 'fifo', label: 'FIFO' },
-  { value: 'random', label: 'Random' }
-]
+import { REPLACEMENT_POLICIES, RemoveCell, SelectCell, TextCell } from './LevelCells'
 
 interface Props {
   levels: CacheLevelDraft[]
@@ -24,6 +18,11 @@ const PREFETCHERS: { value: PrefetchPolicy; label: string }[] = [
   { value: 'none', label: 'none' },
   { value: 'next-line', label: 'next line' },
   { value: 'stride', label: 'stride (per reference)' }
+]
+
+const WRITE_POLICIES: { value: WritePolicy; label: string }[] = [
+  { value: 'write-back', label: 'write-back' },
+  { value: 'write-through', label: 'write-through' }
 ]
 
 export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCachegrindChange, hideCachegrind = false, allOptions = false }: Props) {
@@ -58,44 +57,15 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
         <tbody>
           {levels.map((l, i) => (
             <tr key={i}>
-              <td>
-                <input aria-label={`Level ${i + 1} name`} value={l.name} size={4} onChange={(e) => update(i, { name: e.target.value })} />
-              </td>
-              <td>
-                <input aria-label={`${l.name} size`} value={l.size} size={6} onChange={(e) => update(i, { size: e.target.value })} data-testid={`cache-size-${i}`} />
-              </td>
-              <td>
-                <input aria-label={`${l.name} associativity`} value={l.assoc} size={3} inputMode="numeric" onChange={(e) => update(i, { assoc: e.target.value })} data-testid={`cache-assoc-${i}`} />
-              </td>
-              <td>
-                <input aria-label={`${l.name} line size`} value={l.lineSize} size={4} inputMode="numeric" onChange={(e) => update(i, { lineSize: e.target.value })} data-testid={`cache-line-${i}`} />
-              </td>
-              <td>
-                <select aria-label={`${l.name} replacement policy`} value={l.policy ?? 'lru'} onChange={(e) => update(i, { policy: e.target.value as ReplacementPolicy })} data-testid={`cache-policy-${i}`}>
-                  {POLICIES.map((p) => (
-                    <option key={p.value} value={p.value}>
-                      {p.label}
-                    </option>
-                  ))}
-                </select>
-              </td>
+              <TextCell label={`Level ${i + 1} name`} value={l.name} size={4} onChange={(name) => update(i, { name })} />
+              <TextCell label={`${l.name} size`} value={l.size} size={6} onChange={(size) => update(i, { size })} testId={`cache-size-${i}`} />
+              <TextCell label={`${l.name} associativity`} value={l.assoc} size={3} numeric onChange={(assoc) => update(i, { assoc })} testId={`cache-assoc-${i}`} />
+              <TextCell label={`${l.name} line size`} value={l.lineSize} size={4} numeric onChange={(lineSize) => update(i, { lineSize })} testId={`cache-line-${i}`} />
+              <SelectCell label={`${l.name} replacement policy`} value={l.policy ?? 'lru'} options={REPLACEMENT_POLICIES} onChange={(policy) => update(i, { policy })} testId={`cache-policy-${i}`} />
               {allOptions && (
                 <>
-                  <td>
-                    <select aria-label={`${l.name} prefetcher`} value={l.kept?.prefetch ?? 'none'} onChange={(e) => option(i, { prefetch: e.target.value as PrefetchPolicy })} data-testid={`cache-prefetch-${i}`}>
-                      {PREFETCHERS.map((p) => (
-                        <option key={p.value} value={p.value}>
-                          {p.label}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select aria-label={`${l.name} write policy`} value={l.kept?.writePolicy ?? 'write-back'} onChange={(e) => option(i, { writePolicy: e.target.value as WritePolicy })} data-testid={`cache-write-${i}`}>
-                      <option value="write-back">write-back</option>
-                      <option value="write-through">write-through</option>
-                    </select>
-                  </td>
+                  <SelectCell label={`${l.name} prefetcher`} value={l.kept?.prefetch ?? 'none'} options={PREFETCHERS} onChange={(prefetch) => option(i, { prefetch })} testId={`cache-prefetch-${i}`} />
+                  <SelectCell label={`${l.name} write policy`} value={l.kept?.writePolicy ?? 'write-back'} options={WRITE_POLICIES} onChange={(writePolicy) => option(i, { writePolicy })} testId={`cache-write-${i}`} />
                   <td>
                     <input type="checkbox" aria-label={`${l.name} write-allocate`} checked={l.kept?.writeAllocate ?? true} onChange={(e) => option(i, { writeAllocate: e.target.checked })} data-testid={`cache-allocate-${i}`} />
                   </td>
@@ -105,13 +75,7 @@ export function CacheLevelsEditor({ levels, cachegrindCompatible, onChange, onCa
                   </td>
                 </>
               )}
-              <td>
-                {levels.length > 1 && (
-                  <button type="button" className="link-button" aria-label={`Remove ${l.name}`} onClick={() => onChange(levels.filter((_, j) => j !== i))}>
-                    Remove
-                  </button>
-                )}
-              </td>
+              <RemoveCell name={l.name} shown={levels.length > 1} onRemove={() => onChange(levels.filter((_, j) => j !== i))} />
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,6 @@
 /** The what-if form's data TLB levels (at most two, innermost first). */
-import type { ReplacementPolicy } from '../../shared/domain'
 import { newTlbDraft, type TlbLevelDraft } from '../logic/tlb-form'
+import { REPLACEMENT_POLICIES, RemoveCell, SelectCell, TextCell } from './LevelCells'
 
 interface Props {
   levels: TlbLevelDraft[]
@@ -30,31 +30,12 @@ export function TlbLevelsEditor({ levels, onChange }: Props) {
           <tbody>
             {levels.map((l, i) => (
               <tr key={i}>
-                <td>
-                  <input aria-label={`TLB level ${i + 1} name`} value={l.name} size={5} onChange={(e) => update(i, { name: e.target.value })} />
-                </td>
-                <td>
-                  <input aria-label={`${l.name} entries`} value={l.entries} size={5} inputMode="numeric" onChange={(e) => update(i, { entries: e.target.value })} data-testid={`tlb-entries-${i}`} />
-                </td>
-                <td>
-                  <input aria-label={`${l.name} TLB associativity`} value={l.assoc} size={3} inputMode="numeric" onChange={(e) => update(i, { assoc: e.target.value })} />
-                </td>
-                <td>
-                  <input aria-label={`${l.name} page size`} value={l.pageSize} size={5} onChange={(e) => update(i, { pageSize: e.target.value })} data-testid={`tlb-page-${i}`} />
-                </td>
-                <td>
-                  <select aria-label={`${l.name} TLB replacement policy`} value={l.policy} onChange={(e) => update(i, { policy: e.target.value as ReplacementPolicy })}>
-                    <option value="lru">LRU</option>
-                    <option value="plru">tree-PLRU</option>
-                    <option value="fifo">FIFO</option>
-                    <option value="random">Random</option>
-                  </select>
-                </td>
-                <td>
-                  <button type="button" className="link-button" aria-label={`Remove ${l.name}`} onClick={() => onChange(levels.filter((_, j) => j !== i))}>
-                    Remove
-                  </button>
-                </td>
+                <TextCell label={`TLB level ${i + 1} name`} value={l.name} size={5} onChange={(name) => update(i, { name })} />
+                <TextCell label={`${l.name} entries`} value={l.entries} size={5} numeric onChange={(entries) => update(i, { entries })} testId={`tlb-entries-${i}`} />
+                <TextCell label={`${l.name} TLB associativity`} value={l.assoc} size={3} numeric onChange={(assoc) => update(i, { assoc })} />
+                <TextCell label={`${l.name} page size`} value={l.pageSize} size={5} onChange={(pageSize) => update(i, { pageSize })} testId={`tlb-page-${i}`} />
+                <SelectCell label={`${l.name} TLB replacement policy`} value={l.policy} options={REPLACEMENT_POLICIES} onChange={(policy) => update(i, { policy })} />
+                <RemoveCell name={l.name} onRemove={() => onChange(levels.filter((_, j) => j !== i))} />
               </tr>
             ))}
           </tbody>
