@@ -1,4 +1,6 @@
-import { resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 
@@ -11,8 +13,27 @@ process.env.ELECTRON_MAJOR_VER ||= '40'
 // Node 20 rather than Electron's newer embedded Node.
 const nodeTarget = 'node20'
 
+/**
+ * A digest of what the backend is built from (src/main/build-identity.ts): its TypeScript, the
+ * shared contract and the native core's C, tests left out, so that any change to them is another build.
+ */
+function buildIdentity(): string {
+  const hash = createHash('sha256')
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(resolve(dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (/\.(ts|c|h)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) hash.update(path).update('\0').update(readFileSync(resolve(path))).update('\0')
+    }
+  }
+  // Paths relative to the repository: the same sources are the same build wherever they are checked out.
+  for (const dir of ['src/main', 'src/shared', 'resources/native/core/src']) walk(dir)
+  return hash.digest('hex').slice(0, 16)
+}
+
 export default defineConfig({
   main: {
+    define: { __STRIDE_BUILD__: JSON.stringify(buildIdentity()) },
     build: {
       target: nodeTarget,
       // zod is bundled (tree-shaken), not required from node_modules: its package entry

@@ -14,8 +14,10 @@ import { sessionSharing, sharingByVariable } from './session-sharing'
 import { sharingAdvice } from '../analysis/sharing/sharing-advice'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import type { Db } from '../store/open-db'
-import { buildReport } from '../store/runs'
-import { countEvents, iterateChunks } from '../store/session-reader'
+import { buildReport, latestRun } from '../store/runs'
+import { readView } from '../store/view-cache'
+import { countEvents, iterateChunks, parseRunConfig } from '../store/session-reader'
+import { getRow } from '../store/rows'
 import { readShadowCounts } from '../store/shadow-counts'
 import { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { SessionStatics } from '../store/session-statics'
@@ -25,7 +27,26 @@ import { diagnoseRun, levelConfig } from '../analysis/advice/diagnose'
 import { classesOf, MAX_REMEMBERED_LINES, type ShadowCounts } from '../analysis/advice/miss-classes'
 
 export async function adviseStoredRun(db: Db, run: number | null, level: string | null, statics: SessionStatics = new SessionStatics()): Promise<RunAdvice> {
-  const report = buildReport(db, run, statics)
+  const stored = storedAdvice(db, run, level)
+  if (stored) return stored
+  return adviseReport(db, buildReport(db, run, statics), level, statics)
+}
+
+/** The diagnosis the trace stored for this run and level (view-cache.ts), if it holds under this build; else null. */
+function storedAdvice(db: Db, run: number | null, level: string | null): RunAdvice | null {
+  const id = run ?? latestRun(db)
+  if (id === null) return null
+  const config = getRow(db.prepare('SELECT config FROM runs WHERE run = ?'), { config: 'text' }, id)?.config
+  if (config === undefined) return null
+  const name = level ?? parseRunConfig(id, config).levels[0]?.name
+  if (name === undefined) return null
+  const view = readView(db, id, 'advice', name) as RunAdvice | null
+  // As derived for that run and level (the identity binds it): a row filed under another is damage.
+  return view && view.run === id && view.level === name ? view : null
+}
+
+/** The advisor over a run's report (built by the caller) at `level` (null: its first cache level). */
+export async function adviseReport(db: Db, report: RunReport, level: string | null, statics: SessionStatics): Promise<RunAdvice> {
   const name = level ?? report.config.levels[0]!.name
   levelConfig(report, name) // a wrong level is the user's error, not a replay failure
   let advice: RunAdvice

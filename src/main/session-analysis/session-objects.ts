@@ -7,7 +7,7 @@
 import { transformedAhead, transformsOf } from './run-transforms'
 import { performance } from 'node:perf_hooks'
 import { StrideError } from '../../shared/errors'
-import type { AccessPoint, ObjectEstimate, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, VariableKind } from '../../shared/domain'
+import type { AccessPoint, ObjectEstimate, ObjectMethodKind, ObjectMethodResult, ObjectsOptions, ObjectsReport, RunReport, VariableKind } from '../../shared/domain'
 import { buildLayoutMap } from '../simulate/layout-filter'
 import { levelNames } from '../../shared/report-model'
 import { countEvents, iterateChunksAhead, openSessionDb, readPointKinds, readPoints, readRuns } from '../store/session-reader'
@@ -24,6 +24,7 @@ import { modelFromFile } from '../analysis/objects/source-reads'
 import { allRows, getRow } from '../store/rows'
 import { StoredChunkVariables } from '../store/chunk-variables'
 import { buildReport } from '../store/runs'
+import { readView } from '../store/view-cache'
 import { groupVariables } from '../../shared/report-model'
 
 export const DEFAULT_OBJECTS_OPTIONS: ObjectsOptions = {
@@ -133,7 +134,7 @@ export async function computeObjects(session: string, options: ObjectsOptions, o
     // touched (as the run counted it), and the exact ranking is the run's own figures.
     const columns = StoredChunkVariables.open(db, variableBound(db))
     const countedAt = performance.now()
-    const counted = columns ? storedMisses(db, run.run, level) : null
+    const counted = columns ? storedMisses(db, run.run, level, names[level]!) : null
     const byVariable = counted ? objectOfVariable(db, table, stack) : null
     const exact = new Float64Array(table.count + 1 + stack.names.length)
     const sampler = wants('sample') ? new MissSampler(sampleEvery, options.sampleInterval, exact.length - 1) : null
@@ -377,8 +378,28 @@ function variableBound(db: Db): number {
  * structure as the simulator counted it); null when the run has no such counts (an older
  * session): then each miss is resolved by its address, as before.
  */
-function storedMisses(db: Db, run: number, level: number): Array<{ name: string; kind: VariableKind; misses: number }> | null {
-  const report = buildReport(db, run)
+function storedMisses(db: Db, run: number, level: number, name: string): ExactCounts | null {
+  // The trace stored them with its first run (view-cache.ts); any other run's come from its report.
+  const stored = readView(db, run, 'objects-exact', name)
+  if (isExactCounts(stored)) return stored
+  return exactCountsOf(buildReport(db, run), level)
+}
+
+const VARIABLE_KINDS: unknown[] = ['global', 'stack', 'heap', 'unknown'] satisfies VariableKind[]
+
+/** Per data structure, its misses at a level as a run's report counted them. */
+export type ExactCounts = Array<{ name: string; kind: VariableKind; misses: number }>
+
+function isExactCounts(x: unknown): x is ExactCounts {
+  return Array.isArray(x) && x.every((o) => typeof o === 'object' && o !== null && typeof o.name === 'string' && VARIABLE_KINDS.includes(o.kind) && Number.isFinite(o.misses) && o.misses >= 0)
+}
+
+/**
+ * Per data structure, its misses at level `level` (an index into the run's levels) as the run
+ * counted them access by access; null when the run split some reference's figures by shares
+ * (a session from before the per-access data-structure column: the ranking replays the trace).
+ */
+export function exactCountsOf(report: RunReport, level: number): ExactCounts | null {
   if (!report.references.every((r) => !r.touches || r.touches.every((t) => t.levels))) return null
   const name = levelNames(report.config)[level]!
   return groupVariables(report).map((v) => ({ name: v.variable === 'unknown' ? UNKNOWN_NAME : v.variable, kind: v.kind ?? 'unknown', misses: v.levels[name]?.misses ?? 0 }))

@@ -226,7 +226,7 @@ describe('read-only opens', () => {
     const path = join(dir, 'old.stride')
     finished(path, 100)
     const db = openDb(path)
-    db.exec('ALTER TABLE variables DROP COLUMN dims_from; ALTER TABLE trace_chunks DROP COLUMN threads; ALTER TABLE trace_chunks DROP COLUMN checksum; DROP TABLE integrity; ALTER TABLE trace_chunks DROP COLUMN crc32; ALTER TABLE trace_chunks DROP COLUMN point_count; DROP TABLE run_rollup; ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN label; DROP TABLE chunk_variables; DROP TABLE run_touches;')
+    db.exec('DROP TABLE view_cache; ALTER TABLE variables DROP COLUMN dims_from; ALTER TABLE trace_chunks DROP COLUMN threads; ALTER TABLE trace_chunks DROP COLUMN checksum; DROP TABLE integrity; ALTER TABLE trace_chunks DROP COLUMN crc32; ALTER TABLE trace_chunks DROP COLUMN point_count; DROP TABLE run_rollup; ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN label; DROP TABLE chunk_variables; DROP TABLE run_touches;')
     db.pragma('user_version = 7')
     db.pragma('wal_checkpoint(TRUNCATE)')
     db.close()

@@ -72,8 +72,8 @@ describe('run labels in the store', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'stride-labels-')), 'old.stride')
     const db = openDb(path, { create: true })
     migrate(db)
-    // Back to v10's runs table, as a session written before labels has it (and v12's integrity, v13's, v14's and v15's additions).
-    db.exec('ALTER TABLE variables DROP COLUMN dims_from; ALTER TABLE trace_chunks DROP COLUMN threads; ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN label; ALTER TABLE trace_chunks DROP COLUMN checksum; DROP TABLE integrity; DROP TABLE chunk_variables; DROP TABLE run_touches')
+    // Back to v10's runs table, as a session written before labels has it (and v12's integrity, v13's, v14's, v15's and v16's additions).
+    db.exec('DROP TABLE view_cache; ALTER TABLE variables DROP COLUMN dims_from; ALTER TABLE trace_chunks DROP COLUMN threads; ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN label; ALTER TABLE trace_chunks DROP COLUMN checksum; DROP TABLE integrity; DROP TABLE chunk_variables; DROP TABLE run_touches')
     db.pragma('user_version = 10')
     db.prepare("INSERT INTO runs (created_at, config, accesses) VALUES ('2024-01-01', ?, 5)").run(JSON.stringify({ levels: [l1], cachegrindCompatible: false }))
     migrate(db)

@@ -221,6 +221,19 @@ const MIGRATIONS: Array<(db: Db) => void> = [
   // Null in older sessions, whose dims all came from array types.
   (db) => {
     db.exec(`ALTER TABLE variables ADD COLUMN dims_from TEXT;`)
+  },
+  // 15 -> 16 (a session opens on stored views): `view_cache`, what a session shows on opening
+  // (the advisor's diagnosis, the exact data-structure ranking), derived at the trace's end
+  // from its first run and read back only under the recording, run and Stride build it was
+  // derived under (view-cache.ts has the rules). Derived, never the only copy: empty in
+  // upgraded sessions, which compute their views when asked, as before.
+  (db) => {
+    db.exec(`
+      CREATE TABLE view_cache (
+        run INTEGER NOT NULL, view TEXT NOT NULL, key TEXT NOT NULL,
+        format INTEGER NOT NULL, identity TEXT NOT NULL, body TEXT NOT NULL,
+        PRIMARY KEY (run, view, key));
+    `)
   }
 ]
 

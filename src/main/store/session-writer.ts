@@ -20,6 +20,7 @@ import { BatchInsert } from './batch-insert'
 import { allRows } from './rows'
 import { staticsIdentity } from './statics-identity'
 import { writeStaticsCache, type CachedStatics } from './statics-cache'
+import { writeViews, type StoredView } from './view-cache'
 import { looksLikeSession } from './session-output'
 import { boundChecksum, writeDigests } from './integrity'
 import { encodeThreadRuns, threadRunsOf } from './thread-runs'
@@ -516,7 +517,7 @@ export class SessionWriter {
    * recorded beside an existing one, renames it into place. `statics`: the point columns and
    * touches as written (pointColumnsOf, touchesOf), stored last as the session's statics cache.
    */
-  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }, statics?: CachedStatics): void {
+  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }, statics?: CachedStatics, views: readonly StoredView[] = []): void {
     if (this.finished) return
     this.commitGathered()
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })
@@ -532,6 +533,8 @@ export class SessionWriter {
         // As without one.
       }
     }
+    // The views derived from the first run (first-views.ts), last: they are keyed by all of the above.
+    writeViews(this.db, views)
     this.close()
     this.finalPath = this.path
     if (this.recordingPath !== this.path) {

@@ -28,6 +28,7 @@ import { realpathSync } from 'node:fs'
 import { linkedLibraries } from '../symbols/linked-libraries'
 import { inSystemFolder } from '../symbols/system-objects'
 import type { FirstSimulation } from '../session-analysis/first-simulation'
+import { firstViews } from '../session-analysis/first-views'
 
 /** What the correlator needs of the program: globals, and locals of functions, from its debug info. */
 export async function programDataLayout(program: string): Promise<ProgramDataLayout> {
@@ -268,6 +269,9 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
   void endLookups()
   await settleFirst()
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
+  // What the session shows on opening, from the first run just stored (none without one).
+  const firstRun = first?.outcome?.run
+  const views = firstRun != null ? await firstViews(writer.db, firstRun, statics) : []
   const partial = outcome.stopReason !== 'completed'
   writer.finish(
     {
@@ -277,7 +281,8 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
       hasDebugInfo: outcome.elf.hasDebugInfo,
       debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
     },
-    statics
+    statics,
+    views
   )
   await ended
   return { partial, message }

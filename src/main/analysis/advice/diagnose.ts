@@ -108,12 +108,13 @@ export function diagnoseRun(report: RunReport, { level, classes }: AdviceOptions
   }
 
   // --- Per hot reference (METRIC Fig. 8 rows, Mohan Table 1) ---
+  const evictions = evictionsAt(facts, level)
   for (const f of hot) {
     if (!inCycle.has(f.ref.id)) {
       const own = referenceItem(f, ctx)
       if (own) items.push(own)
     }
-    const polluting = pollutionItem(f, facts, cache, item)
+    const polluting = pollutionItem(f, evictions, cache, item)
     if (polluting) items.push(polluting)
   }
 
@@ -252,20 +253,34 @@ function mergeAlike(items: AdviceItem[], byId: Map<string, RefFacts>, level: str
 }
 
 /** METRIC 10.1: a reference that evicts much of the level's data while using little of its own. */
-function pollutionItem(f: RefFacts, facts: RefFacts[], cache: CacheLevelConfig, item: MakeItem): AdviceItem | null {
-  if (f.spatialReuse === null || f.spatialReuse >= LOW_SPATIAL_REUSE) return null
-  let caused = 0
+/** The level's evictions: all of them, and per evictor those of other references' lines and whose. */
+interface Evictions {
+  all: number
+  byEvictor: Map<string, { caused: number; victims: Set<string> }>
+}
+
+/** One pass over every reference's evictors (per hot reference, it was most of a diagnosis of a whole program). */
+function evictionsAt(facts: RefFacts[], level: string): Evictions {
   let all = 0
-  const victims = new Set<string>()
+  const byEvictor = new Map<string, { caused: number; victims: Set<string> }>()
   for (const other of facts)
     for (const e of other.ref.evictors ?? []) {
-      if (e.level !== cache.name) continue
+      if (e.level !== level) continue
       all += e.count
-      if (e.by === f.ref.id && other.ref.id !== f.ref.id) {
-        caused += e.count
-        victims.add(other.ref.id)
-      }
+      if (e.by === other.ref.id) continue
+      let mine = byEvictor.get(e.by)
+      if (!mine) byEvictor.set(e.by, (mine = { caused: 0, victims: new Set() }))
+      mine.caused += e.count
+      mine.victims.add(other.ref.id)
     }
+  return { all, byEvictor }
+}
+
+function pollutionItem(f: RefFacts, evictions: Evictions, cache: CacheLevelConfig, item: MakeItem): AdviceItem | null {
+  if (f.spatialReuse === null || f.spatialReuse >= LOW_SPATIAL_REUSE) return null
+  const { all } = evictions
+  const caused = evictions.byEvictor.get(f.ref.id)?.caused ?? 0
+  const victims = evictions.byEvictor.get(f.ref.id)?.victims ?? new Set<string>()
   if (all === 0 || caused / all < 0.25 || victims.size < 2) return null
   if (f.regularity !== null && f.regularity >= REGULAR) return null // regular: the conflict/stride rules speak for it
   return item([f], {

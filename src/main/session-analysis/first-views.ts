@@ -1,0 +1,41 @@
+/**
+ * What a session shows on opening, derived from its first run at the trace's end, where the
+ * run's rows and the point columns are at hand, and stored with it (store/view-cache.ts): the
+ * advisor's diagnosis of the first cache level and the exact data-structure ranking at it.
+ * `stride advise`, `stride objects --method exact` and the app's Advisor then read them instead
+ * of rebuilding the run's report on every open. Derived exactly as they derive them.
+ */
+import { levelNames } from '../../shared/report-model'
+import type { Db } from '../store/open-db'
+import { buildReport } from '../store/runs'
+import { SessionStatics } from '../store/session-statics'
+import type { CachedStatics } from '../store/statics-cache'
+import type { StoredView } from '../store/view-cache'
+import { adviseReport } from './session-advice'
+import { exactCountsOf } from './session-objects'
+
+/** The views of `run`; none that could not be derived whole (never throws). */
+export async function firstViews(db: Db, run: number, seed?: CachedStatics): Promise<StoredView[]> {
+  try {
+    // A holder like the readers' (point streams and all), given the columns just written.
+    const statics = new SessionStatics()
+    if (seed) {
+      statics.seedColumns(seed.columns)
+      statics.seedTouches(seed.touches)
+    }
+    const report = buildReport(db, run, statics)
+    const views: StoredView[] = []
+    const level = levelNames(report.config)[0]
+    if (level === undefined) return views
+    const counts = exactCountsOf(report, 0)
+    if (counts) views.push({ run, view: 'objects-exact', key: level, value: counts })
+    if (report.config.levels[0]?.name === level) {
+      const advice = await adviseReport(db, report, level, statics)
+      // A degraded diagnosis (the trace could not be replayed) is not one to keep.
+      if (!advice.classesMissing) views.push({ run, view: 'advice', key: level, value: advice })
+    }
+    return views
+  } catch {
+    return []
+  }
+}
