@@ -1,5 +1,6 @@
 // The real-program corpus of bench/corpus.mjs: which programs, how they are fetched and built,
-// their fixed inputs and the function a user would pick. Fetched and built on first use into
+// their fixed inputs and the function a user would pick; and the cache they are simulated with,
+// Cachegrind's own D1 and LL on this host. Fetched and built on first use into
 // the corpus folder, never into the repository.
 //
 // Sources come from Debian source packages through a private apt configuration: a deb-src list
@@ -12,6 +13,17 @@ import { join } from 'node:path'
 
 export function corpusDir() {
   return process.env.STRIDE_CORPUS || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'stride-corpus')
+}
+
+/** Cachegrind's own hierarchy on this host (what a user comparing the two runs), as Stride levels. */
+export function cachegrindLevels() {
+  const r = spawnSync('valgrind', ['--tool=cachegrind', '--cachegrind-out-file=/dev/null', '-v', '/bin/true'], { encoding: 'utf8' })
+  const level = (name) => {
+    const m = new RegExp(`${name}: ([\\d,]+) B, (\\d+)-way, (\\d+) B lines`).exec(r.stderr)
+    if (!m) throw new Error(`cannot read Cachegrind's ${name} from its -v output`)
+    return `${name}:${m[1].replaceAll(',', '')}:${m[2]}:${m[3]}`
+  }
+  return [level('D1'), level('LL')]
 }
 
 function run(cmd, args, opts = {}) {

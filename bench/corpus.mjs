@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { corpusDir, prepareCorpus } from './corpus-programs.mjs'
+import { cachegrindLevels, corpusDir, prepareCorpus } from './corpus-programs.mjs'
 
 const root = join(import.meta.dirname, '..')
 const stride = join(root, 'bin', 'stride.js')
@@ -46,16 +46,6 @@ function timed(cmd, argv, { cwd = work, stdout = 'ignore' } = {}) {
   return { wall, cpu: user + sys, kb, out: r.stdout ?? '' }
 }
 
-/** Cachegrind's own hierarchy on this host (what a user comparing the two runs), as Stride levels. */
-function cachegrindLevels() {
-  const r = spawnSync('valgrind', ['--tool=cachegrind', '--cachegrind-out-file=/dev/null', '-v', '/bin/true'], { encoding: 'utf8' })
-  const level = (name) => {
-    const m = new RegExp(`${name}: ([\\d,]+) B, (\\d+)-way, (\\d+) B lines`).exec(r.stderr)
-    if (!m) throw new Error(`cannot read Cachegrind's ${name} from its -v output`)
-    return `${name}:${m[1].replaceAll(',', '')}:${m[2]}:${m[3]}`
-  }
-  return [level('D1'), level('LL')]
-}
 const levels = cachegrindLevels()
 const cacheFlags = levels.flatMap((l) => ['--cache', l])
 
