@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef } from 'react'
 import type { ProgramOutputText } from '../logic/program-output'
-import { cutNote } from '../logic/program-output'
+import { cutNote, isBinaryText } from '../logic/program-output'
 
 interface Props {
   output: ProgramOutputText
@@ -19,7 +19,8 @@ export function ProgramOutputPanel({ output, live, defaultOpen = false, testId =
   const pre = useRef<HTMLPreElement>(null)
   useEffect(() => {
     const el = pre.current
-    if (el && live) el.scrollTop = el.scrollHeight
+    // Reading scrollHeight lays the text out: only while it is shown.
+    if (el && live && el.closest('details')?.open) el.scrollTop = el.scrollHeight
   }, [output, live])
   const note = cutNote(output.cut)
   const empty = output.chars === 0
@@ -41,7 +42,7 @@ export function ProgramOutputPanel({ output, live, defaultOpen = false, testId =
         <pre ref={pre} className="program-output-text" aria-label="The program's stdout and stderr" data-testid="program-output-text">
           {output.chunks.map((c, i) => (
             <span key={i} className={c.stream === 'stderr' ? 'is-stderr' : undefined} data-stream={c.stream}>
-              {c.text}
+              {isBinaryText(c.text) ? <em data-testid="program-output-binary">[binary data, {c.text.length.toLocaleString('en-US')} characters: not shown]</em> : c.text}
             </span>
           ))}
         </pre>

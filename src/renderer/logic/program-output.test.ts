@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appendOutput, cutNote, emptyOutput } from './program-output'
+import { appendOutput, cutNote, emptyOutput, isBinaryText } from './program-output'
 
 describe('program output kept by the app', () => {
   it('keeps stdout and stderr in arrival order, merging runs of one stream', () => {
@@ -23,5 +23,14 @@ describe('program output kept by the app', () => {
     expect(log.chars).toBe(8)
     expect(log.cut).toBe(17)
     expect(cutNote(2048)).toMatch(/first 2\.0 KiB .* last 64 KiB/)
+  })
+
+  it('tells binary data (an archive written to stdout) from text', () => {
+    const archive = new TextDecoder().decode(Uint8Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24))
+    expect(isBinaryText(archive)).toBe(true)
+    expect(isBinaryText('line one\n\tindented: ü, 日本\r\n')).toBe(false)
+    expect(isBinaryText('')).toBe(false)
+    // A few stray control bytes in text (a bell, an escape) keep it text.
+    expect(isBinaryText(`${'progress 50%\n'.repeat(20)}\x07\x1b[0m`)).toBe(false)
   })
 })

@@ -7,6 +7,7 @@ import { create } from 'zustand'
 import type { RunReport, SessionInfo } from '../../shared/domain'
 import type { HeatMetric } from '../logic/heat-metrics'
 import { computeSourceFiles } from '../logic/references'
+import { useAdvice } from './advice-store'
 import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 import { ReportLoader } from './report-loader'
@@ -149,6 +150,12 @@ export const useSession = create<SessionState>((set, get) => ({
     set({ run, reportStatus: 'loading', error: null })
     // Picking the added run makes it active: nothing is pending any more.
     if (get().added === run) set({ added: null, addedReport: null })
+    // The Advisor's diagnosis is asked for beside the report, not after it is drawn (a trace
+    // stores it, so it comes back at once): the Advisor asks for the same level, and gets it.
+    const cacheLevels = get().info?.runs.find((r) => r.run === run)?.config.levels.map((l) => l.name) ?? []
+    const prevLevel = get().level
+    const adviceLevel = prevLevel && cacheLevels.includes(prevLevel) ? prevLevel : cacheLevels[0]
+    if (adviceLevel) void useAdvice.getState().load(path, run, adviceLevel)
     try {
       const report = await reports.load(path, run)
       if (my !== ticket) return
