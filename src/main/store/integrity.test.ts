@@ -160,6 +160,20 @@ describe('the point table and meta checked', () => {
     expect(opening(unfinished('UPDATE points SET pc = pc'))).toBe('opened')
   })
 
+  it('the kinds read after the open are checked again: a table changed since is damage, named', () => {
+    const path = session(() => {}, 1)
+    const db = openSessionDb(path, { readonly: true })
+    try {
+      expect([...readPointKinds(db)]).toEqual([0])
+      const other = openDb(path)
+      other.prepare('UPDATE points SET kind = 9').run()
+      other.close()
+      expect(() => readPointKinds(db)).toThrow(/is damaged \(point 0 has access kind 9, not one of 0-2\)/)
+    } finally {
+      db.close()
+    }
+  })
+
   it('an event count that is not a number, or is missing, is damage (info would say 0 or 1 events)', () => {
     expect(refusal(session((db) => db.prepare("UPDATE meta SET value = '\"x\"' WHERE key = 'events'").run()))).toMatch(/is damaged \(its meta table was changed after the trace/)
     expect(refusal(session((db) => db.prepare("UPDATE meta SET value = 'true' WHERE key = 'events'").run()))).toMatch(/is damaged \(its meta table was changed after the trace/)

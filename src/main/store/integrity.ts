@@ -115,7 +115,7 @@ export function checkIntegrity(db: Db, path: string): void {
  * Whether the point table's values are as `checkPointValues` wants them, asked of SQLite (a
  * number per point instead of three): where they hold, it would pass; where not, it says why.
  */
-function pointValuesHold(db: Db): boolean {
+export function pointValuesHold(db: Db): boolean {
   const indexes = db.prepare('SELECT idx FROM points ORDER BY idx').pluck().all()
   for (let i = 0; i < indexes.length; i++) if (indexes[i] !== i) return false
   const bad = db.prepare("SELECT 1 FROM points WHERE NOT (typeof(kind) = 'integer' AND kind BETWEEN 0 AND ? AND typeof(pc) = 'integer' AND pc BETWEEN 0 AND ?) LIMIT 1")

@@ -14,7 +14,7 @@ import { cacheContexts } from './run-context'
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow, storedJsonObject } from './rows'
-import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks } from './integrity'
+import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks, pointValuesHold } from './integrity'
 import { beforeOpening, checkedBefore, checkedNow } from './checked-sessions'
 import { decodeThreadRuns } from './thread-runs'
 
@@ -302,7 +302,12 @@ export function readPoints(db: Db, { streams: withStreams = true }: { streams?: 
 
 /** Kind code per point, the simulator's input (checked: indexes 0..n-1, kinds in range). */
 export function readPointKinds(db: Db): Uint8Array {
-  return checkPointValues(db, sessionPaths.get(db)).kinds
+  // The values asked of SQLite, then the kinds alone, in one snapshot; checkPointValues reads
+  // the three columns (and names the damage) only where they do not hold.
+  return db.transaction(() => {
+    if (!pointValuesHold(db)) return checkPointValues(db, sessionPaths.get(db)).kinds
+    return Uint8Array.from(db.prepare('SELECT kind FROM points ORDER BY idx').pluck().all() as number[])
+  })()
 }
 
 /** Most accesses iterateChunks yields at once (stored chunks may be larger; they are sliced). */
