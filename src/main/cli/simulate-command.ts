@@ -297,17 +297,27 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
     await new Promise((r) => setImmediate(r))
     // The CLI's tables and JSON show no stream metrics, and no client keeps its reports' statics.
     const statics = new SessionStatics({ streams: false, keyed: false })
+    // One connection for the reports and the last fold of the log, opened (and checked, unless
+    // this thread just did) once: runs the workers store meanwhile change the file, so each
+    // open after them would read the whole point table again.
+    let db: Db
     try {
-      withSession(path, true, (db) => {
+      db = openSessionDb(path)
+      try {
         // The tables need each point's line only (and the lines' order: the collation's first
         // use loads its data); JSON and a baseline's differences, whole reports.
-        if (!options.json && !baseline) return statics.linePlan(db)
-        statics.points(db)
-        statics.touches(db)
-        statics.variables(db)
-        statics.loops(db)
-        loadCollation()
-      })
+        if (!options.json && !baseline) statics.linePlan(db)
+        else {
+          statics.points(db)
+          statics.touches(db)
+          statics.variables(db)
+          statics.loops(db)
+          loadCollation()
+        }
+      } catch (e) {
+        db.close()
+        throw e
+      }
     } catch (e) {
       // A session the reports cannot read: the workers stop rather than store runs the
       // command then says nothing of, and end before the error is said.
@@ -315,34 +325,38 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
       await finished
       throw e
     }
-    if ((await Promise.race([allPending, finished])) === 'pending') {
-      io.progress(null)
-      // Built while the workers store the runs, printed once they are stored: a reader that
-      // leaves early (`| head -1`, a broken pipe ends the process) must not cost the runs.
-      const held = heldIo(io)
-      const printed = printRuns(path, pending.map((p) => p!.run), statics, options, held, pending.map((p) => p!.rows))
-      // The runs are in the file only now: a failure to store them is said after their tables.
-      await handle.result.catch((e: unknown) => {
+    try {
+      if ((await Promise.race([allPending, finished])) === 'pending') {
+        io.progress(null)
+        // Built while the workers store the runs, printed once they are stored: a reader that
+        // leaves early (`| head -1`, a broken pipe ends the process) must not cost the runs.
+        const held = heldIo(io)
+        const printed = printStoredRuns(db, pending.map((p) => p!.run), statics, options, held, pending.map((p) => p!.rows))
+        // The runs are in the file only now: a failure to store them is said after their tables.
+        await handle.result.catch((e: unknown) => {
+          held.flush()
+          const why = e instanceof Error ? e.message : String(e)
+          const code = e instanceof StrideError ? e.code : 'internal'
+          const fix = code === 'malformed-session' && !/re-trace/.test(why) ? '; re-trace the program' : ''
+          throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}${fix}`, code, path)
+        })
+        taskPool.retireIdle()
+        foldLog(db)
         held.flush()
-        const why = e instanceof Error ? e.message : String(e)
-        const code = e instanceof StrideError ? e.code : 'internal'
-        const fix = code === 'malformed-session' && !/re-trace/.test(why) ? '; re-trace the program' : ''
-        throw new JobError(`the run${jobs.length > 1 ? 's' : ''} shown above could not be stored in ${path}, which is as it was: ${why}${fix}`, code, path)
-      })
+        return printed
+      }
+      const done = await handle.result
+      // Nothing else runs on the pool in this command.
       taskPool.retireIdle()
-      withSession(path, false, foldLog)
-      held.flush()
-      return printed
+      io.progress(null)
+      // A worker's runs are folded into the file when it closes, unless a reader (this one)
+      // still held older pages then: fold again now that none does.
+      foldLog(db)
+      if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.', options.command)
+      return printStoredRuns(db, done.map((d) => d.run!), statics, options, io)
+    } finally {
+      db.close()
     }
-    const done = await handle.result
-    // Nothing else runs on the pool in this command.
-    taskPool.retireIdle()
-    io.progress(null)
-    // A worker's runs are folded into the file when it closes, unless a reader (this one)
-    // still held older pages then: fold again now that none does.
-    withSession(path, false, foldLog)
-    if (done.some((d) => d.run === null)) usage('cancelled; runs that finished are stored, the others are not.', options.command)
-    return printRuns(path, done.map((d) => d.run!), statics, options, io)
   } finally {
     process.off('SIGINT', stop)
   }
@@ -355,36 +369,39 @@ export async function simulateAndPrint(path: string, jobs: HierarchyConfig[], op
  * not given.
  */
 export function printRuns(path: string, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean } & TableOptions, io: Io, records?: KeptRun[]): number {
+  return withSession(path, true, (db) => printStoredRuns(db, runs, statics, options, io, records))
+}
+
+/** `printRuns` over the session opened as `db`. */
+function printStoredRuns(db: Db, runs: RunId[], statics: SessionStatics, options: { baseline: boolean; json: boolean } & TableOptions, io: Io, records?: KeptRun[]): number {
   const { baseline } = options
-  return withSession(path, true, (db) => {
-    const stored = (i: number) => records?.[i] ?? readRun(db, runs[i]!, statics)
-    // The tables need each run's totals and lines only; JSON and a baseline's differences, whole reports.
-    if (!options.json && !baseline) {
-      const reports = runs.map((run, i) => lineReportOfRun(db, run, stored(i), statics))
-      if (reports.length > 1) printSweep(reports, io)
-      else printLineReport(reports[0]!, io, options)
-      return 0
-    }
-    const reports = runs.map((run, i) => reportOfRun(db, run, stored(i), statics))
-    // Pairs (padded, unpadded) when there is a baseline.
-    const step = baseline ? 2 : 1
-    const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
-    for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
-    if (options.json) {
-      const one = (o: { report: RunReport; base: RunReport | null }) =>
-        o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
-      io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
-      return 0
-    }
-    if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
-    for (const o of outputs) {
-      if (outputs.length === 1) printReport(o.report, 'line', io, options)
-      if (o.base) {
-        if (outputs.length > 1) io.out('')
-        io.out('')
-        printDiff(o.base, o.report, 'variable', io, options)
-      }
-    }
+  const stored = (i: number) => records?.[i] ?? readRun(db, runs[i]!, statics)
+  // The tables need each run's totals and lines only; JSON and a baseline's differences, whole reports.
+  if (!options.json && !baseline) {
+    const reports = runs.map((run, i) => lineReportOfRun(db, run, stored(i), statics))
+    if (reports.length > 1) printSweep(reports, io)
+    else printLineReport(reports[0]!, io, options)
     return 0
-  })
+  }
+  const reports = runs.map((run, i) => reportOfRun(db, run, stored(i), statics))
+  // Pairs (padded, unpadded) when there is a baseline.
+  const step = baseline ? 2 : 1
+  const outputs: Array<{ report: RunReport; base: RunReport | null }> = []
+  for (let i = 0; i < reports.length; i += step) outputs.push({ report: reports[i]!, base: baseline ? reports[i + 1]! : null })
+  if (options.json) {
+    const one = (o: { report: RunReport; base: RunReport | null }) =>
+      o.base ? { ...(reportJson(o.report) as object), baseline: o.base.run, diff: diffJson(o.base, o.report) } : reportJson(o.report)
+    io.out(JSON.stringify(outputs.length === 1 ? one(outputs[0]!) : { runs: outputs.map(one) }, null, 2))
+    return 0
+  }
+  if (outputs.length > 1) printSweep(outputs.map((o) => o.report), io)
+  for (const o of outputs) {
+    if (outputs.length === 1) printReport(o.report, 'line', io, options)
+    if (o.base) {
+      if (outputs.length > 1) io.out('')
+      io.out('')
+      printDiff(o.base, o.report, 'variable', io, options)
+    }
+  }
+  return 0
 }

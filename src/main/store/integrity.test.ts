@@ -16,6 +16,7 @@ import { writeFullChunks } from '../testing/stored-chunks'
 import { readPointStreams } from './stream-store'
 import { readVariables } from './variables'
 import { MAX_STORED_CHUNK, SessionWriter, type PointRecord } from './session-writer'
+import { UNFINISHED_MESSAGE } from './recording-state'
 
 const dir = mkdtempSync(join(tmpdir(), 'stride-integrity-'))
 let serial = 0
@@ -135,6 +136,42 @@ describe('the point table and meta checked', () => {
       db.prepare("UPDATE meta SET value = ? WHERE key = 'stopMessage'").run(JSON.stringify('Stride stopped before the trace ended (the recording was not finished).'))
     }, 1)
     expect(refusal(path)).toMatch(/is damaged \(point 0 has access kind 9, not one of 0-2\)|is damaged \(its meta table was changed/)
+  })
+
+  it("without digests (an unfinished recording's), the point values are checked by the open itself, before any read", () => {
+    const unfinished = (change: string) =>
+      session((db) => {
+        db.prepare(change).run()
+        db.prepare("DELETE FROM integrity WHERE key IN ('points', 'meta')").run()
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'stopMessage'").run(JSON.stringify(UNFINISHED_MESSAGE))
+      }, 1)
+    const opening = (path: string) => {
+      try {
+        openSessionDb(path, { readonly: true }).close()
+        return 'opened'
+      } catch (e) {
+        return (e as Error).message
+      }
+    }
+    expect(opening(unfinished('UPDATE points SET kind = 3'))).toMatch(/is damaged \(point 0 has access kind 3, not one of 0-2\)/)
+    expect(opening(unfinished('UPDATE points SET pc = -1'))).toMatch(/is damaged \(point 0 has program counter -1\)/)
+    expect(opening(unfinished('UPDATE points SET pc = 1.5'))).toMatch(/unexpected value in points\.pc/)
+    expect(opening(unfinished('UPDATE points SET idx = idx + 1'))).toMatch(/is damaged \(its point table skips or repeats indexes/)
+    expect(opening(unfinished('UPDATE points SET pc = pc'))).toBe('opened')
+  })
+
+  it('the kinds read after the open are checked again: a table changed since is damage, named', () => {
+    const path = session(() => {}, 1)
+    const db = openSessionDb(path, { readonly: true })
+    try {
+      expect([...readPointKinds(db)]).toEqual([0])
+      const other = openDb(path)
+      other.prepare('UPDATE points SET kind = 9').run()
+      other.close()
+      expect(() => readPointKinds(db)).toThrow(/is damaged \(point 0 has access kind 9, not one of 0-2\)/)
+    } finally {
+      db.close()
+    }
   })
 
   it('an event count that is not a number, or is missing, is damage (info would say 0 or 1 events)', () => {

@@ -14,7 +14,8 @@ import { cacheContexts } from './run-context'
 import { hasTable, openDb, openDbImage, type Db } from './open-db'
 import { assertSession, migrate, SCHEMA_VERSION } from './schema'
 import { allRows, allTuples, getRow, oneRow, storedJsonObject } from './rows'
-import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks } from './integrity'
+import { boundChecksum, checkIntegrity, checkPointValues, chunkChecks, pointValuesHold } from './integrity'
+import { beforeOpening, checkedBefore, checkedNow } from './checked-sessions'
 import { decodeThreadRuns } from './thread-runs'
 
 
@@ -38,10 +39,16 @@ export function openSessionDb(path: string, options: { readonly?: boolean } = {}
     sessionPaths.set(copy, path)
     return copy
   }
+  // A file this thread checked, unchanged since, is not checked again (checked-sessions.ts).
+  const before = beforeOpening(full)
   // Read without leaving -wal/-shm files beside it, unless a -wal is there already (a
   // recording or simulation is writing it, or one crashed): then as SQLite's reader.
   let db = openOrExplain(full, path, readonly && !existsSync(`${full}-wal`) ? { queryOnly: true } : { readonly })
   try {
+    if (checkedBefore(db, before)) {
+      sessionPaths.set(db, path)
+      return db
+    }
     assertSession(db, path)
   } catch (e) {
     db.close()
@@ -64,6 +71,7 @@ export function openSessionDb(path: string, options: { readonly?: boolean } = {}
   }
   try {
     checkIntegrity(db, path)
+    checkedNow(db, before)
   } catch (e) {
     db.close()
     throw e
@@ -294,7 +302,12 @@ export function readPoints(db: Db, { streams: withStreams = true }: { streams?: 
 
 /** Kind code per point, the simulator's input (checked: indexes 0..n-1, kinds in range). */
 export function readPointKinds(db: Db): Uint8Array {
-  return checkPointValues(db, sessionPaths.get(db)).kinds
+  // The values asked of SQLite, then the kinds alone, in one snapshot; checkPointValues reads
+  // the three columns (and names the damage) only where they do not hold.
+  return db.transaction(() => {
+    if (!pointValuesHold(db)) return checkPointValues(db, sessionPaths.get(db)).kinds
+    return Uint8Array.from(db.prepare('SELECT kind FROM points ORDER BY idx').pluck().all() as number[])
+  })()
 }
 
 /** Most accesses iterateChunks yields at once (stored chunks may be larger; they are sliced). */

@@ -12,6 +12,7 @@
  */
 import type { Worker } from 'node:worker_threads'
 import { JobError, type WorkerHandle } from '../job-handle'
+import { checkedSessions } from '../store/checked-sessions'
 import type { PoolCommand, PoolMessage, PoolTaskKind, PoolTasks, ProgressPhase } from './protocol'
 import type { WorkerSlots } from './worker-slots'
 
@@ -135,7 +136,9 @@ export class WorkerPool {
           p.task = t
           p.worker.ref()
           try {
-            p.worker.postMessage({ type: 'task', id: t.id, kind, input, stopFlag: p.stopFlag } satisfies PoolCommand)
+            // With the sessions this thread found intact: the worker opening one of them again,
+            // unchanged, need not read its point table again (store/checked-sessions.ts).
+            p.worker.postMessage({ type: 'task', id: t.id, kind, input, stopFlag: p.stopFlag, checked: checkedSessions() } satisfies PoolCommand)
           } catch (e) {
             // An input that cannot be cloned: thrown here, it would reject a promise nobody
             // holds and leave the task unsettled and its slot taken.

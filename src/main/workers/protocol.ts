@@ -11,6 +11,7 @@ import type { OutputChunk } from '../../shared/api'
 import type { HotFunctions } from '../../shared/hot-functions'
 import type { SessionCache } from './session-cache'
 import type { KeptRun } from '../store/run-rows'
+import type { CheckedSession } from '../store/checked-sessions'
 import type { ProgramDetached } from '../tracing/valgrind/valgrind-tracer'
 import type { FirstRun } from '../session-analysis/first-simulation'
 
@@ -161,8 +162,9 @@ export interface TaskContext {
  * Parent -> pool worker: one task at a time, and stop for the one running. `stopFlag` is the
  * worker's shared cell: the parent stores a task's id there to stop it, which the task sees at
  * its next check without yielding (a stop message waits for the worker's event loop).
+ * `checked`: the sessions the parent found intact, each trusted while its file is unchanged.
  */
-export type PoolCommand = { type: 'task'; id: number; kind: PoolTaskKind; input: unknown; stopFlag: Int32Array } | { type: 'stop'; id: number }
+export type PoolCommand = { type: 'task'; id: number; kind: PoolTaskKind; input: unknown; stopFlag: Int32Array; checked: CheckedSession[] } | { type: 'stop'; id: number }
 
 /** Pool worker -> parent, each tagged with its task's id. */
 export type PoolMessage =

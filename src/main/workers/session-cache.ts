@@ -17,8 +17,8 @@
  *
  * Bounded: the most recently used few sessions (each a few MB of objects for ~5,000 points).
  */
-import { statSync, type BigIntStats } from 'node:fs'
 import { resolve } from 'node:path'
+import { fileStamp } from '../store/file-stamp'
 import type { Db } from '../store/open-db'
 import { openSessionDb } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
@@ -33,19 +33,8 @@ interface Entry {
   statics: SessionStatics
 }
 
-const statOf = (path: string): BigIntStats | null => statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null
-
-/**
- * What changes whenever the file's content may have: the file's identity, size and times, and
- * its write-ahead log's unless the log is empty (a reader opening the session creates an
- * empty one, a writer closing it deletes it: neither changes the content).
- */
-function stampOf(path: string): string {
-  const file = statOf(path)
-  const log = statOf(`${path}-wal`)
-  const of = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
-  return `${file ? of(file) : 'missing'}|${log && log.size > 0n ? of(log) : 'empty'}`
-}
+/** What changes whenever the file's content may have (store/file-stamp.ts). */
+const stampOf = (path: string): string => fileStamp(path).key
 
 export class SessionCache {
   private readonly entries = new Map<string, Entry>()

@@ -9,6 +9,7 @@ import { taskError } from './task-error'
 import type { PoolCommand, PoolMessage, TaskContext } from './protocol'
 import { preloadTaskRunners, taskRunner } from './task-runners'
 import { SessionCache } from './session-cache'
+import { trustChecks } from '../store/checked-sessions'
 
 /** Idle this long after start-up, the worker loads the modules of the tasks not asked for yet. */
 const PRELOAD_AFTER_MS = 300
@@ -29,6 +30,7 @@ parentPort!.on('message', (m: PoolCommand) => {
     if (running?.id === m.id) running.stop = true
     return
   }
+  trustChecks(m.checked)
   const task = { id: m.id, stop: false }
   running = task
   const ctx: TaskContext = {
