@@ -1,6 +1,7 @@
 /**
  * The Data structures tab in web mode: trace the loop_index example from the launch dialog,
- * rank its data structures, and check what a person sees: exact puts fl_layer first, the raw
+ * see its exact ranking as the tab opens, compare the methods, and check what a person sees:
+ * exact puts fl_layer first, the raw
  * approximation is fooled by the loop index ti, loop compensation is not, and the perf line
  * says plainly whether hardware samples are available here.
  */
@@ -24,14 +25,20 @@ describe('Data structures tab', () => {
     await page.getByTestId('source-view').waitFor({ timeout: 240_000 })
 
     await page.getByTestId('tab-objects').click()
-    await page.getByTestId('objects-empty').waitFor()
+    // The exact ranking as the tab opens (the trace stored it): no button to press.
+    const table = page.getByTestId('objects-table')
+    await table.waitFor({ timeout: 60_000 })
+    expect((await table.locator('thead th').allTextContents()).map((t) => t.trim())).toEqual(['Data structure', 'Kind', 'Exact'])
+    expect((await page.getByTestId('objects-row').locator('th').allTextContents()).map((t) => t.trim()).slice(0, 4)).toEqual(['fl_layer', 'Y', 'tds', 'bus'])
+    expect(await page.getByTestId('objects-compute').textContent()).toBe('Compare methods')
+    expect(await page.getByTestId('objects-rho').count()).toBe(0) // nothing to compare yet
+    await screenshot(page, 'objects-0-exact')
     // The default period is scaled to the run: the field is empty, "auto".
     expect(await page.getByTestId('objects-sample-every').inputValue()).toBe('')
     expect(await page.getByTestId('objects-sample-every').getAttribute('placeholder')).toBe('auto')
     await page.getByTestId('objects-sample-every').fill('101')
     await page.getByTestId('objects-compute').click()
-    const table = page.getByTestId('objects-table')
-    await table.waitFor({ timeout: 240_000 })
+    await table.locator('thead th').filter({ hasText: 'sample:101' }).waitFor({ timeout: 240_000 })
 
     const headers = (await table.locator('thead th').allTextContents()).map((t) => t.trim())
     expect(headers).toEqual(['Data structure', 'Kind', 'Exact', 'sample:101', 'search:10', 'approx:raw', 'approx:loop', 'approx:skid'])

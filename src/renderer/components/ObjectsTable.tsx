@@ -90,7 +90,7 @@ export function ObjectsTable({ table, level }: Props) {
       noun="data structures"
       className="objects-table"
       wrapClassName="objects-table-wrap"
-      footer={footer}
+      footer={table.methods.length > 0 ? footer : undefined}
     />
   )
 }

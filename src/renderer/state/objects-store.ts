@@ -3,7 +3,7 @@
  * computed for them (getObjects runs in a worker; its progress comes with the call, and a newer ranking cancels it).
  */
 import { create } from 'zustand'
-import type { ObjectsReport, SamplingIntervalKind } from '../../shared/domain'
+import type { ObjectMethodKind, ObjectsReport, SamplingIntervalKind } from '../../shared/domain'
 import { errorMessage, stride } from './stride'
 
 export interface ObjectsParams {
@@ -42,7 +42,8 @@ interface ObjectsState {
   startedAt: number
   error: string | null
   setParams(p: Partial<ObjectsParams>): void
-  compute(session: string, run: number, level: string): Promise<void>
+  /** `methods`: which to rank by (all of them unless given; exact alone answers from the run's stored counts). */
+  compute(session: string, run: number, level: string, methods?: ObjectMethodKind[]): Promise<void>
 }
 
 let ticket = 0
@@ -59,7 +60,7 @@ export const useObjects = create<ObjectsState>((set, get) => ({
   startedAt: 0,
   error: null,
   setParams: (p) => set({ params: { ...get().params, ...p } }),
-  async compute(session, run, level) {
+  async compute(session, run, level, methods) {
     const my = ++ticket
     // A newer ranking supersedes this one: its worker stops rather than finish unseen.
     running?.abort()
@@ -72,6 +73,7 @@ export const useObjects = create<ObjectsState>((set, get) => ({
         session,
         run,
         level,
+        ...(methods ? { methods } : {}),
         sampleEvery: p.sampleEvery,
         sampleInterval: p.sampleInterval,
         ways: p.ways,

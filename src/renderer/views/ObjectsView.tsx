@@ -63,6 +63,12 @@ export function ObjectsView({ session, report, level, threads }: Props) {
   }, [o.status])
   const running = o.status === 'running' && o.key === key
   const elapsed = Math.max(0, now - o.startedAt)
+  // The exact ranking as the tab opens: the trace stored it with its first run (an older
+  // session's, or another run's, is counted in a pass the Stop of a newer ranking ends).
+  useEffect(() => {
+    if (o.key !== key) void o.compute(session, report.run, level, ['exact'])
+  }, [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  const exactOnly = current !== null && current.methods.length === 0
 
   return (
     <div className="objects-view">
@@ -121,10 +127,11 @@ export function ObjectsView({ session, report, level, threads }: Props) {
             <Segmented label="Level" value={level} options={report.levels.map((l) => ({ value: l.name, label: l.name }))} onChange={setLevel} testId="objects-level" />
           )}
           <button type="submit" className="button primary" disabled={running} data-testid="objects-compute">
-            {current ? 'Recompute' : 'Rank data structures'}
+            {current && !exactOnly ? 'Recompute' : 'Compare methods'}
           </button>
           <span className="muted small">
-            Simulates run {report.run}'s hierarchy again over the trace and attributes every {level} miss; all methods share one pass.
+            {exactOnly ? "Exact: every miss by the data structure its access touched, as the run counted it. " : ''}
+            Comparing simulates run {report.run}'s hierarchy again over the trace and attributes every {level} miss; all methods share one pass.
           </span>
         </div>
       </form>
@@ -152,7 +159,8 @@ export function ObjectsView({ session, report, level, threads }: Props) {
       {current && table && (
         <>
           <p className="small" data-testid="objects-summary">
-            {formatCount(current.totalMisses)} {current.level} misses over {formatCount(current.accesses)} accesses (run {current.run}); exact pass {current.exact.cost.seconds.toFixed(2)} s. Shares are of all misses; #n is the rank; orange: a rank that differs from exact; –: the method has no estimate for it (the reason is listed below the table).
+            {formatCount(current.totalMisses)} {current.level} misses over {formatCount(current.accesses)} accesses (run {current.run}); exact pass {current.exact.cost.seconds.toFixed(2)} s. Shares are of all misses; #n is the rank
+            {exactOnly ? '.' : '; orange: a rank that differs from exact; –: the method has no estimate for it (the reason is listed below the table).'}
           </p>
           <div className="objects-table-wrap">
             <ObjectsTable table={table} level={current.level} />
@@ -185,7 +193,7 @@ export function ObjectsView({ session, report, level, threads }: Props) {
       )}
       {!current && !running && o.status !== 'error' && (
         <p className="muted pad" data-testid="objects-empty">
-          Choose the parameters and rank the data structures of run {report.run} at {level}.
+          Ranking the data structures of run {report.run} at {level}…
         </p>
       )}
       {(threads ?? 1) > 1 && <SharedLinesPanel session={session} lineSize={report.config.levels.find((l) => l.name === level)?.lineSize ?? 64} />}
