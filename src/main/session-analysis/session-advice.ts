@@ -4,6 +4,7 @@
  * fully associative shadow of the level, through the run's layout filters), then the diagnosis. The one adapter of advice/: it reads the session, the rest is
  * pure. Used in-process by `stride advise` and in the report worker by the API's getAdvice.
  */
+import { accessSync, constants } from 'node:fs'
 import { transformed, transformsOf } from './run-transforms'
 import type { NestPoint } from '../simulate/transform/nest-streams'
 import { StrideError } from '../../shared/errors'
@@ -51,15 +52,33 @@ export async function adviseReport(db: Db, report: RunReport, level: string | nu
   levelConfig(report, name) // a wrong level is the user's error, not a replay failure
   let advice: RunAdvice
   try {
-    advice = diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name, statics) })
+    advice = diagnoseRun(report, { level: name, classes: await classifyMisses(db, report, name, statics), transformable: readableSource() })
   } catch (e) {
     // A damaged trace still has a stored run to diagnose; only the set-mapping check is lost.
     if (!(e instanceof StrideError) || e.code !== 'malformed-session') throw e
-    return { ...diagnoseRun(report, { level: name }), classesMissing: `the trace could not be replayed (${e.message}), so no miss is called a conflict` }
+    return { ...diagnoseRun(report, { level: name, transformable: readableSource() }), classesMissing: `the trace could not be replayed (${e.message}), so no miss is called a conflict` }
   }
   const sharing = await sharingItems(db, report, name, advice.totalMisses)
   if (sharing.length === 0) return advice
   return { ...advice, items: [...advice.items, ...sharing].sort((a, b) => b.misses - a.misses) }
+}
+
+/** Whether a source file can be read, as a transform reads it (source-nest.ts), asked once per file. */
+function readableSource(): (file: string) => boolean {
+  const known = new Map<string, boolean>()
+  return (file) => {
+    let ok = known.get(file)
+    if (ok === undefined) {
+      try {
+        accessSync(file, constants.R_OK)
+        ok = true
+      } catch {
+        ok = false
+      }
+      known.set(file, ok)
+    }
+    return ok
+  }
 }
 
 /**

@@ -167,6 +167,11 @@ describe('diagnoseRun', () => {
     const capacity = diagnoseRun(base, { level: 'L1', classes: classes({ B_Read_1: [10, 990, 0] }) }).items[0]!
     // 128 KiB of 128-byte lines: 16 x 16 tiles (two references' 16 lines, 16 times over, fit; 32 would not).
     expect(capacity.codeAction).toMatchObject({ kind: 'transform', transforms: [{ kind: 'tile', file: '/ex/kernel.c', line: 8, tile: 16 }] })
+    // A loop whose source is not here (a library's, glibc's malloc.c): no code change to offer,
+    // the rest of the diagnosis as it was.
+    const elsewhere = diagnoseRun(base, { level: 'L1', classes: classes({ B_Read_1: [10, 990, 0] }), transformable: (f) => f !== '/ex/kernel.c' }).items[0]!
+    expect(elsewhere.codeAction).toBeUndefined()
+    expect({ ...elsewhere, codeAction: capacity.codeAction }).toEqual(capacity)
   })
 
   it('calls an irregular gather irregular, and flags it as polluting when it evicts the others (METRIC 10.1)', () => {

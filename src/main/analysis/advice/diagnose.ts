@@ -53,6 +53,12 @@ export interface AdviceOptions {
   level: string
   /** The three Cs of the level's misses per reference; without them no miss is called a conflict. */
   classes?: MissClasses
+  /**
+   * Whether a source file can take a code change (a what-if transform reads the loops from it):
+   * a loop in a library whose source is not here (glibc's malloc.c) is not one the user can
+   * change or Stride can simulate changed. Every file, when not given.
+   */
+  transformable?: (file: string) => boolean
 }
 
 export function levelConfig(report: RunReport, level: string): CacheLevelConfig {
@@ -64,7 +70,7 @@ export function levelConfig(report: RunReport, level: string): CacheLevelConfig 
   return l
 }
 
-export function diagnoseRun(report: RunReport, { level, classes }: AdviceOptions): RunAdvice {
+export function diagnoseRun(report: RunReport, { level, classes, transformable = () => true }: AdviceOptions): RunAdvice {
   const cache = levelConfig(report, level)
   if (classes && classes.level !== level) throw new Error(`miss classes of ${classes.level} given for ${level}`)
   const catalog = new Map((report.variables ?? []).map((v) => [v.name, v]))
@@ -97,7 +103,7 @@ export function diagnoseRun(report: RunReport, { level, classes }: AdviceOptions
       ...rest
     }
   }
-  const ctx: RuleContext = { cache, report, byId, catalog, totalMisses, item, evictions: structureEvictions(report.references, level) }
+  const ctx: RuleContext = { cache, report, byId, catalog, totalMisses, item, evictions: structureEvictions(report.references, level), transformable }
 
   // --- Cycles of evictors (METRIC Fig. 8), a conflict only where the set mapping says so ---
   for (const members of evictorCycles(facts, level)) {

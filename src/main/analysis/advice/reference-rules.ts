@@ -42,6 +42,8 @@ export interface RuleContext {
   item: MakeItem
   /** Which data structures evict which at the level (the run's evictor lists rolled up). */
   evictions: StructureEvictions
+  /** Whether a file's loops can be changed and simulated so (AdviceOptions.transformable). */
+  transformable: (file: string) => boolean
 }
 
 /** Stride in elements when the element size is known (Mohan's strides are in elements). */
@@ -190,7 +192,7 @@ type TransformAction = Extract<AdviceAction, { kind: 'transform' }>
  */
 function interchangeAt(f: RefFacts, ctx: RuleContext): TransformAction | null {
   const { file, line } = f.ref
-  if (!file || !line || transformed(ctx, file, line)) return null
+  if (!file || !line || transformed(ctx, file, line) || !ctx.transformable(file)) return null
   const at = `${file.slice(file.lastIndexOf('/') + 1)}:${line}`
   return { kind: 'transform', label: `Interchange the loops around ${at}`, transforms: [{ kind: 'interchange', file, line }] }
 }
@@ -202,7 +204,7 @@ function interchangeAt(f: RefFacts, ctx: RuleContext): TransformAction | null {
 function tileAt(f: RefFacts, ctx: RuleContext): TransformAction | null {
   const { file, line } = f.ref
   const cache = ctx.cache
-  if (!file || !line || transformed(ctx, file, line)) return null
+  if (!file || !line || transformed(ctx, file, line) || !ctx.transformable(file)) return null
   let tile = 1
   while ((tile * 2) ** 2 * 2 * cache.lineSize <= cache.size) tile *= 2
   const at = `${file.slice(file.lastIndexOf('/') + 1)}:${line}`
