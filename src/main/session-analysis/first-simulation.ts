@@ -181,6 +181,16 @@ export class FirstSimulation {
     }
   }
 
+  /** Lends what this simulation's holder has read and kept (its run's rows, the point table) to another holder of the session (SessionStatics.lendTo). */
+  lendStatics(to: SessionStatics): void {
+    this.statics.lendTo(to)
+  }
+
+  /** Takes what another holder of the finished session read (the point table, for the report it builds next). */
+  borrowStatics(from: SessionStatics): void {
+    from.lendTo(this.statics)
+  }
+
   /**
    * The stored run's report, from the finished session at `path`: built here, where the run's
    * rows and half of what else it reads are in memory, before the job is reported done (the

@@ -11,19 +11,24 @@ import { buildReport } from '../store/runs'
 import { SessionStatics } from '../store/session-statics'
 import type { CachedStatics } from '../store/statics-cache'
 import type { StoredView } from '../store/view-cache'
+import type { FirstSimulation } from './first-simulation'
 import { adviseReport } from './session-advice'
 import { exactCountsOf } from './session-objects'
 
 /** The views of `run`; none that could not be derived whole (never throws). */
-export async function firstViews(db: Db, run: number, seed?: CachedStatics): Promise<StoredView[]> {
+export async function firstViews(db: Db, run: number, seed?: CachedStatics, first?: FirstSimulation): Promise<StoredView[]> {
   try {
-    // A holder like the readers' (point streams and all), given the columns just written.
+    // A holder like the readers' (point streams and all), given the columns just written and
+    // what the first simulation's holder kept (the run's rows; the points where it reads streams too).
     const statics = new SessionStatics()
+    first?.lendStatics(statics)
     if (seed) {
       statics.seedColumns(seed.columns)
       statics.seedTouches(seed.touches)
     }
     const report = buildReport(db, run, statics)
+    // And back: the first report (the app's) reads the same point table.
+    first?.borrowStatics(statics)
     const views: StoredView[] = []
     const level = levelNames(report.config)[0]
     if (level === undefined) return views

@@ -116,6 +116,21 @@ export class SessionStatics {
     while (this.keptRuns.size > KEPT_RUNS) this.keptRuns.delete(this.keptRuns.keys().next().value!)
   }
 
+  /**
+   * Hands `other`, a second holder of the same finished tables (the trace's views,
+   * first-views.ts), what this one has read or kept and `other` would read the same: its kept
+   * runs, point columns, touches, data structures, loops, and its point table where both read
+   * the stream metrics alike. Not the key: each finds its own.
+   */
+  lendTo(other: SessionStatics): void {
+    for (const [run, rows] of this.keptRuns) if (!other.keptRuns.has(run)) other.keepRun(run, rows)
+    if (this.pointTable && (this.options.streams !== false) === (other.options.streams !== false)) other.pointTable ??= this.pointTable
+    other.columnTable ??= this.columnTable
+    other.touchTable ??= this.touchTable
+    other.variableTable ??= this.variableTable
+    other.loopNests ??= this.loopNests
+  }
+
   /** A kept run's rows, if that run is the one stored under this id (same creation time and configuration). */
   keptRun(run: RunId, createdAt: string, config: string): KeptRun | null {
     const kept = this.keptRuns.get(run)

@@ -1,0 +1,54 @@
+/**
+ * One truth between the trace and the session: the first run's report the trace's worker builds
+ * for the app (handed to the getReport that follows, beside the views it stores from the same
+ * tables) is the report any later getReport builds from the session. Needs `npm run build` (the
+ * trace worker) and the examples.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import type { ApiEvents } from '../../shared/api'
+import { example, fixedEnv, tempDir } from '../testing/cli-runner'
+import { createStrideService } from './stride-service'
+import { detachedContext } from './backend'
+import type { JsonText } from './json-text'
+
+const home = tempDir('service-first-report')
+const env = fixedEnv(home)
+process.env.STRIDE_HOME = env.STRIDE_HOME
+process.env.STRIDE_CACHE = env.STRIDE_CACHE
+const service = createStrideService()
+
+afterAll(async () => {
+  await service.dispose()
+})
+
+const text = (r: unknown) => Buffer.from((r as JsonText<unknown>).json).toString('utf8')
+
+describe("the trace's first report", () => {
+  for (const c of [
+    { name: 'objects_shares', functions: ['sweep'] },
+    { name: 'reuse', functions: [] }
+  ])
+    it(`${c.name}: equals the report getReport builds from the session afterwards`, async () => {
+      const out = join(home, `${c.name}.stride`)
+      const events: Array<{ name: string; data: unknown }> = []
+      service.subscribe(c.name, (name, data) => events.push({ name, data }))
+      const levels = [
+        { name: 'L1', size: 4096, assoc: 2, lineSize: 64, policy: 'lru' },
+        { name: 'L2', size: 65536, assoc: 4, lineSize: 64, policy: 'lru' }
+      ]
+      await service.call('startTrace', { program: example(c.name), functions: c.functions, out, simulate: { levels } }, detachedContext(c.name))
+      const end = Date.now() + 120_000
+      while (!events.some((e) => e.name === 'finished' || e.name === 'failed')) {
+        if (Date.now() > end) throw new Error('timed out')
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const finished = events.find((e) => e.name === 'finished')?.data as ApiEvents['finished'] | undefined
+      expect(finished?.session).toBe(out)
+      // The first call takes the worker's report, the second builds it from the file.
+      const ready = text(await service.call('getReport', { session: out, run: 1 }, detachedContext(c.name)))
+      const built = text(await service.call('getReport', { session: out, run: 1 }, detachedContext(c.name)))
+      expect(JSON.parse(ready).references.length).toBeGreaterThan(0)
+      expect(ready).toBe(built)
+    })
+})
