@@ -258,7 +258,6 @@ function mergeAlike(items: AdviceItem[], byId: Map<string, RefFacts>, level: str
   return out
 }
 
-/** METRIC 10.1: a reference that evicts much of the level's data while using little of its own. */
 /** The level's evictions: all of them, and per evictor those of other references' lines and whose. */
 interface Evictions {
   all: number
@@ -282,11 +281,10 @@ function evictionsAt(facts: RefFacts[], level: string): Evictions {
   return { all, byEvictor }
 }
 
-function pollutionItem(f: RefFacts, evictions: Evictions, cache: CacheLevelConfig, item: MakeItem): AdviceItem | null {
+/** METRIC 10.1: a reference that evicts much of the level's data while using little of its own. */
+function pollutionItem(f: RefFacts, { all, byEvictor }: Evictions, cache: CacheLevelConfig, item: MakeItem): AdviceItem | null {
   if (f.spatialReuse === null || f.spatialReuse >= LOW_SPATIAL_REUSE) return null
-  const { all } = evictions
-  const caused = evictions.byEvictor.get(f.ref.id)?.caused ?? 0
-  const victims = evictions.byEvictor.get(f.ref.id)?.victims ?? new Set<string>()
+  const { caused, victims } = byEvictor.get(f.ref.id) ?? { caused: 0, victims: new Set<string>() }
   if (all === 0 || caused / all < 0.25 || victims.size < 2) return null
   if (f.regularity !== null && f.regularity >= REGULAR) return null // regular: the conflict/stride rules speak for it
   return item([f], {
