@@ -25,6 +25,7 @@ import { allRows, getRow } from '../store/rows'
 import { StoredChunkVariables } from '../store/chunk-variables'
 import { buildReport } from '../store/runs'
 import { readView } from '../store/view-cache'
+import { VARIABLE_KINDS } from '../store/variables'
 import { groupVariables } from '../../shared/report-model'
 
 export const DEFAULT_OBJECTS_OPTIONS: ObjectsOptions = {
@@ -384,8 +385,6 @@ function storedMisses(db: Db, run: number, level: number, name: string): ExactCo
   if (isExactCounts(stored)) return stored
   return exactCountsOf(buildReport(db, run), level)
 }
-
-const VARIABLE_KINDS: unknown[] = ['global', 'stack', 'heap', 'unknown'] satisfies VariableKind[]
 
 /** Per data structure, its misses at a level as a run's report counted them. */
 export type ExactCounts = Array<{ name: string; kind: VariableKind; misses: number }>

@@ -17,7 +17,8 @@ const VARIABLE_ROW = {
   reads: 'number',
   writes: 'number'
 } as const
-const VARIABLE_KINDS: readonly string[] = ['global', 'stack', 'heap', 'unknown']
+/** The kinds a data structure has (the table's CHECK). */
+export const VARIABLE_KINDS: readonly unknown[] = ['global', 'stack', 'heap', 'unknown'] satisfies VariableKind[]
 
 export function readVariables(db: Db): VariableInfo[] {
   const rows = allRows(db.prepare('SELECT name, kind, start, size, type, element_size, dims, dims_from, alloc_site, reads, writes FROM variables ORDER BY id'), VARIABLE_ROW)
