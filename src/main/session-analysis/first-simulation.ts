@@ -56,8 +56,8 @@ const PROGRESS_MS = 150
 export class FirstSimulation {
   private simulated: Promise<Simulated | string> | null = null
   private stopped = false
-  /** What the stored run's roll-up read (the points' columns, touches) and its rows. */
-  private readonly statics: SessionStatics
+  /** What the stored run's roll-up read (the points' columns, touches) and its rows; the trace's views share it (first-views.ts). */
+  readonly statics: SessionStatics
   /** Set once the run is stored, or known not to be. */
   outcome: FirstRun | null = null
   /** Fed the chunks while the program runs (SessionWriter.feedChunks). */
@@ -179,16 +179,6 @@ export class FirstSimulation {
     } catch (e) {
       return (this.outcome = { run: null, cancelled: false, why: e instanceof Error ? e.message : String(e) })
     }
-  }
-
-  /** Lends what this simulation's holder has read and kept (its run's rows, the point table) to another holder of the session (SessionStatics.lendTo). */
-  lendStatics(to: SessionStatics): void {
-    this.statics.lendTo(to)
-  }
-
-  /** Takes what another holder of the finished session read (the point table, for the report it builds next). */
-  borrowStatics(from: SessionStatics): void {
-    from.lendTo(this.statics)
   }
 
   /**

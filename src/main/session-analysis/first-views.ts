@@ -16,28 +16,29 @@ import { adviseReport } from './session-advice'
 import { exactCountsOf } from './session-objects'
 
 /** The views of `run`; none that could not be derived whole (never throws). */
-export async function firstViews(db: Db, run: number, seed?: CachedStatics, first?: FirstSimulation): Promise<StoredView[]> {
+export async function firstViews(db: Db, run: number, seed: CachedStatics | undefined, first: FirstSimulation | null): Promise<StoredView[]> {
   try {
     // A holder like the readers' (point streams and all), given the columns just written and
     // what the first simulation's holder kept (the run's rows; the points where it reads streams too).
     const statics = new SessionStatics()
-    first?.lendStatics(statics)
+    first?.statics.lendTo(statics)
     if (seed) {
       statics.seedColumns(seed.columns)
       statics.seedTouches(seed.touches)
     }
     const report = buildReport(db, run, statics)
     // And back: the first report (the app's) reads the same point table.
-    first?.borrowStatics(statics)
+    if (first) statics.lendTo(first.statics)
     const views: StoredView[] = []
-    const level = levelNames(report.config)[0]
-    if (level === undefined) return views
+    // The ranking's default level is the run's first (a cache, or a TLB without caches); the advisor's its first cache.
+    const ranked = levelNames(report.config)[0]
     const counts = exactCountsOf(report, 0)
-    if (counts) views.push({ run, view: 'objects-exact', key: level, value: counts })
-    if (report.config.levels[0]?.name === level) {
-      const advice = await adviseReport(db, report, level, statics)
+    if (ranked !== undefined && counts) views.push({ run, view: 'objects-exact', key: ranked, value: counts })
+    const cache = report.config.levels[0]?.name
+    if (cache !== undefined) {
+      const advice = await adviseReport(db, report, cache, statics)
       // A degraded diagnosis (the trace could not be replayed) is not one to keep.
-      if (!advice.classesMissing) views.push({ run, view: 'advice', key: level, value: advice })
+      if (!advice.classesMissing) views.push({ run, view: 'advice', key: cache, value: advice })
     }
     return views
   } catch {

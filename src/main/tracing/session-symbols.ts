@@ -271,7 +271,7 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
   writer.writeMeta({ ...meta, allocationEvents: correlator.allocEvents })
   // What the session shows on opening, from the first run just stored (none without one).
   const firstRun = first?.outcome?.run
-  const views = firstRun != null ? await firstViews(writer.db, firstRun, statics, first ?? undefined) : []
+  const views = firstRun != null ? await firstViews(writer.db, firstRun, statics, first) : []
   const partial = outcome.stopReason !== 'completed'
   writer.finish(
     {
