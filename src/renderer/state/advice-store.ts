@@ -4,7 +4,7 @@
  * request is dropped.
  */
 import { create } from 'zustand'
-import type { RunAdvice } from '../../shared/domain'
+import type { HierarchyConfig, RunAdvice } from '../../shared/domain'
 import { errorMessage, stride } from './stride'
 
 interface AdviceState {
@@ -36,3 +36,9 @@ export const useAdvice = create<AdviceState>((set, get) => ({
     }
   }
 }))
+
+/** The level the advice is for: the chosen one if it is a cache level of the run, else its first cache level ('' without one). */
+export function adviceLevel(config: HierarchyConfig, chosen: string | null): string {
+  const cacheLevels = config.levels.map((l) => l.name)
+  return chosen && cacheLevels.includes(chosen) ? chosen : (cacheLevels[0] ?? '')
+}

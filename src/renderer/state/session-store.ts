@@ -7,7 +7,7 @@ import { create } from 'zustand'
 import type { RunReport, SessionInfo } from '../../shared/domain'
 import type { HeatMetric } from '../logic/heat-metrics'
 import { computeSourceFiles } from '../logic/references'
-import { useAdvice } from './advice-store'
+import { adviceLevel, useAdvice } from './advice-store'
 import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 import { ReportLoader } from './report-loader'
@@ -152,10 +152,9 @@ export const useSession = create<SessionState>((set, get) => ({
     if (get().added === run) set({ added: null, addedReport: null })
     // The Advisor's diagnosis is asked for beside the report, not after it is drawn (a trace
     // stores it, so it comes back at once): the Advisor asks for the same level, and gets it.
-    const cacheLevels = get().info?.runs.find((r) => r.run === run)?.config.levels.map((l) => l.name) ?? []
-    const prevLevel = get().level
-    const adviceLevel = prevLevel && cacheLevels.includes(prevLevel) ? prevLevel : cacheLevels[0]
-    if (adviceLevel) void useAdvice.getState().load(path, run, adviceLevel)
+    const config = get().info?.runs.find((r) => r.run === run)?.config
+    const level = config ? adviceLevel(config, get().level) : ''
+    if (level) void useAdvice.getState().load(path, run, level)
     try {
       const report = await reports.load(path, run)
       if (my !== ticket) return

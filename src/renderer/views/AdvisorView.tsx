@@ -8,7 +8,7 @@ import { useEffect } from 'react'
 import type { AdviceAction, AdviceItem, RunReport } from '../../shared/domain'
 import { Segmented } from '../components/Segmented'
 import { formatCount, formatPercent } from '../logic/format'
-import { useAdvice } from '../state/advice-store'
+import { adviceLevel, useAdvice } from '../state/advice-store'
 import { useJobs } from '../state/job-store'
 import { useSession } from '../state/session-store'
 import { runWhatIf, useWhatIfDraft, type WhatIfChange } from '../state/what-if'
@@ -38,7 +38,7 @@ export function AdvisorView({ session, report }: Props) {
   const a = useAdvice()
   const busy = useJobs((j) => j.starting || j.active?.status === 'running')
   const cacheLevels = report.config.levels.map((l) => l.name)
-  const level = s.level && cacheLevels.includes(s.level) ? s.level : (cacheLevels[0] ?? '')
+  const level = adviceLevel(report.config, s.level)
 
   useEffect(() => {
     if (level) void a.load(session, report.run, level)

@@ -32,7 +32,7 @@ import {
 } from '../logic/evictor-graph'
 import { computeDataNames } from '../logic/data-names'
 import { formatCount } from '../logic/format'
-import { useAdvice } from '../state/advice-store'
+import { adviceLevel, useAdvice } from '../state/advice-store'
 import { evictorViewFor, useEvictorView } from '../state/evictor-view-store'
 import { useSession } from '../state/session-store'
 
@@ -66,7 +66,7 @@ export function EvictorGraphView({ report }: Props) {
   const dark = useIsDark()
   const canvas = useRef<EvictorGraphHandle>(null)
   const cacheLevels = report.config.levels.map((l) => l.name)
-  const level = s.level && cacheLevels.includes(s.level) ? s.level : (cacheLevels[0] ?? '')
+  const level = adviceLevel(report.config, s.level)
   // Node kind, expanded data structures and node count outlive a trip to the source tab.
   const viewKey = `${s.path ?? ''}\0${report.run}`
   const view = useEvictorView()
