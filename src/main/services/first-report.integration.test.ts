@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import type { ApiEvents } from '../../shared/api'
 import { example, fixedEnv, tempDir } from '../testing/cli-runner'
+import { untilJobEnds, type ServiceEvent } from '../testing/service-events'
 import { createStrideService } from './stride-service'
 import { detachedContext } from './backend'
 import type { JsonText } from './json-text'
@@ -31,18 +32,14 @@ describe("the trace's first report", () => {
   ])
     it(`${c.name}: equals the report getReport builds from the session afterwards`, async () => {
       const out = join(home, `${c.name}.stride`)
-      const events: Array<{ name: string; data: unknown }> = []
+      const events: ServiceEvent[] = []
       service.subscribe(c.name, (name, data) => events.push({ name, data }))
       const levels = [
         { name: 'L1', size: 4096, assoc: 2, lineSize: 64, policy: 'lru' },
         { name: 'L2', size: 65536, assoc: 4, lineSize: 64, policy: 'lru' }
       ]
       await service.call('startTrace', { program: example(c.name), functions: c.functions, out, simulate: { levels } }, detachedContext(c.name))
-      const end = Date.now() + 120_000
-      while (!events.some((e) => e.name === 'finished' || e.name === 'failed')) {
-        if (Date.now() > end) throw new Error('timed out')
-        await new Promise((r) => setTimeout(r, 100))
-      }
+      await untilJobEnds(events, 120_000)
       const finished = events.find((e) => e.name === 'finished')?.data as ApiEvents['finished'] | undefined
       expect(finished?.session).toBe(out)
       // The first call takes the worker's report, the second builds it from the file.

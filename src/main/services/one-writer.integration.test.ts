@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ApiEvents } from '../../shared/api'
 import { example, fixedEnv, sessionInfo, tempDir } from '../testing/cli-runner'
+import { untilJobEnds, type ServiceEvent } from '../testing/service-events'
 import { createStrideService } from './stride-service'
 import { detachedContext } from './backend'
 
@@ -27,7 +28,7 @@ afterAll(async () => {
 describe('trace service: one writer per session file', () => {
   it('five traces to one out: one runs, four are refused at once naming it; the session is whole and traceable again', async () => {
     const out = join(home, 'five.stride')
-    const events: Array<{ name: string; data: unknown }> = []
+    const events: ServiceEvent[] = []
     service.subscribe('c1', (name, data) => events.push({ name, data }))
     const starts = await Promise.allSettled(
       Array.from({ length: 5 }, () => service.call('startTrace', { program: example('spin'), args: [ROUNDS], functions: ['sumfunc'], out }, detachedContext('c1')))
@@ -45,11 +46,7 @@ describe('trace service: one writer per session file', () => {
     // Let it record a moment, then stop it: it keeps what it recorded.
     await new Promise((r) => setTimeout(r, 1500))
     await service.call('cancelJob', { jobId }, detachedContext('c1'))
-    const end = Date.now() + 60_000
-    while (!events.some((e) => e.name === 'finished' || e.name === 'failed')) {
-      if (Date.now() > end) throw new Error('timed out')
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    await untilJobEnds(events)
     const finished = events.find((e) => e.name === 'finished')?.data as ApiEvents['finished'] | undefined
     expect(finished?.session).toBe(out)
     const s = sessionInfo(out, env)
@@ -60,11 +57,7 @@ describe('trace service: one writer per session file', () => {
     events.length = 0
     const again = (await service.call('startTrace', { program: example('micro'), out }, detachedContext('c1'))) as { jobId: string }
     expect(again.jobId).toBeTruthy()
-    const end2 = Date.now() + 60_000
-    while (!events.some((e) => e.name === 'finished' || e.name === 'failed')) {
-      if (Date.now() > end2) throw new Error('timed out')
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    await untilJobEnds(events)
     expect(events.find((e) => e.name === 'finished')).toBeTruthy()
     expect(sessionInfo(out, env).partial).toBe(false)
   }, 180_000)
