@@ -42,17 +42,16 @@ const char *shadow_init(Shadow *s, double size, double assoc, double line_size, 
   uint32_t bits = log2_at_least((uint64_t)s->capacity * 2);
   s->mask = (1u << bits) - 1;
   s->shift = 64 - bits;
-  s->keys = empty_keys((size_t)s->mask + 1);
-  s->vals = malloc(((size_t)s->mask + 1) * sizeof *s->vals);
-  s->slot_line = malloc((size_t)s->capacity * sizeof *s->slot_line);
-  s->prev = malloc((size_t)s->capacity * sizeof *s->prev);
-  s->next = malloc((size_t)s->capacity * sizeof *s->next);
+  s->table = malloc(((size_t)s->mask + 1) * sizeof *s->table);
+  if (s->table)
+    for (size_t i = 0; i <= s->mask; i++) s->table[i].key = EMPTY;
+  s->slot = malloc((size_t)s->capacity * sizeof *s->slot);
   s->seen_mask = 255;
   s->seen_shift = 64 - 8;
   s->seen_keys = empty_keys(256);
   s->seen_page = malloc(256 * sizeof *s->seen_page);
   s->last_page = EMPTY;
-  if (!s->keys || !s->vals || !s->slot_line || !s->prev || !s->next || !s->seen_keys || !s->seen_page) {
+  if (!s->table || !s->slot || !s->seen_keys || !s->seen_page) {
     shadow_free(s);
     return "shadow: out of memory";
   }
@@ -60,11 +59,8 @@ const char *shadow_init(Shadow *s, double size, double assoc, double line_size, 
 }
 
 void shadow_free(Shadow *s) {
-  free(s->slot_line);
-  free(s->prev);
-  free(s->next);
-  free(s->keys);
-  free(s->vals);
+  free(s->slot);
+  free(s->table);
   free(s->seen_keys);
   free(s->seen_page);
   free(s->seen_bits);
@@ -120,18 +116,18 @@ const char *shadow_grow(Shadow *s, uint32_t points) {
 
 static inline uint32_t find(const Shadow *s, int64_t line) {
   uint32_t i = hash_of(line, s->shift);
-  while (s->keys[i] != line && s->keys[i] != EMPTY) i = (i + 1) & s->mask;
+  while (s->table[i].key != line && s->table[i].key != EMPTY) i = (i + 1) & s->mask;
   return i;
 }
 
 static void delete_at(Shadow *s, uint32_t i) {
-  s->keys[i] = EMPTY;
-  for (uint32_t j = (i + 1) & s->mask; s->keys[j] != EMPTY; j = (j + 1) & s->mask) {
-    uint32_t home = hash_of(s->keys[j], s->shift);
+  ShadowEntry *t = s->table;
+  t[i].key = EMPTY;
+  for (uint32_t j = (i + 1) & s->mask; t[j].key != EMPTY; j = (j + 1) & s->mask) {
+    uint32_t home = hash_of(t[j].key, s->shift);
     if (((j - home) & s->mask) >= ((j - i) & s->mask)) {
-      s->keys[i] = s->keys[j];
-      s->vals[i] = s->vals[j];
-      s->keys[j] = EMPTY;
+      t[i] = t[j];
+      t[j].key = EMPTY;
       i = j;
     }
   }
@@ -140,15 +136,17 @@ static void delete_at(Shadow *s, uint32_t i) {
 /* ---- the LRU list ---- */
 
 static inline void unlink_slot(Shadow *s, int32_t x) {
-  int32_t p = s->prev[x], n = s->next[x];
-  if (p != EMPTY) s->next[p] = n; else s->head = n;
-  if (n != EMPTY) s->prev[n] = p; else s->tail = p;
+  ShadowSlot *slot = s->slot;
+  int32_t p = slot[x].prev, n = slot[x].next;
+  if (p != EMPTY) slot[p].next = n; else s->head = n;
+  if (n != EMPTY) slot[n].prev = p; else s->tail = p;
 }
 
 static inline void push_mru(Shadow *s, int32_t x) {
-  s->prev[x] = s->tail;
-  s->next[x] = EMPTY;
-  if (s->tail != EMPTY) s->next[s->tail] = x; else s->head = x;
+  ShadowSlot *slot = s->slot;
+  slot[x].prev = s->tail;
+  slot[x].next = EMPTY;
+  if (s->tail != EMPTY) slot[s->tail].next = x; else s->head = x;
   s->tail = x;
 }
 
@@ -227,10 +225,10 @@ static inline int touch(Shadow *s, uint32_t point, int64_t line) {
     s->set_bits[(size_t)point * s->sets + set] = 1;
   }
   /* The most recently used line again (the next field, the next element): a hit, in place. */
-  if (s->tail != EMPTY && s->slot_line[s->tail] == line) return 0;
+  if (s->tail != EMPTY && s->slot[s->tail].line == line) return 0;
   uint32_t i = find(s, line);
-  if (s->keys[i] == line) {
-    int32_t x = s->vals[i];
+  if (s->table[i].key == line) {
+    int32_t x = s->table[i].val;
     if (x != s->tail) {
       unlink_slot(s, x);
       push_mru(s, x);
@@ -244,12 +242,12 @@ static inline int touch(Shadow *s, uint32_t point, int64_t line) {
     /* The least recently used line leaves (the model inserts first, then drops the oldest). */
     x = s->head;
     unlink_slot(s, x);
-    delete_at(s, find(s, s->slot_line[x]));
+    delete_at(s, find(s, s->slot[x].line));
     i = find(s, line);
   }
-  s->keys[i] = line;
-  s->vals[i] = x;
-  s->slot_line[x] = line;
+  s->table[i].key = line;
+  s->table[i].val = x;
+  s->slot[x].line = line;
   push_mru(s, x);
   int64_t page = line >> SEEN_PAGE_BITS;
   uint32_t bit = (uint32_t)(line & ((1 << SEEN_PAGE_BITS) - 1));
@@ -305,7 +303,7 @@ uint32_t shadow_sets_of(const Shadow *s, uint32_t p) {
 }
 
 size_t shadow_bytes(const Shadow *s) {
-  return ((size_t)s->mask + 1) * (sizeof *s->keys + sizeof *s->vals) + (size_t)s->capacity * (sizeof *s->slot_line + 2 * sizeof *s->prev) +
+  return ((size_t)s->mask + 1) * sizeof *s->table + (size_t)s->capacity * sizeof *s->slot +
          ((size_t)s->seen_mask + 1) * (sizeof *s->seen_keys + sizeof *s->seen_page) + (size_t)s->seen_bits_cap * SEEN_WORDS * sizeof(uint64_t) +
          (size_t)s->points_cap * 2 * sizeof(double) + (size_t)s->bits_cap * s->sets;
 }

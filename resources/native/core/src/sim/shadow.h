@@ -12,17 +12,26 @@
 #include <stdint.h>
 
 typedef struct {
+  int64_t line;
+  int32_t prev, next;
+} ShadowSlot;
+
+typedef struct {
+  int64_t key; /* a line, or EMPTY */
+  int32_t val; /* its slot */
+} ShadowEntry;
+
+typedef struct {
   uint32_t capacity; /* lines the level holds */
   uint32_t sets;     /* the level's sets (for the set bitmap) */
   double line_scale; /* 1 / line size, as the model computes a line */
-  /* The LRU list over slots (line per slot), head the least recently used. */
-  int64_t *slot_line;
-  int32_t *prev, *next;
+  /* The LRU list over slots, head the least recently used; a slot's line and links in one
+   * record, so a move touches a cache line per slot, not one per field. */
+  ShadowSlot *slot;
   int32_t head, tail;
   uint32_t used;
-  /* line -> slot (open addressing, backward-shift deletion) */
-  int64_t *keys;
-  int32_t *vals;
+  /* line -> slot (open addressing, backward-shift deletion); key and value side by side */
+  ShadowEntry *table;
   uint32_t mask, shift;
   /* lines ever touched, up to max_remembered (then later first touches count as misses): a
    * bitmap per page of SEEN_PAGE_LINES lines, the pages in a hash (a new line of a stream
