@@ -16,7 +16,7 @@
 import type { HierarchyConfig, LevelTotals } from '../../shared/domain'
 import type { EvictorCount } from './evictor-matrix'
 import { STAT_FIELDS, sumLevelTotals, type AccessBatch, type TimelineCell } from './hierarchy'
-import { NativeHierarchy, SIM_CONTEXT, type NativeHierarchyOptions } from './native-hierarchy'
+import { NativeHierarchy, type NativeHierarchyOptions } from './native-hierarchy'
 import { grownFor } from '../typed-arrays'
 import { nativeCore } from '../native/core'
 import { StrideError } from '../../shared/errors'
@@ -52,8 +52,8 @@ export class TouchHierarchy {
   private nextTouch = new Int32Array(256)
   private touchPoint = new Uint32Array(256)
   private touchVariable = new Int32Array(256)
-  /** [touches made so far], shared with the native loop. */
-  private readonly made = new Float64Array(1)
+  /** [touches made so far, recorded accesses the last call passed], shared with the native loop. */
+  private readonly made = new Float64Array(2)
   private readonly remapNative = remapExport()
   /** Touches the inner hierarchy knows. */
   private known = 0
@@ -179,8 +179,11 @@ export class TouchHierarchy {
     const firstTouch = this.firstTouch.subarray(0, n)
     // `variables` are the recorded accesses' (k: the next one's); context accesses have none.
     for (let i = 0, k = 0; i < count; ) {
+      this.made[1] = -1
       const done = this.remapNative(points.subarray(i, count), variables.subarray(k), count - i, lastVariable, lastTouch, firstTouch, this.nextTouch, this.touchVariable, this.touchPoint, this.made, out.subarray(i, count))
-      for (let j = i; j < i + done; j++) if (points[j]! < SIM_CONTEXT) k++
+      // A core built before the count was returned leaves it: rebuilt, not guessed.
+      if (this.made[1]! < 0) throw new StrideError('Stride\'s native core predates this build: run "npm install" (or "node scripts/build-native.mjs") to rebuild it.', 'tool-missing')
+      k += this.made[1]!
       i += done
       if (i === count) break
       if (points[i]! >= n) throw new Error(`access point ${points[i]} is outside the point table (${n})`)
