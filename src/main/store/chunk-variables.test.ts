@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { decodeChunkVariables, encodeChunkVariables } from './chunk-variables'
+import { decodeChunkVariables, encodeChunkVariables, encodeChunkVariablesAsync } from './chunk-variables'
 
 describe('chunk variables', () => {
   it('round-trips every access\'s data structure', () => {
@@ -12,6 +12,18 @@ describe('chunk variables', () => {
         expect([...decodeChunkVariables(data, accesses.length, points, 10, 70001)]).toEqual([...variables])
       })
     )
+  })
+
+  it('stores the same bytes compressed on the thread pool, the arrays read before it returns', async () => {
+    const n = 50000
+    const points = Uint32Array.from({ length: n }, (_, i) => (i * 7) % 13)
+    const variables = Int32Array.from({ length: n }, (_, i) => 1 + ((i >> 5) % 9))
+    const sync = encodeChunkVariables(n, points, variables, 13)
+    const pending = encodeChunkVariablesAsync(n, points, variables, 13)
+    // The writer reuses the arrays for the next chunk as soon as the call returns.
+    points.fill(0)
+    variables.fill(0)
+    expect(Buffer.compare(await pending, sync)).toBe(0)
   })
 
   it('keeps only the changes: a point on one structure costs a few bytes', () => {

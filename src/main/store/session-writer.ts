@@ -24,7 +24,7 @@ import { writeViews, type StoredView } from './view-cache'
 import { looksLikeSession } from './session-output'
 import { boundChecksum, writeDigests } from './integrity'
 import { encodeThreadRuns, threadRunsOf } from './thread-runs'
-import { CHUNK_VARIABLES_FORMAT, chunkVariablesChecksum, encodeChunkVariables } from './chunk-variables'
+import { CHUNK_VARIABLES_FORMAT, chunkVariablesChecksum, encodeChunkVariables, encodeChunkVariablesAsync } from './chunk-variables'
 
 export interface SessionMeta {
   program: string
@@ -98,8 +98,8 @@ interface SealedChunk {
   /** The point table when it was sealed (the chunk names no later point), and its access counts then. */
   table: readonly PointRecord[]
   accesses: Float64Array
-  /** The data-structure column as stored, or null. */
-  column: Buffer | null
+  /** The data-structure column as stored, or null (compressed on the thread pool meanwhile). */
+  column: Promise<Buffer | null>
   /** The encoder and, when chunks are fed (feedChunks), the feeds: the arrays go back to `spare` when both are done. */
   users: number
 }
@@ -291,7 +291,9 @@ export class SessionWriter {
     // table: those are copied, not the records (a whole-program trace has thousands, per chunk).
     const table = this.gatheredPoints.slice()
     const variables = this.gVariablesWhole ? this.gVariables : null
-    const column = this.columnOf(n, this.gPoints, variables, table.length)
+    const column = variables ? encodeChunkVariablesAsync(n, this.gPoints, variables, table.length) : Promise.resolve(null)
+    // Settled here too: a failure is met where the chunk commits, never unhandled before.
+    column.catch(() => {})
     const job: SealedChunk = { count: n, points: this.gPoints, addresses: this.gAddresses, sizes: this.gSizes, threadRuns: this.takeThreadRuns(n), variables: this.gVariables, table, accesses: this.countsOf(table), column, users: this.feeders.length > 0 ? 2 : 1 }
     this.waiting.push(job)
     if (this.feeders.length > 0) {
@@ -329,8 +331,8 @@ export class SessionWriter {
       this.pump()
     })
     this.committing = this.committing
-      .then(() => chunk)
-      .then(({ bytes, error }) => {
+      .then(() => Promise.all([chunk, job.column]))
+      .then(([{ bytes, error }, column]) => {
         if (this.failure) return
         if (error || !bytes) {
           this.failure = error ?? new Error('internal: a chunk was encoded to nothing')
@@ -338,7 +340,7 @@ export class SessionWriter {
           this.staged = 0
           return
         }
-        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses, job.threadRuns, job.column)
+        if (!this.finished) this.commitChunk(job.count, bytes, job.table, job.accesses, job.threadRuns, column)
         this.waiting.shift()
         this.staged--
       })
