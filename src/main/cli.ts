@@ -10,9 +10,11 @@ import { markProgramArgs, TOP_FLAGS, TRACE_FLAGS } from './cli/args'
 import { processIo, type Io } from './cli/io'
 import { sizeThreadPool } from './cli/thread-pool'
 import { commandUsage, USAGE } from './cli/usage'
+import { tierUpLater } from './cli/v8-tiering'
 
 // Before anything queues work on Node's thread pool.
 sizeThreadPool()
+tierUpLater()
 
 type Command = (argv: string[], io: Io) => Promise<number>
 type Load = (own: string[]) => Promise<Command>
