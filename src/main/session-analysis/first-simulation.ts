@@ -67,6 +67,10 @@ export class FirstSimulation {
   /** The stored run, when it was warmed by the whole program (the trace's context reached it). */
   warmedRun: RunId | null = null
   private readonly withContext: boolean
+  /** The line report built on the session being written (keepLineReport). */
+  private keptLines: LineReport | null = null
+  /** Its report is the CLI's lines (`reportStreams: false`). */
+  private readonly linesOnly: boolean
 
   constructor(
     private readonly config: HierarchyConfig,
@@ -82,6 +86,7 @@ export class FirstSimulation {
     } = {}
   ) {
     this.withContext = context
+    this.linesOnly = !reportStreams
     this.live = new LiveSimulation(config, LIVE_MAX_BYTES)
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
@@ -193,7 +198,23 @@ export class FirstSimulation {
 
   /** The stored run's totals and lines (what `stride trace --cache` prints), as `report` builds its report. */
   lineReport(path: string): LineReport | null {
-    return this.fromSession(path, (db, run) => buildLineReport(db, run, this.statics))
+    return this.keptLines ?? this.fromSession(path, (db, run) => buildLineReport(db, run, this.statics))
+  }
+
+  /**
+   * Builds the line report now, from `db`, the session being written, once its points are named
+   * and the run stored: nothing the table reads changes when the writer finishes, and opening
+   * the finished file to read it again (a check of a file written moments ago) was most of the
+   * table's cost at a trace's end. Only for the CLI's lines (`reportStreams: false`); never throws.
+   */
+  keepLineReport(db: Db): void {
+    const run = this.outcome?.run
+    if (run == null || !this.linesOnly) return
+    try {
+      this.keptLines = buildLineReport(db, run, this.statics)
+    } catch {
+      this.keptLines = null
+    }
   }
 
   private fromSession<T>(path: string, build: (db: Db, run: RunId) => T): T | null {

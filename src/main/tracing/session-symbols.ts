@@ -272,6 +272,7 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
   // What the session shows on opening, from the first run just stored (none without one).
   const firstRun = first?.outcome?.run
   const views = firstRun != null ? await firstViews(writer.db, firstRun, statics, first) : []
+  first?.keepLineReport(writer.db)
   const partial = outcome.stopReason !== 'completed'
   writer.finish(
     {
