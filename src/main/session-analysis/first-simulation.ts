@@ -17,7 +17,7 @@ import { TouchHierarchy } from '../simulate/touch-hierarchy'
 import type { DecodedChunk } from '../store/chunk-codec'
 import { StoredChunkVariables } from '../store/chunk-variables'
 import { openDb, type Db } from '../store/open-db'
-import { buildLineReport, buildReport, storeRun, type SimulationResult } from '../store/runs'
+import { buildLineReport, buildReport, storeRun, withStaticsKey, type SimulationResult } from '../store/runs'
 import type { LineReport } from '../../shared/report-model'
 import { countEvents, openSessionDb, readPointKinds } from '../store/session-reader'
 import { SessionStatics } from '../store/session-statics'
@@ -69,6 +69,9 @@ export class FirstSimulation {
   private readonly withContext: boolean
   /** The line report built on the session being written (keepLineReport). */
   private keptLines: LineReport | null = null
+  /** The views' report, then (once the writer finished) it with its statics key. */
+  private pendingReport: RunReport | null = null
+  private keptReport: RunReport | null = null
   /** Its report is the CLI's lines (`reportStreams: false`). */
   private readonly linesOnly: boolean
 
@@ -193,7 +196,22 @@ export class FirstSimulation {
    * it when asked).
    */
   report(path: string): RunReport | null {
-    return this.fromSession(path, (db, run) => buildReport(db, run, this.statics))
+    return this.keptReport ?? this.fromSession(path, (db, run) => buildReport(db, run, this.statics))
+  }
+
+  /**
+   * The run's report as the stored views were derived from it (first-views.ts), on the session
+   * being written, for `report` once the writer has finished with `staticsKey`: the same report
+   * a build from the finished file gives, without building it twice. Not for the CLI's lines.
+   */
+  keepReport(report: RunReport): void {
+    if (!this.linesOnly && report.run === this.outcome?.run) this.pendingReport = report
+  }
+
+  /** The writer finished the session with this statics identity (SessionWriter.staticsKey). */
+  finishedWith(staticsKey: string | null): void {
+    if (this.pendingReport) this.keptReport = withStaticsKey(this.pendingReport, staticsKey)
+    this.pendingReport = null
   }
 
   /** The stored run's totals and lines (what `stride trace --cache` prints), as `report` builds its report. */

@@ -27,8 +27,11 @@ export async function firstViews(db: Db, run: number, seed: CachedStatics | unde
       statics.seedTouches(seed.touches)
     }
     const report = buildReport(db, run, statics)
-    // And back: the first report (the app's) reads the same point table.
-    if (first) statics.lendTo(first.statics)
+    // And back: the first report (the app's) is this one, once the writer has keyed it.
+    if (first) {
+      statics.lendTo(first.statics)
+      first.keepReport(report)
+    }
     const views: StoredView[] = []
     // The ranking's default level is the run's first (a cache, or a TLB without caches); the advisor's its first cache.
     const ranked = levelNames(report.config)[0]

@@ -351,6 +351,19 @@ export function reportOfRun(db: Db, run: RunId, rec: KeptRun, statics: SessionSt
   return report
 }
 
+/**
+ * `report` as reportOfRun lays it out with `key` as its statics key (none: null): a report
+ * built on a session still being written, whose key only its finish decides (session-writer.ts).
+ * The same fields in the same order, so its JSON is the one a later build gives.
+ */
+export function withStaticsKey(report: RunReport, key: string | null): RunReport {
+  const { staticsKey: _old, cacheContext, ...rest } = report
+  const out: RunReport = { ...rest }
+  if (key !== null) out.staticsKey = key
+  if (cacheContext) out.cacheContext = cacheContext
+  return out
+}
+
 /** What a report shows of a run's configuration and totals. */
 function runHead(run: RunId, rec: KeptRun) {
   const config = parseRunConfig(run, rec.config)

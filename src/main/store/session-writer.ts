@@ -167,6 +167,7 @@ export class SessionWriter {
   private storedPoints = 0
   private storedAccesses: number[] = []
   private finished = false
+  private identity: string | null = null
   /** Where `finish` left the session: `path`, or beside it when a partial trace kept an older session (keptBeside). */
   private finalPath: string | null = null
   /**
@@ -525,12 +526,12 @@ export class SessionWriter {
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })
     // The point and meta tables as the trace leaves them, checked on every open.
     writeDigests(this.db)
-    if (statics) {
-      // After everything it is keyed by; derived, so a session without it (a failure here,
-      // a crash before) reads its tables instead.
+    // After everything it is keyed by.
+    this.identity = staticsIdentity(this.db)
+    if (statics && this.identity !== null) {
+      // Derived, so a session without it (a failure here, a crash before) reads its tables instead.
       try {
-        const identity = staticsIdentity(this.db)
-        if (identity !== null) writeStaticsCache(this.db, identity, statics.columns, statics.touches)
+        writeStaticsCache(this.db, this.identity, statics.columns, statics.touches)
       } catch {
         // As without one.
       }
@@ -552,6 +553,11 @@ export class SessionWriter {
         renameSync(this.recordingPath, this.path)
       }
     }
+  }
+
+  /** The finished session's statics identity (statics-identity.ts; null before `finish`, or for none). */
+  get staticsKey(): string | null {
+    return this.identity
   }
 
   /** Where the finished session is (`path`, or the partial's own name beside an older session `path` kept); null before `finish`. */

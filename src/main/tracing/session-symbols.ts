@@ -285,6 +285,7 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     statics,
     views
   )
+  first?.finishedWith(writer.staticsKey)
   await ended
   return { partial, message }
 }
