@@ -190,10 +190,10 @@ export class FirstSimulation {
   }
 
   /**
-   * The stored run's report, from the finished session at `path`: built here, where the run's
-   * rows and half of what else it reads are in memory, before the job is reported done (the
-   * client asks for it next). Null when there is no run, or on any error (the pool then builds
-   * it when asked).
+   * The stored run's report, before the job is reported done (the client asks for it next): the
+   * one the views were derived from (keepReport), else built from the finished session at
+   * `path`, where the run's rows and half of what else it reads are in memory. Null when there
+   * is no run, or on any error (the pool then builds it when asked).
    */
   report(path: string): RunReport | null {
     return this.keptReport ?? this.fromSession(path, (db, run) => buildReport(db, run, this.statics))
