@@ -196,7 +196,7 @@ export class Correlator {
     // The native loop counts the accesses whose point's span and run go on; each one it stops
     // at (a search of the map, a run closed, a new point) is handled here, then it goes on.
     for (let i = from; i < to; i++) {
-      i = this.attribution.countAnswered(points, addresses, threads, accessVariable, i, to, map.spans(), kindOf, this.runs)
+      i = this.attribution.countAnswered(points, addresses, threads, accessVariable, i, to, map.spans(), kindOf, this.runs, this.counts)
       if (i === to) break
       map.setThread(threads[i]!)
       const point = points[i]!
