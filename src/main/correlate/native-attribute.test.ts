@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { NativeAttribution, type Runs } from './native-attribute'
-import { AddressMap, CHANGE_LOG, MapState, type Spans } from './address-map'
+import { AddressMap, CHANGE_LOG, FrameTable, LocalTable, MapState, type Spans } from './address-map'
 import { PointCounts } from './point-counts'
 
 const loop = new NativeAttribution()
@@ -38,17 +38,40 @@ function state() {
     heapStart: new Float64Array(4),
     heapEnd: new Float64Array(4),
     heapVariable: new Int32Array(4),
-    state: mapState()
+    state: mapState(),
+    frames: new Float64Array(4 * FrameTable.fields),
+    locals: new Float64Array(4 * LocalTable.fields)
   }
   const runs = { variable: Int32Array.of(3, 0), kind: Uint8Array.of(1, 2), count: Float64Array.of(10, 0) }
   return { spans, runs, kindOf: Uint8Array.of(1, 2) }
 }
 
-/** state() with the frames' hull over every address: a miss of a span stops the loop (a local may hold it). */
+/** state() with the globals' hull over every address: a miss of a span stops the loop (a global may hold it). */
 function framed() {
   const s = state()
-  s.spans.state[MapState.framesLow] = -Infinity
-  s.spans.state[MapState.framesHigh] = Infinity
+  s.spans.state[MapState.globalsLow] = -Infinity
+  s.spans.state[MapState.globalsHigh] = Infinity
+  return s
+}
+
+/** The thread's frames, outermost first, each with its locals [start, end, variable] sorted by start (as AddressMap tables them). */
+function withFrames(s: ReturnType<typeof state>, frames: Array<Array<[number, number, number]>>) {
+  s.spans.frames = new Float64Array(frames.length * FrameTable.fields)
+  s.spans.locals = new Float64Array(frames.flat().length * LocalTable.fields)
+  let low = Infinity
+  let high = -Infinity
+  let first = 0
+  frames.forEach((locals, d) => {
+    const ownLow = Math.min(...locals.map((l) => l[0]))
+    const ownHigh = Math.max(...locals.map((l) => l[1]))
+    low = Math.min(low, ownLow)
+    high = Math.max(high, ownHigh)
+    s.spans.frames.set([low, high, ownLow, ownHigh, first, locals.length], d * FrameTable.fields)
+    for (const l of locals) s.spans.locals.set(l, first++ * LocalTable.fields)
+  })
+  s.spans.state[MapState.framesLow] = low
+  s.spans.state[MapState.framesHigh] = high
+  s.spans.state[MapState.framesDepth] = frames.length
   return s
 }
 
@@ -128,9 +151,9 @@ describe('the native attribution loop', () => {
   it('binds its arrays again when one is replaced, and reads the new one', () => {
     const fresh = new NativeAttribution()
     const { spans, runs, kindOf } = state()
-    // Inside the frames: a miss of the span stops the loop.
-    spans.state[MapState.framesLow] = 0
-    spans.state[MapState.framesHigh] = Infinity
+    // Inside the globals' hull: a miss of the span stops the loop.
+    spans.state[MapState.globalsLow] = 0
+    spans.state[MapState.globalsHigh] = Infinity
     const points = Uint32Array.of(0, 0)
     const threads = Uint16Array.of(0, 0)
     const out = new Int32Array(2)
@@ -156,11 +179,17 @@ describe('the native attribution loop', () => {
     expect(cells(counts)).toEqual([[0, 9, 1, 102]])
   })
 
-  it("answers a span's miss from the map's last answer or its heap blocks, as resolve() would, and leaves the rest", () => {
+  it("answers a span's miss from the map's last answer, the thread's locals or its heap blocks, as resolve() would, and leaves the rest", () => {
     // Blocks [0x10000, 0x10040) -> 3 and [0x10040, 0x10080) -> 3 (two nodes of one map),
-    // [0x20000, 0x20010) -> 0 (unknown), and the last answer [0x30000, 0x30100) -> 3 (a local,
-    // in the frames' hull).
+    // [0x20000, 0x20010) -> 0 (unknown), and the last answer [0x30000, 0x30100) -> 3 (a local of
+    // the thread's one frame, with [0x30200, 0x30208) -> 5).
     const heap = (s: ReturnType<typeof state>) => {
+      withFrames(s, [
+        [
+          [0x30000, 0x30100, 3],
+          [0x30200, 0x30208, 5]
+        ]
+      ])
       s.spans.heapStart.set([0x10000, 0x10040, 0x20000])
       s.spans.heapEnd.set([0x10040, 0x10080, 0x20010])
       s.spans.heapVariable.set([3, 3, 0])
@@ -168,20 +197,26 @@ describe('the native attribution loop', () => {
       s.spans.state[MapState.lastStart] = 0x30000
       s.spans.state[MapState.lastEnd] = 0x30100
       s.spans.state[MapState.lastVariable] = 3
-      s.spans.state[MapState.framesLow] = 0x30000
-      s.spans.state[MapState.framesHigh] = 0x30100
       return s
     }
     const s = heap(state())
     // Point 0 walks node to node; each block found becomes its span and the last answer.
-    // The local stops being the last answer, so an address in it is left to the correlator.
-    expect(countAnswered(Uint32Array.of(0, 0, 0, 0), Float64Array.of(0x10008, 0x10048, 0x1007f, 0x30010), 0, 4, s.spans, s.kindOf, s.runs)).toBe(3)
+    expect(countAnswered(Uint32Array.of(0, 0, 0), Float64Array.of(0x10008, 0x10048, 0x1007f), 0, 3, s.spans, s.kindOf, s.runs)).toBe(3)
     expect([...s.runs.count]).toEqual([13, 0])
     expect([s.spans.low[0], s.spans.high[0], s.spans.variable[0], s.spans.epochs[0]]).toEqual([0x10040, 0x10080, 3, 5])
     expect([...s.spans.state.subarray(MapState.lastStart, MapState.lastVariable + 1)]).toEqual([0x10040, 0x10080, 3])
+    // The local stopped being the last answer: found among the thread's frames, and the last answer again.
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x30010), 0, 1, s.spans, s.kindOf, s.runs)).toBe(1)
+    expect([s.spans.low[0], s.spans.high[0], s.spans.variable[0], s.runs.count[0]]).toEqual([0x30000, 0x30100, 3, 14])
+    expect([...s.spans.state.subarray(MapState.lastStart, MapState.lastVariable + 1)]).toEqual([0x30000, 0x30100, 3])
+    // A local is looked for before the heap (here one over a block: resolve() answers the local).
+    const over = withFrames(heap(state()), [[[0x10000, 0x10009, 5]]])
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x10008), 0, 1, over.spans, over.kindOf, over.runs)).toBe(1)
+    expect([over.spans.low[0], over.spans.high[0], over.spans.variable[0]]).toEqual([0x10000, 0x10009, 5])
     const cases: Array<[string, (s: ReturnType<typeof state>) => void, number]> = [
       ['a block of no variable: a gap is looked for instead', () => {}, 0x20008],
-      ['inside the frames: a local may hold it', (s) => ((s.spans.state[MapState.framesLow] = 0x10000), (s.spans.state[MapState.framesHigh] = 0x10009)), 0x10008],
+      ['a frame whose locals the table does not hold', (s) => withFrames(s, [[[0x10000, 0x10009, 5]]]).spans.frames.set([9], FrameTable.first), 0x10008],
+      ['more frames than the table holds', (s) => withFrames(s, [[[0x10000, 0x10009, 5]]]).spans.state.set([2], MapState.framesDepth), 0x10008],
       ['another thread than the map is in', (s) => (s.spans.state[MapState.thread] = 1), 0x10008],
       ['blocks the arrays do not hold', (s) => (s.spans.state[MapState.heapCount] = 5), 0x10008],
       ['NaN', () => {}, NaN]
@@ -213,6 +248,10 @@ describe('the native attribution loop', () => {
     none.spans.state[MapState.heapCount] = 0
     expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x10008), 0, 1, none.spans, none.kindOf, none.runs)).toBe(1)
     expect([none.spans.low[0], none.spans.high[0], none.spans.variable[0]]).toEqual([-Infinity, 0x30000, 0])
+    // Between the frame's locals: unknown, the gap between them.
+    const slots = heap(state())
+    expect(countAnswered(Uint32Array.of(0), Float64Array.of(0x30180), 0, 1, slots.spans, slots.kindOf, slots.runs)).toBe(1)
+    expect([slots.spans.low[0], slots.spans.high[0], slots.spans.variable[0]]).toEqual([0x30100, 0x30200, 0])
     // The access's own thread counts, not the previous one's.
     const threads = heap(state())
     threads.spans.state[MapState.thread] = 2
@@ -234,10 +273,16 @@ describe('the native attribution loop', () => {
     // Outside every block, the frames and the globals, one thread: counted, the gap around it the span.
     expect(at(() => {}, 0x7fff0000)).toEqual({ stopped: 2, count: 2, span: [0x10040, Infinity] })
     expect(at(() => {}, 0x10040)).toEqual({ stopped: 2, count: 2, span: [0x10040, Infinity] })
-    // A global may hold it, a local may, another thread's local may: left to the correlator.
+    // Inside the frames' hull but in none of their locals: counted, the gap between them the span.
+    const frames = (s: ReturnType<typeof state>) =>
+      withFrames(s, [
+        [[0x7ff00000, 0x7ff00010, 7]],
+        [[0x7fff8000, 0x7fff8010, 8]]
+      ])
+    expect(at(frames, 0x7fff0000)).toEqual({ stopped: 2, count: 2, span: [0x7ff00010, 0x7fff8000] })
+    // A global may hold it, another thread's local may: left to the correlator.
     const left: Array<[string, (s: ReturnType<typeof state>) => void]> = [
       ['inside the globals', (s) => ((s.spans.state[MapState.globalsLow] = 0x7ff00000), (s.spans.state[MapState.globalsHigh] = 0x80000000))],
-      ['inside the frames', (s) => ((s.spans.state[MapState.framesLow] = 0x7ff00000), (s.spans.state[MapState.framesHigh] = 0x80000000))],
       ['another thread has frames', (s) => (s.spans.state[MapState.otherFrames] = 1)]
     ]
     for (const [why, change] of left) expect(at(change, 0x7fff0000), why).toEqual({ stopped: 0, count: 0, span: [0x8000, 0x9000] })
@@ -249,19 +294,28 @@ describe('the native attribution loop', () => {
     expect(cells(counts)).toEqual([[0, 3, 1, 10]])
   })
 
-  it('stores the gap around an unknown address as AddressMap.resolveAt does (freed blocks, globals, frames)', () => {
-    let stored = 0
-    /** Each address through the map (point 2k) and through the loop (point 2k + 1, a first access: it stops after the search): the same span, if the loop stores one. */
+  it('answers as AddressMap.resolveAt does, and stores the same span (freed blocks, globals, frames and their locals)', () => {
+    let answered = 0
+    /**
+     * Each address through the map (point 2k) and through the loop (point 2k + 1, whose run of a
+     * variable no range has ends there, so the loop goes on when it answers): the same answer,
+     * and the same span stored (or none), where the loop answers.
+     */
     const compare = (map: AddressMap, addresses: number[]) => {
       const loop = new NativeAttribution()
-      const runs = { variable: new Int32Array(1024).fill(-1), kind: new Uint8Array(1024), count: new Float64Array(1024) }
+      const runs = { variable: new Int32Array(1024).fill(999), kind: new Uint8Array(1024), count: new Float64Array(1024).fill(1) }
+      const out = new Int32Array(1)
       addresses.forEach((address, k) => {
-        map.resolveAt(2 * k, address)
+        const v = map.resolveAt(2 * k, address)
         const spans = map.spans()
-        expect(loop.countAnswered(Uint32Array.of(2 * k + 1), Float64Array.of(address), Uint16Array.of(0), new Int32Array(1), 0, 1, spans, new Uint8Array(1024), runs, new PointCounts())).toBe(0)
-        if (spans.epochs[2 * k + 1] === 0) return // left to the correlator (a global or a local may hold it), or no gap
-        stored++
-        expect([spans.low[2 * k + 1], spans.high[2 * k + 1], spans.variable[2 * k + 1]], `at ${address}`).toEqual([spans.low[2 * k], spans.high[2 * k], spans.variable[2 * k]])
+        const span = (p: number) => [spans.epochs[p], spans.low[p], spans.high[p], spans.variable[p]]
+        if (loop.countAnswered(Uint32Array.of(2 * k + 1), Float64Array.of(address), Uint16Array.of(0), out, 0, 1, spans, new Uint8Array(1024), runs, new PointCounts()) === 0) {
+          expect(spans.epochs[2 * k + 1] ?? 0, `at ${address}`).toBe(0) // left to the correlator (a global may hold it; a point beyond the arrays)
+          return
+        }
+        answered++
+        expect(out[0], `at ${address}`).toBe(v)
+        expect(span(2 * k + 1), `at ${address}`).toEqual(span(2 * k))
       })
     }
     // Twenty blocks of 16 bytes, the middle eighteen freed: the gaps end at the tombstones nextLive
@@ -277,21 +331,22 @@ describe('the native attribution loop', () => {
         // Mostly whole addresses (a fraction: where resolveAt finds no gap next to a range).
         fc.array(fc.tuple(fc.nat(260), fc.constantFrom(0, 8, 8, 15.5)), { minLength: 1, maxLength: 20 }),
         fc.boolean(),
-        fc.boolean(),
-        (blocks, addresses, withGlobals, withFrame) => {
-          // Addresses in units of 16: blocks in [0, 203), a global at 240, a frame's local at 249.
+        // Up to three frames (CFAs 262, 258 and 254), each with locals up to 64 bytes below its CFA (scopes may share a slot).
+        fc.array(fc.array(fc.record({ offset: fc.integer({ min: -64, max: -1 }), size: fc.integer({ min: 1, max: 16 }) }), { minLength: 1, maxLength: 4 }), { maxLength: 3 }),
+        (blocks, addresses, withGlobals, frames) => {
+          // Addresses in units of 16: blocks in [0, 203), a global at 240, frames in [250, 262).
           const map = new AddressMap()
           if (withGlobals) map.setGlobals([{ start: 240 * 16, end: 242 * 16, variable: 9 }])
           for (const b of blocks) map.alloc(b.start * 16, b.size * 16, 3)
           // Mostly freed: runs of tombstones.
           for (const b of blocks) if (b.freed < 7) map.free(b.start * 16)
-          if (withFrame) map.enterFrame(250 * 16, [{ offset: -16, size: 8, variable: 7 }])
+          frames.forEach((locals, d) => map.enterFrame((262 - 4 * d) * 16, locals.map((l, k) => ({ ...l, variable: 10 + 4 * d + k }))))
           compare(map, addresses.map(([a, offset]) => a * 16 + offset))
         }
       ),
       { numRuns: 300 }
     )
-    expect(stored).toBeGreaterThan(1000)
+    expect(answered).toBeGreaterThan(1000)
   })
 
   it('closes a run that ends into its point, variable and kind, and begins the next, as Correlator.count does', () => {

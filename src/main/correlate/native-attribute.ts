@@ -7,9 +7,10 @@
  * and looking up thirteen arguments per call cost more than the loop. A span from an earlier
  * epoch that none of the changes logged since touched is brought up to date there
  * (AddressMap.untouched). An access its point's span does not answer is searched there too
- * when the map's last answer or a heap block holds it and no local of the thread's frames can
- * (MapState), or when nothing can (unknown, the gap around it the point's span): a point
- * walking a C++ map's nodes meets a new block at almost every step.
+ * when the map's last answer, a local of the thread's frames (FrameTable) or a heap block
+ * holds it (MapState), or when nothing can (unknown, the gap around it the point's span): a
+ * point walking a C++ map's nodes meets a new block at almost every step, and a program's
+ * untraced functions' stack slots lie between its traced frames' locals.
  */
 import { StrideError } from '../../shared/errors'
 import { nativeCore } from '../native/core'
@@ -17,7 +18,7 @@ import type { Spans } from './address-map'
 import type { PointCounts } from './point-counts'
 
 type Bound = object
-type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array, Int32Array, Uint32Array, Int32Array, Uint8Array, Float64Array, Float64Array]
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array, Int32Array, Uint32Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Float64Array]
 type AttributeExports = {
   traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
   traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
@@ -63,7 +64,7 @@ export class NativeAttribution {
 
   /**
    * Counts accesses from..to-1 (of threads[from..to-1]) into their points' runs while spans,
-   * the map's last answer, its heap blocks or a gap answer them, each one's variable into
+   * the map's last answer, the thread's locals, its heap blocks or a gap answer them, each one's variable into
    * accessVariable[i], a run that ends closed into `counts` (a point's first run is the
    * correlator's); returns where it stopped. A point's span found there is stored as
    * AddressMap.resolveAt would store it.
@@ -90,6 +91,8 @@ export class NativeAttribution {
       b.heapEnd !== spans.heapEnd ||
       b.heapVariable !== spans.heapVariable ||
       b.state !== spans.state ||
+      b.frames !== spans.frames ||
+      b.locals !== spans.locals ||
       b.countSlots !== counts.slots ||
       b.countPoint !== counts.point ||
       b.countVariable !== counts.variable ||
@@ -101,8 +104,8 @@ export class NativeAttribution {
   }
 
   private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, spans: Spans, kindOf: Uint8Array, runs: Runs, counts: PointCounts): void {
-    const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state } = spans
-    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable, counts.slots, counts.point, counts.variable, counts.kind, counts.count, counts.used)
-    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, countSlots: counts.slots, countPoint: counts.point, countVariable: counts.variable, countKind: counts.kind, countCount: counts.count }
+    const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, frames, locals } = spans
+    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable, counts.slots, counts.point, counts.variable, counts.kind, counts.count, counts.used, frames, locals)
+    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, frames, locals, countSlots: counts.slots, countPoint: counts.point, countVariable: counts.variable, countKind: counts.kind, countCount: counts.count }
   }
 }

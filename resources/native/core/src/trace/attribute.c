@@ -10,13 +10,14 @@
  * the current epoch here, as AddressMap.untouched does (a heap-heavy program changes the map
  * every few dozen accesses, mostly far from the spans its loops walk).
  * An access its point's span does not answer is looked up here as AddressMap.resolve would,
- * as far as resolve's first steps go: the map's last answer, then (when no local of the
- * thread's frames can hold the address) its heap blocks, then, in none of them and where no
- * global and no other thread's frame can hold it, unknown with the gap around it. Found, the
- * point's span becomes that range or gap as resolveAt stores it; anything else (a local, a
- * global, another thread's frame) stops the loop for the JavaScript side. A C++ program's
- * points walk map nodes and strings: a new block at almost every step, and a run that ends at
- * almost every one (jsoncpp: 7 M of 17 M stops, before runs were closed here). */
+ * as far as resolve's first steps go: the map's last answer, the locals of the thread's
+ * frames, its heap blocks, then, in none of them and where no global and no other thread's
+ * frame can hold it, unknown with the gap around it. Found, the point's span becomes that
+ * range or gap as resolveAt stores it; anything else (a global, another thread's frame) stops
+ * the loop for the JavaScript side. A C++ program's points walk map nodes and strings (a new
+ * block at almost every step, and a run that ends at almost every one) and the stack slots of
+ * untraced functions between its traced frames' locals: jsoncpp's 16.7 M stops were 7 M runs
+ * that ended and 8 M addresses inside the frames' hull. */
 #pragma GCC optimize("strict-aliasing")
 #include "../addon.h"
 #include <math.h>
@@ -30,15 +31,19 @@
  *   traceAttributeBind(binding|null, points, addresses, spanEpoch, spanLow, spanHigh,
  *                      spanVariable, kindOf, runVar, runKind, runCount, changeLow, changeHigh,
  *                      threads, heapStart, heapEnd, heapVariable, state, accessVariable,
- *                      countSlots, countPoint, countVariable, countKind, countCount, countUsed) -> binding
+ *                      countSlots, countPoint, countVariable, countKind, countCount, countUsed,
+ *                      frames, locals) -> binding
  *   traceAttributeRun(binding, from, to, epoch) -> the index it stopped at
  * The binding holds references to the arrays (they stay alive, and an ArrayBuffer's memory
  * does not move; none of them is ever transferred to another thread, which would detach it);
  * the caller binds again whenever one of them is replaced (grown, or another batch). */
-#define ARRAYS 24
+#define ARRAYS 26
 
 /* The slots of the map's state array (MapState in src/main/correlate/address-map.ts). */
-enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, GLOBALS_LOW, GLOBALS_HIGH, OTHER_FRAMES, STATE_SLOTS = 10 };
+enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, GLOBALS_LOW, GLOBALS_HIGH, OTHER_FRAMES, FRAMES_DEPTH, STATE_SLOTS = 11 };
+/* A row of the thread's frames and of their locals (FrameTable and LocalTable there). */
+enum { FRAME_LOW, FRAME_HIGH, FRAME_OWN_LOW, FRAME_OWN_HIGH, FRAME_FIRST, FRAME_COUNT, FRAME_FIELDS };
+enum { LOCAL_START, LOCAL_END, LOCAL_VARIABLE, LOCAL_FIELDS };
 
 /* search(): the loop stops here (JavaScript takes the access). */
 #define STOP (-2)
@@ -79,6 +84,9 @@ typedef struct {
   double *count_count;
   double *count_used;
   size_t count_cells;
+  /* The current thread's frames, outermost first (state[FRAMES_DEPTH] of them), and their locals. */
+  const double *frames, *locals;
+  size_t frame_rows, local_rows;
 } AttributeBinding;
 
 static const napi_type_tag BINDING_TAG = {0x5374726964654174ull, 0x7472696275746542ull};
@@ -88,7 +96,7 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   if (!stride_args(env, info, ARRAYS + 1, argv)) return NULL;
   size_t n_points, n_addresses, n_epoch, n_low, n_high, n_variable, n_kind, n_run_var, n_run_kind, n_run_count, n_change_low, n_change_high;
   size_t n_threads, n_heap_start, n_heap_end, n_heap_variable, n_state, n_access_variable;
-  size_t n_slots, n_count_point, n_count_variable, n_count_kind, n_count_count, n_count_used;
+  size_t n_slots, n_count_point, n_count_variable, n_count_kind, n_count_count, n_count_used, n_frames, n_locals;
   const uint32_t *points = stride_typed_array(env, argv[1], napi_uint32_array, &n_points, "points");
   const double *addresses = points ? stride_typed_array(env, argv[2], napi_float64_array, &n_addresses, "addresses") : NULL;
   double *span_epoch = addresses ? stride_typed_array(env, argv[3], napi_float64_array, &n_epoch, "spanEpoch") : NULL;
@@ -113,8 +121,10 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   uint8_t *count_kind = count_variable ? stride_typed_array(env, argv[22], napi_uint8_array, &n_count_kind, "countKind") : NULL;
   double *count_count = count_kind ? stride_typed_array(env, argv[23], napi_float64_array, &n_count_count, "countCount") : NULL;
   double *count_used = count_count ? stride_typed_array(env, argv[24], napi_float64_array, &n_count_used, "countUsed") : NULL;
-  if (!count_used) return NULL;
-  if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 10 slots");
+  const double *frames = count_used ? stride_typed_array(env, argv[25], napi_float64_array, &n_frames, "frames") : NULL;
+  const double *locals = frames ? stride_typed_array(env, argv[26], napi_float64_array, &n_locals, "locals") : NULL;
+  if (!locals) return NULL;
+  if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 11 slots");
   if (n_change_low != n_change_high || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
     return stride_throw(env, "traceAttributeBind: changeLow and changeHigh must be of one power-of-two length");
   if (n_slots < 2 || n_slots > ((size_t)1 << 31) || (n_slots & (n_slots - 1)) != 0 || n_count_used < 1)
@@ -170,6 +180,10 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   if (n_count_kind < cells) cells = n_count_kind;
   if (n_count_count < cells) cells = n_count_count;
   b->count_cells = cells;
+  b->frames = frames;
+  b->locals = locals;
+  b->frame_rows = n_frames / FRAME_FIELDS;
+  b->local_rows = n_locals / LOCAL_FIELDS;
   return out;
 }
 
@@ -186,8 +200,41 @@ static bool untouched(AttributeBinding *b, uint32_t p, double epoch) {
   return true;
 }
 
-/* AddressMap.gapAround for an unknown address `a` that lies in no heap block, outside the
- * globals' hull and outside the current thread's frames' hull, with no other thread's frames;
+/* Frame f's locals (LocalTable rows), or NULL when the table does not hold them. */
+static const double *frame_locals(AttributeBinding *b, const double *f) {
+  double first = f[FRAME_FIRST], count = f[FRAME_COUNT];
+  if (!(first >= 0 && count >= 0 && first + count <= (double)b->local_rows)) return NULL;
+  return b->locals + (size_t)first * LOCAL_FIELDS;
+}
+
+/* resolve()'s walk of the thread's frames, innermost first (outside a frame's hull, over the
+ * frames below it too, none holds `a`), each one's locals searched as findIn does: 1 with the
+ * local's range and variable, 0 when none holds `a`, -1 when the table cannot say. */
+static int find_local(AttributeBinding *b, double a, double *low, double *high, int32_t *v) {
+  double depth = b->state[FRAMES_DEPTH];
+  if (!(depth >= 0 && depth <= (double)b->frame_rows)) return -1;
+  for (size_t d = (size_t)depth; d-- > 0;) {
+    const double *f = b->frames + d * FRAME_FIELDS;
+    if (a < f[FRAME_LOW] || a >= f[FRAME_HIGH]) break;
+    const double *l = frame_locals(b, f);
+    if (!l) return -1;
+    ptrdiff_t lo = 0, hi = (ptrdiff_t)f[FRAME_COUNT] - 1;
+    while (lo <= hi) {
+      ptrdiff_t mid = (lo + hi) >> 1;
+      const double *r = l + mid * LOCAL_FIELDS;
+      if (a < r[LOCAL_START]) hi = mid - 1;
+      else if (a >= r[LOCAL_END]) lo = mid + 1;
+      else {
+        *low = r[LOCAL_START], *high = r[LOCAL_END], *v = (int32_t)r[LOCAL_VARIABLE];
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* AddressMap.gapAround for an unknown address `a` that lies in no heap block, in no local of
+ * the current thread's frames and outside the globals' hull, with no other thread's frames;
  * `lo` is the first slot whose end is above it. Stored as point p's span when it holds `a`, as
  * resolveAt stores it: the point's next accesses to untracked memory (a C++ program's stack
  * slots of untraced functions) are then answered by the span, until a change touches it (the
@@ -214,11 +261,35 @@ static void gap(AttributeBinding *b, uint32_t p, double a, size_t lo, size_t cou
     if (st[GLOBALS_LOW] < high) high = st[GLOBALS_LOW];
   } else if (st[GLOBALS_HIGH] > low)
     low = st[GLOBALS_HIGH];
-  /* The innermost frame's hull covers the thread's locals (none: an empty hull bounds nothing). */
-  if (a < st[FRAMES_LOW]) {
-    if (st[FRAMES_LOW] < high) high = st[FRAMES_LOW];
-  } else if (st[FRAMES_HIGH] > low)
-    low = st[FRAMES_HIGH];
+  /* The thread's frames, innermost first: outside a frame's hull (over the frames below it too)
+   * that hull bounds the gap and ends the walk; inside it, the frame's own hull, or inside that
+   * each of its locals (scopes may share a slot: all of them). */
+  double depth = st[FRAMES_DEPTH];
+  if (!(depth >= 0 && depth <= (double)b->frame_rows)) return;
+  for (size_t d = (size_t)depth; d-- > 0;) {
+    const double *f = b->frames + d * FRAME_FIELDS;
+    if (a < f[FRAME_LOW]) {
+      if (f[FRAME_LOW] < high) high = f[FRAME_LOW];
+      break;
+    }
+    if (a >= f[FRAME_HIGH]) {
+      if (f[FRAME_HIGH] > low) low = f[FRAME_HIGH];
+      break;
+    }
+    if (a < f[FRAME_OWN_LOW]) {
+      if (f[FRAME_OWN_LOW] < high) high = f[FRAME_OWN_LOW];
+    } else if (a >= f[FRAME_OWN_HIGH]) {
+      if (f[FRAME_OWN_HIGH] > low) low = f[FRAME_OWN_HIGH];
+    } else {
+      const double *l = frame_locals(b, f);
+      if (!l) return;
+      for (size_t k = 0; k < (size_t)f[FRAME_COUNT]; k++, l += LOCAL_FIELDS)
+        if (l[LOCAL_START] > a) {
+          if (l[LOCAL_START] < high) high = l[LOCAL_START];
+        } else if (l[LOCAL_END] > low)
+          low = l[LOCAL_END];
+    }
+  }
   if (!(low <= a && a < high)) return;
   b->span_epoch[p] = epoch;
   b->low[p] = low;
@@ -228,9 +299,9 @@ static void gap(AttributeBinding *b, uint32_t p, double a, size_t lo, size_t cou
 
 /* AddressMap.resolve for point p's access at `a` in `thread`, as far as it goes here, and
  * resolveAt's span: the answer's variable, or STOP where a later step would be needed
- * (JavaScript takes it from there). The map's last answer, then (when no local of the thread's
- * frames can hold the address) its heap blocks; found, the point's span becomes that range as
- * resolveAt stores it. Else, when no global can hold the address either (outside their hull)
+ * (JavaScript takes it from there). The map's last answer, then the locals of the thread's
+ * frames, then its heap blocks; found, the point's span becomes that range as resolveAt
+ * stores it. Else, when no global can hold the address either (outside their hull)
  * and no other thread has frames, it is in no range: unknown, as resolve() would answer, and
  * the gap around it the point's span (gap()). A C++ program's whole-program trace met such
  * addresses (its untracked stack slots: spills, return addresses, library frames) at 42 M of
@@ -245,26 +316,29 @@ static int32_t search(AttributeBinding *b, uint32_t p, double a, uint16_t thread
     v = (int32_t)st[LAST_VARIABLE];
   } else {
     /* resolve() looks in the thread's frames before the heap. */
-    if (a >= st[FRAMES_LOW] && a < st[FRAMES_HIGH]) return STOP;
-    double count = st[HEAP_COUNT];
-    if (!(count >= 0 && count <= (double)b->heap)) return STOP;
-    const double *start = b->heap_start, *end = b->heap_end;
-    size_t lo = 0, hi = (size_t)count;
-    /* Above the last block (the ends are sorted): a stack address, mostly; no search. */
-    if (hi > 0 && a >= end[hi - 1]) lo = hi;
-    while (lo < hi) { /* the first block whose end is above a */
-      size_t mid = (lo + hi) >> 1;
-      if (end[mid] <= a) lo = mid + 1;
-      else hi = mid;
+    int in_frame = a >= st[FRAMES_LOW] && a < st[FRAMES_HIGH] ? find_local(b, a, &low, &high, &v) : 0;
+    if (in_frame < 0) return STOP;
+    if (!in_frame) {
+      double count = st[HEAP_COUNT];
+      if (!(count >= 0 && count <= (double)b->heap)) return STOP;
+      const double *start = b->heap_start, *end = b->heap_end;
+      size_t lo = 0, hi = (size_t)count;
+      /* Above the last block (the ends are sorted): a stack address, mostly; no search. */
+      if (hi > 0 && a >= end[hi - 1]) lo = hi;
+      while (lo < hi) { /* the first block whose end is above a */
+        size_t mid = (lo + hi) >> 1;
+        if (end[mid] <= a) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == (size_t)count || !(start[lo] <= a)) {
+        /* In no block: then the globals, then other threads' frames, else unknown. */
+        if ((a >= st[GLOBALS_LOW] && a < st[GLOBALS_HIGH]) || st[OTHER_FRAMES] != 0) return STOP;
+        gap(b, p, a, lo, (size_t)count, epoch);
+        return 0;
+      }
+      low = start[lo], high = end[lo];
+      v = b->heap_variable[lo];
     }
-    if (lo == (size_t)count || !(start[lo] <= a)) {
-      /* In no block: then the globals, then other threads' frames, else unknown. */
-      if ((a >= st[GLOBALS_LOW] && a < st[GLOBALS_HIGH]) || st[OTHER_FRAMES] != 0) return STOP;
-      gap(b, p, a, lo, (size_t)count, epoch);
-      return 0;
-    }
-    low = start[lo], high = end[lo];
-    v = b->heap_variable[lo];
     st[LAST_START] = low, st[LAST_END] = high, st[LAST_VARIABLE] = v;
   }
   /* UNKNOWN_VARIABLE: resolveAt would look for a gap instead. */
