@@ -43,17 +43,30 @@ export interface Spans {
   heapVariable: Int32Array
   /** What else resolve() reads first, shared with the native loop: see MapState. */
   state: Float64Array
+  /** The current thread's frames (state[MapState.framesDepth] of them) and their locals: see FrameTable. */
+  frames: Float64Array
+  locals: Float64Array
 }
 
 /**
  * Slots of Spans.state. The last range that answered (empty: start Infinity, end -Infinity),
  * the hull of the current thread's frames' locals (an address outside it is in none of them)
- * and that thread, the globals' hull, and whether another thread has frames: with these and
- * the heap blocks the native loop answers an address the way resolve() would when the last
- * answer or a heap block holds it, or when nothing can (outside the frames' and the globals'
- * hulls, in no block, one thread: unknown), and leaves the rest here.
+ * and that thread, the globals' hull, whether another thread has frames, and how deep the
+ * current thread's stack is: with these, its frames (FrameTable) and the heap blocks the native
+ * loop answers an address the way resolve() would when the last answer, a local of the thread
+ * or a heap block holds it, or when nothing can (in no range, outside the globals' hull, one
+ * thread: unknown), and leaves the rest (a global, another thread's local) here.
  */
-export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, globalsLow: 7, globalsHigh: 8, otherFrames: 9, length: 10 } as const
+export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, globalsLow: 7, globalsHigh: 8, otherFrames: 9, framesDepth: 10, length: 11 } as const
+
+/**
+ * The current thread's frames as the native loop reads them, outermost first: per frame
+ * FrameTable.fields numbers in Spans.frames (its hull over the frames below, its own hull, and
+ * where its locals are: `count` of them from `first` in Spans.locals, LocalTable.fields numbers
+ * each, sorted by start as Frame.ranges).
+ */
+export const FrameTable = { low: 0, high: 1, ownLow: 2, ownHigh: 3, first: 4, count: 5, fields: 6 } as const
+export const LocalTable = { start: 0, end: 1, variable: 2, fields: 3 } as const
 
 export interface FrameLocal {
   /** Offset from the CFA (DW_OP_fbreg with a call-frame-CFA frame base). */
@@ -147,6 +160,10 @@ export class AddressMap {
   private spanLow = new Float64Array(0)
   private spanHigh = new Float64Array(0)
   private spanVariable = new Int32Array(0)
+  /** FrameTable and LocalTable of the current thread's frames, and the Frame each row was written from. */
+  private frameTable = new Float64Array(64 * FrameTable.fields)
+  private localTable = new Float64Array(256 * LocalTable.fields)
+  private readonly tabled: Frame[] = []
   private readonly view: Spans = {
     epoch: 0,
     epochs: this.spanEpoch,
@@ -158,7 +175,9 @@ export class AddressMap {
     heapStart: this.heap.start,
     heapEnd: this.heap.end,
     heapVariable: this.heap.variable,
-    state: this.state
+    state: this.state,
+    frames: this.frameTable,
+    locals: this.localTable
   }
 
   constructor() {
@@ -330,6 +349,43 @@ export class AddressMap {
           break
         }
     this.state[MapState.otherFrames] = other
+    this.tableFrames()
+  }
+
+  /**
+   * FrameTable brought up to the current thread's frames: rewritten from the first frame that
+   * differs (a push or a pop rewrites one row or none; a switch of threads, all of them).
+   */
+  private tableFrames(): void {
+    const frames = this.frames
+    const tabled = this.tabled
+    const F = FrameTable.fields
+    const L = LocalTable.fields
+    let d = Math.min(frames.length, tabled.length)
+    while (d > 0 && tabled[d - 1] !== frames[d - 1]) d--
+    let first = d > 0 ? this.frameTable[(d - 1) * F + FrameTable.first]! + this.frameTable[(d - 1) * F + FrameTable.count]! : 0
+    for (; d < frames.length; d++) {
+      const f = frames[d]!
+      if ((d + 1) * F > this.frameTable.length) this.frameTable = grownFor(this.frameTable, (d + 1) * F - 1)
+      if ((first + f.ranges.length) * L > this.localTable.length) this.localTable = grownFor(this.localTable, (first + f.ranges.length) * L - 1)
+      const t = this.frameTable
+      t[d * F + FrameTable.low] = f.low
+      t[d * F + FrameTable.high] = f.high
+      t[d * F + FrameTable.ownLow] = f.ownLow
+      t[d * F + FrameTable.ownHigh] = f.ownHigh
+      t[d * F + FrameTable.first] = first
+      t[d * F + FrameTable.count] = f.ranges.length
+      const l = this.localTable
+      for (const r of f.ranges) {
+        l[first * L + LocalTable.start] = r.start
+        l[first * L + LocalTable.end] = r.end
+        l[first * L + LocalTable.variable] = r.variable
+        first++
+      }
+      tabled[d] = f
+    }
+    tabled.length = frames.length
+    this.state[MapState.framesDepth] = frames.length
   }
 
   /** Whether the point's span, from an earlier epoch, was touched by none of the changes since (then it is current again). */
@@ -362,6 +418,8 @@ export class AddressMap {
     v.heapStart = this.heap.start
     v.heapEnd = this.heap.end
     v.heapVariable = this.heap.variable
+    v.frames = this.frameTable
+    v.locals = this.localTable
     return v
   }
 

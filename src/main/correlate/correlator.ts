@@ -11,6 +11,7 @@ import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb
 import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
 import { grownFor } from '../typed-arrays'
 import { NativeAttribution, type Runs } from './native-attribute'
+import { PointCounts } from './point-counts'
 
 export type VariableKind = 'global' | 'stack' | 'heap' | 'unknown'
 
@@ -51,6 +52,7 @@ export class Correlator {
   private readonly contexts = new Map<string, number>()
   /** Runtime entry pc -> the frame's locals with their variable ids. */
   private readonly entries = new Map<number, FrameLocal[]>()
+  /** Per point, in the order of their first accesses; filled from `counts` by finish(). */
   private readonly histograms = new Map<number, Map<number, number>>()
   /**
    * Per point, its current run of accesses of one kind to one variable, not yet added to its
@@ -59,6 +61,8 @@ export class Correlator {
    * variables in the order they were first touched, as if counted one by one.
    */
   private readonly runs: Runs = { variable: new Int32Array(0), kind: new Uint8Array(0), count: new Float64Array(0) }
+  /** The closed runs' accesses per point, variable and kind (the native loop closes runs into it too). */
+  private readonly counts = new PointCounts()
   private lastStore = -1
   private loaded = false
   private readonly placedLibraries = new Set<string>()
@@ -192,7 +196,7 @@ export class Correlator {
     // The native loop counts the accesses whose point's span and run go on; each one it stops
     // at (a search of the map, a run closed, a new point) is handled here, then it goes on.
     for (let i = from; i < to; i++) {
-      i = this.attribution.countAnswered(points, addresses, threads, accessVariable, i, to, map.spans(), kindOf, this.runs)
+      i = this.attribution.countAnswered(points, addresses, threads, accessVariable, i, to, map.spans(), kindOf, this.runs, this.counts)
       if (i === to) break
       map.setThread(threads[i]!)
       const point = points[i]!
@@ -228,17 +232,7 @@ export class Correlator {
     const runs = this.runs
     const v = runs.variable[point]!
     if (v < 0) return
-    const n = runs.count[point]!
-    const h = this.histograms.get(point)!
-    h.set(v, (h.get(v) ?? 0) + n)
-    const rec = this.variables[v]!
-    const kind = runs.kind[point]!
-    if (kind === KIND_READ) rec.reads += n
-    else if (kind === KIND_WRITE) rec.writes += n
-    else {
-      rec.reads += n
-      rec.writes += n
-    }
+    this.counts.add(point, v, runs.kind[point]!, runs.count[point]!)
     runs.variable[point] = -1
   }
 
@@ -345,6 +339,19 @@ export class Correlator {
   finish(): { variables: VariableRecord[]; histograms: Map<number, Map<number, number>> } {
     if (this.pending) this.applyPending()
     for (let point = 0; point < this.runs.variable.length; point++) this.closeRun(point)
+    // In the order the cells were made: each histogram gets its variables in the order their
+    // runs were first closed, as when every close went straight into it.
+    this.counts.drain((point, v, kind, n) => {
+      const h = this.histograms.get(point)!
+      h.set(v, (h.get(v) ?? 0) + n)
+      const rec = this.variables[v]!
+      if (kind === KIND_READ) rec.reads += n
+      else if (kind === KIND_WRITE) rec.writes += n
+      else {
+        rec.reads += n
+        rec.writes += n
+      }
+    })
     return { variables: this.variables, histograms: this.histograms }
   }
 }

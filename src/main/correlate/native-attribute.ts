@@ -1,21 +1,24 @@
 /**
  * The correlator's per-access loop in the native core (resources/native/core/src/trace/
- * attribute.c): the accesses that a point's remembered span and its current run answer are
- * counted there; the loop stops at the first that is not, for the correlator to handle. The
- * arrays are bound once and bound again only when one is replaced (a batch, a grown table):
- * on a heap-heavy program the loop stops at most accesses, and looking up thirteen arguments
- * per call cost more than the loop. A span from an earlier epoch that none of the changes
- * logged since touched is brought up to date there (AddressMap.untouched). An access its
- * point's span does not answer is searched there too when the map's last answer or a heap
- * block holds it and no local of the thread's frames can (MapState): a point walking a
- * C++ map's nodes meets a new block at almost every step, and each stop cost a search here.
+ * attribute.c): the accesses that a point's remembered span answers are counted there into
+ * the point's run, a run that ends closed into PointCounts; the loop stops at the first it
+ * cannot answer, for the correlator to handle. The arrays are bound once and bound again only
+ * when one is replaced (a batch, a grown table): on a heap-heavy program the loop stops often,
+ * and looking up thirteen arguments per call cost more than the loop. A span from an earlier
+ * epoch that none of the changes logged since touched is brought up to date there
+ * (AddressMap.untouched). An access its point's span does not answer is searched there too
+ * when the map's last answer, a local of the thread's frames (FrameTable) or a heap block
+ * holds it (MapState), or when nothing can (unknown, the gap around it the point's span): a
+ * point walking a C++ map's nodes meets a new block at almost every step, and a program's
+ * untraced functions' stack slots lie between its traced frames' locals.
  */
 import { StrideError } from '../../shared/errors'
 import { nativeCore } from '../native/core'
 import type { Spans } from './address-map'
+import type { PointCounts } from './point-counts'
 
 type Bound = object
-type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array]
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array, Int32Array, Uint32Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Float64Array]
 type AttributeExports = {
   traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
   traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
@@ -45,6 +48,11 @@ type BoundArrays = Omit<Spans, 'epoch'> & {
   runVariable: Int32Array
   runKind: Uint8Array
   runCount: Float64Array
+  countSlots: Int32Array
+  countPoint: Uint32Array
+  countVariable: Int32Array
+  countKind: Uint8Array
+  countCount: Float64Array
 }
 
 /** One correlator's loop: its arrays as last bound. */
@@ -56,11 +64,12 @@ export class NativeAttribution {
 
   /**
    * Counts accesses from..to-1 (of threads[from..to-1]) into their points' runs while spans,
-   * the map's last answer or its heap blocks, and runs answer them, each one's variable into
-   * accessVariable[i]; returns where it stopped. A point's span found there is stored as
+   * the map's last answer, the thread's locals, its heap blocks or a gap answer them, each one's variable into
+   * accessVariable[i], a run that ends closed into `counts` (a point's first run is the
+   * correlator's); returns where it stopped. A point's span found there is stored as
    * AddressMap.resolveAt would store it.
    */
-  countAnswered(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs): number {
+  countAnswered(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, from: number, to: number, spans: Spans, kindOf: Uint8Array, runs: Runs, counts: PointCounts): number {
     const b = this.bound
     if (
       b === null ||
@@ -81,15 +90,22 @@ export class NativeAttribution {
       b.heapStart !== spans.heapStart ||
       b.heapEnd !== spans.heapEnd ||
       b.heapVariable !== spans.heapVariable ||
-      b.state !== spans.state
+      b.state !== spans.state ||
+      b.frames !== spans.frames ||
+      b.locals !== spans.locals ||
+      b.countSlots !== counts.slots ||
+      b.countPoint !== counts.point ||
+      b.countVariable !== counts.variable ||
+      b.countKind !== counts.kind ||
+      b.countCount !== counts.count
     )
-      this.bind(points, addresses, threads, accessVariable, spans, kindOf, runs)
+      this.bind(points, addresses, threads, accessVariable, spans, kindOf, runs, counts)
     return this.native.traceAttributeRun(this.binding!, from, to, spans.epoch)
   }
 
-  private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, spans: Spans, kindOf: Uint8Array, runs: Runs): void {
-    const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state } = spans
-    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable)
-    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state }
+  private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, spans: Spans, kindOf: Uint8Array, runs: Runs, counts: PointCounts): void {
+    const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, frames, locals } = spans
+    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable, counts.slots, counts.point, counts.variable, counts.kind, counts.count, counts.used, frames, locals)
+    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, frames, locals, countSlots: counts.slots, countPoint: counts.point, countVariable: counts.variable, countKind: counts.kind, countCount: counts.count }
   }
 }

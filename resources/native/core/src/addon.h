@@ -42,7 +42,7 @@ napi_value stride_external(napi_env env, void *data, napi_finalize finalize, con
 /* The typed arrays a binding holds between calls (traceScanBind, traceAttributeBind): references
  * keep them, and so their memory, alive while a loop writes through pointers into them. The
  * hold is the first member of the binding's struct. */
-#define STRIDE_HOLD_MAX 24
+#define STRIDE_HOLD_MAX 32
 typedef struct {
   napi_ref refs[STRIDE_HOLD_MAX];
   int count;
