@@ -533,6 +533,7 @@ export interface MissClasses {
   sets: number
   /** What fed the fully associative shadow: every access (first level) or the previous level's misses. */
   source: string
+  /** The references with misses at the level (one not listed had none). */
   byReference: Record<string, MissClassCount>
 }
 

@@ -19,9 +19,12 @@ describe('groupCause', () => {
     expect(groupCause(['y'], classes)?.cause).toBe('capacity')
     expect(groupCause(['x', 'y'], classes)?.cause).toBe('mixed')
   })
-  it('says nothing without classes, for a reference they do not cover, or without misses', () => {
+  it('says nothing without classes, or without misses', () => {
     expect(groupCause(['x'], undefined)).toBeNull()
-    expect(groupCause(['x', 'w'], classes)).toBeNull()
     expect(groupCause(['z'], classes)).toBeNull()
+    expect(groupCause(['w'], classes)).toBeNull()
+  })
+  it('counts a reference the classes do not list as one without misses (the advice lists only those with some)', () => {
+    expect(groupCause(['x', 'w'], classes)).toEqual({ cause: 'conflict', conflict: 90, capacity: 0, compulsory: 10 })
   })
 })

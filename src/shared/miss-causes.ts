@@ -19,7 +19,7 @@ export interface GroupCause {
   compulsory: number
 }
 
-/** The dominant cause of the references' misses, or null when the classes do not cover them all or they have none. */
+/** The dominant cause of the references' misses (a reference the classes do not list had none), or null: no classes, or no misses. */
 export function groupCause(references: string[], classes: MissClasses | null | undefined): GroupCause | null {
   if (!classes) return null
   let conflict = 0
@@ -27,7 +27,7 @@ export function groupCause(references: string[], classes: MissClasses | null | u
   let compulsory = 0
   for (const id of references) {
     const c = classes.byReference[id]
-    if (!c) return null
+    if (!c) continue
     conflict += c.conflict
     capacity += c.capacity
     compulsory += c.compulsory

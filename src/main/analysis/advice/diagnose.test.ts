@@ -316,6 +316,13 @@ describe('diagnoseRun', () => {
     expect(advice.items.some((i) => i.diagnosis === 'conflict')).toBe(false)
   })
 
+  it('carries the classes of the references with misses only (the rest had none; most of a whole program)', () => {
+    const advice = diagnoseRun(LISTMULT, { level: 'L1', classes: LISTMULT_CLASSES })
+    expect(Object.keys(advice.classes!.byReference).sort()).toEqual(['a_Read_1', 'b_Read_2', 'c_Write_3', 'pool_Read_6'])
+    expect(advice.classes!.byReference.b_Read_2).toEqual(LISTMULT_CLASSES.byReference.b_Read_2)
+    expect({ ...advice.classes, byReference: {} }).toEqual({ ...LISTMULT_CLASSES, byReference: {} })
+  })
+
   it("says when the rows it names were inferred from strides (a heap block's, no array type)", () => {
     const inferred = { ...LISTMULT, variables: LISTMULT.variables!.map((v) => (v.name === 'b' ? { ...v, kind: 'heap' as const, type: 'double [9216]', dimsFrom: 'strides' as const } : v)) }
     const [first] = diagnoseRun(inferred, { level: 'L1', classes: LISTMULT_CLASSES }).items
