@@ -12,7 +12,7 @@
  * A lock whose pid is no longer alive (a killed Stride) is stale and removed by the next
  * writer. Locks are removed by `release`, and by process exit for any still held.
  */
-import { closeSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs'
+import { closeSync, linkSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { StrideError } from '../../shared/errors'
@@ -80,19 +80,48 @@ function liveHolder(file: string): LockHolder | null {
   return null
 }
 
-function createLock(file: string, command: string): boolean {
+const cannotCreate = (file: string, e: unknown) =>
+  new StrideError(`Cannot create the lock ${file} (${(e as Error).message}); make its folder writable or choose another session file.`, 'permission-denied')
+
+/**
+ * The lock made whole at once: written beside it, then linked into place (a link fails if the
+ * lock exists), so a racing writer never reads an empty lock and always learns who holds it.
+ * Where the file system has no hard links, created empty and then written, as before.
+ */
+function placeLock(file: string, body: string): boolean {
+  const draft = `${file}.${process.pid}.${threadId}.draft`
+  try {
+    writeFileSync(draft, body, { mode: 0o644 })
+  } catch (e) {
+    throw cannotCreate(file, e)
+  }
+  try {
+    linkSync(draft, file)
+    return true
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return false
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw cannotCreate(file, e)
+  } finally {
+    rmSync(draft, { force: true })
+  }
   let fd: number
   try {
     fd = openSync(file, 'wx', 0o644)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw new StrideError(`Cannot create the lock ${file} (${(e as Error).message}); make its folder writable or choose another session file.`, 'permission-denied')
+    throw cannotCreate(file, e)
   }
   try {
-    writeSync(fd, JSON.stringify({ pid: process.pid, command, started: new Date().toISOString() } satisfies LockHolder))
+    writeSync(fd, body)
   } finally {
     closeSync(fd)
   }
+  return true
+}
+
+function createLock(file: string, command: string): boolean {
+  if (!placeLock(file, JSON.stringify({ pid: process.pid, command, started: new Date().toISOString() } satisfies LockHolder))) return false
   held.add(file)
   if (!exitHook) {
     exitHook = true
