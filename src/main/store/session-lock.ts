@@ -2,7 +2,7 @@
  * One writer per session file, enforced across processes and within one (the app's service).
  *
  * A recording (stride trace, the app's trace and attach jobs) holds `SESSION.lock`, created
- * with O_EXCL, for as long as it writes the file: a second recording of the same path is
+ * whole and exclusively (placeLock), for as long as it writes the file: a second recording of the same path is
  * refused at once, naming the holder (pid, command, since when). A simulation that stores
  * runs into a session holds a shared lock, `SESSION.lock.runs.PID.THREAD.N`: any number of those may
  * write runs side by side (SQLite serialises their transactions), never beside a recording,
