@@ -145,12 +145,6 @@ function evictorCycles(facts: RefFacts[], level: string): RefFacts[][] {
 }
 
 /**
- * A cycle of evictors is a conflict only when most of its members' misses are conflict
- * misses (a fully associative cache of the same size would have kept the lines): capacity
- * cycles, streams missing once per line and irregular sweeps evict each other too. The rule
- * is shared with the evictor panel (`shared/miss-causes.ts`).
- */
-/**
  * The classes as the advice carries them: only the references with misses at the level. A
  * whole program's references mostly have none (jsoncpp: 11,411 of 13,023), and listing them
  * was most of the advice's bytes (1.4 of its 1.6 MB), sent to the app and stored with the trace.
@@ -161,6 +155,12 @@ function withMisses(classes: MissClasses): MissClasses {
   return { ...classes, byReference }
 }
 
+/**
+ * A cycle of evictors is a conflict only when most of its members' misses are conflict
+ * misses (a fully associative cache of the same size would have kept the lines): capacity
+ * cycles, streams missing once per line and irregular sweeps evict each other too. The rule
+ * is shared with the evictor panel (`shared/miss-causes.ts`).
+ */
 function isConflictCycle(members: RefFacts[], classes: MissClasses | undefined): boolean {
   return groupCause(members.map((m) => m.ref.id), classes)?.cause === 'conflict'
 }
