@@ -537,7 +537,7 @@ export class SessionWriter {
       }
     }
     // The views derived from the first run (first-views.ts), last: they are keyed by all of the above.
-    writeViews(this.db, views)
+    writeViews(this.db, views, this.identity)
     this.close()
     this.finalPath = this.path
     if (this.recordingPath !== this.path) {

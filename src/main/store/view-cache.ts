@@ -37,29 +37,33 @@ function runStamp(db: Db, run: number): string | null {
   return row ? JSON.stringify([row.created_at, row.config]) : null
 }
 
-function identityOf(db: Db, run: number, body: string): string | null {
-  const recording = staticsIdentity(db)
+/** `recording`: the session's staticsIdentity (a caller storing several views finds it once). */
+function identityOf(db: Db, run: number, body: string, recording: string | null = staticsIdentity(db)): string | null {
   const stamp = runStamp(db, run)
   if (recording === null || stamp === null) return null
   return `${JSON.stringify([recording, stamp, BUILD_IDENTITY])}#${crc32(body).toString(16)}`
 }
 
 /** Stores a view of `run` (inside the caller's transaction, if any); false when the session cannot vouch for one (unfinished, no such run, no table). */
-export function writeView(db: Db, run: number, view: ViewName, key: string, value: unknown): boolean {
+export function writeView(db: Db, run: number, view: ViewName, key: string, value: unknown, recording: string | null = staticsIdentity(db)): boolean {
   if (!hasTable(db, 'view_cache')) return false
   const body = JSON.stringify(value)
-  const identity = identityOf(db, run, body)
+  const identity = identityOf(db, run, body, recording)
   if (identity === null) return false
   db.prepare('INSERT OR REPLACE INTO view_cache (run, view, key, format, identity, body) VALUES (?, ?, ?, ?, ?, ?)').run(run, view, key, VIEW_FORMAT, identity, body)
   return true
 }
 
-/** Stores each view (writeView) in one transaction; a failure stores none and is no error (they are derived). */
-export function writeViews(db: Db, views: readonly StoredView[]): void {
+/**
+ * Stores each view (writeView) in one transaction; a failure stores none and is no error (they
+ * are derived). `recording`: the session's staticsIdentity, when the caller has it.
+ */
+export function writeViews(db: Db, views: readonly StoredView[], recording?: string | null): void {
   if (views.length === 0) return
   try {
     db.transaction(() => {
-      for (const v of views) writeView(db, v.run, v.view, v.key, v.value)
+      const identity = recording === undefined ? staticsIdentity(db) : recording
+      for (const v of views) writeView(db, v.run, v.view, v.key, v.value, identity)
     })()
   } catch {
     // As without them: readers derive them.
