@@ -31,15 +31,14 @@
 //   STRIDE_BENCH_TIMELINE=1   each run's requests after the trace ended (sent → replied, bytes) on stderr
 //   STRIDE_BENCH_CPU_PROF=DIR the server under node --cpu-prof (one .cpuprofile per thread:
 //                             main, task workers, trace workers), written when it stops
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
+import { launchBrowser, startServer } from './web-app.mjs'
 
 const root = join(import.meta.dirname, '..', '..')
-const cli = join(root, 'out', 'main', 'cli.js')
 const args = process.argv.slice(2)
 const N = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
 const wanted = new Set(args)
@@ -129,41 +128,6 @@ function pageProbe(view) {
   new MutationObserver(onDom).observe(document, { childList: true, subtree: true, characterData: true })
 }
 
-function startServer(home, cwd) {
-  const node = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : []
-  // The programs run in the server's folder (the trace inherits it): the corpus's, as bench/corpus.mjs runs them.
-  const child = spawn(process.execPath, [...node, cli, 'serve', '--port', '0'], { cwd, env: { ...process.env, STRIDE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let log = ''
-  child.stdout.setEncoding('utf8').on('data', (d) => (log += d))
-  child.stderr.setEncoding('utf8').on('data', (d) => (log += d))
-  const exited = new Promise((r) => child.once('exit', r))
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`stride serve printed no URL within 60 s: ${log}`)), 60_000)
-    child.stdout.on('data', () => {
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(log)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[0])
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`stride serve exited (${code}) before printing its URL: ${log}`))
-    })
-  })
-  return {
-    url,
-    log: () => log,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGTERM')
-      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-      await exited
-      clearTimeout(killer)
-    }
-  }
-}
-
 class BenchFailure extends Error {}
 
 /** One trace launched from the dialog, then one view opened at its end; the page's marks (ms). */
@@ -233,15 +197,13 @@ const home = join(work, 'home')
 mkdirSync(home)
 if (shots) mkdirSync(shots, { recursive: true })
 if (cpuProf) mkdirSync(cpuProf, { recursive: true })
-const server = startServer(home, cases[0].p.cwd)
+// The programs run in the server's folder (the trace inherits it): the corpus's, as bench/corpus.mjs runs them.
+const server = startServer(home, cases[0].p.cwd, cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [])
 let browser = null
 const results = cases.map(() => ({ advisor: [], objects: [], events: null }))
 try {
   const url = await server.url
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
-  })
+  browser = await launchBrowser()
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
   const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? '+changes' : ''
   console.log(`${new Date().toISOString()}  Stride ${commit}${dirty}  ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}  ${(totalmem() / 2 ** 30).toFixed(0)} GiB  node ${process.version}  ${browser.version()} headless`)

@@ -11,6 +11,7 @@ import { adviceLevel, useAdvice } from './advice-store'
 import { useRecent } from './recent-store'
 import { errorMessage, stride } from './stride'
 import { ReportLoader } from './report-loader'
+import { runStillShown } from '../logic/reopen'
 
 /** Reports by run: whole the first time for a recording, its figures after (report-loader.ts). */
 const reports = new ReportLoader(stride)
@@ -126,11 +127,17 @@ export const useSession = create<SessionState>((set, get) => ({
     const my = ++ticket
     // A what-if reopens the same session at its new run: keep the baseline it is compared with.
     const keep = path === get().path
-    set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
+    // Reopened at the run on screen (a what-if of it ended): that run stays on screen while the
+    // session is read again, and its report stays if the run did (runStillShown).
+    const before = keep && run !== null && run === get().run && get().report && get().reportStatus === 'ready' ? get().info : null
+    if (before) set({ status: 'loading', error: null })
+    else set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
     if (!keep) set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null, added: null, addedReport: null })
     try {
       const info = await stride().openSession({ path })
       if (my !== ticket) return
+      if (runStillShown(before, info, run)) return void set({ info, status: 'ready' })
+      if (before) set({ info: null, report: null, selection: null, reportStatus: 'idle' })
       set({ info, status: 'ready' })
       void useRecent.getState().load()
       const latest = info.runs.length > 0 ? Math.max(...info.runs.map((r) => r.run)) : null
@@ -194,6 +201,10 @@ export const useSession = create<SessionState>((set, get) => ({
   async setBaseline(baseline) {
     const my = ++baselineTicket
     if (!baseline) return void set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null })
+    // The run on screen (a what-if's baseline): its report is here already.
+    const shown = get().report
+    if (shown && baseline.session === get().path && baseline.run === get().run && get().reportStatus === 'ready')
+      return void set({ baseline, baselineReport: shown, baselineStatus: 'ready', baselineError: null })
     set({ baseline, baselineStatus: 'loading', baselineError: null })
     try {
       const report = await reports.load(baseline.session, baseline.run)
