@@ -8,8 +8,6 @@ import type { ApiParsedInput, JobFinished, JobPhase } from '../../shared/api'
 import type { HierarchyConfig } from '../../shared/domain'
 import { JobError, runSimulateWorker, runTraceWorker, warmTraceWorker, type WorkerHandle } from '../workers/run-worker'
 import { rememberSession } from './recent-sessions'
-import { openSessionDb } from '../store/session-reader'
-import { setRunParent } from '../store/runs'
 import { ApiEventChannel } from './event-channel'
 import { ReadyReports } from './ready-reports'
 import type { SessionLock } from '../store/session-lock'
@@ -153,10 +151,11 @@ export class JobManager extends ApiEventChannel {
 
   private async runSimulate(job: Job, session: string, config: HierarchyConfig, stopReason: JobFinished['stopReason'], partial: boolean, message: string | null, parent: number | null = null): Promise<void> {
     try {
-      const handle = runSimulateWorker({ session, configs: [config] }, (p) => this.progress(job, p))
+      // The worker stores the parent with the run and builds the run's figures, which the app asks for next.
+      const handle = runSimulateWorker({ session, configs: [config], parent, figures: true }, (p) => this.progress(job, p))
       job.handle = handle
       const done = await handle.result
-      if (!done.cancelled && parent !== null) recordParent(session, done.runs[0]!, parent)
+      if (!done.cancelled && done.figures) this.readyReports.put(session, done.runs[0]!, done.figures, 'figures')
       this.finish(job, {
         session,
         run: done.cancelled ? null : done.runs[0]!,
@@ -181,19 +180,3 @@ export class JobManager extends ApiEventChannel {
   }
 }
 
-/**
- * Records the run a what-if's run was made from. Only its label depends on it: a session that
- * cannot take it now (locked a moment by a reader) keeps the run, labelled against its first run.
- */
-function recordParent(session: string, run: number, parent: number): void {
-  try {
-    const db = openSessionDb(session)
-    try {
-      setRunParent(db, run, parent)
-    } finally {
-      db.close()
-    }
-  } catch {
-    // the run stands
-  }
-}

@@ -33,6 +33,16 @@ describe('ReadyReports', () => {
     expect(ready.take(session, 1)).toBeNull()
   })
 
+  it('keeps a run\'s figures apart from its whole report: each goes to its own request', () => {
+    const session = join(dir, 'e.stride')
+    writeFileSync(session, 'e')
+    const ready = new ReadyReports()
+    ready.put(session, 2, json('{"figures":2}'), 'figures')
+    expect(ready.take(session, 2)).toBeNull()
+    expect(ready.take(session, 2, 'figures')).toEqual(json('{"figures":2}'))
+    expect(ready.take(session, 2, 'figures')).toBeNull()
+  })
+
   it('keeps only the last few', () => {
     const session = join(dir, 'd.stride')
     writeFileSync(session, 'x')

@@ -1,9 +1,10 @@
 /**
  * Reports built before they are asked for: a trace job's first run, whose report the trace's
- * worker builds while what it reads is still in its memory. Each is handed out once, to the
- * getReport of that run of that file, while the file is the one it was built from (a new
- * trace to the same path replaces the file, and its run ids start again); else the pool
- * builds the report as for any run.
+ * worker builds while what it reads is still in its memory, and a what-if's run, whose figures
+ * the simulating worker builds on the file it has just written. Each is handed out once, to the
+ * getReport (getRunFigures) of that run of that file, while the file is the one it was built
+ * from (a new trace to the same path replaces the file, and its run ids start again); else the
+ * pool builds it as for any run.
  */
 import { statSync } from 'node:fs'
 
@@ -21,22 +22,25 @@ function fileStamp(path: string): string | null {
   }
 }
 
+/** The whole report (getReport) or the run's figures (getRunFigures). */
+export type ReadyPart = 'report' | 'figures'
+
 export class ReadyReports {
   private readonly ready = new Map<string, { json: Uint8Array; stamp: string; at: number }>()
 
-  /** `json`: the report's JSON bytes. */
-  put(session: string, run: number, json: Uint8Array): void {
+  /** `json`: the report's (or figures') JSON bytes. */
+  put(session: string, run: number, json: Uint8Array, part: ReadyPart = 'report'): void {
     const stamp = fileStamp(session)
     if (stamp === null) return
-    const key = `${run}\0${session}`
+    const key = `${part}\0${run}\0${session}`
     this.ready.delete(key)
     this.ready.set(key, { json, stamp, at: Date.now() })
     while (this.ready.size > MAX_READY) this.ready.delete(this.ready.keys().next().value!)
   }
 
-  /** The report of `run` in `session` if one is ready (then no longer kept), else null. */
-  take(session: string, run: number): Uint8Array | null {
-    const key = `${run}\0${session}`
+  /** The report (figures) of `run` in `session` if ready (then no longer kept), else null. */
+  take(session: string, run: number, part: ReadyPart = 'report'): Uint8Array | null {
+    const key = `${part}\0${run}\0${session}`
     const r = this.ready.get(key)
     if (!r) return null
     this.ready.delete(key)

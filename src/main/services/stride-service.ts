@@ -141,7 +141,8 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     },
     // Off the main thread: the Electron main process (or the web server) stays responsive.
     getReport: async ({ session, run }, context) => new JsonText((run !== null ? jobs.readyReports.take(session, run) : null) ?? (await forCall(taskPool.run('report', { session, run }), context))),
-    getRunFigures: async ({ session, run }, context) => new JsonText(await forCall(taskPool.run('report', { session, run, part: 'figures' }), context)),
+    getRunFigures: async ({ session, run }, context) =>
+      new JsonText((run !== null ? jobs.readyReports.take(session, run, 'figures') : null) ?? (await forCall(taskPool.run('report', { session, run, part: 'figures' }), context))),
     getSource: ({ session, file }) => {
       const db = openSessionDb(session, { readonly: true })
       let known: unknown

@@ -77,12 +77,22 @@ export interface SimulateTaskInput {
   withRows?: boolean
   /** TLB levels on a thread of their own (NativeHierarchy's `tlbThread`): whether a sweep's workers leave cores free. */
   tlbThread?: boolean
+  /** The run a what-if was made from, stored with the first config's run (its label is read against it). */
+  parent?: RunId | null
+  /**
+   * The first config's run's figures (shared/report-figures.ts), as JSON bytes, built on the
+   * session just written: the app asks for them next (getRunFigures), and would otherwise wait
+   * for another worker to open and check the file written a moment ago, then build them again.
+   */
+  figures?: boolean
 }
 /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
 export interface SimulateResult {
   runs: RunId[]
   accesses: number
   cancelled: boolean
+  /** With `figures`: run `runs[0]`'s figures as JSON bytes (null: they could not be built; the client asks as for any run). */
+  figures?: Uint8Array | null
 }
 /**
  * With `withRows`: run `run` of `configs[index]`, handed out inside its transaction, before the

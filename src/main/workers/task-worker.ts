@@ -15,7 +15,14 @@ import { trustChecks } from '../store/checked-sessions'
 const PRELOAD_AFTER_MS = 300
 
 // A result of bytes (a report's JSON) moves to the main thread instead of being copied.
-const post = (m: PoolMessage) => parentPort!.postMessage(m, m.type === 'done' && m.result instanceof Uint8Array ? [m.result.buffer as ArrayBuffer] : [])
+/** A result's bytes move to the parent instead of being copied: a report's JSON, or a simulation's figures. */
+function transferOf(m: PoolMessage): ArrayBuffer[] {
+  if (m.type !== 'done') return []
+  if (m.result instanceof Uint8Array) return [m.result.buffer as ArrayBuffer]
+  const figures = (m.result as { figures?: unknown } | null)?.figures
+  return figures instanceof Uint8Array ? [figures.buffer as ArrayBuffer] : []
+}
+const post = (m: PoolMessage) => parentPort!.postMessage(m, transferOf(m))
 let running: { id: number; stop: boolean } | null = null
 // Kept for the worker's life: a what-if and then its report reuse one session's point table.
 const sessions = new SessionCache()

@@ -96,15 +96,14 @@ export const useJobs = create<JobState>((set, get) => {
       // A what-if of the open session keeps its active run: the new run is shown, not chosen.
       const keepRun = whatIf && session.path === f.session && session.run !== null && f.run !== null
       const added = f.run
-      void session
-        .open(f.session, keepRun ? session.run : f.run)
-        .then(async () => {
-          // A what-if ends on its result: the new run against the run it came from, in Compare.
-          const s = useSession.getState()
-          if (!keepRun || added === null || s.run === added) return
-          s.setTab('compare')
-          await s.showAdded(added)
-        })
+      const reopened = session.open(f.session, keepRun ? session.run : f.run)
+      // A what-if ends on its result: the new run against the run it came from, in Compare. Its
+      // figures are asked for beside the reopening (the run on screen stays), not after it.
+      if (keepRun && added !== null) {
+        session.setTab('compare')
+        void session.showAdded(added)
+      }
+      void reopened
     } else {
       set({ active: { ...a, status: 'finished', finished: f, cancelling: false } })
     }

@@ -14,7 +14,9 @@ import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simul
 import type { AccessBatch } from '../../simulate/hierarchy'
 import { refusedAsInput as refused, transformsOf, type TransformChain } from '../../session-analysis/run-transforms'
 import type { AccessPoint } from '../../../shared/domain'
-import { storeRun } from '../../store/runs'
+import { buildReport, setRunParent, storeRun } from '../../store/runs'
+import { figuresOf } from '../../../shared/report-figures'
+import { JsonText } from '../../services/json-text'
 import type { KeptRun } from '../../store/run-rows'
 import { foldLog, type Db } from '../../store/open-db'
 import { countEvents, openSessionDb } from '../../store/session-reader'
@@ -93,13 +95,36 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
       const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
       return storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics, ahead)
     })
+    if (input.parent != null) recordParent(writer, runs[0]!, input.parent)
     // An older session (no statics cache yet) gets one beside its first run: later what-ifs
     // and reports then skip reading the point table row by row.
     statics.storeCache(writer)
+    const figures = input.figures ? figuresNow(writer, runs[0]!, statics) : undefined
     foldLog(writer)
-    return { runs, accesses: done, cancelled: false }
+    return { runs, accesses: done, cancelled: false, ...(figures === undefined ? {} : { figures }) }
   } finally {
     writer.close()
+  }
+}
+
+/**
+ * Records the run a what-if's run was made from. Only its label depends on it: a session that
+ * cannot take it now keeps the run, labelled against its first run.
+ */
+function recordParent(db: Db, run: RunId, parent: RunId): void {
+  try {
+    setRunParent(db, run, parent)
+  } catch {
+    // the run stands
+  }
+}
+
+/** A run's figures as the report task would build them, from the session just written; null if they cannot be built (the client asks the pool then). */
+function figuresNow(db: Db, run: RunId, statics: SessionStatics): Uint8Array | null {
+  try {
+    return JsonText.bytesOf(figuresOf(buildReport(db, run, statics)))
+  } catch {
+    return null
   }
 }
 
