@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ReferenceStats, RunReport } from './domain'
 import { l1Run, readReference } from './testing/reports'
-import { computeLineDeltas, computeRunDiff } from './run-diff'
+import { computeLineDeltas, computeRunDiff, prepareDiffSide } from './run-diff'
 
 const ref = readReference
 const run = l1Run
@@ -29,6 +29,16 @@ describe('run diff', () => {
       ['unknown', 0],
       ['S', 5]
     ])
+  })
+
+  it('is the same with the baseline counted ahead (a what-if counts it while simulating)', () => {
+    const b = run([ref('A_Read_0', 30, 'A', 0, 100), ref('B_Read_1', 30, 'B', 0, 100), ref('i_Read_2', 29, null, 99, 1)], 201)
+    prepareDiffSide(b, 'L1')
+    expect(computeRunDiff(b, padded, 'L1')).toEqual(diff)
+    // Kept per report: another report with other figures is counted as itself.
+    const other = run([ref('A_Read_0', 30, 'A', 50, 50)], 50)
+    prepareDiffSide(other, 'L1')
+    expect(computeRunDiff(other, padded, 'L1').lines[0]).toMatchObject({ key: 'k.c:30', baseMisses: 50, misses: 13 })
   })
 
   it('compares level totals by name', () => {

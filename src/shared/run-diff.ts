@@ -114,6 +114,34 @@ function levelCounts(report: RunReport): Map<string, Counts> {
   return new Map(report.levels.map((l) => [l.name, { file: null, line: null, accesses: l.reads + l.writes, misses: l.readMisses + l.writeMisses }]))
 }
 
+/** One run's side of a diff at a level: its counts per line, data structure and reference. */
+interface DiffSide {
+  lines: Map<string, Counts>
+  variables: Map<string, Counts>
+  references: Map<string, Counts>
+}
+
+/**
+ * Sides counted, per report and level (reports are not changed once made). Rolling a
+ * whole-program run up by line and data structure is most of a diff; a what-if's baseline is
+ * counted while the simulation runs (prepareDiffSide), so only the new run's side is left
+ * when it arrives.
+ */
+const sides = new WeakMap<RunReport, Map<string, DiffSide>>()
+
+function sideOf(report: RunReport, level: string): DiffSide {
+  let byLevel = sides.get(report)
+  if (!byLevel) sides.set(report, (byLevel = new Map()))
+  let side = byLevel.get(level)
+  if (!side) byLevel.set(level, (side = { lines: lineCounts(report, level), variables: variableCounts(report, level), references: referenceCounts(report, level) }))
+  return side
+}
+
+/** Counts `report`'s side of a diff at `level` ahead (kept with the report, used by computeRunDiff). */
+export function prepareDiffSide(report: RunReport, level: string): void {
+  sideOf(report, level)
+}
+
 /**
  * Levels match by name. A level only one run has (an L2 added by a what-if) is reported as
  * such, never as "0 -> 1,540 misses": the baseline did not have zero misses there, it had no
@@ -129,10 +157,12 @@ export function computeRunDiff(base: RunReport, current: RunReport, level: strin
     level,
     levelMissingInBase,
     levels,
-    lines: levelMissingInBase ? [] : join(lineCounts(base, level), lineCounts(current, level)),
-    variables: levelMissingInBase ? [] : join(variableCounts(base, level), variableCounts(current, level)),
-    references: levelMissingInBase ? [] : join(referenceCounts(base, level), referenceCounts(current, level))
+    ...(levelMissingInBase ? { lines: [], variables: [], references: [] } : joinSides(sideOf(base, level), sideOf(current, level)))
   }
+}
+
+function joinSides(base: DiffSide, current: DiffSide): Pick<RunDiff, 'lines' | 'variables' | 'references'> {
+  return { lines: join(base.lines, current.lines), variables: join(base.variables, current.variables), references: join(base.references, current.references) }
 }
 
 /** Per line of one file, the change in misses (what the heatmap paints in diff mode). */

@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand'
 import type { CacheLevelConfig, HierarchyConfig, LayoutFilter, LoopTransform, TlbLevelConfig } from '../../shared/domain'
+import { prepareDiffSide } from '../../shared/run-diff'
 import { useJobs } from './job-store'
 import { useSession } from './session-store'
 
@@ -36,7 +37,12 @@ export async function runWhatIf(change: WhatIfChange): Promise<boolean> {
   const from = { session: s.path, run: s.run }
   // The run it came from is recorded with the new run: its label says what the what-if changed.
   const started = await useJobs.getState().simulate({ session: s.path, config, parent: s.run })
-  if (started) await useSession.getState().setBaseline(from)
+  if (started) {
+    await useSession.getState().setBaseline(from)
+    // The baseline's side of the comparison is counted while the simulation runs.
+    const { baselineReport, level } = useSession.getState()
+    if (baselineReport && level) setTimeout(() => prepareDiffSide(baselineReport, level), 0)
+  }
   return started
 }
 
