@@ -96,14 +96,13 @@ export const useJobs = create<JobState>((set, get) => {
       // A what-if of the open session keeps its active run: the new run is shown, not chosen.
       const keepRun = whatIf && session.path === f.session && session.run !== null && f.run !== null
       const added = f.run
-      const reopened = session.open(f.session, keepRun ? session.run : f.run)
+      void session.open(f.session, keepRun ? session.run : f.run)
       // A what-if ends on its result: the new run against the run it came from, in Compare. Its
       // figures are asked for beside the reopening (the run on screen stays), not after it.
       if (keepRun && added !== null) {
         session.setTab('compare')
         void session.showAdded(added)
       }
-      void reopened
     } else {
       set({ active: { ...a, status: 'finished', finished: f, cancelling: false } })
     }
