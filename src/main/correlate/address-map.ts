@@ -198,7 +198,12 @@ export class AddressMap {
   /** FrameTable and LocalTable of the current thread's frames, and the Frame each row was written from. */
   private frameTable = new Float64Array(64 * FrameTable.fields)
   private localTable = new Float64Array(256 * LocalTable.fields)
+  /**
+   * The Frame each row was written from, `tabledDepth` of them (the array is not cut to that:
+   * setting an array's length is a runtime call, at every pop; rows past it are never compared).
+   */
   private readonly tabled: Frame[] = []
+  private tabledDepth = 0
   /** Layouts of the locals arrays enterFrame was given (a caller passes each function's own array at every call). */
   private readonly layouts = new WeakMap<FrameLocal[], FrameLayout>()
   /** The span popTo's frames covered (its result, without an object per call). */
@@ -415,7 +420,7 @@ export class AddressMap {
     const tabled = this.tabled
     const F = FrameTable.fields
     const L = LocalTable.fields
-    let d = Math.min(frames.length, tabled.length)
+    let d = Math.min(frames.length, this.tabledDepth)
     while (d > 0 && tabled[d - 1] !== frames[d - 1]) d--
     let first = d > 0 ? this.frameTable[(d - 1) * F + FrameTable.first]! + this.frameTable[(d - 1) * F + FrameTable.count]! : 0
     for (; d < frames.length; d++) {
@@ -440,7 +445,7 @@ export class AddressMap {
       }
       tabled[d] = f
     }
-    tabled.length = frames.length
+    this.tabledDepth = frames.length
     this.state[MapState.framesDepth] = frames.length
   }
 
