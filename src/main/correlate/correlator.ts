@@ -56,7 +56,7 @@ export class Correlator {
   private readonly contexts = new Map<number, Array<{ context: number[]; id: number }>>()
   private heapContexts = 0
   /** allocationContext's frames for the allocation being placed (copied only for a new context). */
-  private readonly contextScratch: number[] = []
+  private contextScratch = new Float64Array(16)
   /** Runtime entry pc -> the layout of the frame's locals with their variable ids (laid out once, for every call). */
   private readonly entries = new Map<number, FrameLayout>()
   /** Per point, in the order of their first accesses; filled from `counts` by finish(). */
@@ -81,6 +81,8 @@ export class Correlator {
   private programText: { low: number; high: number } | null = null
   /** The functions with kept locals, ascending (frameFilter's entries; replaced, never changed). */
   private frameEntries = new Float64Array(0)
+  /** frameEntries[i]'s layout (a search of the sorted entries: faster than a Map keyed by addresses above 2^31, at every call). */
+  private entryLayouts: FrameLayout[] = []
 
   constructor(private readonly layout: ProgramDataLayout | null) {
     this.variables.push(this.record('unknown', 'unknown', null, null))
@@ -135,6 +137,7 @@ export class Correlator {
       this.entries.set(f.start + offset, frameLayout(frame))
     }
     this.frameEntries = Float64Array.from([...this.entries.keys()].sort((a, b) => a - b))
+    this.entryLayouts = Array.from(this.frameEntries, (pc) => this.entries.get(pc)!)
     let low = Infinity
     let high = -Infinity
     for (const f of this.layout.functions) {
@@ -170,9 +173,24 @@ export class Correlator {
     this.map.addGlobals(ranges)
   }
 
+  /** The layout of the frame entered at `pc`, if its function has kept locals. */
+  private layoutAt(pc: number): FrameLayout | undefined {
+    const entries = this.frameEntries
+    let lo = 0
+    let hi = entries.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const e = entries[mid]!
+      if (pc < e) hi = mid - 1
+      else if (pc > e) lo = mid + 1
+      else return this.entryLayouts[mid]
+    }
+    return undefined
+  }
+
   /** Every executed instruction (only called when wantsInstructions). */
   instruction(pc: number): void {
-    const locals = this.entries.get(pc)
+    const locals = this.layoutAt(pc)
     // At a function's first instruction the last store was the call pushing the return
     // address: the CFA is just above it.
     if (locals && this.lastStore >= 0) this.map.enterFrame(this.lastStore + 8, locals)
@@ -248,7 +266,7 @@ export class Correlator {
    * program starts with `sp` pointing at its return address (the CFA is just above it).
    */
   enterFunction(entry: number, sp: number, thread = 0): void {
-    const locals = this.entries.get(entry)
+    const locals = this.layoutAt(entry)
     if (!locals) return
     this.map.setThread(thread)
     this.map.enterFrame(sp + 8, locals)
@@ -303,20 +321,21 @@ export class Correlator {
 
   private place(e: Extract<AllocEvent, { kind: 'alloc' }>, frames: number[]): void {
     if (e.old) this.map.free(e.old)
-    const context = this.allocationContext(e.site, frames, this.contextScratch)
-    const hash = contextHash(context)
+    const n = this.allocationContext(e.site, frames)
+    const context = this.contextScratch
+    const hash = contextHash(context, n)
     let bucket = this.contexts.get(hash)
     let id = -1
     if (bucket) {
       for (const c of bucket)
-        if (sameFrames(c.context, context)) {
+        if (sameFrames(c.context, context, n)) {
           id = c.id
           break
         }
     } else this.contexts.set(hash, (bucket = []))
     if (id < 0) {
       const v = this.record(`heap_${this.heapContexts++}`, 'heap', null, null)
-      v.context = context.slice()
+      v.context = Array.from(context.subarray(0, n))
       v.size = 0
       this.variables.push(v)
       bucket.push({ context: v.context, id: (id = v.id) })
@@ -334,16 +353,19 @@ export class Correlator {
    * Four frames of libstdc++ alone are the same for every std::string of a C++ program: its
    * JSON reader's input and its writer's output were one structure, named after either.
    */
-  private allocationContext(site: number, frames: number[], context: number[]): number[] {
-    context.length = 0
-    context.push(site)
+  private allocationContext(site: number, frames: number[]): number {
+    // Into contextScratch, returning how many (no array per allocation; setting a length is a runtime call).
+    if (this.contextScratch.length < frames.length + 1) this.contextScratch = new Float64Array(frames.length + 1)
+    const context = this.contextScratch
+    let n = 0
+    context[n++] = site
     let k = 2
     if (!this.inProgram(site)) {
-      while (k < frames.length && !this.inProgram(frames[k]!)) context.push(frames[k++]!)
-      if (k < frames.length) context.push(frames[k++]!)
+      while (k < frames.length && !this.inProgram(frames[k]!)) context[n++] = frames[k++]!
+      if (k < frames.length) context[n++] = frames[k++]!
     }
-    for (let n = 0; n < 3 && k < frames.length; n++) context.push(frames[k++]!)
-    return context
+    for (let m = 0; m < 3 && k < frames.length; m++) context[n++] = frames[k++]!
+    return n
   }
 
   /** Whether `pc` is in the program's own functions (true until the program is placed: the old depth). */
@@ -372,10 +394,11 @@ export class Correlator {
   }
 }
 
-/** A hash of an allocation context's frames (integers below 2^53: both 32-bit halves mixed in). */
-function contextHash(frames: number[]): number {
-  let h = frames.length
-  for (const pc of frames) {
+/** A hash of an allocation context's `n` frames (integers below 2^53: both 32-bit halves mixed in). */
+function contextHash(frames: Float64Array, n: number): number {
+  let h = n
+  for (let i = 0; i < n; i++) {
+    const pc = frames[i]!
     h = Math.imul(h ^ (pc >>> 0), 0x9e3779b1)
     h = Math.imul(h ^ ((pc / 4294967296) >>> 0), 0x85ebca6b)
     h ^= h >>> 15
@@ -383,10 +406,10 @@ function contextHash(frames: number[]): number {
   return h
 }
 
-/** Whether two contexts are the same frames (as their comma-joined strings, the old key, were equal: integers). */
-function sameFrames(a: number[], b: number[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+/** Whether a context is the same frames as the first `n` of `b` (as their comma-joined strings, the old key, were equal: integers). */
+function sameFrames(a: number[], b: Float64Array, n: number): boolean {
+  if (a.length !== n) return false
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false
   return true
 }
 
