@@ -81,8 +81,6 @@ export class Correlator {
   private programText: { low: number; high: number } | null = null
   /** The functions with kept locals, ascending (frameFilter's entries; replaced, never changed). */
   private frameEntries = new Float64Array(0)
-  /** frameEntries[i]'s layout (a search of the sorted entries: faster than a Map keyed by addresses above 2^31, at every call). */
-  private entryLayouts: FrameLayout[] = []
 
   constructor(private readonly layout: ProgramDataLayout | null) {
     this.variables.push(this.record('unknown', 'unknown', null, null))
@@ -137,7 +135,6 @@ export class Correlator {
       this.entries.set(f.start + offset, frameLayout(frame))
     }
     this.frameEntries = Float64Array.from([...this.entries.keys()].sort((a, b) => a - b))
-    this.entryLayouts = Array.from(this.frameEntries, (pc) => this.entries.get(pc)!)
     let low = Infinity
     let high = -Infinity
     for (const f of this.layout.functions) {
@@ -173,24 +170,9 @@ export class Correlator {
     this.map.addGlobals(ranges)
   }
 
-  /** The layout of the frame entered at `pc`, if its function has kept locals. */
-  private layoutAt(pc: number): FrameLayout | undefined {
-    const entries = this.frameEntries
-    let lo = 0
-    let hi = entries.length - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1
-      const e = entries[mid]!
-      if (pc < e) hi = mid - 1
-      else if (pc > e) lo = mid + 1
-      else return this.entryLayouts[mid]
-    }
-    return undefined
-  }
-
   /** Every executed instruction (only called when wantsInstructions). */
   instruction(pc: number): void {
-    const locals = this.layoutAt(pc)
+    const locals = this.entries.get(pc)
     // At a function's first instruction the last store was the call pushing the return
     // address: the CFA is just above it.
     if (locals && this.lastStore >= 0) this.map.enterFrame(this.lastStore + 8, locals)
@@ -266,7 +248,7 @@ export class Correlator {
    * program starts with `sp` pointing at its return address (the CFA is just above it).
    */
   enterFunction(entry: number, sp: number, thread = 0): void {
-    const locals = this.layoutAt(entry)
+    const locals = this.entries.get(entry)
     if (!locals) return
     this.map.setThread(thread)
     this.map.enterFrame(sp + 8, locals)
