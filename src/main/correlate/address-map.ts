@@ -63,7 +63,7 @@ export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 
  * The current thread's frames as the native loop reads them, outermost first: per frame
  * FrameTable.fields numbers in Spans.frames (its hull over the frames below, its own hull, and
  * where its locals are: `count` of them from `first` in Spans.locals, LocalTable.fields numbers
- * each, sorted by start as Frame.ranges).
+ * each, sorted by start as a FrameLayout).
  */
 export const FrameTable = { low: 0, high: 1, ownLow: 2, ownHigh: 3, first: 4, count: 5, fields: 6 } as const
 export const LocalTable = { start: 0, end: 1, variable: 2, fields: 3 } as const
@@ -75,15 +75,63 @@ export interface FrameLocal {
   variable: number
 }
 
+/**
+ * A function's locals relative to its CFA, sorted by start (as a frame's ranges are, whatever
+ * the CFA): computed once per locals array, shared by every call of the function.
+ */
+export interface FrameLayout {
+  count: number
+  /** Offsets of each local's start and end from the CFA, and its variable. */
+  start: Float64Array
+  end: Float64Array
+  variable: Int32Array
+  /** The locals' hull relative to the CFA (Infinity, -Infinity for none). */
+  low: number
+  high: number
+}
+
+/** The layout of `locals`: sorted by offset, as `cfa + offset` sorts for any CFA (stable: ties keep their order). */
+export function frameLayout(locals: FrameLocal[]): FrameLayout {
+  const sorted = [...locals].sort((a, b) => a.offset - b.offset)
+  const n = sorted.length
+  const layout: FrameLayout = { count: n, start: new Float64Array(n), end: new Float64Array(n), variable: new Int32Array(n), low: Infinity, high: -Infinity }
+  for (let i = 0; i < n; i++) {
+    const l = sorted[i]!
+    layout.start[i] = l.offset
+    layout.end[i] = l.offset + l.size
+    layout.variable[i] = l.variable
+    if (l.offset < layout.low) layout.low = l.offset
+    if (l.offset + l.size > layout.high) layout.high = l.offset + l.size
+  }
+  return layout
+}
+
 interface Frame {
   cfa: number
-  ranges: Range[]
+  /** Its locals at cfa + layout.start[i] .. cfa + layout.end[i]. */
+  layout: FrameLayout
   /** The hull of this frame's own locals. */
   ownLow: number
   ownHigh: number
   /** The hull of this frame's locals and every frame's below it on its thread's stack. */
   low: number
   high: number
+}
+
+/** The local of `frame` holding `address` (binary search, as findIn), or -1. */
+function findLocal(frame: Frame, address: number): number {
+  const { cfa, layout } = frame
+  const start = layout.start
+  const end = layout.end
+  let lo = 0
+  let hi = layout.count - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (address < cfa + start[mid]!) hi = mid - 1
+    else if (address >= cfa + end[mid]!) lo = mid + 1
+    else return mid
+  }
+  return -1
 }
 
 /** Sorted, non-overlapping ranges with binary search. */
@@ -109,19 +157,6 @@ function insertionPoint(ranges: Range[], start: number): number {
     else hi = mid
   }
   return lo
-}
-
-const EMPTY = { start: Infinity, end: -Infinity }
-
-/** The span from the first range's start to the furthest end (EMPTY for none). */
-function hull(ranges: Range[]): { start: number; end: number } {
-  let start = Infinity
-  let end = -Infinity
-  for (const r of ranges) {
-    if (r.start < start) start = r.start
-    if (r.end > end) end = r.end
-  }
-  return { start, end }
 }
 
 export class AddressMap {
@@ -163,7 +198,17 @@ export class AddressMap {
   /** FrameTable and LocalTable of the current thread's frames, and the Frame each row was written from. */
   private frameTable = new Float64Array(64 * FrameTable.fields)
   private localTable = new Float64Array(256 * LocalTable.fields)
+  /**
+   * The Frame each row was written from, `tabledDepth` of them (the array is not cut to that:
+   * setting an array's length is a runtime call, at every pop; rows past it are never compared).
+   */
   private readonly tabled: Frame[] = []
+  private tabledDepth = 0
+  /** Layouts of the locals arrays enterFrame was given (a caller passes each function's own array at every call). */
+  private readonly layouts = new WeakMap<FrameLocal[], FrameLayout>()
+  /** The span popTo's frames covered (its result, without an object per call). */
+  private poppedLow = Infinity
+  private poppedHigh = -Infinity
   private readonly view: Spans = {
     epoch: 0,
     epochs: this.spanEpoch,
@@ -266,16 +311,27 @@ export class AddressMap {
     return removed ? { start: low, end: high } : null
   }
 
-  /** A function was entered with this CFA (stack pointer before the call pushed its return address). */
-  enterFrame(cfa: number, locals: FrameLocal[]): void {
-    const ranges = locals.map((l) => ({ start: cfa + l.offset, end: cfa + l.offset + l.size, variable: l.variable })).sort((a, b) => a.start - b.start)
+  /**
+   * A function was entered with this CFA (stack pointer before the call pushed its return
+   * address). `locals` is best the same array at every call of a function (its layout is
+   * remembered by identity: the array must not change afterwards), or its frameLayout().
+   */
+  enterFrame(cfa: number, locals: FrameLocal[] | FrameLayout): void {
+    let layout: FrameLayout
+    if (Array.isArray(locals)) {
+      let known = this.layouts.get(locals)
+      if (!known) this.layouts.set(locals, (known = frameLayout(locals)))
+      layout = known
+    } else layout = locals
+    // Its own hull: the layout's, at this CFA (cfa + offset is exact: both are integers below 2^53).
+    const ownLow = cfa + layout.low
+    const ownHigh = cfa + layout.high
     // Frames at or below the new CFA have returned (the stack grew back over them).
-    const own = hull(ranges)
-    const touched = this.popTo(cfa, own)
+    this.popTo(cfa, ownLow, ownHigh)
     const below = this.frames[this.frames.length - 1]
-    this.frames.push({ cfa, ranges, ownLow: own.start, ownHigh: own.end, low: below ? Math.min(below.low, own.start) : own.start, high: below ? Math.max(below.high, own.end) : own.end })
+    this.frames.push({ cfa, layout, ownLow, ownHigh, low: below ? Math.min(below.low, ownLow) : ownLow, high: below ? Math.max(below.high, ownHigh) : ownHigh })
     this.framesChanged()
-    this.changed(touched.start, touched.end)
+    this.changed(this.poppedLow, this.poppedHigh)
   }
 
   /** A read of the innermost frame's return-address slot is its `ret`: pop it. */
@@ -284,30 +340,33 @@ export class AddressMap {
     if (top && size === 8 && address === top.cfa - 8) {
       this.frames.pop()
       this.framesChanged()
-      const touched = hull(top.ranges)
-      this.changed(touched.start, touched.end)
+      this.changed(top.ownLow, top.ownHigh)
     }
   }
 
   /** A function returned with the stack pointer at `sp`: frames at or below it are gone. */
   leaveTo(sp: number): void {
     const before = this.frames.length
-    const touched = this.popTo(sp, EMPTY)
+    this.popTo(sp, Infinity, -Infinity)
     if (this.frames.length !== before) {
       this.framesChanged()
-      this.changed(touched.start, touched.end)
+      this.changed(this.poppedLow, this.poppedHigh)
     }
   }
 
-  /** Pops the frames whose CFA is at or below `cfa`; returns `span` widened over their locals. */
-  private popTo(cfa: number, span: { start: number; end: number }): { start: number; end: number } {
-    let { start, end } = span
-    while (this.frames.length > 0 && this.frames[this.frames.length - 1]!.cfa <= cfa) {
-      const h = hull(this.frames.pop()!.ranges)
-      start = Math.min(start, h.start)
-      end = Math.max(end, h.end)
+  /**
+   * Pops the frames whose CFA is at or below `cfa`; poppedLow and poppedHigh become [low, high)
+   * widened over their locals (each frame's own hull, kept since its push).
+   */
+  private popTo(cfa: number, low: number, high: number): void {
+    const frames = this.frames
+    while (frames.length > 0 && frames[frames.length - 1]!.cfa <= cfa) {
+      const f = frames.pop()!
+      low = Math.min(low, f.ownLow)
+      high = Math.max(high, f.ownHigh)
     }
-    return { start, end }
+    this.poppedLow = low
+    this.poppedHigh = high
   }
 
   /**
@@ -361,30 +420,32 @@ export class AddressMap {
     const tabled = this.tabled
     const F = FrameTable.fields
     const L = LocalTable.fields
-    let d = Math.min(frames.length, tabled.length)
+    let d = Math.min(frames.length, this.tabledDepth)
     while (d > 0 && tabled[d - 1] !== frames[d - 1]) d--
     let first = d > 0 ? this.frameTable[(d - 1) * F + FrameTable.first]! + this.frameTable[(d - 1) * F + FrameTable.count]! : 0
     for (; d < frames.length; d++) {
       const f = frames[d]!
       if ((d + 1) * F > this.frameTable.length) this.frameTable = grownFor(this.frameTable, (d + 1) * F - 1)
-      if ((first + f.ranges.length) * L > this.localTable.length) this.localTable = grownFor(this.localTable, (first + f.ranges.length) * L - 1)
+      if ((first + f.layout.count) * L > this.localTable.length) this.localTable = grownFor(this.localTable, (first + f.layout.count) * L - 1)
+      const { cfa, layout } = f
+      const n = layout.count
       const t = this.frameTable
       t[d * F + FrameTable.low] = f.low
       t[d * F + FrameTable.high] = f.high
       t[d * F + FrameTable.ownLow] = f.ownLow
       t[d * F + FrameTable.ownHigh] = f.ownHigh
       t[d * F + FrameTable.first] = first
-      t[d * F + FrameTable.count] = f.ranges.length
+      t[d * F + FrameTable.count] = n
       const l = this.localTable
-      for (const r of f.ranges) {
-        l[first * L + LocalTable.start] = r.start
-        l[first * L + LocalTable.end] = r.end
-        l[first * L + LocalTable.variable] = r.variable
+      for (let i = 0; i < n; i++) {
+        l[first * L + LocalTable.start] = cfa + layout.start[i]!
+        l[first * L + LocalTable.end] = cfa + layout.end[i]!
+        l[first * L + LocalTable.variable] = layout.variable[i]!
         first++
       }
       tabled[d] = f
     }
-    tabled.length = frames.length
+    this.tabledDepth = frames.length
     this.state[MapState.framesDepth] = frames.length
   }
 
@@ -484,9 +545,10 @@ export class AddressMap {
         if (address < f.ownLow) gap.end = Math.min(gap.end, f.ownLow)
         else if (address >= f.ownHigh) gap.start = Math.max(gap.start, f.ownHigh)
         else
-          for (const r of f.ranges) {
-            if (r.start > address) gap.end = Math.min(gap.end, r.start)
-            else gap.start = Math.max(gap.start, r.end)
+          for (let k = 0; k < f.layout.count; k++) {
+            const start = f.cfa + f.layout.start[k]!
+            if (start > address) gap.end = Math.min(gap.end, start)
+            else gap.start = Math.max(gap.start, f.cfa + f.layout.end[k]!)
           }
       }
     // An address inside a range resolve() did not find (overlapping input): no gap.
@@ -510,8 +572,8 @@ export class AddressMap {
     for (let f = this.frames.length - 1; f >= 0; f--) {
       const frame = this.frames[f]!
       if (address < frame.low || address >= frame.high) break
-      const hit = findIn(frame.ranges, address)
-      if (hit) return this.setLast(hit.start, hit.end, hit.variable)
+      const hit = findLocal(frame, address)
+      if (hit >= 0) return this.setLast(frame.cfa + frame.layout.start[hit]!, frame.cfa + frame.layout.end[hit]!, frame.layout.variable[hit]!)
     }
     const heap = this.heap
     const b = heap.count > 0 ? heap.find(address) : -1
@@ -526,8 +588,8 @@ export class AddressMap {
         for (let f = frames.length - 1; f >= 0; f--) {
           const frame = frames[f]!
           if (address < frame.low || address >= frame.high) break
-          const hit = findIn(frame.ranges, address)
-          if (hit) return this.setLast(hit.start, hit.end, hit.variable)
+          const hit = findLocal(frame, address)
+          if (hit >= 0) return this.setLast(frame.cfa + frame.layout.start[hit]!, frame.cfa + frame.layout.end[hit]!, frame.layout.variable[hit]!)
         }
       }
     return UNKNOWN_VARIABLE

@@ -122,6 +122,34 @@ describe('Correlator.attributeBatch', () => {
     ])
   })
 
+  it('gives one heap variable per distinct context, the same one whenever a context comes again', () => {
+    const c = new Correlator(null)
+    // Contexts a weak key would merge: the same frames in another order, one frame more, frames
+    // differing only above 2^32, and the same digits split differently (as "1,23" and "12,3").
+    const contexts = [
+      [0x401000, 0x402000],
+      [0x402000, 0x401000],
+      [0x401000, 0x402000, 0x403000],
+      [0x1_0040_1000, 0x402000],
+      [0x2_0040_1000, 0x402000],
+      [1, 23],
+      [12, 3]
+    ]
+    const ids: number[] = []
+    for (let round = 0; round < 3; round++)
+      contexts.forEach((context, k) => {
+        const ptr = 0x900000 + (round * contexts.length + k) * 0x100
+        // frames[0] is the wrapper, frames[1] the site less one: the context is the site and frames[2..].
+        c.allocated({ kind: 'alloc', ptr, size: 16, old: 0, site: context[0]! }, [0, context[0]! - 1, ...context.slice(1)])
+        const v = c.attribute(0, READ, ptr)
+        if (round === 0) ids.push(v)
+        else expect(v).toBe(ids[k])
+      })
+    expect(new Set(ids).size).toBe(contexts.length)
+    const heap = c.finish().variables.filter((v) => v.kind === 'heap')
+    expect(heap.map((v) => [v.name, v.context])).toEqual(contexts.map((context, k) => [`heap_${k}`, context]))
+  })
+
   // point's histogram created at its first access, a variable entered at its first touch
   // (the order breaks ties in dominantVariable), reads and writes by the point's kind.
   function setUp() {

@@ -5,7 +5,7 @@
  * name. Naming contexts after the allocating source line happens after the trace (it needs
  * line information); here they carry their context addresses.
  */
-import { AddressMap, UNKNOWN_VARIABLE, type FrameLocal } from './address-map'
+import { AddressMap, UNKNOWN_VARIABLE, frameLayout, type FrameLayout } from './address-map'
 import { isAllocLine, parseAllocLine, parseFrameLine, type AllocEvent } from './alloc-events'
 import type { FrameLocalInfo, ProgramVariables, TypeShape } from '../symbols/gdb-variables'
 import { KIND_READ, KIND_WRITE } from '../../shared/access-kinds'
@@ -49,9 +49,16 @@ export class Correlator {
   /** The native loop that counts the accesses a point's span and run answer (its arrays bound once). */
   private readonly attribution = new NativeAttribution()
   private readonly variables: VariableRecord[] = []
-  private readonly contexts = new Map<string, number>()
-  /** Runtime entry pc -> the frame's locals with their variable ids. */
-  private readonly entries = new Map<number, FrameLocal[]>()
+  /**
+   * Allocation contexts by a hash of their frames (contextHash), each with its variable id: a
+   * number key, not the frames joined into a string at every allocation.
+   */
+  private readonly contexts = new Map<number, Array<{ context: number[]; id: number }>>()
+  private heapContexts = 0
+  /** allocationContext's frames for the allocation being placed (copied only for a new context). */
+  private contextScratch = new Float64Array(16)
+  /** Runtime entry pc -> the layout of the frame's locals with their variable ids (laid out once, for every call). */
+  private readonly entries = new Map<number, FrameLayout>()
   /** Per point, in the order of their first accesses; filled from `counts` by finish(). */
   private readonly histograms = new Map<number, Map<number, number>>()
   /**
@@ -125,7 +132,7 @@ export class Correlator {
         this.variables.push(v)
         return { offset: l.offset, size: l.size, variable: v.id }
       })
-      this.entries.set(f.start + offset, frame)
+      this.entries.set(f.start + offset, frameLayout(frame))
     }
     this.frameEntries = Float64Array.from([...this.entries.keys()].sort((a, b) => a - b))
     let low = Infinity
@@ -296,15 +303,24 @@ export class Correlator {
 
   private place(e: Extract<AllocEvent, { kind: 'alloc' }>, frames: number[]): void {
     if (e.old) this.map.free(e.old)
-    const context = this.allocationContext(e.site, frames)
-    const key = context.join(',')
-    let id = this.contexts.get(key)
-    if (id === undefined) {
-      const v = this.record(`heap_${this.contexts.size}`, 'heap', null, null)
-      v.context = context
+    const n = this.allocationContext(e.site, frames)
+    const context = this.contextScratch
+    const hash = contextHash(context, n)
+    let bucket = this.contexts.get(hash)
+    let id = -1
+    if (bucket) {
+      for (const c of bucket)
+        if (sameFrames(c.context, context, n)) {
+          id = c.id
+          break
+        }
+    } else this.contexts.set(hash, (bucket = []))
+    if (id < 0) {
+      const v = this.record(`heap_${this.heapContexts++}`, 'heap', null, null)
+      v.context = Array.from(context.subarray(0, n))
       v.size = 0
       this.variables.push(v)
-      this.contexts.set(key, (id = v.id))
+      bucket.push({ context: v.context, id: (id = v.id) })
     }
     const v = this.variables[id]!
     v.start = e.ptr
@@ -319,15 +335,19 @@ export class Correlator {
    * Four frames of libstdc++ alone are the same for every std::string of a C++ program: its
    * JSON reader's input and its writer's output were one structure, named after either.
    */
-  private allocationContext(site: number, frames: number[]): number[] {
-    const context = [site]
+  private allocationContext(site: number, frames: number[]): number {
+    // Into contextScratch, returning how many (no array per allocation; setting a length is a runtime call).
+    if (this.contextScratch.length < frames.length + 1) this.contextScratch = new Float64Array(frames.length + 1)
+    const context = this.contextScratch
+    let n = 0
+    context[n++] = site
     let k = 2
     if (!this.inProgram(site)) {
-      while (k < frames.length && !this.inProgram(frames[k]!)) context.push(frames[k++]!)
-      if (k < frames.length) context.push(frames[k++]!)
+      while (k < frames.length && !this.inProgram(frames[k]!)) context[n++] = frames[k++]!
+      if (k < frames.length) context[n++] = frames[k++]!
     }
-    for (let n = 0; n < 3 && k < frames.length; n++) context.push(frames[k++]!)
-    return context
+    for (let m = 0; m < 3 && k < frames.length; m++) context[n++] = frames[k++]!
+    return n
   }
 
   /** Whether `pc` is in the program's own functions (true until the program is placed: the old depth). */
@@ -354,6 +374,25 @@ export class Correlator {
     })
     return { variables: this.variables, histograms: this.histograms }
   }
+}
+
+/** A hash of an allocation context's `n` frames (integers below 2^53: both 32-bit halves mixed in). */
+function contextHash(frames: Float64Array, n: number): number {
+  let h = n
+  for (let i = 0; i < n; i++) {
+    const pc = frames[i]!
+    h = Math.imul(h ^ (pc >>> 0), 0x9e3779b1)
+    h = Math.imul(h ^ ((pc / 4294967296) >>> 0), 0x85ebca6b)
+    h ^= h >>> 15
+  }
+  return h
+}
+
+/** Whether a context is the same frames as the first `n` of `b` (as their comma-joined strings, the old key, were equal: integers). */
+function sameFrames(a: number[], b: Float64Array, n: number): boolean {
+  if (a.length !== n) return false
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** A point's dominant variable: the one most of its accesses touched (unknown when none). */

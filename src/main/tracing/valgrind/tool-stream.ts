@@ -192,11 +192,15 @@ export class ToolStreamReader {
     return hi * 4294967296 + this.u32[w]!
   }
 
+  /** The first or second word of slot `k` of the control record at `at` (a method: no closure per record). */
+  private slot(at: number, k: number, second: boolean): number {
+    return this.word(at + RECORD * (1 + k) + (second ? 8 : 0))
+  }
+
   private control(at: number, kind: number, extra: number): void {
     const a = this.word(at)
     const aux = this.u16[(at >>> 1) + 6]!
     const tid = this.u16[(at >>> 1) + 7]!
-    const slot = (k: number, second: boolean) => this.word(at + RECORD * (1 + k) + (second ? 8 : 0))
     if (!this.headerSeen && kind !== ToolRecord.header) throw new ToolStreamError('the stream does not start with a Stride tool header')
     switch (kind) {
       case ToolRecord.header: {
@@ -204,7 +208,7 @@ export class ToolStreamReader {
         if (this.u32[w] !== MAGIC_LO || this.u32[w + 1] !== MAGIC_HI) throw new ToolStreamError('not a Stride tool stream (bad magic)')
         if (aux !== TOOL_FORMAT_VERSION) throw new ToolStreamError(`record format ${aux}, this Stride reads ${TOOL_FORMAT_VERSION}: the tool in the cache is stale`)
         this.headerSeen = true
-        this.sink.header(extra > 0 ? slot(0, false) : 0, aux)
+        this.sink.header(extra > 0 ? this.slot(at, 0, false) : 0, aux)
         return
       }
       case ToolRecord.point:
@@ -212,7 +216,7 @@ export class ToolStreamReader {
         this.sink.point(a, aux)
         return
       case ToolRecord.enter:
-        this.sink.enter(a, slot(0, false), tid)
+        this.sink.enter(a, this.slot(at, 0, false), tid)
         return
       case ToolRecord.leave:
         this.sink.leave(a, tid)
@@ -220,8 +224,8 @@ export class ToolStreamReader {
       case ToolRecord.alloc: {
         const nframes = aux >>> 8
         const frames: number[] = []
-        for (let k = 0; k < nframes; k++) frames.push(slot(1 + (k >> 1), (k & 1) === 1))
-        this.sink.alloc({ op: ALLOC_OPS[aux & 0xff] ?? 'malloc', ptr: a, size: slot(0, false), old: slot(0, true), frames, thread: tid })
+        for (let k = 0; k < nframes; k++) frames.push(this.slot(at, 1 + (k >> 1), (k & 1) === 1))
+        this.sink.alloc({ op: ALLOC_OPS[aux & 0xff] ?? 'malloc', ptr: a, size: this.slot(at, 0, false), old: this.slot(at, 0, true), frames, thread: tid })
         return
       }
       case ToolRecord.free:
