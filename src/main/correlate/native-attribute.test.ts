@@ -15,11 +15,14 @@ function cells(counts: PointCounts): number[][] {
   return out
 }
 
-/** The map's state with no last answer, no frames, no globals and no heap blocks, in thread 0 (the one stack). */
+/**
+ * The map's state with no last answer, no frames, no globals and no heap blocks, in thread 0
+ * (the one stack); no frame floor (any change logged may be a frame's: every one is scanned).
+ */
 function mapState(): Float64Array {
   const state = new Float64Array(MapState.length)
   state[MapState.lastStart] = state[MapState.framesLow] = state[MapState.globalsLow] = Infinity
-  state[MapState.lastEnd] = state[MapState.framesHigh] = state[MapState.globalsHigh] = -Infinity
+  state[MapState.lastEnd] = state[MapState.framesHigh] = state[MapState.globalsHigh] = state[MapState.frameFloor] = -Infinity
   return state
 }
 
@@ -35,6 +38,7 @@ function state() {
     variable: Int32Array.of(3, 0),
     changeLow,
     changeHigh,
+    changePrevious: new Float64Array(CHANGE_LOG),
     heapStart: new Float64Array(4),
     heapEnd: new Float64Array(4),
     heapVariable: new Int32Array(4),
