@@ -27,9 +27,7 @@ export interface Range {
 /**
  * Per point: the epoch its span was last known good in, the span, and its answer (see
  * AddressMap.resolveAt); and the last CHANGE_LOG changes: change e touched
- * [changeLow[e % CHANGE_LOG], changeHigh[e % CHANGE_LOG]). The changes that are not a
- * frame's (blocks, globals) are chained, newest first from state[MapState.lastOther]: for such
- * a change e, changePrevious[e % CHANGE_LOG] is the epoch of the one before it (0: none).
+ * [changeLow[e % CHANGE_LOG], changeHigh[e % CHANGE_LOG]).
  */
 export interface Spans {
   epoch: number
@@ -39,7 +37,6 @@ export interface Spans {
   variable: Int32Array
   changeLow: Float64Array
   changeHigh: Float64Array
-  changePrevious: Float64Array
   /** The live heap blocks, sorted (state[MapState.heapCount] of them). */
   heapStart: Float64Array
   heapEnd: Float64Array
@@ -58,12 +55,9 @@ export interface Spans {
  * current thread's stack is: with these, its frames (FrameTable) and the heap blocks the native
  * loop answers an address the way resolve() would when the last answer, a local of the thread
  * or a heap block holds it, or when nothing can (in no range, outside the globals' hull, one
- * thread: unknown), and leaves the rest (a global, another thread's local) here. And for
- * AddressMap.untouched: the frame floor, at or below the low end of every frame's change ever
- * logged, of any thread (Infinity: none yet; -Infinity says nothing, every change is scanned),
- * and the epoch of the last change that is not a frame's (0: none).
+ * thread: unknown), and leaves the rest (a global, another thread's local) here.
  */
-export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, globalsLow: 7, globalsHigh: 8, otherFrames: 9, framesDepth: 10, frameFloor: 11, lastOther: 12, length: 13 } as const
+export const MapState = { heapCount: 0, lastStart: 1, lastEnd: 2, lastVariable: 3, framesLow: 4, framesHigh: 5, thread: 6, globalsLow: 7, globalsHigh: 8, otherFrames: 9, framesDepth: 10, length: 11 } as const
 
 /**
  * The current thread's frames as the native loop reads them, outermost first: per frame
@@ -192,14 +186,11 @@ export class AddressMap {
    * Every change to the ranges (a frame, a block, globals) starts a new epoch and is logged
    * with the addresses it touched: a span that none of the changes since touched still gives
    * the same answer (a heap-heavy program allocates or enters a frame every few dozen
-   * accesses, and most of its points' spans lie elsewhere). Most changes are frames', which
-   * lie in the stacks: a span below all of them (MapState.frameFloor) need only be checked
-   * against the others, chained in changePrevious (see Spans).
+   * accesses, and most of its points' spans lie elsewhere).
    */
   private epoch = 1
   private readonly changeLow = new Float64Array(CHANGE_LOG)
   private readonly changeHigh = new Float64Array(CHANGE_LOG)
-  private readonly changePrevious = new Float64Array(CHANGE_LOG)
   private spanEpoch = new Float64Array(0)
   private spanLow = new Float64Array(0)
   private spanHigh = new Float64Array(0)
@@ -226,7 +217,6 @@ export class AddressMap {
     variable: this.spanVariable,
     changeLow: this.changeLow,
     changeHigh: this.changeHigh,
-    changePrevious: this.changePrevious,
     heapStart: this.heap.start,
     heapEnd: this.heap.end,
     heapVariable: this.heap.variable,
@@ -239,8 +229,6 @@ export class AddressMap {
     this.stacks.set(0, this.frames)
     this.state[MapState.globalsLow] = Infinity
     this.state[MapState.globalsHigh] = -Infinity
-    this.state[MapState.frameFloor] = Infinity
-    this.state[MapState.lastOther] = 0
     this.dropLast()
     this.framesChanged()
   }
@@ -343,7 +331,7 @@ export class AddressMap {
     const below = this.frames[this.frames.length - 1]
     this.frames.push({ cfa, layout, ownLow, ownHigh, low: below ? Math.min(below.low, ownLow) : ownLow, high: below ? Math.max(below.high, ownHigh) : ownHigh })
     this.framesChanged()
-    this.stackChanged(this.poppedLow, this.poppedHigh)
+    this.changed(this.poppedLow, this.poppedHigh)
   }
 
   /** A read of the innermost frame's return-address slot is its `ret`: pop it. */
@@ -352,7 +340,7 @@ export class AddressMap {
     if (top && size === 8 && address === top.cfa - 8) {
       this.frames.pop()
       this.framesChanged()
-      this.stackChanged(top.ownLow, top.ownHigh)
+      this.changed(top.ownLow, top.ownHigh)
     }
   }
 
@@ -362,7 +350,7 @@ export class AddressMap {
     this.popTo(sp, Infinity, -Infinity)
     if (this.frames.length !== before) {
       this.framesChanged()
-      this.stackChanged(this.poppedLow, this.poppedHigh)
+      this.changed(this.poppedLow, this.poppedHigh)
     }
   }
 
@@ -382,31 +370,14 @@ export class AddressMap {
   }
 
   /**
-   * The ranges changed within [low, high) only, not by a frame (a block, the globals): a new
-   * epoch, logged with that span and chained to the last such change. The last answer is
-   * dropped unless the change only added a range (`dropLast` false).
+   * The ranges changed within [low, high) only: a new epoch, logged with that span. The last
+   * answer is dropped unless the change only added a range (`dropLast` false).
    */
   private changed(low: number, high: number, dropLast = true): void {
     if (dropLast) this.dropLast()
-    const e = this.log(low, high)
-    this.changePrevious[e % CHANGE_LOG] = this.state[MapState.lastOther]!
-    this.state[MapState.lastOther] = e
-  }
-
-  /** changed() for frames pushed or popped (any thread's): not chained, the frame floor lowered to it instead. */
-  private stackChanged(low: number, high: number): void {
-    this.dropLast()
-    // (A NaN low lowers nothing: such a change overlaps no span either.)
-    if (low < this.state[MapState.frameFloor]!) this.state[MapState.frameFloor] = low
-    this.log(low, high)
-  }
-
-  /** A new epoch, with the span its change touched; returns it. */
-  private log(low: number, high: number): number {
-    const e = ++this.epoch
-    this.changeLow[e % CHANGE_LOG] = low
-    this.changeHigh[e % CHANGE_LOG] = high
-    return e
+    const e = ++this.epoch % CHANGE_LOG
+    this.changeLow[e] = low
+    this.changeHigh[e] = high
   }
 
   private dropLast(): void {
@@ -484,18 +455,10 @@ export class AddressMap {
     if (from === 0 || this.epoch - from >= CHANGE_LOG) return false
     const low = this.spanLow[point]!
     const high = this.spanHigh[point]!
-    if (high <= this.state[MapState.frameFloor]!) {
-      // No frame's change reaches down into the span: the others since `from` alone can touch
-      // it (all in the log: fewer than CHANGE_LOG changes were made since).
-      for (let e = this.state[MapState.lastOther]!; e > from; e = this.changePrevious[e % CHANGE_LOG]!) {
-        const k = e % CHANGE_LOG
-        if (low < this.changeHigh[k]! && this.changeLow[k]! < high) return false
-      }
-    } else
-      for (let e = from + 1; e <= this.epoch; e++) {
-        const k = e % CHANGE_LOG
-        if (low < this.changeHigh[k]! && this.changeLow[k]! < high) return false
-      }
+    for (let e = from + 1; e <= this.epoch; e++) {
+      const k = e % CHANGE_LOG
+      if (low < this.changeHigh[k]! && this.changeLow[k]! < high) return false
+    }
     this.spanEpoch[point] = this.epoch
     return true
   }

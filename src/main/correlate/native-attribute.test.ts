@@ -15,14 +15,11 @@ function cells(counts: PointCounts): number[][] {
   return out
 }
 
-/**
- * The map's state with no last answer, no frames, no globals and no heap blocks, in thread 0
- * (the one stack); no frame floor (any change logged may be a frame's: every one is scanned).
- */
+/** The map's state with no last answer, no frames, no globals and no heap blocks, in thread 0 (the one stack). */
 function mapState(): Float64Array {
   const state = new Float64Array(MapState.length)
   state[MapState.lastStart] = state[MapState.framesLow] = state[MapState.globalsLow] = Infinity
-  state[MapState.lastEnd] = state[MapState.framesHigh] = state[MapState.globalsHigh] = state[MapState.frameFloor] = -Infinity
+  state[MapState.lastEnd] = state[MapState.framesHigh] = state[MapState.globalsHigh] = -Infinity
   return state
 }
 
@@ -38,7 +35,6 @@ function state() {
     variable: Int32Array.of(3, 0),
     changeLow,
     changeHigh,
-    changePrevious: new Float64Array(CHANGE_LOG),
     heapStart: new Float64Array(4),
     heapEnd: new Float64Array(4),
     heapVariable: new Int32Array(4),
@@ -351,135 +347,6 @@ describe('the native attribution loop', () => {
       { numRuns: 300 }
     )
     expect(answered).toBeGreaterThan(1000)
-  })
-
-  it('brings spans up to date exactly as the scan of every change since does, through frames, blocks and globals changing in several threads', () => {
-    /**
-     * Three maps through the same changes and accesses: one whose frame floor says nothing
-     * (-Infinity: every span is checked against every change since, the plain scan), one
-     * answering through resolveAt alone and one through the native loop first, as
-     * Correlator.attributeBatch does (both may skip frames' changes below the floor). Points
-     * come back near their last address, so their spans are checked again after changes.
-     * Thread 2's stack is either apart or among the heap blocks (a thread's stack can be
-     * anywhere: then the floor falls below blocks and spans above it are scanned).
-     */
-    const HEAP = 0x1000
-    const GLOBALS = 0x100
-    type Access = { point: number; thread: number; near: boolean; delta: number; band: number; offset: number }
-    type Op =
-      | { op: 'alloc'; slot: number; size: number }
-      | { op: 'free'; slot: number }
-      | { op: 'globals'; slot: number; size: number }
-      | { op: 'enter'; thread: number; slot: number; locals: Array<[number, number]> }
-      | { op: 'leave'; thread: number; slot: number }
-      | { op: 'return'; thread: number }
-      | { op: 'access'; batch: Access[] }
-    const thread = fc.integer({ min: 0, max: 2 })
-    const op: fc.Arbitrary<Op> = fc.oneof(
-      { weight: 6, arbitrary: fc.record({ op: fc.constant('alloc' as const), slot: fc.nat(127), size: fc.integer({ min: 1, max: 128 }) }) },
-      { weight: 4, arbitrary: fc.record({ op: fc.constant('free' as const), slot: fc.nat(127) }) },
-      { weight: 1, arbitrary: fc.record({ op: fc.constant('globals' as const), slot: fc.nat(40), size: fc.integer({ min: 1, max: 64 }) }) },
-      {
-        weight: 12,
-        arbitrary: fc.record({
-          op: fc.constant('enter' as const),
-          thread,
-          slot: fc.nat(15),
-          locals: fc.array(fc.tuple(fc.integer({ min: -96, max: -1 }), fc.integer({ min: 1, max: 24 })), { minLength: 1, maxLength: 3 })
-        })
-      },
-      { weight: 4, arbitrary: fc.record({ op: fc.constant('leave' as const), thread, slot: fc.nat(15) }) },
-      { weight: 6, arbitrary: fc.record({ op: fc.constant('return' as const), thread }) },
-      {
-        weight: 24,
-        arbitrary: fc.record({
-          op: fc.constant('access' as const),
-          batch: fc.array(fc.record({ point: fc.nat(3), thread, near: fc.oneof(fc.constant(true), fc.boolean()), delta: fc.integer({ min: -8, max: 8 }), band: fc.nat(4), offset: fc.nat(4095) }), { minLength: 1, maxLength: 6 })
-        })
-      }
-    )
-    /** Whether a change since the point's span was stored touched it (the plain scan). */
-    const touched = (s: Spans, p: number) => {
-      for (let e = s.epochs[p]! + 1; e <= s.epoch; e++) if (s.low[p]! < s.changeHigh[e % CHANGE_LOG]! && s.changeLow[e % CHANGE_LOG]! < s.high[p]!) return true
-      return false
-    }
-    const coverage = { fast: 0, fastTouched: 0, scanned: 0 }
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 150, size: 'max' }), fc.boolean(), (ops, lowStack) => {
-        const tops = [0x9000, 0x7000, lowStack ? HEAP + 0x400 : 0x5000]
-        const reference = new AddressMap()
-        reference.spans().state[MapState.frameFloor] = -Infinity
-        const plain = new AddressMap()
-        const native = new AddressMap()
-        const maps = [reference, plain, native]
-        const loop = new NativeAttribution()
-        const runs = { variable: new Int32Array(1024).fill(999), kind: new Uint8Array(1024), count: new Float64Array(1024) }
-        const kindOf = new Uint8Array(1024)
-        const last: number[] = []
-        ops.forEach((o, step) => {
-          if (o.op !== 'access') {
-            for (const map of maps) {
-              if (o.op === 'alloc') map.alloc(HEAP + 16 * o.slot, o.size, 100 + step)
-              else if (o.op === 'free') map.free(HEAP + 16 * o.slot)
-              else if (o.op === 'globals') map.addGlobals([{ start: GLOBALS + 16 * o.slot, end: GLOBALS + 16 * o.slot + o.size, variable: 1000 + step }])
-              else {
-                map.setThread(o.thread)
-                if (o.op === 'enter') map.enterFrame(tops[o.thread]! - 16 * o.slot, o.locals.map(([offset, size], k) => ({ offset, size, variable: 2000 + 4 * step + k })))
-                else if (o.op === 'leave') map.leaveTo(tops[o.thread]! - 16 * o.slot)
-                else map.maybeReturn(map.topCfa[o.thread]! - 8, 8)
-              }
-            }
-            return
-          }
-          const n = o.batch.length
-          const points = Uint32Array.from(o.batch, (a) => a.point)
-          const threads = Uint16Array.from(o.batch, (a) => a.thread)
-          const addresses = Float64Array.from(o.batch, (a) => {
-            const far = a.band === 0 ? HEAP + (a.offset % 2200) : a.band <= 3 ? tops[a.band - 1]! - (a.offset % 400) : GLOBALS + (a.offset % 0x300)
-            return (last[a.point] = a.near && last[a.point] !== undefined ? last[a.point]! + a.delta : far)
-          })
-          const expected = new Int32Array(n)
-          const answered = new Int32Array(n)
-          for (let i = 0; i < n; i++) {
-            const p = points[i]!
-            const a = addresses[i]!
-            // Which way the span will be checked, for the coverage below (the plain map's spans are the reference's, as checked).
-            const s = plain.spans()
-            const from = s.epochs[p] ?? 0
-            if (from !== 0 && from !== s.epoch && s.epoch - from < CHANGE_LOG && a >= s.low[p]! && a < s.high[p]!) {
-              if (s.high[p]! > s.state[MapState.frameFloor]!) coverage.scanned++
-              else if (touched(s, p)) coverage.fastTouched++
-              else coverage.fast++
-            }
-            reference.setThread(threads[i]!)
-            expected[i] = reference.resolveAt(p, a)
-            plain.setThread(threads[i]!)
-            expect(plain.resolveAt(p, a), `resolveAt, access ${i} at ${a}`).toBe(expected[i])
-          }
-          // Correlator.attributeBatch, the native loop first.
-          for (let i = 0; i < n; i++) {
-            i = loop.countAnswered(points, addresses, threads, answered, i, n, native.spans(), kindOf, runs, new PointCounts())
-            if (i === n) break
-            native.setThread(threads[i]!)
-            answered[i] = runs.variable[points[i]!] = native.resolveAt(points[i]!, addresses[i]!)
-          }
-          native.setThread(threads[n - 1]!)
-          expect([...answered], 'the native loop').toEqual([...expected])
-          const r = reference.spans()
-          for (const map of [plain, native]) {
-            const m = map.spans()
-            expect(m.epoch).toBe(r.epoch)
-            for (let p = 0; p < 4; p++) expect([m.epochs[p], m.low[p], m.high[p], m.variable[p]], `point ${p}`).toEqual([r.epochs[p], r.low[p], r.high[p], r.variable[p]])
-            expect([...m.state].filter((_, k) => k !== MapState.frameFloor)).toEqual([...r.state].filter((_, k) => k !== MapState.frameFloor))
-          }
-        })
-      }),
-      { numRuns: 300 }
-    )
-    // The skip was taken, both ways (a change since touched the span, or none did), and the scan too.
-    expect(coverage.fast).toBeGreaterThan(500)
-    expect(coverage.fastTouched).toBeGreaterThan(200)
-    expect(coverage.scanned).toBeGreaterThan(500)
   })
 
   it('closes a run that ends into its point, variable and kind, and begins the next, as Correlator.count does', () => {

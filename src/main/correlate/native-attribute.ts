@@ -6,7 +6,7 @@
  * when one is replaced (a batch, a grown table): on a heap-heavy program the loop stops often,
  * and looking up thirteen arguments per call cost more than the loop. A span from an earlier
  * epoch that none of the changes logged since touched is brought up to date there
- * (AddressMap.untouched; below the frame floor, against the changes not of frames alone). An access its point's span does not answer is searched there too
+ * (AddressMap.untouched). An access its point's span does not answer is searched there too
  * when the map's last answer, a local of the thread's frames (FrameTable) or a heap block
  * holds it (MapState), or when nothing can (unknown, the gap around it the point's span): a
  * point walking a C++ map's nodes meets a new block at almost every step, and a program's
@@ -18,7 +18,7 @@ import type { Spans } from './address-map'
 import type { PointCounts } from './point-counts'
 
 type Bound = object
-type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array, Int32Array, Uint32Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array]
+type Arrays = [Uint32Array, Float64Array, Float64Array, Float64Array, Float64Array, Int32Array, Uint8Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Uint16Array, Float64Array, Float64Array, Int32Array, Float64Array, Int32Array, Int32Array, Uint32Array, Int32Array, Uint8Array, Float64Array, Float64Array, Float64Array, Float64Array]
 type AttributeExports = {
   traceAttributeBind: (binding: Bound | null, ...arrays: Arrays) => Bound
   traceAttributeRun: (binding: Bound, from: number, to: number, epoch: number) => number
@@ -87,7 +87,6 @@ export class NativeAttribution {
       b.runCount !== runs.count ||
       b.changeLow !== spans.changeLow ||
       b.changeHigh !== spans.changeHigh ||
-      b.changePrevious !== spans.changePrevious ||
       b.heapStart !== spans.heapStart ||
       b.heapEnd !== spans.heapEnd ||
       b.heapVariable !== spans.heapVariable ||
@@ -105,8 +104,8 @@ export class NativeAttribution {
   }
 
   private bind(points: Uint32Array, addresses: Float64Array, threads: Uint16Array, accessVariable: Int32Array, spans: Spans, kindOf: Uint8Array, runs: Runs, counts: PointCounts): void {
-    const { epochs, low, high, variable, changeLow, changeHigh, changePrevious, heapStart, heapEnd, heapVariable, state, frames, locals } = spans
-    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable, counts.slots, counts.point, counts.variable, counts.kind, counts.count, counts.used, frames, locals, changePrevious)
-    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, changePrevious, heapStart, heapEnd, heapVariable, state, frames, locals, countSlots: counts.slots, countPoint: counts.point, countVariable: counts.variable, countKind: counts.kind, countCount: counts.count }
+    const { epochs, low, high, variable, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, frames, locals } = spans
+    this.binding = this.native.traceAttributeBind(this.binding, points, addresses, epochs, low, high, variable, kindOf, runs.variable, runs.kind, runs.count, changeLow, changeHigh, threads, heapStart, heapEnd, heapVariable, state, accessVariable, counts.slots, counts.point, counts.variable, counts.kind, counts.count, counts.used, frames, locals)
+    this.bound = { points, addresses, threads, accessVariable, epochs, low, high, variable, kindOf, runVariable: runs.variable, runKind: runs.kind, runCount: runs.count, changeLow, changeHigh, heapStart, heapEnd, heapVariable, state, frames, locals, countSlots: counts.slots, countPoint: counts.point, countVariable: counts.variable, countKind: counts.kind, countCount: counts.count }
   }
 }

@@ -8,10 +8,7 @@
  * A span from an earlier epoch is still good when none of the changes logged since (the map's
  * last CHANGE_LOG, each with the addresses it touched) touched it: then it is brought up to
  * the current epoch here, as AddressMap.untouched does (a heap-heavy program changes the map
- * every few dozen accesses, mostly far from the spans its loops walk). Most of those changes
- * are frames pushed and popped: a span below the frame floor (below every frame's change) is
- * checked against the others alone, chained newest first (a quarter of jsoncpp's loop was
- * the scan of every change).
+ * every few dozen accesses, mostly far from the spans its loops walk).
  * An access its point's span does not answer is looked up here as AddressMap.resolve would,
  * as far as resolve's first steps go: the map's last answer, the locals of the thread's
  * frames, its heap blocks, then, in none of them and where no global and no other thread's
@@ -35,15 +32,15 @@
  *                      spanVariable, kindOf, runVar, runKind, runCount, changeLow, changeHigh,
  *                      threads, heapStart, heapEnd, heapVariable, state, accessVariable,
  *                      countSlots, countPoint, countVariable, countKind, countCount, countUsed,
- *                      frames, locals, changePrevious) -> binding
+ *                      frames, locals) -> binding
  *   traceAttributeRun(binding, from, to, epoch) -> the index it stopped at
  * The binding holds references to the arrays (they stay alive, and an ArrayBuffer's memory
  * does not move; none of them is ever transferred to another thread, which would detach it);
  * the caller binds again whenever one of them is replaced (grown, or another batch). */
-#define ARRAYS 27
+#define ARRAYS 26
 
 /* The slots of the map's state array (MapState in src/main/correlate/address-map.ts). */
-enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, GLOBALS_LOW, GLOBALS_HIGH, OTHER_FRAMES, FRAMES_DEPTH, FRAME_FLOOR, LAST_OTHER, STATE_SLOTS = 13 };
+enum { HEAP_COUNT, LAST_START, LAST_END, LAST_VARIABLE, FRAMES_LOW, FRAMES_HIGH, THREAD, GLOBALS_LOW, GLOBALS_HIGH, OTHER_FRAMES, FRAMES_DEPTH, STATE_SLOTS = 11 };
 /* A row of the thread's frames and of their locals (FrameTable and LocalTable there). */
 enum { FRAME_LOW, FRAME_HIGH, FRAME_OWN_LOW, FRAME_OWN_HIGH, FRAME_FIRST, FRAME_COUNT, FRAME_FIELDS };
 enum { LOCAL_START, LOCAL_END, LOCAL_VARIABLE, LOCAL_FIELDS };
@@ -68,8 +65,6 @@ typedef struct {
   double *run_count;
   size_t runs;
   const double *change_low, *change_high;
-  /* For a change not of frames, the epoch of the one before it (Spans.changePrevious). */
-  const double *change_previous;
   uint64_t log_mask;
   const uint16_t *threads;
   const double *heap_start, *heap_end;
@@ -101,7 +96,7 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   if (!stride_args(env, info, ARRAYS + 1, argv)) return NULL;
   size_t n_points, n_addresses, n_epoch, n_low, n_high, n_variable, n_kind, n_run_var, n_run_kind, n_run_count, n_change_low, n_change_high;
   size_t n_threads, n_heap_start, n_heap_end, n_heap_variable, n_state, n_access_variable;
-  size_t n_slots, n_count_point, n_count_variable, n_count_kind, n_count_count, n_count_used, n_frames, n_locals, n_change_previous;
+  size_t n_slots, n_count_point, n_count_variable, n_count_kind, n_count_count, n_count_used, n_frames, n_locals;
   const uint32_t *points = stride_typed_array(env, argv[1], napi_uint32_array, &n_points, "points");
   const double *addresses = points ? stride_typed_array(env, argv[2], napi_float64_array, &n_addresses, "addresses") : NULL;
   double *span_epoch = addresses ? stride_typed_array(env, argv[3], napi_float64_array, &n_epoch, "spanEpoch") : NULL;
@@ -128,11 +123,10 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   double *count_used = count_count ? stride_typed_array(env, argv[24], napi_float64_array, &n_count_used, "countUsed") : NULL;
   const double *frames = count_used ? stride_typed_array(env, argv[25], napi_float64_array, &n_frames, "frames") : NULL;
   const double *locals = frames ? stride_typed_array(env, argv[26], napi_float64_array, &n_locals, "locals") : NULL;
-  const double *change_previous = locals ? stride_typed_array(env, argv[27], napi_float64_array, &n_change_previous, "changePrevious") : NULL;
-  if (!change_previous) return NULL;
-  if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 13 slots");
-  if (n_change_low != n_change_high || n_change_low != n_change_previous || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
-    return stride_throw(env, "traceAttributeBind: changeLow, changeHigh and changePrevious must be of one power-of-two length");
+  if (!locals) return NULL;
+  if (n_state < STATE_SLOTS) return stride_throw(env, "traceAttributeBind: the map's state must have 11 slots");
+  if (n_change_low != n_change_high || n_change_low == 0 || (n_change_low & (n_change_low - 1)) != 0)
+    return stride_throw(env, "traceAttributeBind: changeLow and changeHigh must be of one power-of-two length");
   if (n_slots < 2 || n_slots > ((size_t)1 << 31) || (n_slots & (n_slots - 1)) != 0 || n_count_used < 1)
     return stride_throw(env, "traceAttributeBind: countSlots must be of a power-of-two length, countUsed of one");
   napi_value out;
@@ -163,7 +157,6 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   b->runs = runs;
   b->change_low = change_low;
   b->change_high = change_high;
-  b->change_previous = change_previous;
   b->log_mask = n_change_low - 1;
   b->threads = threads;
   b->heap_start = heap_start;
@@ -194,27 +187,11 @@ static napi_value bind(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* AddressMap.untouched: the point's span, from an earlier epoch, against the changes since.
- * Below the frame floor no frame's change can touch it: the chain of the others since `from`
- * alone, newest first (each in the log: fewer than the log holds were made since). A chain
- * that leaves (from, epoch] or does not end within that many steps (not the map's) falls back
- * to the scan. */
+/* AddressMap.untouched: the point's span, from an earlier epoch, against the changes since. */
 static bool untouched(AttributeBinding *b, uint32_t p, double epoch) {
   double from = b->span_epoch[p];
   if (from == 0 || !(epoch - from <= (double)b->log_mask)) return false;
   double low = b->low[p], high = b->high[p];
-  if (high <= b->state[FRAME_FLOOR]) {
-    double e = b->state[LAST_OTHER];
-    for (uint64_t n = 0; n <= b->log_mask && e > from && e <= epoch; n++) {
-      uint64_t k = (uint64_t)e & b->log_mask;
-      if (low < b->change_high[k] && b->change_low[k] < high) return false;
-      e = b->change_previous[k];
-    }
-    if (!(e > from)) {
-      b->span_epoch[p] = epoch;
-      return true;
-    }
-  }
   for (uint64_t e = (uint64_t)from + 1; e <= (uint64_t)epoch; e++) {
     uint64_t k = e & b->log_mask;
     if (low < b->change_high[k] && b->change_low[k] < high) return false;
