@@ -124,6 +124,8 @@ export class JobManager extends ApiEventChannel {
         if (first?.run != null) {
           // Its report, built by the trace's worker, is what the client asks for next.
           if (done.firstReport) this.readyReports.put(done.session, first.run, done.firstReport)
+          // And the Advisor's diagnosis of its first level, which the client asks for beside it.
+          if (done.firstAdvice) this.readyReports.put(done.session, first.run, done.firstAdvice.json, `advice:${done.firstAdvice.level}`)
           this.finish(job, { session: done.session, run: first.run, partial: done.partial, stopReason: done.stopReason, message: done.message })
         } else if (first?.cancelled) this.finish(job, { session: done.session, run: null, partial: done.partial, stopReason: 'cancelled', message: 'simulation cancelled; the trace is kept' })
         else await this.runSimulate(job, done.session, input.simulate, done.stopReason, done.partial, done.message)

@@ -1,6 +1,7 @@
 /**
- * Reports built before they are asked for: a trace job's first run, whose report the trace's
- * worker builds while what it reads is still in its memory, and a what-if's run, whose figures
+ * Reports built before they are asked for: a trace job's first run, whose report (and the
+ * Advisor's diagnosis stored with it) the trace's worker builds while what it reads is still in
+ * its memory, and a what-if's run, whose figures
  * the simulating worker builds on the file it has just written. Each is handed out once, to the
  * getReport (getRunFigures) of that run of that file, while the file is the one it was built
  * from (a new trace to the same path replaces the file, and its run ids start again); else the
@@ -22,8 +23,8 @@ function fileStamp(path: string): string | null {
   }
 }
 
-/** The whole report (getReport) or the run's figures (getRunFigures). */
-export type ReadyPart = 'report' | 'figures'
+/** The whole report (getReport), the run's figures (getRunFigures), or its diagnosis of a level (getAdvice). */
+export type ReadyPart = 'report' | 'figures' | `advice:${string}`
 
 export class ReadyReports {
   private readonly ready = new Map<string, { json: Uint8Array; stamp: string; at: number }>()

@@ -169,7 +169,10 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // ---- Advisor ----
     // In a worker: the diagnosis replays the trace (the three Cs per reference), seconds on
     // large sessions.
-    getAdvice: ({ session, run, level }, context) => forCall(taskPool.run('advice', { session, run, level }), context),
+    getAdvice: async ({ session, run, level }, context) => {
+      const ready = run !== null && level !== null ? jobs.readyReports.take(session, run, `advice:${level}`) : null
+      return ready ? new JsonText<ApiResults['getAdvice']>(ready) : forCall(taskPool.run('advice', { session, run, level }), context)
+    },
     // In a worker: two passes over the trace with each access's thread.
     getSharedLines: ({ session, lineSize }, context) => forCall(taskPool.run('sharing', { session, lineSize }), context),
     // In a worker: one pass over the trace.

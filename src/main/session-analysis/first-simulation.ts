@@ -10,7 +10,7 @@
  * named data structures placed; an error) leaves the simulation to the caller, as before; a
  * stop after the recording cancels it.
  */
-import type { HierarchyConfig, RunId, RunReport } from '../../shared/domain'
+import type { HierarchyConfig, RunAdvice, RunId, RunReport } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { TouchHierarchy } from '../simulate/touch-hierarchy'
@@ -72,6 +72,7 @@ export class FirstSimulation {
   /** The views' report, then (once the writer finished) it with its statics key. */
   private pendingReport: RunReport | null = null
   private keptReport: RunReport | null = null
+  private keptAdvice: RunAdvice | null = null
   /** Its report is the CLI's lines (`reportStreams: false`). */
   private readonly linesOnly: boolean
 
@@ -206,6 +207,20 @@ export class FirstSimulation {
    */
   keepReport(report: RunReport): void {
     if (!this.linesOnly && report.run === this.outcome?.run) this.pendingReport = report
+  }
+
+  /**
+   * The advisor's diagnosis the views stored for the first run (first-views.ts): the app asks
+   * for it beside the first report, and would otherwise wait for a worker to open and check the
+   * file written a moment ago to read it back. Not for the CLI's lines.
+   */
+  keepAdvice(advice: RunAdvice): void {
+    if (!this.linesOnly && advice.run === this.outcome?.run) this.keptAdvice = advice
+  }
+
+  /** The diagnosis keepAdvice kept, if any. */
+  get advice(): RunAdvice | null {
+    return this.keptAdvice
   }
 
   /** The writer finished the session with this statics identity (SessionWriter.staticsKey). */

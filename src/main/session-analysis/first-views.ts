@@ -41,7 +41,10 @@ export async function firstViews(db: Db, run: number, seed: CachedStatics | unde
     if (cache !== undefined) {
       const advice = await adviseReport(db, report, cache, statics)
       // A degraded diagnosis (the trace could not be replayed) is not one to keep.
-      if (!advice.classesMissing) views.push({ run, view: 'advice', key: cache, value: advice })
+      if (!advice.classesMissing) {
+        views.push({ run, view: 'advice', key: cache, value: advice })
+        first?.keepAdvice(advice)
+      }
     }
     return views
   } catch {

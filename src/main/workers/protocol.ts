@@ -57,10 +57,16 @@ export interface TraceWorkerStart {
 export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type: 'stop' }
 
 /** Trace worker -> parent. */
+/** The advisor's diagnosis of the first run at `level`, as stored with the session (first-views.ts): JSON bytes, for the app's getAdvice. */
+export interface FirstAdvice {
+  level: string
+  json: Uint8Array
+}
+
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null; detached?: ProgramDetached }
   | { type: 'output'; chunks: OutputChunk[]; dropped: number }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string; firstAdvice?: FirstAdvice }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
 // ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----

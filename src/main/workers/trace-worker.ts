@@ -4,7 +4,7 @@ import { StrideError } from '../../shared/errors'
 import { strideValgrindTool } from '../tracing/valgrind/tool-build'
 import { launchStrideTool, type LaunchedTool } from '../tracing/valgrind/tool-launch'
 import type { ProgramDetached } from '../tracing/valgrind/valgrind-tracer'
-import type { TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
+import type { FirstAdvice, TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 import type { FirstSimulation } from '../session-analysis/first-simulation'
 import { JsonText } from '../services/json-text'
 import { loadCollation } from '../../shared/report-model'
@@ -12,7 +12,8 @@ import { OutputBatcher } from '../tracing/output-batcher'
 import { contextLineFor } from '../session-analysis/warm-context'
 
 // The first run's report (its JSON bytes) moves to the main thread instead of being copied.
-const send = (m: WorkerMessage) => parentPort!.postMessage(m, m.type === 'trace-done' && m.firstReport ? [m.firstReport.buffer as ArrayBuffer] : [])
+const moved = (m: WorkerMessage): ArrayBuffer[] => (m.type === 'trace-done' ? [m.firstReport, m.firstAdvice?.json].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer) : [])
+const send = (m: WorkerMessage) => parentPort!.postMessage(m, moved(m))
 /** The program's output (when it is piped to us, not the CLI's terminal), in batches, ahead of the trace's end. */
 const output = new OutputBatcher((batch) => send({ type: 'output', ...batch }))
 const post = (m: WorkerMessage) => {
@@ -135,11 +136,14 @@ async function main(): Promise<void> {
  * The first run's report as the client asked for it (protocol.ts `reportFirstRun`). Nothing on
  * an error: the session is whole, and the client reads the run from it as before.
  */
-async function reportAs(first: FirstSimulation, out: string, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array } | { firstReportLines: string } | Record<string, never>> {
+async function reportAs(first: FirstSimulation, out: string, as: 'json' | 'lines'): Promise<{ firstReport: Uint8Array; firstAdvice?: FirstAdvice } | { firstReportLines: string } | Record<string, never>> {
   try {
     if (as === 'json') {
       const report = first.report(out)
-      return report ? { firstReport: JsonText.bytesOf(report) } : {}
+      if (!report) return {}
+      // And the diagnosis the app asks for beside it: the one stored, as getAdvice reads it.
+      const advice = first.advice
+      return { firstReport: JsonText.bytesOf(report), ...(advice ? { firstAdvice: { level: advice.level, json: JsonText.bytesOf(advice) } } : {}) }
     }
     // The table needs the run's totals and lines only.
     const report = first.lineReport(out)
