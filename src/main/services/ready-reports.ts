@@ -1,16 +1,15 @@
 /**
  * Reports built before they are asked for: a trace job's first run, whose report (and the
  * Advisor's diagnosis stored with it) the trace's worker builds while what it reads is still in
- * its memory, and a what-if's run, whose figures
- * the simulating worker builds on the file it has just written. Each is handed out once, to the
- * getReport (getRunFigures) of that run of that file, while the file is the one it was built
- * from (a new trace to the same path replaces the file, and its run ids start again); else the
- * pool builds it as for any run.
+ * its memory, and a what-if's run, whose figures the simulating worker builds on the file it has
+ * just written. Each is handed out once, to the getReport (getAdvice, getRunFigures) of that run
+ * of that file, while the file is the one it was built from (a new trace to the same path
+ * replaces the file, and its run ids start again); else the pool builds it as for any run.
  */
 import { statSync } from 'node:fs'
 
-/** A few at most (one per trace job finishing at once), for a few minutes. */
-const MAX_READY = 4
+/** A few at most (a trace job finishing hands over two: its report and its diagnosis), for a few minutes. */
+const MAX_READY = 8
 const READY_MS = 5 * 60_000
 
 /** The file itself: another recording at the same path is another inode or size or time. */
@@ -29,7 +28,7 @@ export type ReadyPart = 'report' | 'figures' | `advice:${string}`
 export class ReadyReports {
   private readonly ready = new Map<string, { json: Uint8Array; stamp: string; at: number }>()
 
-  /** `json`: the report's (or figures') JSON bytes. */
+  /** `json`: the part's JSON bytes. */
   put(session: string, run: number, json: Uint8Array, part: ReadyPart = 'report'): void {
     const stamp = fileStamp(session)
     if (stamp === null) return
@@ -39,7 +38,7 @@ export class ReadyReports {
     while (this.ready.size > MAX_READY) this.ready.delete(this.ready.keys().next().value!)
   }
 
-  /** The report (figures) of `run` in `session` if ready (then no longer kept), else null. */
+  /** That part of `run` in `session` if ready (then no longer kept), else null. */
   take(session: string, run: number, part: ReadyPart = 'report'): Uint8Array | null {
     const key = `${part}\0${run}\0${session}`
     const r = this.ready.get(key)

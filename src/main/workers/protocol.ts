@@ -56,13 +56,13 @@ export interface TraceWorkerStart {
 /** Parent -> trace worker: the trace to run (once), then perhaps a stop. */
 export type WorkerCommand = { type: 'start'; input: TraceWorkerInput } | { type: 'stop' }
 
-/** Trace worker -> parent. */
 /** The advisor's diagnosis of the first run at `level`, as stored with the session (first-views.ts): JSON bytes, for the app's getAdvice. */
 export interface FirstAdvice {
   level: string
   json: Uint8Array
 }
 
+/** Trace worker -> parent. */
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null; detached?: ProgramDetached }
   | { type: 'output'; chunks: OutputChunk[]; dropped: number }
