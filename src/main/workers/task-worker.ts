@@ -14,13 +14,15 @@ import { trustChecks } from '../store/checked-sessions'
 /** Idle this long after start-up, the worker loads the modules of the tasks not asked for yet. */
 const PRELOAD_AFTER_MS = 300
 
-// A result of bytes (a report's JSON) moves to the main thread instead of being copied.
-/** A result's bytes move to the parent instead of being copied: a report's JSON, or a simulation's figures. */
+/**
+ * A result's bytes move to the parent instead of being copied: a result that is bytes (a
+ * report's JSON), or a result's fields that are (a simulation's figures). Tasks make them whole
+ * (JsonText.bytesOf), never a view of a shared buffer.
+ */
 function transferOf(m: PoolMessage): ArrayBuffer[] {
-  if (m.type !== 'done') return []
-  if (m.result instanceof Uint8Array) return [m.result.buffer as ArrayBuffer]
-  const figures = (m.result as { figures?: unknown } | null)?.figures
-  return figures instanceof Uint8Array ? [figures.buffer as ArrayBuffer] : []
+  if (m.type !== 'done' || m.result === null || typeof m.result !== 'object') return []
+  const values = m.result instanceof Uint8Array ? [m.result] : Object.values(m.result)
+  return values.filter((v): v is Uint8Array => v instanceof Uint8Array).map((v) => v.buffer as ArrayBuffer)
 }
 const post = (m: PoolMessage) => parentPort!.postMessage(m, transferOf(m))
 let running: { id: number; stop: boolean } | null = null

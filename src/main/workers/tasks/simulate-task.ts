@@ -95,7 +95,8 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
       const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
       return storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics, ahead)
     })
-    if (input.parent != null) recordParent(writer, runs[0]!, input.parent)
+    // The run a what-if was made from: its label is read against it.
+    if (input.parent != null) setRunParent(writer, runs[0]!, input.parent)
     // An older session (no statics cache yet) gets one beside its first run: later what-ifs
     // and reports then skip reading the point table row by row.
     statics.storeCache(writer)
@@ -104,18 +105,6 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
     return { runs, accesses: done, cancelled: false, ...(figures === undefined ? {} : { figures }) }
   } finally {
     writer.close()
-  }
-}
-
-/**
- * Records the run a what-if's run was made from. Only its label depends on it: a session that
- * cannot take it now keeps the run, labelled against its first run.
- */
-function recordParent(db: Db, run: RunId, parent: RunId): void {
-  try {
-    setRunParent(db, run, parent)
-  } catch {
-    // the run stands
   }
 }
 
