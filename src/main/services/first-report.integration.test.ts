@@ -5,24 +5,14 @@
  * it hands over is the one getAdvice reads from the session after. Needs `npm run build` (the
  * trace worker) and the examples.
  */
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import type { ApiEvents } from '../../shared/api'
-import { example, fixedEnv, tempDir } from '../testing/cli-runner'
-import { untilJobEnds, type ServiceEvent } from '../testing/service-events'
-import { createStrideService } from './stride-service'
+import { example } from '../testing/cli-runner'
+import { finishedJob, serviceForTests } from '../testing/service-events'
 import { detachedContext } from './backend'
 import type { JsonText } from './json-text'
 
-const home = tempDir('service-first-report')
-const env = fixedEnv(home)
-process.env.STRIDE_HOME = env.STRIDE_HOME
-process.env.STRIDE_CACHE = env.STRIDE_CACHE
-const service = createStrideService()
-
-afterAll(async () => {
-  await service.dispose()
-})
+const { service, home } = serviceForTests('service-first-report')
 
 const text = (r: unknown) => Buffer.from((r as JsonText<unknown>).json).toString('utf8')
 /** What a client receives: JSON bytes handed over as they are, or the value as the bridge serializes it. */
@@ -35,15 +25,11 @@ describe("the trace's first report", () => {
   ])
     it(`${c.name}: equals the report getReport builds from the session afterwards, its diagnosis getAdvice's`, async () => {
       const out = join(home, `${c.name}.stride`)
-      const events: ServiceEvent[] = []
-      service.subscribe(c.name, (name, data) => events.push({ name, data }))
       const levels = [
         { name: 'L1', size: 4096, assoc: 2, lineSize: 64, policy: 'lru' },
         { name: 'L2', size: 65536, assoc: 4, lineSize: 64, policy: 'lru' }
       ]
-      await service.call('startTrace', { program: example(c.name), functions: c.functions, out, simulate: { levels } }, detachedContext(c.name))
-      await untilJobEnds(events, 120_000)
-      const finished = events.find((e) => e.name === 'finished')?.data as ApiEvents['finished'] | undefined
+      const finished = await finishedJob(service, c.name, () => service.call('startTrace', { program: example(c.name), functions: c.functions, out, simulate: { levels } }, detachedContext(c.name)))
       expect(finished?.session).toBe(out)
       // The first call takes the worker's report, the second builds it from the file.
       const ready = text(await service.call('getReport', { session: out, run: 1 }, detachedContext(c.name)))

@@ -8,20 +8,14 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ApiEvents } from '../../shared/api'
-import { example, fixedEnv, sessionInfo, tempDir } from '../testing/cli-runner'
-import { untilJobEnds, type ServiceEvent } from '../testing/service-events'
-import { createStrideService } from './stride-service'
+import { example, sessionInfo } from '../testing/cli-runner'
+import { serviceForTests, untilJobEnds, type ServiceEvent } from '../testing/service-events'
 import { detachedContext } from './backend'
 
-const home = tempDir('service-one-writer')
-const env = fixedEnv(home)
-process.env.STRIDE_HOME = env.STRIDE_HOME
-process.env.STRIDE_CACHE = env.STRIDE_CACHE
-const service = createStrideService()
+const { service, home, env } = serviceForTests('service-one-writer')
 const ROUNDS = '100000002'
 
-afterAll(async () => {
-  await service.dispose()
+afterAll(() => {
   spawnSync('pkill', ['-KILL', '-f', `spin ${ROUNDS}`])
 })
 

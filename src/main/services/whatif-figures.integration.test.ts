@@ -4,47 +4,26 @@
  * getRunFigures builds from the session, and the run it was made from is stored with it. Needs
  * `npm run build` (the workers) and the examples.
  */
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import type { ApiEvents } from '../../shared/api'
 import type { SessionInfo } from '../../shared/domain'
-import { example, fixedEnv, tempDir } from '../testing/cli-runner'
-import { untilJobEnds, type ServiceEvent } from '../testing/service-events'
-import { createStrideService } from './stride-service'
+import { example } from '../testing/cli-runner'
+import { finishedJob, serviceForTests } from '../testing/service-events'
 import { detachedContext } from './backend'
 import type { JsonText } from './json-text'
 
-const home = tempDir('service-whatif-figures')
-const env = fixedEnv(home)
-process.env.STRIDE_HOME = env.STRIDE_HOME
-process.env.STRIDE_CACHE = env.STRIDE_CACHE
-const service = createStrideService()
-
-afterAll(async () => {
-  await service.dispose()
-})
+const { service, home } = serviceForTests('service-whatif-figures')
 
 const text = (r: unknown) => Buffer.from((r as JsonText<unknown>).json).toString('utf8')
 const l1 = (size: number) => ({ name: 'L1', size, assoc: 2, lineSize: 64, policy: 'lru' as const })
 const l2 = { name: 'L2', size: 65536, assoc: 4, lineSize: 64, policy: 'lru' as const }
 
-/** Runs one job to its end on its own client; its `finished` event. */
-async function job(client: string, start: () => Promise<unknown>): Promise<ApiEvents['finished']> {
-  const events: ServiceEvent[] = []
-  service.subscribe(client, (name, data) => events.push({ name, data }))
-  await start()
-  await untilJobEnds(events, 120_000)
-  const finished = events.find((e) => e.name === 'finished')?.data as ApiEvents['finished'] | undefined
-  if (!finished) throw new Error(`${client}: the job did not finish: ${JSON.stringify(events.at(-1))}`)
-  return finished
-}
-
 describe("a what-if's figures", () => {
   it('equal the figures getRunFigures builds from the session afterwards, and the run keeps its parent', async () => {
     const out = join(home, 'reuse.stride')
-    const traced = await job('trace', () => service.call('startTrace', { program: example('reuse'), functions: [], out, simulate: { levels: [l1(4096), l2] } }, detachedContext('trace')))
+    const traced = await finishedJob(service, 'trace', () => service.call('startTrace', { program: example('reuse'), functions: [], out, simulate: { levels: [l1(4096), l2] } }, detachedContext('trace')))
     expect(traced.run).toBe(1)
-    const whatIf = await job('whatif', () => service.call('simulate', { session: out, config: { levels: [l1(8192), l2] }, parent: 1 }, detachedContext('whatif')))
+    const whatIf = await finishedJob(service, 'whatif', () => service.call('simulate', { session: out, config: { levels: [l1(8192), l2] }, parent: 1 }, detachedContext('whatif')))
     expect(whatIf.run).toBe(2)
     // The first call takes the worker's figures, the second builds them from the file.
     const ready = text(await service.call('getRunFigures', { session: out, run: 2 }, detachedContext('whatif')))
