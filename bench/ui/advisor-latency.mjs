@@ -36,7 +36,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
-import { launchBrowser, startServer } from './web-app.mjs'
+import { launchBrowser, socketSpy, startServer } from './web-app.mjs'
 
 const root = join(import.meta.dirname, '..', '..')
 const args = process.argv.slice(2)
@@ -62,7 +62,8 @@ for (const c of cases)
 /** In the page, before the app's scripts: the WebSocket spy and the clicks (see the header). */
 function pageProbe(view) {
   const now = () => performance.now()
-  const b = (window.__bench = { marks: {}, requests: {}, events: null, outcome: null })
+  // The socket's side (requests, the trace's `finished`) is socketSpy's, added before this.
+  const b = window.__bench
   const mark = (k) => {
     if (b.marks[k] === undefined) b.marks[k] = now()
   }
@@ -71,36 +72,6 @@ function pageProbe(view) {
     if (b.marks[`${k}Dom`] !== undefined) return
     mark(`${k}Dom`)
     requestAnimationFrame(() => setTimeout(() => mark(k), 0))
-  }
-  const Native = window.WebSocket
-  window.WebSocket = class extends Native {
-    constructor(...a) {
-      super(...a)
-      this.addEventListener('message', (ev) => {
-        const t = now()
-        if (typeof ev.data !== 'string') return
-        // Only the head of a message is read: a report is megabytes, and parsing it here would slow the page measured.
-        const head = ev.data.slice(0, 80)
-        if (head.startsWith('{"event":"finished"') && /"kind":"trace"/.test(ev.data.slice(0, 400))) b.marks.finished ??= t
-        else if (head.startsWith('{"event":"failed"')) b.outcome ??= `trace failed: ${ev.data.slice(0, 600)}`
-        const id = /^\{"id":(\d+)/.exec(head)?.[1]
-        const r = id && b.requests[id]
-        if (r && r.replied === undefined) {
-          r.replied = t
-          r.bytes = ev.data.length
-          if (r.method === 'openSession') b.events = JSON.parse(ev.data).result?.events ?? null
-        }
-      })
-    }
-    send(text) {
-      try {
-        const m = JSON.parse(text)
-        if (typeof m.id === 'number' && m.method) b.requests[m.id] = { method: m.method, sent: now() }
-      } catch {
-        // not a request: a cancel
-      }
-      super.send(text)
-    }
   }
   const onDom = () => {
     if (b.marks.finished === undefined) return
@@ -136,6 +107,7 @@ async function measure(browser, url, c, view, shot) {
   const problems = []
   page.on('pageerror', (e) => problems.push(e.message))
   try {
+    await page.addInitScript(socketSpy, { kind: 'trace', mark: 'finished' })
     await page.addInitScript(pageProbe, view)
     await page.goto(url)
     await page.getByTestId('launch-button').click()

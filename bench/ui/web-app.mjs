@@ -47,3 +47,45 @@ export function launchBrowser() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
   })
 }
+
+/**
+ * A page init script (page.addInitScript(socketSpy, { kind, mark })), added before a bench's
+ * own probe: it wraps the page's WebSocket to time, in the page's clock, every request (sent,
+ * replied, bytes, in window.__bench.requests), the `finished` event of the job of `kind`
+ * (window.__bench.marks[mark]), a failed job (window.__bench.outcome) and the events an opened
+ * session holds (window.__bench.events).
+ */
+export function socketSpy({ kind, mark }) {
+  const now = () => performance.now()
+  const b = (window.__bench ??= { marks: {}, requests: {}, events: null, outcome: null })
+  const Native = window.WebSocket
+  window.WebSocket = class extends Native {
+    constructor(...a) {
+      super(...a)
+      this.addEventListener('message', (ev) => {
+        const t = now()
+        if (typeof ev.data !== 'string') return
+        // Only the head of a message is read: a report is megabytes, and parsing it here would slow the page measured.
+        const head = ev.data.slice(0, 80)
+        if (head.startsWith('{"event":"finished"') && ev.data.slice(0, 400).includes(`"kind":"${kind}"`)) b.marks[mark] ??= t
+        else if (head.startsWith('{"event":"failed"')) b.outcome ??= `the ${kind} failed: ${ev.data.slice(0, 600)}`
+        const id = /^\{"id":(\d+)/.exec(head)?.[1]
+        const r = id && b.requests[id]
+        if (r && r.replied === undefined) {
+          r.replied = t
+          r.bytes = ev.data.length
+          if (r.method === 'openSession') b.events = JSON.parse(ev.data).result?.events ?? null
+        }
+      })
+    }
+    send(text) {
+      try {
+        const m = JSON.parse(text)
+        if (typeof m.id === 'number' && m.method) b.requests[m.id] = { method: m.method, sent: now() }
+      } catch {
+        // not a request: a cancel
+      }
+      super.send(text)
+    }
+  }
+}

@@ -27,7 +27,7 @@ import { spawnSync } from 'node:child_process'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
-import { launchBrowser, startServer } from './web-app.mjs'
+import { launchBrowser, socketSpy, startServer } from './web-app.mjs'
 
 const root = join(import.meta.dirname, '..', '..')
 const stride = join(root, 'bin', 'stride.js')
@@ -87,37 +87,10 @@ function freshCopy(session) {
 /** In the page, before the app's scripts: the WebSocket spy and the marks (see the header). */
 function pageProbe() {
   const now = () => performance.now()
-  const b = (window.__bench = { marks: {}, requests: {}, outcome: null })
+  // The socket's side (requests, the simulation's `finished` as `job`) is socketSpy's, added before this.
+  const b = window.__bench
   const mark = (k) => {
     if (b.marks[k] === undefined) b.marks[k] = now()
-  }
-  const Native = window.WebSocket
-  window.WebSocket = class extends Native {
-    constructor(...a) {
-      super(...a)
-      this.addEventListener('message', (ev) => {
-        const t = now()
-        if (typeof ev.data !== 'string') return
-        const head = ev.data.slice(0, 400)
-        if (head.startsWith('{"event":"finished"') && /"kind":"simulate"/.test(head)) b.marks.job ??= t
-        else if (head.startsWith('{"event":"failed"')) b.outcome ??= `the what-if failed: ${ev.data.slice(0, 600)}`
-        const id = /^\{"id":(\d+)/.exec(head)?.[1]
-        const r = id && b.requests[id]
-        if (r && r.replied === undefined) {
-          r.replied = t
-          r.bytes = ev.data.length
-        }
-      })
-    }
-    send(text) {
-      try {
-        const m = JSON.parse(text)
-        if (typeof m.id === 'number' && m.method) b.requests[m.id] = { method: m.method, sent: now() }
-      } catch {
-        // not a request
-      }
-      super.send(text)
-    }
   }
   new MutationObserver(() => {
     if (b.marks.clicked === undefined) return
@@ -137,6 +110,7 @@ async function measureApp(browser, url, c, session) {
   const problems = []
   page.on('pageerror', (e) => problems.push(e.message))
   try {
+    await page.addInitScript(socketSpy, { kind: 'simulate', mark: 'job' })
     await page.addInitScript(pageProbe)
     await page.goto(url)
     await page.getByTestId('open-session-path').fill(session)
