@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* Bumped when the JavaScript side must not load an older build (the loader checks it). */
 #define STRIDE_CORE_ABI 24
@@ -186,7 +189,21 @@ static napi_value abi(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/* glibc hands blocks over 128 KiB out as fresh mappings and trims free heap tops, both
+ * adjusted as it goes: a trace's per-chunk buffers (brotli's tables, encoded chunks, arrays)
+ * came back as new pages every chunk, each page faulted in and zeroed by the kernel (3% of an
+ * lz4 trace's CPU). Fixed thresholds keep such blocks in the heap for reuse. Only Node's
+ * process: the traced program, run by Valgrind, keeps its own allocator's defaults. */
+static void keep_freed_blocks(void) {
+#if defined(__GLIBC__)
+  /* Once per thread that loads the core: the same values each time. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 static napi_value init(napi_env env, napi_value exports) {
+  keep_freed_blocks();
   napi_property_descriptor d = {"abi", NULL, abi, NULL, NULL, NULL, napi_enumerable, NULL};
   STRIDE_CALL(env, napi_define_properties(env, exports, 1, &d));
   STRIDE_CALL(env, stride_register_sim(env, exports));
