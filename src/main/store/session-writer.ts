@@ -429,6 +429,16 @@ export class SessionWriter {
     return this.committed
   }
 
+  /** Rows of the point table (every point a committed chunk may name). */
+  get storedPointCount(): number {
+    return this.storedPoints
+  }
+
+  /** Bytes of the committed chunks (the meta's `storedBytes`). */
+  get storedByteCount(): number {
+    return this.storedBytes
+  }
+
   /** Accesses received so far (committed, encoding, or gathered for the next chunk). */
   get eventCount(): number {
     return this.committed + this.waiting.reduce((n, c) => n + c.count, 0) + this.gathered

@@ -21,7 +21,7 @@ import { pointColumnsOf } from '../store/point-columns'
 import { touchesOf } from '../store/touches'
 import { WARMED_RUNS_KEY } from '../store/run-context'
 import type { CachedStatics } from '../store/statics-cache'
-import type { TraceStopReason } from '../../shared/domain'
+import type { SessionInfo, TraceStopReason } from '../../shared/domain'
 import { NO_DEBUG_INFO_HINT } from '../symbols/inspect-program'
 import type { LoadedModule } from './proc-maps'
 import { realpathSync } from 'node:fs'
@@ -238,7 +238,7 @@ export interface TraceOutcome {
  * unnamed and says so, without losing or demoting the trace. Returns whether it is partial and
  * the trace's message (the backend's, and the naming's failure if any).
  */
-export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<{ partial: boolean; message: string | null }> {
+export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<{ partial: boolean; message: string | null; stored: StoredTraceSummary }> {
   // The naming is the trace's last lookup: llvm-symbolizer is ended once it is done, and its
   // exit awaited at the very end (the worker that ran it may end right after), not before the
   // first simulation's run is stored (6-12 ms of a heat trace's end).
@@ -274,18 +274,22 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
   const views = firstRun != null ? await firstViews(writer.db, firstRun, statics, first) : []
   first?.keepLineReport(writer.db)
   const partial = outcome.stopReason !== 'completed'
-  writer.finish(
-    {
-      partial,
-      stopReason: outcome.stopReason,
-      stopMessage: message,
-      hasDebugInfo: outcome.elf.hasDebugInfo,
-      debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
-    },
-    statics,
-    views
-  )
+  const result = {
+    partial,
+    stopReason: outcome.stopReason,
+    stopMessage: message,
+    hasDebugInfo: outcome.elf.hasDebugInfo,
+    debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
+  }
+  writer.finish(result, statics, views)
   first?.finishedWith(writer.staticsKey)
   await ended
-  return { partial, message }
+  const stored: StoredTraceSummary = { ...result, events: writer.committedEvents, points: writer.storedPointCount, storedBytes: writer.storedByteCount }
+  return { partial, message, stored }
 }
+
+/**
+ * What a finished trace stored in its meta and point table, as the session now says (the
+ * CLI's summary line prints it instead of opening and checking the file it was just told of).
+ */
+export type StoredTraceSummary = Pick<SessionInfo, 'events' | 'points' | 'storedBytes' | 'partial' | 'stopReason' | 'stopMessage' | 'hasDebugInfo' | 'debugInfoHint'>

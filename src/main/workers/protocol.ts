@@ -5,7 +5,7 @@
  * report crosses as its JSON text: one flat string, sent to the client as it is, instead of
  * a large object graph cloned and then serialized on the main thread.
  */
-import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice, SharedLines, ThreadBreakdown } from '../../shared/domain'
+import type { FunctionStreams, HierarchyConfig, ObjectsOptions, ObjectsReport, QuerySlice, SliceReduction, TraceStopReason, RunId, RunReport, RunAdvice, SessionInfo, SharedLines, ThreadBreakdown } from '../../shared/domain'
 import type { StrideErrorCode } from '../../shared/errors'
 import type { OutputChunk } from '../../shared/api'
 import type { HotFunctions } from '../../shared/hot-functions'
@@ -14,6 +14,7 @@ import type { KeptRun } from '../store/run-rows'
 import type { CheckedSession } from '../store/checked-sessions'
 import type { ProgramDetached } from '../tracing/valgrind/valgrind-tracer'
 import type { FirstRun } from '../session-analysis/first-simulation'
+import type { StoredTraceSummary } from '../tracing/session-symbols'
 
 export interface TraceWorkerInput {
   program: string
@@ -66,7 +67,7 @@ export interface FirstAdvice {
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null; detached?: ProgramDetached }
   | { type: 'output'; chunks: OutputChunk[]; dropped: number }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string; firstAdvice?: FirstAdvice }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string; firstAdvice?: FirstAdvice; stored?: StoredTraceSummary & Pick<SessionInfo, 'programExit' | 'recorderNote'> }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
 // ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----

@@ -2,7 +2,8 @@
  * The trace worker starts Valgrind before it creates the session: when the session cannot be
  * created, the user gets the reason and the program is not left running under Valgrind. It is
  * started before its trace is known (a spare), and a stop sent at once still stops the trace.
- * It leaves no child process behind, and a finished session with its statics cache.
+ * It leaves no child process behind, and a finished session with its statics cache; what it
+ * says it stored is what the session says.
  */
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { example, tempDir } from '../testing/cli-runner'
 import { runTraceWorker, warmTraceWorker } from './run-worker'
-import { openSessionDb } from '../store/session-reader'
+import { openSessionDb, readSessionInfo } from '../store/session-reader'
 import { readStaticsCache } from '../store/statics-cache'
 import { staticsIdentity } from '../store/statics-identity'
 import { readPointColumns } from '../store/point-columns'
@@ -51,6 +52,10 @@ describe('the trace worker', () => {
       const cache = readStaticsCache(db, staticsIdentity(db)!)
       expect(cache?.columns()).toEqual(readPointColumns(db))
       expect(cache?.touches()).toEqual(readTouches(db))
+      // What it says it stored (the CLI's summary line prints it) is what the session says.
+      const info = readSessionInfo(db, join(dir, `${name}.stride`))
+      const stored = Object.fromEntries(Object.keys(done.stored!).map((k) => [k, info[k as keyof typeof info]]))
+      expect(done.stored).toEqual(stored)
       db.close()
     }
     // The worker's tools have exited and were reaped before it ended: a long-running app

@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     return
   }
   post({ type: 'progress', phase: 'symbolizing', events: writer.eventCount, total: null })
-  const { partial, message } = await finishTracedSession(writer, await correlatorReady, { ...outcome, loops }, {
+  const { partial, message, stored } = await finishTracedSession(writer, await correlatorReady, { ...outcome, loops }, {
     heapTracked: trace.heapTracked,
     programExit: outcome.programExit,
     threads: outcome.threads,
@@ -129,7 +129,17 @@ async function main(): Promise<void> {
   }, first)
   // A partial trace beside an older complete session is kept under its own name (SessionWriter.finish).
   const session = writer.sessionPath ?? input.out
-  post({ type: 'trace-done', session, events: writer.eventCount, partial, stopReason: outcome.stopReason, message, firstRun: first?.outcome ?? null, ...(first && input.reportFirstRun ? await reportAs(first, session, input.reportFirstRun) : {}) })
+  post({
+    type: 'trace-done',
+    session,
+    events: writer.eventCount,
+    partial,
+    stopReason: outcome.stopReason,
+    message,
+    firstRun: first?.outcome ?? null,
+    stored: { ...stored, programExit: outcome.programExit, recorderNote: fallback },
+    ...(first && input.reportFirstRun ? await reportAs(first, session, input.reportFirstRun) : {})
+  })
 }
 
 /**
