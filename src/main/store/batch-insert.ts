@@ -12,6 +12,9 @@ const ROWS_PER_STATEMENT = 64
 
 type Value = number | string | null
 
+/** Statements by connection and text (a closed connection's go with it). */
+const compiled = new WeakMap<Db, Map<string, Statement>>()
+
 export class BatchInsert {
   private readonly full: Statement
   private readonly values: Value[]
@@ -24,7 +27,7 @@ export class BatchInsert {
     private readonly columns: readonly string[],
     private readonly upsertKey: string | null = null
   ) {
-    this.full = db.prepare(this.sql(ROWS_PER_STATEMENT))
+    this.full = this.prepared(ROWS_PER_STATEMENT)
     this.values = new Array<Value>(ROWS_PER_STATEMENT * columns.length)
   }
 
@@ -41,8 +44,22 @@ export class BatchInsert {
   /** Writes the rows still held. */
   finish(): void {
     if (this.filled === 0) return
-    this.db.prepare(this.sql(this.filled / this.columns.length)).run(this.values.slice(0, this.filled))
+    this.prepared(this.filled / this.columns.length).run(this.values.slice(0, this.filled))
     this.filled = 0
+  }
+
+  /**
+   * The statement for `rows` rows, compiled once per connection: a trace's writer stores its
+   * new points with every chunk, and compiling two statements of up to 64 rows each time cost
+   * ~0.2 ms a chunk.
+   */
+  private prepared(rows: number): Statement {
+    const sql = this.sql(rows)
+    let cache = compiled.get(this.db)
+    if (!cache) compiled.set(this.db, (cache = new Map()))
+    let statement = cache.get(sql)
+    if (!statement) cache.set(sql, (statement = this.db.prepare(sql)))
+    return statement
   }
 
   private sql(rows: number): string {
