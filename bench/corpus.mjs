@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from './corpus-programs.mjs'
+import { programColumns } from './program-columns.mjs'
 
 const root = join(import.meta.dirname, '..')
 const stride = join(root, 'bin', 'stride.js')
@@ -98,7 +99,8 @@ for (let round = 0; round < R; round++) {
 }
 
 const f2 = (x) => x.toFixed(2)
-console.log('\nprogram      scope                       accesses  cg wall  cg cpu  trace wall  trace cpu  wall/cg  cpu/cg  advise s  objects s  simulate wall  simulate/cg  peak MB')
+const columns = programColumns(cases)
+console.log('\n' + columns.header('program      scope                       accesses  cg wall  cg cpu  trace wall  trace cpu  wall/cg  cpu/cg  advise s  objects s  simulate wall  simulate/cg  peak MB'))
 cases.forEach((c, i) => {
   const r = results[i]
   const m = (xs, k) => median(xs.map((x) => x[k]))
@@ -107,8 +109,7 @@ cases.forEach((c, i) => {
   const simWall = m(r.simulate, 'wall')
   console.log(
     [
-      c.p.name.padEnd(12),
-      c.scope.slice(0, 26).padEnd(26),
+      ...columns.cells(c),
       String(r.trace.at(-1).events).padStart(10),
       f2(cgWall).padStart(7),
       f2(cgCpu).padStart(7),

@@ -36,6 +36,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
+import { programColumns } from '../program-columns.mjs'
 import { launchBrowser, socketSpy, startServer } from './web-app.mjs'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -205,13 +206,13 @@ if (process.exitCode !== 1) {
   const s = (ms) => (ms / 1000).toFixed(2)
   const since = (runs, k, from = 'finished') => median(runs.map((r) => r.marks[k] - r.marks[from]))
   const rt = (runs, key) => median(runs.map((r) => (r[key] ? r[key].replied - r[key].sent : NaN)))
-  console.log('\nprogram      scope                       accesses  trace-end→advisor s  →objects s   →session s  getAdvice s  getObjects s')
+  const columns = programColumns(cases)
+  console.log('\n' + columns.header('program      scope                       accesses  trace-end→advisor s  →objects s   →session s  getAdvice s  getObjects s'))
   cases.forEach((c, i) => {
     const r = results[i]
     console.log(
       [
-        c.p.name.padEnd(12),
-        c.scope.slice(0, 26).padEnd(26),
+        ...columns.cells(c),
         String(r.events ?? '?').padStart(10),
         s(since(r.advisor, 'shown')).padStart(20),
         s(since(r.objects, 'shown')).padStart(11),

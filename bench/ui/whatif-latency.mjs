@@ -27,6 +27,7 @@ import { spawnSync } from 'node:child_process'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
+import { programColumns } from '../program-columns.mjs'
 import { launchBrowser, socketSpy, startServer } from './web-app.mjs'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -198,14 +199,14 @@ try {
 if (process.exitCode !== 1) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const f = (x) => x.toFixed(2)
-  console.log('\nprogram      scope                        cg re-run s   cli s  cli/cg   app job s  app shown s  app/cg')
+  const columns = programColumns(cases)
+  console.log('\n' + columns.header('program      scope                        cg re-run s   cli s  cli/cg   app job s  app shown s  app/cg'))
   cases.forEach((c, i) => {
     const r = results[i]
     const cg = median(r.cg)
     console.log(
       [
-        c.p.name.padEnd(12),
-        c.scope.slice(0, 26).padEnd(26),
+        ...columns.cells(c),
         f(cg).padStart(12),
         f(median(r.cli)).padStart(7),
         f(median(r.cli) / cg).padStart(7),
