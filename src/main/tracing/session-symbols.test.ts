@@ -19,11 +19,13 @@ describe('finishing a traced session', () => {
     const elf = await readElf('/bin/true')
     const done = await finishTracedSession(writer, correlator, { points, modules: [], elf, stopReason: 'completed', message: null }, {})
     const said = 'the points and data structures could not be named (Invalid regular expression); the accesses are kept, unnamed'
-    expect(done).toEqual({ partial: false, message: said })
+    expect([done.partial, done.message]).toEqual([false, said])
     const db = openSessionDb(out, { readonly: true })
     const info = readSessionInfo(db, out)
     db.close()
     expect([info.events, info.partial, info.stopReason, info.stopMessage]).toEqual([2, false, 'completed', said])
+    // What it says it stored (the CLI's summary line) is what the session says, here too.
+    expect(done.stored).toEqual({ events: 2, points: 1, storedBytes: info.storedBytes, partial: false, stopReason: 'completed', stopMessage: said, hasDebugInfo: info.hasDebugInfo, debugInfoHint: info.debugInfoHint })
   })
 })
 
