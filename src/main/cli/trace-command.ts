@@ -6,7 +6,7 @@ import { assertRunnableProgram } from '../symbols/elf-reader'
 import { checkFunctions } from '../services/function-check'
 import { functionsFlag } from './function-list'
 import { rememberSession } from '../services/recent-sessions'
-import { runTraceWorker, type TraceDone } from '../workers/run-worker'
+import { runTraceWorker } from '../workers/run-worker'
 import { SessionStatics } from '../store/session-statics'
 import { flag, has, markProgramArgs, parseArgs, positiveInt, TRACE_FLAGS } from './args'
 import { heldIo, progressLine, type Io } from './io'
@@ -107,9 +107,9 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
       io.err(`stride trace: note: the trace did not complete, so ${out} is kept as it was (only a complete trace replaces a session); what was recorded is in ${done.session}.`)
     rememberSession(done.session, program)
     written?.(done.session)
-    // What the worker stored, as it says (opening and checking the file it has just written
-    // took 35-40 ms of every trace's end); read from the session where it does not say.
-    const s = done.stored ?? (await storedSummary(done.session))
+    // What the worker stored, as it says: opening and checking the file it has just written
+    // took 35-40 ms of every trace's end.
+    const s = done.stored
     const raw = s.events * 24
     const ratio = s.storedBytes > 0 ? raw / s.storedBytes : 0
     const status = s.partial ? ` (partial: ${s.stopReason}${s.stopMessage ? ` — ${s.stopMessage}` : ''})` : ''
@@ -148,16 +148,5 @@ async function traceLocked(args: ReturnType<typeof parseArgs>, io: Io, out: stri
     return 0
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop)
-  }
-}
-
-/** The summary line's facts as the session stores them. */
-async function storedSummary(session: string): Promise<NonNullable<TraceDone['stored']>> {
-  const info = await import('../store/session-reader')
-  const db = info.openSessionDb(session, { readonly: true })
-  try {
-    return info.readSessionInfo(db, session)
-  } finally {
-    db.close()
   }
 }

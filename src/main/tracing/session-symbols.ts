@@ -235,8 +235,9 @@ export interface TraceOutcome {
  * stores loops and the backend's own metadata, and closes the session (partial unless the
  * trace completed). With `first`, that simulation runs beside the naming and its run is
  * stored before the session closes (`first.outcome`). A naming that fails leaves the points
- * unnamed and says so, without losing or demoting the trace. Returns whether it is partial and
- * the trace's message (the backend's, and the naming's failure if any).
+ * unnamed and says so, without losing or demoting the trace. Returns whether it is partial,
+ * the trace's message (the backend's, and the naming's failure if any), and what the session
+ * now says of itself (`stored`).
  */
 export async function finishTracedSession(writer: SessionWriter, correlator: Correlator, outcome: TraceOutcome, meta: Record<string, unknown>, first: FirstSimulation | null = null): Promise<{ partial: boolean; message: string | null; stored: StoredTraceSummary }> {
   // The naming is the trace's last lookup: llvm-symbolizer is ended once it is done, and its

@@ -67,7 +67,7 @@ export interface FirstAdvice {
 export type WorkerMessage =
   | { type: 'progress'; phase: ProgressPhase; events: number; total: number | null; detached?: ProgramDetached }
   | { type: 'output'; chunks: OutputChunk[]; dropped: number }
-  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string; firstAdvice?: FirstAdvice; stored?: StoredTraceSummary & Pick<SessionInfo, 'programExit' | 'recorderNote'> }
+  | { type: 'trace-done'; session: string; events: number; partial: boolean; stopReason: TraceStopReason; message: string | null; firstRun: FirstRun | null; firstReport?: Uint8Array; firstReportLines?: string; firstAdvice?: FirstAdvice; stored: StoredTraceSummary & Pick<SessionInfo, 'programExit' | 'recorderNote'> }
   | { type: 'error'; message: string; code: StrideErrorCode; session: string | null }
 
 // ---- The warm pool's tasks (workers/pool.ts, workers/task-worker.ts) ----

@@ -54,7 +54,7 @@ describe('the trace worker', () => {
       expect(cache?.touches()).toEqual(readTouches(db))
       // What it says it stored (the CLI's summary line prints it) is what the session says.
       const info = readSessionInfo(db, join(dir, `${name}.stride`))
-      const stored = Object.fromEntries(Object.keys(done.stored!).map((k) => [k, info[k as keyof typeof info]]))
+      const stored = Object.fromEntries(Object.keys(done.stored).map((k) => [k, info[k as keyof typeof info]]))
       expect(done.stored).toEqual(stored)
       db.close()
     }
