@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config'
 // Valgrind through the built CLI, and e2e tests that drive the web-mode UI in Chromium.
 export default defineConfig({
   test: {
+    // One temporary folder per run, removed at its end (src/main/testing/temp-root.ts).
+    globalSetup: ['src/main/testing/temp-root.ts'],
     projects: [
       {
         test: {
