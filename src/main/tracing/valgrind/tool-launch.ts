@@ -45,6 +45,9 @@ export function launchStrideTool(options: TraceOptions, tool: StrideTool): Launc
     // original, which the program would otherwise inherit (and could forge the log through).
     '--close-log-fd=4',
     '--demangle=no', // --fn names are the program's symbols
+    // No gdbserver: nothing here attaches gdb, and its FIFOs (/tmp/vgdb-pipe-*) stay behind
+    // whenever Valgrind is killed (a cancelled trace, --stop-at-limit).
+    '--vgdb=no',
     `--exe=${programPath}`,
     // Entries and returns are cheap; whether the naming needs them is known only once the
     // program's debug information is read, which overlaps Valgrind's start-up.

@@ -130,7 +130,8 @@ export class ValgrindTrace {
     const elf = await readElf(program)
     const programPath = realpathSync(program)
     const wanted = this.resolveFunctions(elf, functions)
-    const valgrind = ['valgrind', '--tool=lackey', '--trace-mem=yes', '--log-fd=3', program, ...this.options.args]
+    // --vgdb=no: as the tool's launch (tool-launch.ts), no gdbserver FIFOs left in /tmp by a killed run.
+    const valgrind = ['valgrind', '--tool=lackey', '--trace-mem=yes', '--vgdb=no', '--log-fd=3', program, ...this.options.args]
     const relay = pipebufPath()
     this.interposer = this.options.trackHeap === false ? null : allocInterposerPath()
     // Valgrind passes LD_PRELOAD on to the program, after its own preloads.
