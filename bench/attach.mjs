@@ -21,7 +21,7 @@
 // Needs a real `frida` importable from the Stride folder (the Frida rows fail otherwise).
 // Usage: npm run build && node bench/attach.mjs [SECONDS]
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -126,3 +126,4 @@ console.log(`target: sumfunc over 3 x 4096 doubles, ${seconds} s per phase (mach
 console.log('phase'.padEnd(18) + 'calls/s'.padStart(10) + '  x native'.padStart(10) + '  recorded')
 // Rows per CPU-second compare with the same copy's native per CPU-second.
 for (const [name, r, note, base] of rows) console.log(name.padEnd(18) + Math.round(r).toString().padStart(10) + (r / (base ?? native)).toFixed(3).padStart(10) + (note ? `  ${note}` : ''))
+rmSync(dir, { recursive: true, force: true })

@@ -1,7 +1,7 @@
 // Evictor graph layout time in Chromium: `node bench/ui/evictor-layout.mjs [N ...]`.
 // Bundles the app's graph model, stylesheet and fcose options (evictor-layout-page.mjs) and
 // reports the median of 5 seeds per size: model, layout, and layout + first paint.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,3 +32,4 @@ for (const n of sizes) {
   )
 }
 await browser.close()
+rmSync(dir, { recursive: true, force: true })

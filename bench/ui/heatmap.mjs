@@ -5,7 +5,7 @@
 // app's `stride:heat-repaint` measures (heat computation -> frame with the new decorations).
 // Usage: npm run build && node bench/ui/heatmap.mjs [lines=10000] [repaints=20]
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -79,4 +79,5 @@ try {
 } finally {
   await browser.close()
   server.kill('SIGTERM')
+  rmSync(dir, { recursive: true, force: true })
 }

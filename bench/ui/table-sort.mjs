@@ -5,7 +5,7 @@
 // access points, the first sort of a numeric and of a text column (keys computed then), the
 // flip of direction, a filter, the keys computed ahead (`prepare()`, what the table does in idle
 // time after rows arrive) and a first text sort after that; the median of 5. Prints a warning past the 100 ms budget.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -90,3 +90,4 @@ if (browserToo) {
   await browser.close()
   if (over) console.log('warning: a sort of up to 100 K rows took more than 100 ms on this machine')
 }
+rmSync(dir, { recursive: true, force: true })
