@@ -31,15 +31,13 @@
 //   STRIDE_BENCH_TIMELINE=1   each run's requests after the trace ended (sent → replied, bytes) on stderr
 //   STRIDE_BENCH_CPU_PROF=DIR the server under node --cpu-prof (one .cpuprofile per thread:
 //                             main, task workers, trace workers), written when it stops
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
 import { programColumns } from '../program-columns.mjs'
-import { launchBrowser, socketSpy, startServer } from './web-app.mjs'
+import { BenchFailure, median, runInBrowser, socketSpy, startServer } from './web-app.mjs'
 
-const root = join(import.meta.dirname, '..', '..')
 const args = process.argv.slice(2)
 const N = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
 const wanted = new Set(args)
@@ -100,7 +98,6 @@ function pageProbe(view) {
   new MutationObserver(onDom).observe(document, { childList: true, subtree: true, characterData: true })
 }
 
-class BenchFailure extends Error {}
 
 /** One trace launched from the dialog, then one view opened at its end; the page's marks (ms). */
 async function measure(browser, url, c, view, shot) {
@@ -172,14 +169,9 @@ if (shots) mkdirSync(shots, { recursive: true })
 if (cpuProf) mkdirSync(cpuProf, { recursive: true })
 // The programs run in the server's folder (the trace inherits it): the corpus's, as bench/corpus.mjs runs them.
 const server = startServer(home, cases[0].p.cwd, cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [])
-let browser = null
 const results = cases.map(() => ({ advisor: [], objects: [], events: null }))
-try {
-  const url = await server.url
-  browser = await launchBrowser()
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? '+changes' : ''
-  console.log(`${new Date().toISOString()}  Stride ${commit}${dirty}  ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}  ${(totalmem() / 2 ** 30).toFixed(0)} GiB  node ${process.version}  ${browser.version()} headless`)
+await runInBrowser('advisor-latency', server, work, async (open) => {
+  const { url, browser } = await open()
   console.log(`corpus ${corpusDir()}; cache ${levels.map((l) => `${l.name}:${l.size}:${l.assoc}:${l.line}`).join(' ')}; N = ${N} rounds, interleaved`)
   for (let round = 0; round < N; round++) {
     for (const [i, c] of cases.entries()) {
@@ -192,17 +184,9 @@ try {
       }
     }
   }
-} catch (e) {
-  console.error(`advisor-latency: ${e instanceof BenchFailure ? e.message : (e?.stack ?? e)}`)
-  process.exitCode = 1
-} finally {
-  await browser?.close()
-  await server.stop()
-  rmSync(work, { recursive: true, force: true })
-}
+})
 
 if (process.exitCode !== 1) {
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const s = (ms) => (ms / 1000).toFixed(2)
   const since = (runs, k, from = 'finished') => median(runs.map((r) => r.marks[k] - r.marks[from]))
   const rt = (runs, key) => median(runs.map((r) => (r[key] ? r[key].replied - r[key].sent : NaN)))

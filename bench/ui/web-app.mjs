@@ -1,10 +1,45 @@
 // The app in web mode for the UI benches: `stride serve` on 127.0.0.1 (its per-run token in the
 // URL it prints) and Debian's Chromium driven headless with playwright-core, as the e2e tests do.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 
-const cli = join(import.meta.dirname, '..', '..', 'out', 'main', 'cli.js')
+const root = join(import.meta.dirname, '..', '..')
+const cli = join(root, 'out', 'main', 'cli.js')
+
+/** A failure the bench says in one line (what failed, for which program), without a stack. */
+export class BenchFailure extends Error {}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/**
+ * Runs a bench's rounds against `server`: `body(open)` opens the browser when it is ready
+ * (`open()` gives the server's URL and the browser, and prints the run's first line: time,
+ * commit, machine, browser). Any failure is one line naming the bench and sets exit code 1; the
+ * browser, the server and `work` are gone afterwards in every case.
+ */
+export async function runInBrowser(name, server, work, body) {
+  let browser = null
+  try {
+    await body(async () => {
+      const url = await server.url
+      browser = await launchBrowser()
+      const git = (args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout.trim()
+      const dirty = git(['status', '--porcelain', '--untracked-files=no']) ? '+changes' : ''
+      console.log(`${new Date().toISOString()}  Stride ${git(['rev-parse', '--short', 'HEAD'])}${dirty}  ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}  ${(totalmem() / 2 ** 30).toFixed(0)} GiB  node ${process.version}  ${browser.version()} headless`)
+      return { url, browser }
+    })
+  } catch (e) {
+    console.error(`${name}: ${e instanceof BenchFailure ? e.message : (e?.stack ?? e)}`)
+    process.exitCode = 1
+  } finally {
+    await browser?.close()
+    await server.stop()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
 
 /** `stride serve` in `cwd` (programs it launches run there), its settings under `home`; `nodeArgs` before the CLI (e.g. --cpu-prof). */
 export function startServer(home, cwd, nodeArgs = []) {

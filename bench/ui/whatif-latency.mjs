@@ -22,13 +22,13 @@
 // Usage: npm run build && node bench/ui/whatif-latency.mjs [N=3] [program ...]
 //   STRIDE_BENCH_TIMELINE=1   each what-if's requests after the click (sent → replied, bytes) on stderr
 //   STRIDE_BENCH_PAGE_PROF=DIR the page's CPU profile from the click to the comparison painted, per what-if
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cachegrindLevels, corpusDir, prepareCorpus } from '../corpus-programs.mjs'
 import { programColumns } from '../program-columns.mjs'
-import { launchBrowser, socketSpy, startServer } from './web-app.mjs'
+import { BenchFailure, median, runInBrowser, socketSpy, startServer } from './web-app.mjs'
 
 const root = join(import.meta.dirname, '..', '..')
 const stride = join(root, 'bin', 'stride.js')
@@ -54,7 +54,6 @@ const home = join(work, 'home')
 mkdirSync(home)
 const env = { ...process.env, STRIDE_HOME: home }
 
-class BenchFailure extends Error {}
 
 /** Wall seconds of one command (through /usr/bin/time), or a BenchFailure naming it. */
 function wall(cmd, argv, cwd) {
@@ -161,20 +160,15 @@ async function measureApp(browser, url, c, session) {
 }
 
 const server = startServer(home, work)
-let browser = null
 const results = cases.map(() => ({ cg: [], cli: [], job: [], shown: [] }))
-try {
+await runInBrowser('whatif-latency', server, work, async (open) => {
   const sessions = cases.map((c, i) => {
     const s = join(work, `${c.p.name}-${i}.stride`)
     traceOnce(c, s)
     process.stderr.write(`traced ${c.p.name} ${c.scope}\n`)
     return s
   })
-  const url = await server.url
-  browser = await launchBrowser()
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? '+changes' : ''
-  console.log(`${new Date().toISOString()}  Stride ${commit}${dirty}  ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}  ${(totalmem() / 2 ** 30).toFixed(0)} GiB  node ${process.version}  ${browser.version()} headless`)
+  const { url, browser } = await open()
   console.log(`corpus ${corpusDir()}; traced with ${levels.join(' ')}; what-if ${whatIfFlags.slice(1).filter((f) => f !== '--cache').join(' ')}; N = ${N} rounds, interleaved`)
   for (let round = 0; round < N; round++) {
     for (const [i, c] of cases.entries()) {
@@ -187,17 +181,9 @@ try {
       process.stderr.write(`round ${round + 1}: ${c.p.name} ${c.scope} cg ${r.cg.at(-1).toFixed(2)} s, cli ${r.cli.at(-1).toFixed(2)} s, app ${r.shown.at(-1).toFixed(2)} s\n`)
     }
   }
-} catch (e) {
-  console.error(`whatif-latency: ${e instanceof BenchFailure ? e.message : (e?.stack ?? e)}`)
-  process.exitCode = 1
-} finally {
-  await browser?.close()
-  await server.stop()
-  rmSync(work, { recursive: true, force: true })
-}
+})
 
 if (process.exitCode !== 1) {
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const f = (x) => x.toFixed(2)
   const columns = programColumns(cases)
   console.log('\n' + columns.header('program      scope                        cg re-run s   cli s  cli/cg   app job s  app shown s  app/cg'))
