@@ -32,6 +32,7 @@ import { processExecutable, resolveInProcess } from '../tracing/frida/frida-trac
 import { ModuleMap } from '../tracing/proc-maps'
 import { detachedContext, type CallContext } from './backend'
 import { JsonText } from './json-text'
+import type { ReadyPart } from './ready-reports'
 import { checkFunctions } from './function-check'
 
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024
@@ -95,6 +96,8 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
   // nor the first trace for its worker's (jobs.ts keeps a spare after each trace).
   taskPool.warm()
   warmTraceWorker(true)
+  /** A part a job's worker built ahead for this run (ReadyReports), taken once; else null and the pool builds it. */
+  const ready = (session: string, run: number | null, part: ReadyPart): Uint8Array | null => (run !== null ? jobs.readyReports.take(session, run, part) : null)
 
   const handlers: Handlers = {
     listExamples: () => listExamples(),
@@ -140,9 +143,8 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
       }
     },
     // Off the main thread: the Electron main process (or the web server) stays responsive.
-    getReport: async ({ session, run }, context) => new JsonText((run !== null ? jobs.readyReports.take(session, run) : null) ?? (await forCall(taskPool.run('report', { session, run }), context))),
-    getRunFigures: async ({ session, run }, context) =>
-      new JsonText((run !== null ? jobs.readyReports.take(session, run, 'figures') : null) ?? (await forCall(taskPool.run('report', { session, run, part: 'figures' }), context))),
+    getReport: async ({ session, run }, context) => new JsonText(ready(session, run, 'report') ?? (await forCall(taskPool.run('report', { session, run }), context))),
+    getRunFigures: async ({ session, run }, context) => new JsonText(ready(session, run, 'figures') ?? (await forCall(taskPool.run('report', { session, run, part: 'figures' }), context))),
     getSource: ({ session, file }) => {
       const db = openSessionDb(session, { readonly: true })
       let known: unknown
@@ -170,8 +172,8 @@ export function createStrideService(options: ServiceOptions = {}): StrideBackend
     // In a worker: the diagnosis replays the trace (the three Cs per reference), seconds on
     // large sessions.
     getAdvice: async ({ session, run, level }, context) => {
-      const ready = run !== null && level !== null ? jobs.readyReports.take(session, run, `advice:${level}`) : null
-      return ready ? new JsonText<ApiResults['getAdvice']>(ready) : forCall(taskPool.run('advice', { session, run, level }), context)
+      const made = level !== null ? ready(session, run, `advice:${level}`) : null
+      return made ? new JsonText<ApiResults['getAdvice']>(made) : forCall(taskPool.run('advice', { session, run, level }), context)
     },
     // In a worker: two passes over the trace with each access's thread.
     getSharedLines: ({ session, lineSize }, context) => forCall(taskPool.run('sharing', { session, lineSize }), context),

@@ -16,6 +16,11 @@ import { runStillShown } from '../logic/reopen'
 /** Reports by run: whole the first time for a recording, its figures after (report-loader.ts). */
 const reports = new ReportLoader(stride)
 
+/** The report on screen, when it is that run's of that session and loaded. */
+function shownReport(s: SessionState, path: string, run: number | null): RunReport | null {
+  return s.report && s.reportStatus === 'ready' && s.path === path && s.run === run ? s.report : null
+}
+
 /** The workspace's views of one run; each is a tab (keyboard: Alt+1..9). */
 export type WorkspaceTab =
   | 'source'
@@ -129,7 +134,7 @@ export const useSession = create<SessionState>((set, get) => ({
     const keep = path === get().path
     // Reopened at the run on screen (a what-if of it ended): that run stays on screen while the
     // session is read again, and its report stays if the run did (runStillShown).
-    const before = keep && run !== null && run === get().run && get().report && get().reportStatus === 'ready' ? get().info : null
+    const before = keep && run !== null && shownReport(get(), path, run) ? get().info : null
     if (before) set({ status: 'loading', error: null })
     else set({ path, status: 'loading', error: null, info: null, report: null, selection: null, reportStatus: 'idle' })
     if (!keep) set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null, added: null, addedReport: null })
@@ -202,9 +207,8 @@ export const useSession = create<SessionState>((set, get) => ({
     const my = ++baselineTicket
     if (!baseline) return void set({ baseline: null, baselineReport: null, baselineStatus: 'idle', baselineError: null })
     // The run on screen (a what-if's baseline): its report is here already.
-    const shown = get().report
-    if (shown && baseline.session === get().path && baseline.run === get().run && get().reportStatus === 'ready')
-      return void set({ baseline, baselineReport: shown, baselineStatus: 'ready', baselineError: null })
+    const shown = shownReport(get(), baseline.session, baseline.run)
+    if (shown) return void set({ baseline, baselineReport: shown, baselineStatus: 'ready', baselineError: null })
     set({ baseline, baselineStatus: 'loading', baselineError: null })
     try {
       const report = await reports.load(baseline.session, baseline.run)
