@@ -27,6 +27,10 @@ interface SimExports {
   simTimeline(sim: Handle): Float64Array
   simEvictors(sim: Handle, level: number): Float64Array
   simInfo(sim: Handle): Float64Array
+  simCapture(sim: Handle): void
+  simCaptureClear(sim: Handle): void
+  simFollow(sim: Handle, first: Handle): void
+  simAdopt(sim: Handle, first: Handle): void
 }
 
 const core = (): SimExports => nativeCore() as unknown as SimExports
@@ -166,6 +170,31 @@ export class NativeHierarchy {
 
   levelTotals(): LevelTotals[] {
     return sumLevelTotals(this.names, this.pointResults(), this.pointCount)
+  }
+
+  /**
+   * This hierarchy (one cache level, and TLB levels) keeps what leaves its cache level for the
+   * level below, batch by batch, for hierarchies that share it (first-level-group.ts). It must
+   * run unsplit (tlbThread false).
+   */
+  captureFirstLevel(): void {
+    core().simCapture(this.sim)
+  }
+
+  /** Runs this hierarchy's lower cache levels over what `first`'s level let through in its last batch. */
+  follow(first: NativeHierarchy): void {
+    core().simFollow(this.sim, first.sim)
+    this.accesses = first.accesses
+  }
+
+  /** The captured stream, emptied once every follower has followed it. */
+  clearCaptured(): void {
+    core().simCaptureClear(this.sim)
+  }
+
+  /** Both finished: the first level's and the TLB levels' counts, evictors and timeline from `first`, whose levels this hierarchy's are. */
+  adopt(first: NativeHierarchy): void {
+    core().simAdopt(this.sim, first.sim)
   }
 
   /** Evictee x evictor counts per level, in (evictee, evictor) order. */

@@ -72,6 +72,25 @@ export class TouchHierarchy {
     return this.inner.accesses
   }
 
+  /** The native hierarchy the touches run through (a first level shared by others: first-level-group.ts). */
+  get native(): NativeHierarchy {
+    return this.inner
+  }
+
+  /** Called with each touch table given to the simulator: hierarchies that follow this one's first level take it too. */
+  onPublish: ((kinds: Uint8Array, timeline: Int32Array | undefined, parents: Uint32Array) => void) | null = null
+
+  /**
+   * The touches of the hierarchy whose first level this one followed (its accesses were those,
+   * touch for touch): the table its counts are folded to points with.
+   */
+  takeTouches(first: TouchHierarchy): void {
+    this.pointKinds = first.pointKinds
+    this.touchPoint = first.touchPoint
+    this.touchVariable = first.touchVariable
+    this.known = first.known
+  }
+
   /** The point table grew (its kinds, and timeline variables, are the points'). */
   setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array): void {
     this.pointKinds = pointKinds
@@ -210,6 +229,7 @@ export class TouchHierarchy {
       if (timeline) timeline[t] = this.pointVariables![p] ?? -1
     }
     this.inner.setPointKinds(kinds, timeline, parents)
+    this.onPublish?.(kinds, timeline, parents)
     this.known = n
   }
 }

@@ -6,6 +6,7 @@ import { workerPath } from '../paths'
 import { JobError, type WorkerHandle } from '../job-handle'
 import { WorkerPool, type TaskProgress } from './pool'
 import { WorkerSlots } from './worker-slots'
+import { sweepJobs } from './sweep-jobs'
 import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { PendingRun, SimulateResult, SimulateTaskInput, TraceWorkerInput, TraceWorkerStart, WorkerCommand, WorkerMessage } from './protocol'
 
@@ -139,9 +140,10 @@ export interface SweepRun {
 
 /**
  * A sweep: several hierarchies over one session on at most `size` workers. The hierarchies
- * are dealt round-robin into one group per worker, and each worker simulates its group in
- * one pass over the trace (each chunk decoded once), so a sweep of N costs about N / size
- * simulations, not N worker starts and N decodes. Results come back in input order; the
+ * are split into one group per worker (sweep-jobs.ts: those sharing a first level together,
+ * where it runs once for all of them), and each worker simulates its group in one pass over
+ * the trace (each chunk decoded once), so a sweep of N costs about N / size simulations, or
+ * one and N lower levels, not N worker starts and N decodes. Results come back in input order; the
  * first failure stops the rest. `onPending`, if given, gets each run's rows while it is being
  * stored (`PendingRun`, its index that of `configs`), before the result settles.
  */
@@ -152,8 +154,9 @@ export function runSimulatePool(
   onProgress: (p: PoolProgress) => void,
   onPending?: (p: PendingRun) => void
 ): WorkerHandle<SweepRun[]> {
-  const workers = Math.max(1, Math.min(size, configs.length))
-  const groups = Array.from({ length: workers }, (_, g) => configs.map((_, i) => i).filter((i) => i % workers === g))
+  // Hierarchies sharing a first level run on one worker, where that level runs once for all.
+  const groups = sweepJobs(configs, size)
+  const workers = groups.length
   const events = new Array<number>(workers).fill(0)
   const totals = new Array<number | null>(workers).fill(null)
   const results: SweepRun[] = configs.map(() => ({ run: null, accesses: 0 }))

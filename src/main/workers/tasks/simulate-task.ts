@@ -9,6 +9,7 @@ import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { TouchHierarchy } from '../../simulate/touch-hierarchy'
+import { FirstLevelGroup, firstLevelKey, type GroupOptions } from '../../simulate/first-level-group'
 import { StoredChunkVariables } from '../../store/chunk-variables'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import type { AccessBatch } from '../../simulate/hierarchy'
@@ -32,7 +33,12 @@ interface Simulation {
   /** Loop transforms (simulate/transform/), applied before the layout filters; null: none. */
   transforms: TransformChain | null
   interval: number
+  /** The group whose first level it shares (first-level-group.ts): fed and finished through it. */
+  group: FirstLevelGroup | null
 }
+
+/** A simulation before its hierarchy is made: what decides whether it can share a first level. */
+type Planned = Omit<Simulation, 'hierarchy' | 'group'> & { options: GroupOptions; byTouch: boolean }
 
 /**
  * Batches through a simulation's layout filters into its hierarchy; by touch with the chunk's
@@ -46,7 +52,7 @@ function feed(s: Simulation, batches: AccessBatch[], variables: Int32Array | nul
   }
 }
 
-async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, tlbThread: boolean | undefined, points: () => AccessPoint[], byTouch: boolean): Promise<Simulation> {
+async function planned(config: HierarchyConfig, pointVariables: Int32Array, variableCount: number, total: number, placed: () => Promise<PlacedVariable[]>, points: () => AccessPoint[], byTouch: boolean): Promise<Planned> {
   const interval = timelineIntervalOf(config, total)
   let layout: LayoutMap | null = null
   if (config.layout && config.layout.length > 0) {
@@ -57,10 +63,36 @@ async function simulation(reader: Db, config: HierarchyConfig, kinds: Uint8Array
     }
   }
   const transforms = await transformsOf(config, points)
-  const options = { pointVariables, variableCount, timelineInterval: interval, ...(tlbThread === undefined ? {} : { tlbThread }) }
   // A transformed nest's accesses are regenerated in another order, without their column: such
   // a run counts by point (its per-structure figures are split by access shares).
-  return { config, layout, transforms, interval, hierarchy: byTouch && !transforms ? new TouchHierarchy(config, kinds, options) : new NativeHierarchy(config, kinds, options) }
+  return { config, layout, transforms, interval, options: { pointVariables, variableCount, timelineInterval: interval }, byTouch: byTouch && !transforms }
+}
+
+/**
+ * The simulations, in the configs' order. Those that read the trace as it is (no layout filter,
+ * no transform) and share a first cache level and TLB levels (a sweep of lower levels) run
+ * that level once, each its own lower levels over what it lets through (first-level-group.ts).
+ */
+function simulations(plans: Planned[], kinds: Uint8Array, tlbThread: boolean | undefined): Simulation[] {
+  const sharing = new Map<string, number[]>()
+  plans.forEach((p, i) => {
+    const key = p.layout || p.transforms ? null : firstLevelKey(p.config)
+    if (key === null) return
+    const id = `${key}|${p.interval}|${p.byTouch}`
+    sharing.set(id, [...(sharing.get(id) ?? []), i])
+  })
+  const out: Array<Simulation | null> = plans.map(() => null)
+  for (const members of sharing.values()) {
+    if (members.length < 2) continue
+    const first = plans[members[0]!]!
+    const group = new FirstLevelGroup(members.map((i) => plans[i]!.config), kinds, first.options, first.byTouch)
+    members.forEach((i, k) => (out[i] = { ...plans[i]!, hierarchy: group.members[k]!, group }))
+  }
+  return plans.map((p, i) => {
+    if (out[i]) return out[i]!
+    const options = { ...p.options, ...(tlbThread === undefined ? {} : { tlbThread }) }
+    return { ...p, hierarchy: p.byTouch ? new TouchHierarchy(p.config, kinds, options) : new NativeHierarchy(p.config, kinds, options), group: null }
+  })
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
@@ -88,8 +120,9 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
   try {
-    const runs = sims.map(({ config, hierarchy, interval }, index) => {
-      hierarchy.finish()
+    for (const group of new Set(sims.map((s) => s.group))) group?.finish()
+    const runs = sims.map(({ config, hierarchy, interval, group }, index) => {
+      if (!group) hierarchy.finish()
       const timeline = hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
       // With `withRows`, the run's rows go out while the rest of it is written.
       const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
@@ -124,6 +157,7 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
   const sims: Simulation[] = []
+  const groups: FirstLevelGroup[] = []
   let kinds: Uint8Array = new Uint8Array(0)
   let variables: string[] = []
   const columns = StoredChunkVariables.open(reader, storedVariableCount(reader))
@@ -131,7 +165,9 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
     reader,
     statics.pointCount(reader),
     (chunk, accessVariables) => {
+      for (const group of groups) group.run(chunk, accessVariables ?? null)
       for (const s of sims) {
+        if (s.group) continue
         if (s.transforms) feed(s, refused(() => s.transforms!.push(chunk)), null)
         else feed(s, [chunk], accessVariables ?? null)
       }
@@ -150,7 +186,10 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
       const timeline = timelineVariables(statics.pointVariables(reader))
       variables = timeline.variables
       statics.touches(reader)
-      for (const config of input.configs) sims.push(await simulation(reader, config, kinds, timeline.pointVariables, variables.length, total, placedOnce, input.tlbThread, () => statics.points(reader), columns !== null))
+      const plans: Planned[] = []
+      for (const config of input.configs) plans.push(await planned(config, timeline.pointVariables, variables.length, total, placedOnce, () => statics.points(reader), columns !== null))
+      sims.push(...simulations(plans, kinds, input.tlbThread))
+      groups.push(...new Set(sims.flatMap((s) => (s.group ? [s.group] : []))))
     },
     columns
   )

@@ -92,6 +92,7 @@ void sim_free(Sim *s) {
   free(s->counted);
   free(s->cells);
   free(s->misses);
+  outbound_free(&s->out);
   memset(s, 0, sizeof *s);
 }
 
@@ -531,6 +532,8 @@ static inline __attribute__((always_inline)) void fused_evict(Sim *s, uint32_t l
   if (cache && line_at(v, slot)->dirty) {
     s->extras[l * EX_FIELDS + EX_WRITEBACKS]++;
     if (l + 1 < n_caches) fused_write_back(s, l + 1, v->tags[at] * v->line_size, v->line_size);
+    /* A captured first level (its Sim has no level below): the write-back leaves for the followers'. */
+    else if (s->capture) outbound_push(&s->out, s->accesses + s->index, -1, v->tags[at] * v->line_size, v->line_size, OUT_WRITE_BACK);
   }
 }
 
@@ -691,6 +694,8 @@ static void context_fused(Sim *s, uint64_t address, uint32_t size, bool write) {
  * reach it through their point-table check. */
 __attribute__((noinline)) static void context_access(Sim *s, uint32_t code, uint64_t address, uint32_t size) {
   uint32_t flags = code & 15;
+  /* A first level warmed by the rest of the program is not one a cold replay would give. */
+  if (s->capture) s->out.failed = true;
   void (*one)(Sim *, uint64_t, uint32_t, bool) = s->fused ? context_fused : context_general;
   int32_t point = s->point;
   s->point = OWNER_CONTEXT;
@@ -705,7 +710,7 @@ __attribute__((noinline)) static void context_access(Sim *s, uint32_t code, uint
 static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s, uint32_t count, const uint32_t *points, const double *addresses,
                                                                           const uint16_t *sizes, const uint32_t n_caches, const uint32_t n_levels) {
   const uint32_t max_size = s->max_size;
-  const bool compatible = s->compatible, timed = s->interval != 0, track = timed && s->point_vars;
+  const bool compatible = s->compatible, timed = s->interval != 0, track = timed && s->point_vars, capture = s->capture;
   const int32_t miss_level = s->miss_level;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t point = points[i];
@@ -769,6 +774,7 @@ static inline __attribute__((always_inline)) const char *run_fused_levels(Sim *s
         }
         at[write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
         on_miss_as(s, l, (int32_t)point, track, miss_level);
+        if (capture && l == 0) outbound_push(&s->out, s->accesses + i, (int32_t)point, address, size, write ? OUT_WRITE : OUT_READ);
       }
     }
     if (timed && --s->until_boundary == 0) close_interval(s);
@@ -850,4 +856,136 @@ uint64_t sim_extra(const Sim *s, uint32_t level, uint32_t field) {
       if (m->keys[i]) n += m->counts[i];
   }
   return n;
+}
+
+/* ---- a first level shared by several hierarchies (hierarchy.h: sim_capture) ---- */
+
+const char *sim_capture(Sim *s) {
+  if (!s->fused || s->n_caches != 1) return "only a fused hierarchy of one cache level (and TLB levels) can be followed";
+  s->capture = true;
+  return NULL;
+}
+
+void sim_capture_clear(Sim *s) { s->out.n = 0; }
+
+/* The run has reached access `index` (the accesses before it are done): the intervals they
+ * close are closed, as the per-access countdown of the fused loop closes them. */
+static void advance_to(Sim *s, uint64_t index) {
+  uint64_t n = index - s->accesses;
+  if (s->interval) {
+    while (n >= s->until_boundary) {
+      n -= s->until_boundary;
+      close_interval(s);
+    }
+    s->until_boundary -= n;
+  }
+  s->accesses = index;
+}
+
+/* A demand access the first level missed, through the cache levels below it: the fused
+ * loop's walk from level 1 on. */
+static const char *demand_below(Sim *s, int32_t point, uint64_t address, uint32_t size, bool write) {
+  uint64_t last = address + size - 1;
+  uint64_t *row = stat_row(s, point, 0);
+  const bool track = s->interval != 0 && s->point_vars;
+  for (uint32_t l = 1; l < s->n_caches; l++) {
+    uint64_t *at = row + l * ST_FIELDS;
+    SimLevel *v = &s->levels[l];
+    uint32_t line = v->line_size;
+    uint64_t first = address >> v->line_shift, end = last >> v->line_shift;
+    if (end - first > 1) return "a followed access spans more than two lines of a lower level";
+    int result;
+    if (first == end)
+      result = fused_line(s, l, v, first, point, write, (uint32_t)(address - first * line), (uint32_t)(last - first * line), s->n_caches);
+    else {
+      int r1 = fused_line(s, l, v, first, point, write, (uint32_t)(address - first * line), line - 1, s->n_caches);
+      int r2 = fused_line(s, l, v, end, point, write, 0, (uint32_t)(last - end * line), s->n_caches);
+      result = r1 > r2 ? r1 : r2;
+    }
+    if (result != SIM_MISS) {
+      at[result == SIM_HIT_TEMPORAL ? ST_TEMPORAL : ST_SPATIAL]++;
+      break;
+    }
+    at[write ? ST_WRITE_MISSES : ST_READ_MISSES]++;
+    on_miss_as(s, l, point, track, s->miss_level);
+  }
+  return NULL;
+}
+
+const char *sim_follow(Sim *s, const Sim *first) {
+  if (!first->capture) return "the first level is not captured";
+  if (first->out.failed) return "the first level's stream is incomplete (out of memory, or accesses of the rest of the program)";
+  if (!s->fused || s->capture) return "only a fused hierarchy can follow a first level";
+  if (s->max_size != first->max_size || s->compatible != first->compatible) return "the follower clips accesses unlike its first level";
+  if (s->point_count < first->point_count) return "the follower does not know every point of its first level";
+  const SimOutbound *o = &first->out;
+  for (size_t k = 0; k < o->n; k++) {
+    if (o->index[k] < s->accesses) return "the first level's stream goes back in time";
+    advance_to(s, o->index[k]);
+    uint32_t kind = o->size_kind[k] & 3, bytes = o->size_kind[k] >> 2;
+    s->index = 0;
+    if (kind == OUT_WRITE_BACK) {
+      if (s->n_caches > 1) fused_write_back(s, 1, o->address[k], bytes);
+      continue;
+    }
+    if (o->point[k] < 0 || (uint32_t)o->point[k] >= s->point_count) return "a followed access's point is outside the point table";
+    const char *why = demand_below(s, o->point[k], o->address[k], bytes, kind == OUT_WRITE);
+    if (why) return why;
+  }
+  if (first->accesses < s->accesses) return "the first level's stream goes back in time";
+  advance_to(s, first->accesses);
+  for (uint32_t l = 0; l < s->n_levels; l++)
+    if (s->evictors[l].failed) s->failed = true;
+  return s->failed ? "out of memory in the simulator" : NULL;
+}
+
+static int cell_after(const SimTimelineCell *a, const SimTimelineCell *b) {
+  if (a->interval != b->interval) return a->interval > b->interval;
+  if (a->level != b->level) return a->level > b->level;
+  return a->variable > b->variable;
+}
+
+const char *sim_adopt(Sim *s, const Sim *first) {
+  uint32_t n_tlb = first->n_levels - first->n_caches;
+  if (s->n_levels - s->n_caches != n_tlb || first->n_caches != 1) return "the first level's hierarchy does not match the follower's";
+  if (s->point_count != first->point_count) return "the follower's point table is not its first level's";
+  if (s->accesses != first->accesses) return "the follower has not followed its first level to the end";
+  /* First-level and TLB rows, per point; a level of `first` is level `to` here. */
+  for (uint32_t l = 0; l < first->n_levels; l++) {
+    uint32_t to = l == 0 ? 0 : s->n_caches + (l - 1);
+    for (uint32_t p = 0; p < s->point_count; p++)
+      memcpy(stat_row(s, (int32_t)p, to), first->stats + ((size_t)p * first->n_levels + l) * ST_FIELDS, ST_FIELDS * sizeof *s->stats);
+    memcpy(s->extras + to * EX_FIELDS, first->extras + l * EX_FIELDS, EX_FIELDS * sizeof *s->extras);
+    size_t n;
+    double *rows = evictors_entries(&first->evictors[l], &n);
+    if (!rows) return "out of memory";
+    for (size_t k = 0; k < n; k++) evictors_add(&s->evictors[to], (int32_t)rows[3 * k], (int32_t)rows[3 * k + 1], (uint64_t)rows[3 * k + 2]);
+    free(rows);
+    if (s->evictors[to].failed) return "out of memory";
+  }
+  memcpy(s->refs, first->refs, (size_t)s->point_count * 3 * sizeof *s->refs);
+  /* The timeline: both runs' cells are in (interval, level, variable) order; merged, with the
+   * first level's levels renumbered, they are the one run's. */
+  size_t total = s->n_cells + first->n_cells;
+  SimTimelineCell *merged = malloc((total ? total : 1) * sizeof *merged);
+  if (!merged) return "out of memory";
+  size_t a = 0, b = 0, n = 0;
+  while (a < s->n_cells || b < first->n_cells) {
+    SimTimelineCell theirs = {0};
+    if (b < first->n_cells) {
+      theirs = first->cells[b];
+      if (theirs.level > 0) theirs.level = s->n_caches + (theirs.level - 1);
+    }
+    if (b == first->n_cells || (a < s->n_cells && !cell_after(&s->cells[a], &theirs)))
+      merged[n++] = s->cells[a++];
+    else {
+      merged[n++] = theirs;
+      b++;
+    }
+  }
+  free(s->cells);
+  s->cells = merged;
+  s->n_cells = n;
+  s->cap_cells = total ? total : 1;
+  return NULL;
 }

@@ -7,6 +7,7 @@
 #include "context.h"
 #include "evictors.h"
 #include "level.h"
+#include "outbound.h"
 
 /* Per point x level fields, as STAT_* in hierarchy.ts. */
 enum { ST_READS, ST_WRITES, ST_READ_MISSES, ST_WRITE_MISSES, ST_TEMPORAL, ST_SPATIAL, ST_USED_BYTES, ST_LINE_ENDS, ST_EVICTIONS, ST_FIELDS };
@@ -73,6 +74,9 @@ typedef struct {
   int32_t miss_level;
   uint32_t *misses;
   size_t n_misses, cap_misses;
+  /* Capturing (sim_capture): what leaves the first cache level for the one below (outbound.h). */
+  bool capture;
+  SimOutbound out;
   /* The access being simulated: its point owns what it brings in. */
   int32_t point;
   uint32_t index;
@@ -108,4 +112,16 @@ void sim_stat_row(const Sim *s, uint32_t point, uint32_t level, uint64_t *out);
 /* A level's count that belongs to no reference (an EX_ field). */
 uint64_t sim_extra(const Sim *s, uint32_t level, uint32_t field);
 size_t sim_bytes(const Sim *s);
+
+/* A first level simulated once for several hierarchies that share it (and their TLB levels):
+ * sim_capture makes a fused Sim of one cache level (and TLB levels) keep its outbound stream;
+ * a follower, the whole hierarchy of one of them, runs its lower cache levels over that stream
+ * (sim_follow, after each batch of the first level's) and, both finished, takes the first
+ * level's and the TLB levels' counts, evictors and timeline from it (sim_adopt): the run a
+ * replay of the trace through the follower gives, number for number. NULL, or why not. */
+const char *sim_capture(Sim *s);
+/* The captured stream, emptied (once every follower has run over it). */
+void sim_capture_clear(Sim *s);
+const char *sim_follow(Sim *s, const Sim *first);
+const char *sim_adopt(Sim *s, const Sim *first);
 #endif

@@ -269,6 +269,48 @@ static napi_value evictor_rows(napi_env env, napi_callback_info info) {
   return out ? out : stride_throw(env, "out of memory");
 }
 
+/* An unsplit hierarchy (a first level shared by followers is never split): its one Sim is main. */
+static SimBox *whole_box(napi_env env, napi_value v) {
+  SimBox *b = box_of(env, v);
+  if (b && b->sim.split) {
+    stride_throw(env, "simulator: a hierarchy whose TLB levels run on a thread of their own cannot share its first level");
+    return NULL;
+  }
+  return b;
+}
+
+/* simCapture(first) / simCaptureClear(first) / simFollow(follower, first) / simAdopt(follower, first): hierarchy.h */
+static napi_value capture(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  SimBox *b = stride_args(env, info, 1, argv) ? whole_box(env, argv[0]) : NULL;
+  if (!b) return NULL;
+  const char *why = sim_capture(&b->sim.main);
+  return why ? stride_throw(env, why) : NULL;
+}
+
+static napi_value capture_clear(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  SimBox *b = stride_args(env, info, 1, argv) ? whole_box(env, argv[0]) : NULL;
+  if (b) sim_capture_clear(&b->sim.main);
+  return NULL;
+}
+
+static napi_value follow_or_adopt(napi_env env, napi_callback_info info, const char *(*step)(Sim *, const Sim *)) {
+  napi_value argv[2];
+  if (!stride_args(env, info, 2, argv)) return NULL;
+  SimBox *b = whole_box(env, argv[0]);
+  SimBox *first = b ? whole_box(env, argv[1]) : NULL;
+  if (!first) return NULL;
+  if (b == first) return stride_throw(env, "simulator: a hierarchy cannot follow itself");
+  const char *why = step(&b->sim.main, &first->sim.main);
+  if (why) return stride_throw(env, why);
+  report(env, b);
+  return NULL;
+}
+
+static napi_value follow(napi_env env, napi_callback_info info) { return follow_or_adopt(env, info, sim_follow); }
+static napi_value adopt(napi_env env, napi_callback_info info) { return follow_or_adopt(env, info, sim_adopt); }
+
 napi_status stride_register_sim(napi_env env, napi_value exports) {
   napi_property_descriptor d[] = {
       {"simCreate", NULL, create, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -282,6 +324,10 @@ napi_status stride_register_sim(napi_env env, napi_value exports) {
       {"simTimeline", NULL, timeline, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simEvictors", NULL, evictor_rows, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simInfo", NULL, sim_info, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simCapture", NULL, capture, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simCaptureClear", NULL, capture_clear, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simFollow", NULL, follow, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simAdopt", NULL, adopt, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
 }
