@@ -28,6 +28,7 @@ import { firstLevelShadow, LIVE_MAX_BYTES, LiveSimulation } from './live-simulat
 import { runsBeside } from './warm-context'
 import type { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { writeShadowCounts } from '../store/shadow-counts'
+import { FirstLevelStreamWriter, writeFirstLevelState, type FirstLevelState } from '../store/first-level-store'
 
 /** What became of it: the stored run, or why there is none (cancelled: by the user). */
 export type FirstRun = { run: RunId } | { run: null; cancelled: boolean; why: string }
@@ -45,6 +46,8 @@ interface Simulated {
   cells: TimelineCell[]
   /** The live run, fed the rest of the program's accesses too (whole-program context). */
   warmed: boolean
+  /** Its first cache level's state, when the trace kept that level's stream (live runs without context). */
+  firstLevel: FirstLevelState | null
 }
 
 /**
@@ -75,6 +78,10 @@ export class FirstSimulation {
   private keptAdvice: RunAdvice | null = null
   /** Its report is the CLI's lines (`reportStreams: false`). */
   private readonly linesOnly: boolean
+  /** Where the first cache level's stream goes while the trace records (none with context). */
+  private readonly stream: FirstLevelStreamWriter | null
+  /** The stored run's first level, kept with the session as it finishes (keepFirstLevel). */
+  private firstLevel: { run: RunId; state: FirstLevelState } | null = null
 
   constructor(
     private readonly config: HierarchyConfig,
@@ -82,16 +89,21 @@ export class FirstSimulation {
     /** `reportStreams: false`: its report is laid out as the CLI's lines, which show no stream metrics or key (not read). */
     {
       reportStreams = true,
-      context = false
+      context = false,
+      session = null
     }: {
       reportStreams?: boolean
       /** The tracer feeds `live` the rest of the program's accesses too (feedContext), not the writer its chunks. */
       context?: boolean
+      /** The session being written: the first cache level's stream is kept in it, for what-ifs below that level. */
+      session?: Db | null
     } = {}
   ) {
     this.withContext = context
     this.linesOnly = !reportStreams
-    this.live = new LiveSimulation(config, LIVE_MAX_BYTES)
+    // A first level warmed by the rest of the program is not the one a what-if replays.
+    this.stream = session && !context ? new FirstLevelStreamWriter(session) : null
+    this.live = new LiveSimulation(config, LIVE_MAX_BYTES, this.stream)
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
 
@@ -139,7 +151,7 @@ export class FirstSimulation {
         if (this.stopped) return 'cancelled'
         if (typeof live !== 'string') {
           this.onProgress(total, total)
-          return { hierarchy: live.hierarchy, shadow: live.shadow, events: total, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells, warmed: this.withContext }
+          return { hierarchy: live.hierarchy, shadow: live.shadow, events: total, interval: live.interval, pointCount: kinds.length, groups: Int32Array.from(kinds, (_, p) => p), cells: live.cells, warmed: this.withContext, firstLevel: live.firstLevel }
         }
         // The stored trace alone: a run with context becomes a cold one (stored as such).
         this.liveReason = this.withContext ? `${live}; the run is cold, function-only` : live
@@ -158,7 +170,7 @@ export class FirstSimulation {
         await eachStoredChunk(reader, kinds.length, async (chunk, variables) => void (await Promise.all([run(chunk, variables), shadow?.runAsync(chunk, kinds)])), between, PROGRESS_MS, undefined, columns)
         if (this.stopped) return 'cancelled'
         hierarchy.finish()
-        return { hierarchy, shadow, events: total, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells(), warmed: false }
+        return { hierarchy, shadow, events: total, interval, pointCount: kinds.length, groups, cells: hierarchy.timelineCells(), warmed: false, firstLevel: null }
       } finally {
         reader.close()
       }
@@ -184,6 +196,7 @@ export class FirstSimulation {
       const run = storeRun(db, simulationResult(this.config, s.hierarchy, s.pointCount, timeline, s.interval), this.statics)
       if (s.shadow) keepShadowCounts(db, run, this.config, s.events, s.shadow, s.pointCount)
       if (s.warmed) this.warmedRun = run
+      if (s.firstLevel) this.firstLevel = { run, state: s.firstLevel }
       return (this.outcome = { run })
     } catch (e) {
       return (this.outcome = { run: null, cancelled: false, why: e instanceof Error ? e.message : String(e) })
@@ -221,6 +234,18 @@ export class FirstSimulation {
   /** The diagnosis keepAdvice kept, if any. */
   get advice(): RunAdvice | null {
     return this.keptAdvice
+  }
+
+  /**
+   * Stores the first run's first level beside its stream, in the session's last steps
+   * (SessionWriter.finish's `derived`, under its statics identity `recording`); without a run
+   * stored from that stream, the stream's blocks go. Never throws: it is derived.
+   */
+  keepFirstLevel(db: Db, recording: string | null): void {
+    const checksums = this.stream?.written ?? null
+    const kept = this.firstLevel !== null && checksums !== null && writeFirstLevelState(db, this.firstLevel.run, this.firstLevel.state, checksums, recording)
+    if (!kept) this.stream?.drop()
+    this.firstLevel = null
   }
 
   /** The writer finished the session with this statics identity (SessionWriter.staticsKey). */

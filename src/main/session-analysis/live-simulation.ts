@@ -18,7 +18,10 @@ import { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { ChunkFeed, PointRecord } from '../store/session-writer'
 import { grownFor } from '../typed-arrays'
-import { DEFAULT_INTERVALS, timelineIntervalOf } from './session-simulation'
+import { atInterval, DEFAULT_INTERVALS, timelineIntervalOf } from './session-simulation'
+import { FirstLevelGroup, firstLevelKey } from '../simulate/first-level-group'
+import type { FirstLevelState, FirstLevelStreamWriter } from '../store/first-level-store'
+import { firstLevelStateOf } from './stored-first-level'
 
 /**
  * The hierarchy's C memory past which the live run is dropped (the stored trace is simulated
@@ -35,10 +38,14 @@ export interface LiveRun {
   cells: TimelineCell[]
   /** The first level's fully associative shadow, fed the same accesses (the advisor's three Cs). */
   shadow: NativeMissClassifier | null
+  /** The first cache level's state, when its stream was kept for what-ifs below it (store/first-level-store.ts). */
+  firstLevel: FirstLevelState | null
 }
 
 export class LiveSimulation implements ChunkFeed {
   private hierarchy: NativeHierarchy | TouchHierarchy | null = null
+  /** Where the first cache level runs on its own, its stream kept (`stream`): the hierarchy above is its member. */
+  private group: FirstLevelGroup | null = null
   /** Whether the chunks come with their data structures (decided by the first). */
   private byTouch: boolean | null = null
   private shadow: NativeMissClassifier | null = null
@@ -58,7 +65,12 @@ export class LiveSimulation implements ChunkFeed {
    */
   constructor(
     private readonly config: HierarchyConfig,
-    private readonly maxBytes = LIVE_MAX_BYTES
+    private readonly maxBytes = LIVE_MAX_BYTES,
+    /**
+     * Keeps the first cache level's stream for later what-ifs below it (a trace without the rest
+     * of the program's context: a warmed first level is not the one a what-if replays).
+     */
+    private readonly stream: FirstLevelStreamWriter | null = null
   ) {}
 
   /** Queues one chunk (`table`: every point it names); resolves once done with the arrays, never rejects. */
@@ -76,7 +88,9 @@ export class LiveSimulation implements ChunkFeed {
   drop(why: string): void {
     this.failure ??= why
     this.hierarchy = null
+    this.group = null
     this.shadow = null
+    this.stream?.drop()
   }
 
   private async feedNow(count: number, points: Uint32Array, addresses: Float64Array, sizes: Uint16Array, table: readonly PointRecord[], variables: Int32Array | null, recorded = count): Promise<void> {
@@ -89,11 +103,13 @@ export class LiveSimulation implements ChunkFeed {
       if (table.length > this.known || !this.hierarchy) this.addPoints(table)
       const batch = { count, points: points.subarray(0, count), addresses: addresses.subarray(0, count), sizes: sizes.subarray(0, count) }
       const h = this.hierarchy!
-      const run = h instanceof TouchHierarchy ? h.runAsync(batch, variables!.subarray(0, count), recorded) : h.runAsync(batch, recorded)
+      const columns = variables ? variables.subarray(0, count) : null
+      const run = this.group ? this.group.runAsync(batch, columns, recorded) : h instanceof TouchHierarchy ? h.runAsync(batch, columns!, recorded) : h.runAsync(batch, recorded)
       // The shadow beside the hierarchy, each on a thread of the pool (they only read the batch).
       await Promise.all([run, this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
       this.fed += recorded
-      if (this.hierarchy && this.hierarchy.bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
+      const bytes = this.group ? this.group.bytes : (this.hierarchy?.bytes ?? 0)
+      if (bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
     } catch (e) {
       this.drop(e instanceof Error ? e.message : String(e))
     }
@@ -110,20 +126,24 @@ export class LiveSimulation implements ChunkFeed {
     this.known = n
     const kinds = this.kinds.subarray(0, n)
     const variables = this.variables.subarray(0, n)
-    if (this.hierarchy) this.hierarchy.setPointKinds(kinds, variables)
+    if (this.group) this.group.setPointKinds(kinds, variables)
+    else if (this.hierarchy) this.hierarchy.setPointKinds(kinds, variables)
     else {
       // The user's interval as it is; else from one access on, doubling (at most 2 x the
       // default count of intervals kept), to merge into timelineIntervalOf's at the end.
       const fixed = this.config.timelineInterval ?? null
-      this.hierarchy = new (this.byTouch ? TouchHierarchy : NativeHierarchy)(this.config, kinds, {
-        pointVariables: variables,
-        variableCount: n,
-        timelineInterval: fixed ?? 1,
-        ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }),
+      const options = { pointVariables: variables, variableCount: n, timelineInterval: fixed ?? 1, ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }) }
+      if (this.stream && firstLevelKey(this.config) !== null) {
+        // The first level on its own, its stream kept, and the hierarchy following it (unsplit).
+        this.group = new FirstLevelGroup([this.config], kinds, options, this.byTouch!)
+        const stream = this.stream
+        this.group.onStream = (block) => stream.block(block)
+        this.hierarchy = this.group.members[0]!
+      } else {
         // The recording keeps two cores busy (the tool and this worker): a TLB thread would take
         // CPU from it, not add any.
-        tlbThread: tlbThreadPays(3)
-      })
+        this.hierarchy = new (this.byTouch ? TouchHierarchy : NativeHierarchy)(this.config, kinds, { ...options, tlbThread: tlbThreadPays(3) })
+      }
       this.shadow = firstLevelShadow(this.config)
     }
   }
@@ -140,26 +160,19 @@ export class LiveSimulation implements ChunkFeed {
     if (this.known > kinds.length) return 'more points were fed than the trace has'
     for (let p = 0; p < this.known; p++) if (this.kinds[p] !== kinds[p]) return `point ${p} changed its kind after it was fed`
     // Points stored with no access fed (none, normally) simply count nothing, as in a simulation of the stored trace.
-    if (kinds.length > this.known) h.setPointKinds(kinds, Int32Array.from({ length: kinds.length }, (_, p) => p))
-    h.finish()
+    const group = this.group
+    if (kinds.length > this.known) (group ?? h).setPointKinds(kinds, Int32Array.from({ length: kinds.length }, (_, p) => p))
+    if (group) group.finish()
+    else h.finish()
     const shadow = this.shadow
     this.hierarchy = null
+    this.group = null
     this.shadow = null
     const interval = timelineIntervalOf(this.config, total)
-    return { hierarchy: h, interval, cells: atInterval(h.timelineCells(), h.timelineInterval, interval), shadow }
+    // The first level's own figures after its member took them (a timeline read drops unkept cells).
+    const firstLevel = group ? firstLevelStateOf(group.firstLevel, this.config, interval) : null
+    return { hierarchy: h, interval, cells: atInterval(h.timelineCells(), h.timelineInterval, interval), shadow, firstLevel }
   }
-}
-
-/**
- * Cells closed at `width` accesses per interval as at `interval` (a power-of-two multiple of it):
- * the intervals renumbered; cells of one (interval, level, variable) are summed later, where
- * they are folded to names (they stay in interval order).
- */
-export function atInterval(cells: TimelineCell[], width: number, interval: number): TimelineCell[] {
-  if (width === interval || cells.length === 0) return cells
-  const factor = interval / width
-  if (!Number.isInteger(factor)) throw new Error(`internal: the interval ${interval} is not a multiple of ${width}`)
-  return cells.map((c) => ({ ...c, interval: Math.floor(c.interval / factor) }))
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { HierarchyConfig } from '../../shared/domain'
 import type { NativeHierarchy } from '../simulate/native-hierarchy'
+import type { TimelineCell } from '../simulate/hierarchy'
 import type { Db } from '../store/open-db'
 import type { SimulationResult } from '../store/runs'
 import { iterateChunksAhead } from '../store/session-reader'
@@ -108,4 +109,16 @@ export function timelineVariables(pointVariables: Array<string | null>): { varia
   const index = new TextIndex()
   const of = Int32Array.from(pointVariables, (variable) => index.of(variable ?? 'unknown'))
   return { variables: index.texts, pointVariables: of }
+}
+
+/**
+ * Cells closed at `width` accesses per interval as at `interval` (a power-of-two multiple of it):
+ * the intervals renumbered; cells of one (interval, level, variable) are summed later, where
+ * they are folded to names (they stay in interval order).
+ */
+export function atInterval(cells: TimelineCell[], width: number, interval: number): TimelineCell[] {
+  if (width === interval || cells.length === 0) return cells
+  const factor = interval / width
+  if (!Number.isInteger(factor)) throw new Error(`internal: the interval ${interval} is not a multiple of ${width}`)
+  return cells.map((c) => ({ ...c, interval: Math.floor(c.interval / factor) }))
 }

@@ -67,11 +67,12 @@ function resultsOf(h: NativeHierarchy | TouchHierarchy) {
 }
 
 describe('FirstLevelGroup', () => {
-  it('gives each hierarchy the run a whole replay gives: counts, extras, evictors, timeline (by point and by touch)', () => {
+  it('gives each hierarchy the run a whole replay gives: counts, extras, evictors, timeline (by point and by touch, fixed and adaptive intervals)', () => {
     fc.assert(
-      fc.property(groupArb, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), traceArb, fc.integer({ min: 1, max: 30 }), fc.boolean(), (configs, kindList, trace, interval, byTouch) => {
+      fc.property(groupArb, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: POINTS, maxLength: POINTS }), traceArb, fc.integer({ min: 1, max: 30 }), fc.boolean(), fc.constantFrom(0, 1, 3), (configs, kindList, trace, interval, byTouch, adaptive) => {
         const kinds = Uint8Array.from(kindList)
-        const options = { pointVariables: Int32Array.from([0, 1, -1, 0, 2, 1]), variableCount: 3, timelineInterval: interval }
+        // Adaptive intervals too, as a trace's live first simulation keeps them.
+        const options = { pointVariables: Int32Array.from([0, 1, -1, 0, 2, 1]), variableCount: 3, timelineInterval: interval, ...(adaptive ? { adaptiveIntervals: adaptive } : {}) }
         const group = new FirstLevelGroup(configs, kinds, options, byTouch)
         const whole = configs.map((c) => (byTouch ? new TouchHierarchy(c, kinds, options) : new NativeHierarchy(c, kinds, options)))
         // Batches of different lengths: the stream is handed over batch by batch.

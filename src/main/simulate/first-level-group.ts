@@ -40,7 +40,7 @@ function firstLevelOf(config: HierarchyConfig): HierarchyConfig {
   return { ...config, levels: [config.levels[0]!] }
 }
 
-export type GroupOptions = Omit<NativeHierarchyOptions, 'tlbThread' | 'missLevel' | 'adaptiveIntervals' | 'pointParents'>
+export type GroupOptions = Omit<NativeHierarchyOptions, 'tlbThread' | 'missLevel' | 'pointParents'>
 
 export class FirstLevelGroup {
   /** One hierarchy per config, in the configs' order: their results are read as any hierarchy's, once the group has finished. */
@@ -73,15 +73,57 @@ export class FirstLevelGroup {
     this.nativeOf(this.first).captureFirstLevel()
   }
 
+  /**
+   * Called with each batch's stream, encoded (NativeHierarchy.takeCaptured), once the members
+   * have followed it: a trace's first run keeps it for later what-ifs (store/first-level-store.ts).
+   */
+  onStream: ((block: Uint8Array) => void) | null = null
+
   /** One batch through the first level, then each member's lower levels over what it let through. */
   run(batch: AccessBatch, variables: Int32Array | null): void {
-    if (this.first instanceof TouchHierarchy) {
-      if (!variables) throw new Error('a per-data-structure group needs each access\'s data structure')
-      this.first.run(batch, variables)
-    } else this.first.run(batch)
+    if (this.first instanceof TouchHierarchy) this.first.run(batch, this.variablesFor(variables))
+    else this.first.run(batch)
+    this.followBatch()
+  }
+
+  /**
+   * run, the first level's part on Node's thread pool (the batch's arrays must not change until
+   * it settles). `recorded`: as NativeHierarchy.runAsync's (context accesses make the first
+   * level's stream incomplete: its members then refuse to follow).
+   */
+  async runAsync(batch: AccessBatch, variables: Int32Array | null, recorded = batch.count): Promise<void> {
+    if (this.first instanceof TouchHierarchy) await this.first.runAsync(batch, this.variablesFor(variables), recorded)
+    else await this.first.runAsync(batch, recorded)
+    this.followBatch()
+  }
+
+  /** The point table grew (a trace still recording): the first level's, and through it the members'. */
+  setPointKinds(pointKinds: Uint8Array, pointVariables?: Int32Array): void {
+    // A touch hierarchy's members learn its touches as it publishes them; their own tables only size their results.
+    this.first.setPointKinds(pointKinds, pointVariables)
+    for (const m of this.members) m.setPointKinds(pointKinds, pointVariables)
+  }
+
+  /** Bytes of C memory the group holds. */
+  get bytes(): number {
+    return this.first.bytes + this.members.reduce((a, m) => a + m.bytes, 0)
+  }
+
+  /** The first level's own hierarchy (its cache level and TLB levels), finished with the group: what a trace stores of it. */
+  get firstLevel(): NativeHierarchy | TouchHierarchy {
+    return this.first
+  }
+
+  private variablesFor(variables: Int32Array | null): Int32Array {
+    if (!variables) throw new Error("a per-data-structure group needs each access's data structure")
+    return variables
+  }
+
+  private followBatch(): void {
     const first = this.nativeOf(this.first)
     for (const m of this.members) this.nativeOf(m).follow(first)
-    first.clearCaptured()
+    if (this.onStream) this.onStream(first.takeCaptured())
+    else first.clearCaptured()
   }
 
   /** Ends every run: each member's then holds the whole hierarchy's results. Call once. */

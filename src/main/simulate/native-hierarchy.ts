@@ -31,6 +31,12 @@ interface SimExports {
   simCaptureClear(sim: Handle): void
   simFollow(sim: Handle, first: Handle): void
   simAdopt(sim: Handle, first: Handle): void
+  simCapturedTake(sim: Handle): Uint8Array
+  simFollowEncoded(sim: Handle, bytes: Uint8Array): void
+  simAdvance(sim: Handle, accesses: number): void
+  simRawStats(sim: Handle): Float64Array
+  simRefs(sim: Handle): Float64Array
+  simLoadFirst(sim: Handle, raw: Float64Array, refs: Float64Array, extras: Float64Array, evictors: Float64Array[]): void
 }
 
 const core = (): SimExports => nativeCore() as unknown as SimExports
@@ -195,6 +201,32 @@ export class NativeHierarchy {
   /** Both finished: the first level's and the TLB levels' counts, evictors and timeline from `first`, whose levels this hierarchy's are. */
   adopt(first: NativeHierarchy): void {
     core().simAdopt(this.sim, first.sim)
+  }
+
+  /** The stream captured since the last take, encoded (as stored with a trace's first run), and emptied. */
+  takeCaptured(): Uint8Array {
+    return core().simCapturedTake(this.sim)
+  }
+
+  /** Runs the lower cache levels over a stored block of a first level's stream (takeCaptured's bytes). */
+  followStored(bytes: Uint8Array): void {
+    core().simFollowEncoded(this.sim, bytes)
+  }
+
+  /** The followed run has reached its end: `accesses` in all. */
+  followedTo(accesses: number): void {
+    core().simAdvance(this.sim, accesses)
+    this.accesses = accesses
+  }
+
+  /** The first level's state as stored (it is one: its cache level and TLB levels): raw rows per point x level x STAT_*, and per point x kind its references. */
+  firstLevelState(): { raw: Float64Array; refs: Float64Array } {
+    return { raw: core().simRawStats(this.sim), refs: core().simRefs(this.sim) }
+  }
+
+  /** A stored first level (firstLevelState, levelExtras, evictor triples per level) as this hierarchy's first and TLB levels. */
+  loadFirstLevel(raw: Float64Array, refs: Float64Array, extras: Float64Array, evictors: Float64Array[]): void {
+    core().simLoadFirst(this.sim, raw, refs, extras, evictors)
   }
 
   /** Evictee x evictor counts per level, in (evictee, evictor) order. */

@@ -81,6 +81,21 @@ export class TouchHierarchy {
   onPublish: ((kinds: Uint8Array, timeline: Int32Array | undefined, parents: Uint32Array) => void) | null = null
 
   /**
+   * The touch table as a stored first level numbered it (session-analysis/stored-first-level.ts):
+   * a run that follows that level's stream has no batch to number touches from.
+   */
+  setTouches(points: Uint32Array, variables: Int32Array): void {
+    const n = points.length
+    this.touchPoint = points.slice()
+    this.touchVariable = variables.slice()
+    this.nextTouch = new Int32Array(Math.max(n, 1)).fill(-1)
+    this.firstTouch.fill(-1)
+    for (let t = 0; t < n; t++) if (this.firstTouch[points[t]!]! < 0) this.firstTouch[points[t]!] = t
+    this.made[0] = n
+    this.publish()
+  }
+
+  /**
    * The touches of the hierarchy whose first level this one followed (its accesses were those,
    * touch for touch): the table its counts are folded to points with.
    */

@@ -17,4 +17,15 @@ export const SHADOW_COUNTS_TABLE = `CREATE TABLE IF NOT EXISTS shadow_counts (
   set_count INTEGER NOT NULL, forgetful INTEGER NOT NULL, shadow BLOB NOT NULL, cold BLOB NOT NULL, sets BLOB,
   PRIMARY KEY (run, level))`
 
-export const OPTIONAL_TABLES: Readonly<Record<string, string>> = { statics_cache: STATICS_CACHE_TABLE, shadow_counts: SHADOW_COUNTS_TABLE }
+/** first-level-store.ts: a first run's first cache level, its stream block by block and its state (one row). */
+export const FIRST_LEVEL_STREAM_TABLE = `CREATE TABLE IF NOT EXISTS first_level_stream (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)`
+export const FIRST_LEVEL_STATE_TABLE = `CREATE TABLE IF NOT EXISTS first_level_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1), format INTEGER NOT NULL, run INTEGER NOT NULL, identity TEXT NOT NULL,
+  header TEXT NOT NULL, data BLOB NOT NULL)`
+
+export const OPTIONAL_TABLES: Readonly<Record<string, string>> = {
+  statics_cache: STATICS_CACHE_TABLE,
+  shadow_counts: SHADOW_COUNTS_TABLE,
+  first_level_stream: FIRST_LEVEL_STREAM_TABLE,
+  first_level_state: FIRST_LEVEL_STATE_TABLE
+}

@@ -530,7 +530,13 @@ export class SessionWriter {
    * recorded beside an existing one, renames it into place. `statics`: the point columns and
    * touches as written (pointColumnsOf, touchesOf), stored last as the session's statics cache.
    */
-  finish(result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null }, statics?: CachedStatics, views: readonly StoredView[] = []): void {
+  finish(
+    result: { partial: boolean; stopReason: TraceStopReason; stopMessage: string | null; hasDebugInfo: boolean; debugInfoHint: string | null },
+    statics?: CachedStatics,
+    views: readonly StoredView[] = [],
+    /** Other derived rows keyed by the statics identity (a first level's state), written last; never an error. */
+    derived?: (db: Db, recording: string | null) => void
+  ): void {
     if (this.finished) return
     this.commitGathered()
     this.writeMeta({ ...result, events: this.committed, storedBytes: this.storedBytes })
@@ -548,6 +554,11 @@ export class SessionWriter {
     }
     // The views derived from the first run (first-views.ts), last: they are keyed by all of the above.
     writeViews(this.db, views, this.identity)
+    try {
+      derived?.(this.db, this.identity)
+    } catch {
+      // As without them.
+    }
     this.close()
     this.finalPath = this.path
     if (this.recordingPath !== this.path) {

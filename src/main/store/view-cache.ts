@@ -37,11 +37,16 @@ function runStamp(db: Db, run: number): string | null {
   return row ? JSON.stringify([row.created_at, row.config]) : null
 }
 
-/** `recording`: the session's staticsIdentity (a caller storing several views finds it once). */
-function identityOf(db: Db, run: number, body: string, recording: string | null = staticsIdentity(db)): string | null {
+/**
+ * The identity a row derived from `run` is kept under (views here, a first level's state in
+ * first-level-store.ts): the recording's, the run's, the build's, and a CRC-32 of its body.
+ * `recording`: the session's staticsIdentity (a caller storing several rows finds it once);
+ * `build`: the Stride build's (another's is read by no one but a test of it).
+ */
+export function identityOf(db: Db, run: number, body: string | Uint8Array, recording: string | null = staticsIdentity(db), build = BUILD_IDENTITY): string | null {
   const stamp = runStamp(db, run)
   if (recording === null || stamp === null) return null
-  return `${JSON.stringify([recording, stamp, BUILD_IDENTITY])}#${crc32(body).toString(16)}`
+  return `${JSON.stringify([recording, stamp, build])}#${crc32(body).toString(16)}`
 }
 
 /** Stores a view of `run` (inside the caller's transaction, if any); false when the session cannot vouch for one (unfinished, no such run, no table). */

@@ -282,7 +282,7 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     hasDebugInfo: outcome.elf.hasDebugInfo,
     debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
   }
-  writer.finish(result, statics, views)
+  writer.finish(result, statics, views, first ? (db, recording) => first.keepFirstLevel(db, recording) : undefined)
   first?.finishedWith(writer.staticsKey)
   await ended
   const stored: StoredTraceSummary = { ...result, events: writer.committedEvents, points: writer.storedPointCount, storedBytes: writer.storedByteCount }

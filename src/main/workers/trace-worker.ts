@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const withContext = launched !== null && contextLine !== null
   const first =
     input.simulate && FirstSimulation.runsBeside(input.simulate)
-      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines', context: withContext })
+      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines', context: withContext, session: writer.db })
       : null
   // It simulates each chunk as it is sealed, while the program runs; with context, the tracer
   // feeds it the recorded and the rest of the program's accesses in order instead.
@@ -108,7 +108,8 @@ async function main(): Promise<void> {
     outcome = await running
     recording = false
   } catch (e) {
-    // Keep whatever reached the file, marked partial, and say why.
+    // Keep whatever reached the file, marked partial, and say why (no first run: its first level's stream goes too).
+    first?.stop()
     const message = e instanceof Error ? e.message : String(e)
     // Chunks still compressing in the background are committed first (a failed one is dropped).
     await writer.drain().catch(() => {})

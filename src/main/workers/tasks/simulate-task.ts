@@ -10,6 +10,9 @@ import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { TouchHierarchy } from '../../simulate/touch-hierarchy'
 import { FirstLevelGroup, firstLevelKey, type GroupOptions } from '../../simulate/first-level-group'
+import type { TimelineCell } from '../../simulate/hierarchy'
+import { readFirstLevel } from '../../store/first-level-store'
+import { followsStored, followStored } from '../../session-analysis/stored-first-level'
 import { StoredChunkVariables } from '../../store/chunk-variables'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import type { AccessBatch } from '../../simulate/hierarchy'
@@ -35,6 +38,9 @@ interface Simulation {
   interval: number
   /** The group whose first level it shares (first-level-group.ts): fed and finished through it. */
   group: FirstLevelGroup | null
+  /** Finished already (it followed the trace's stored first level), with its timeline as merged there. */
+  finished?: boolean
+  timeline?: TimelineCell[]
 }
 
 /** A simulation before its hierarchy is made: what decides whether it can share a first level. */
@@ -121,9 +127,9 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
   const writer = openSessionDb(input.session)
   try {
     for (const group of new Set(sims.map((s) => s.group))) group?.finish()
-    const runs = sims.map(({ config, hierarchy, interval, group }, index) => {
-      if (!group) hierarchy.finish()
-      const timeline = hierarchy.timelineCells().map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
+    const runs = sims.map(({ config, hierarchy, interval, group, finished, timeline: cells }, index) => {
+      if (!group && !finished) hierarchy.finish()
+      const timeline = (cells ?? hierarchy.timelineCells()).map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
       // With `withRows`, the run's rows go out while the rest of it is written.
       const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
       return storeRun(writer, simulationResult(config, hierarchy, kinds.length, timeline, interval), statics, ahead)
@@ -150,9 +156,37 @@ function figuresNow(db: Db, run: RunId, statics: SessionStatics): Uint8Array | n
   }
 }
 
+/**
+ * Every hierarchy over the trace's stored first level instead of the trace, where each can follow
+ * it (session-analysis/stored-first-level.ts); null where one cannot (the trace is replayed).
+ */
+function followAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext, total: number) {
+  const stored = readFirstLevel(reader)
+  if (!stored) return null
+  const byTouch = StoredChunkVariables.open(reader, storedVariableCount(reader)) !== null
+  if (!input.configs.every((c) => followsStored(stored, c, total, timelineIntervalOf(c, total), byTouch))) return null
+  const kinds = statics.kinds(reader)
+  const timeline = timelineVariables(statics.pointVariables(reader))
+  statics.touches(reader)
+  const sims: Simulation[] = []
+  for (const config of input.configs) {
+    const interval = timelineIntervalOf(config, total)
+    const options = { pointVariables: timeline.pointVariables, variableCount: timeline.variables.length, timelineInterval: interval }
+    const followed = followStored(stored, config, kinds, options, (done) => {
+      ctx.progress('simulating', done, total)
+      return !ctx.shouldStop()
+    })
+    if (!followed) return ctx.shouldStop() ? { sims, variables: timeline.variables, kinds, total, done: 0 } : null
+    sims.push({ config, hierarchy: followed.hierarchy, layout: null, transforms: null, interval, group: null, finished: true, timeline: followed.timeline })
+  }
+  return { sims, variables: timeline.variables, kinds, total, done: total }
+}
+
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
 async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
   const total = countEvents(reader)
+  const followed = followAll(reader, statics, input, ctx, total)
+  if (followed) return followed
   let placed: Promise<PlacedVariable[]> | null = null
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))

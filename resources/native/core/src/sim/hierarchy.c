@@ -912,13 +912,8 @@ static const char *demand_below(Sim *s, int32_t point, uint64_t address, uint32_
   return NULL;
 }
 
-const char *sim_follow(Sim *s, const Sim *first) {
-  if (!first->capture) return "the first level is not captured";
-  if (first->out.failed) return "the first level's stream is incomplete (out of memory, or accesses of the rest of the program)";
-  if (!s->fused || s->capture) return "only a fused hierarchy can follow a first level";
-  if (s->max_size != first->max_size || s->compatible != first->compatible) return "the follower clips accesses unlike its first level";
-  if (s->point_count < first->point_count) return "the follower does not know every point of its first level";
-  const SimOutbound *o = &first->out;
+const char *sim_follow_stream(Sim *s, const SimOutbound *o) {
+  if (!s->fused || s->capture || s->n_caches < 2) return "only a fused hierarchy of two or more cache levels can follow a first level";
   for (size_t k = 0; k < o->n; k++) {
     if (o->index[k] < s->accesses) return "the first level's stream goes back in time";
     advance_to(s, o->index[k]);
@@ -932,11 +927,55 @@ const char *sim_follow(Sim *s, const Sim *first) {
     const char *why = demand_below(s, o->point[k], o->address[k], bytes, kind == OUT_WRITE);
     if (why) return why;
   }
-  if (first->accesses < s->accesses) return "the first level's stream goes back in time";
-  advance_to(s, first->accesses);
   for (uint32_t l = 0; l < s->n_levels; l++)
     if (s->evictors[l].failed) s->failed = true;
   return s->failed ? "out of memory in the simulator" : NULL;
+}
+
+const char *sim_advance(Sim *s, uint64_t accesses) {
+  if (accesses < s->accesses) return "the first level's stream goes back in time";
+  advance_to(s, accesses);
+  return NULL;
+}
+
+const char *sim_follow(Sim *s, const Sim *first) {
+  if (!first->capture) return "the first level is not captured";
+  if (first->out.failed) return "the first level's stream is incomplete (out of memory, or accesses of the rest of the program)";
+  if (s->max_size != first->max_size || s->compatible != first->compatible) return "the follower clips accesses unlike its first level";
+  if (s->point_count < first->point_count) return "the follower does not know every point of its first level";
+  const char *why = sim_follow_stream(s, &first->out);
+  return why ? why : sim_advance(s, first->accesses);
+}
+
+void sim_raw_stats(const Sim *s, double *out) {
+  size_t n = (size_t)s->point_count * s->n_levels * ST_FIELDS;
+  for (size_t i = 0; i < n; i++) out[i] = (double)s->stats[i];
+}
+
+void sim_refs(const Sim *s, double *out) {
+  for (size_t i = 0; i < (size_t)s->point_count * 3; i++) out[i] = (double)s->refs[i];
+}
+
+const char *sim_load_first(Sim *s, uint32_t n_first, const double *raw, const double *refs, const double *extras, const double *const *evictors, const size_t *n_evictors) {
+  if (n_first != 1 + (s->n_levels - s->n_caches)) return "the first level's hierarchy does not match the follower's";
+  for (uint32_t l = 0; l < n_first; l++) {
+    uint32_t to = l == 0 ? 0 : s->n_caches + (l - 1);
+    for (uint32_t p = 0; p < s->point_count; p++) {
+      uint64_t *row = stat_row(s, (int32_t)p, to);
+      const double *from = raw + ((size_t)p * n_first + l) * ST_FIELDS;
+      for (int f = 0; f < ST_FIELDS; f++) row[f] = (uint64_t)from[f];
+    }
+    for (int f = 0; f < EX_FIELDS; f++) s->extras[to * EX_FIELDS + f] = (uint64_t)extras[l * EX_FIELDS + f];
+    for (size_t k = 0; k < n_evictors[l]; k++) {
+      const double *e = evictors[l] + 3 * k;
+      if (!(e[0] >= -SIM_OWNER_SHIFT && e[0] < (double)s->point_count && e[1] >= -SIM_OWNER_SHIFT && e[1] < (double)s->point_count && e[2] >= 0))
+        return "a stored evictor names no point of the table";
+      evictors_add(&s->evictors[to], (int32_t)e[0], (int32_t)e[1], (uint64_t)e[2]);
+    }
+    if (s->evictors[to].failed) return "out of memory";
+  }
+  for (size_t i = 0; i < (size_t)s->point_count * 3; i++) s->refs[i] = (uint64_t)refs[i];
+  return NULL;
 }
 
 static int cell_after(const SimTimelineCell *a, const SimTimelineCell *b) {

@@ -124,4 +124,16 @@ const char *sim_capture(Sim *s);
 void sim_capture_clear(Sim *s);
 const char *sim_follow(Sim *s, const Sim *first);
 const char *sim_adopt(Sim *s, const Sim *first);
+/* The same from a stored stream (outbound_decode's), the accesses up to its last event; then
+ * sim_advance to the run's end. */
+const char *sim_follow_stream(Sim *s, const SimOutbound *o);
+const char *sim_advance(Sim *s, uint64_t accesses);
+/* Per point x level x ST_FIELDS as kept (not as sim_stat_row derives them), and per point x kind
+ * the references: what sim_load_first puts back. */
+void sim_raw_stats(const Sim *s, double *out);
+void sim_refs(const Sim *s, double *out);
+/* A stored first level (its cache level and n_first - 1 TLB levels: raw rows, refs, extras,
+ * evictor triples per level) as this follower's first and TLB levels; the timeline is the
+ * caller's to merge. NULL, or why not. */
+const char *sim_load_first(Sim *s, uint32_t n_first, const double *raw, const double *refs, const double *extras, const double *const *evictors, const size_t *n_evictors);
 #endif

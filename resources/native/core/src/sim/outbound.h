@@ -24,4 +24,9 @@ typedef struct {
 /* Appends one event (false, and `failed` set, when memory runs out). */
 bool outbound_push(SimOutbound *o, uint64_t index, int32_t point, uint64_t address, uint32_t bytes, uint32_t kind);
 void outbound_free(SimOutbound *o);
+/* The events as bytes (stored with a trace's first run): a count, then per event varints of the
+ * index's and the address's changes (zigzag), the point + 1 (0: a write-back) and bytes << 2 | kind. */
+bool outbound_encode(const SimOutbound *o, uint8_t **out, size_t *length);
+/* `o` (empty) from outbound_encode's bytes; NULL, or what is wrong with them. */
+const char *outbound_decode(const uint8_t *data, size_t length, SimOutbound *o);
 #endif

@@ -308,6 +308,104 @@ static napi_value follow_or_adopt(napi_env env, napi_callback_info info, const c
   return NULL;
 }
 
+/* simCapturedTake(first) -> Uint8Array: the stream captured since the last take, encoded
+ * (outbound.h), and emptied. */
+static napi_value captured_take(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  SimBox *b = stride_args(env, info, 1, argv) ? whole_box(env, argv[0]) : NULL;
+  if (!b) return NULL;
+  Sim *s = &b->sim.main;
+  if (!s->capture) return stride_throw(env, "simulator: the first level is not captured");
+  if (s->out.failed) return stride_throw(env, "the first level's stream is incomplete (out of memory, or accesses of the rest of the program)");
+  uint8_t *bytes;
+  size_t n;
+  if (!outbound_encode(&s->out, &bytes, &n)) return stride_throw(env, "out of memory");
+  void *data;
+  napi_value out = stride_new_typed(env, napi_uint8_array, 1, n, &data);
+  if (out) memcpy(data, bytes, n);
+  free(bytes);
+  sim_capture_clear(s);
+  return out ? out : stride_throw(env, "out of memory");
+}
+
+/* simFollowEncoded(follower, bytes): a stored block of the first level's stream (simCapturedTake's). */
+static napi_value follow_encoded(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  size_t n;
+  SimBox *b = stride_args(env, info, 2, argv) ? whole_box(env, argv[0]) : NULL;
+  const uint8_t *bytes = b ? stride_typed_array(env, argv[1], napi_uint8_array, &n, "bytes") : NULL;
+  if (!bytes) return NULL;
+  SimOutbound o = {0};
+  const char *why = outbound_decode(bytes, n, &o);
+  if (!why) why = sim_follow_stream(&b->sim.main, &o);
+  outbound_free(&o);
+  if (why) return stride_throw(env, why);
+  report(env, b);
+  return NULL;
+}
+
+/* simAdvance(follower, accesses): the run's end, after the last stored block. */
+static napi_value advance(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  double accesses;
+  SimBox *b = stride_args(env, info, 2, argv) ? whole_box(env, argv[0]) : NULL;
+  if (!b) return NULL;
+  if (napi_get_value_double(env, argv[1], &accesses) != napi_ok || !(accesses >= 0 && accesses <= 9007199254740992.0) || accesses != (double)(uint64_t)accesses)
+    return stride_throw(env, "simulator: accesses must be a whole number >= 0");
+  const char *why = sim_advance(&b->sim.main, (uint64_t)accesses);
+  return why ? stride_throw(env, why) : NULL;
+}
+
+/* simRawStats(sim) / simRefs(sim): sim_raw_stats, sim_refs. */
+static napi_value raw_stats(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  SimBox *b = stride_args(env, info, 1, argv) ? whole_box(env, argv[0]) : NULL;
+  if (!b) return NULL;
+  void *data;
+  napi_value out = stride_new_typed(env, napi_float64_array, 8, (size_t)b->sim.main.point_count * b->sim.main.n_levels * ST_FIELDS, &data);
+  if (out) sim_raw_stats(&b->sim.main, data);
+  return out;
+}
+
+static napi_value refs(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  SimBox *b = stride_args(env, info, 1, argv) ? whole_box(env, argv[0]) : NULL;
+  if (!b) return NULL;
+  void *data;
+  napi_value out = stride_new_typed(env, napi_float64_array, 8, (size_t)b->sim.main.point_count * 3, &data);
+  if (out) sim_refs(&b->sim.main, data);
+  return out;
+}
+
+/* simLoadFirst(follower, raw f64, refs f64, extras f64, evictors [f64 triples per first level]): sim_load_first. */
+static napi_value load_first(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  size_t n_raw, n_refs, n_extras;
+  SimBox *b = stride_args(env, info, 5, argv) ? whole_box(env, argv[0]) : NULL;
+  const double *raw = b ? stride_typed_array(env, argv[1], napi_float64_array, &n_raw, "raw") : NULL;
+  const double *ref = raw ? stride_typed_array(env, argv[2], napi_float64_array, &n_refs, "refs") : NULL;
+  const double *extra = ref ? stride_typed_array(env, argv[3], napi_float64_array, &n_extras, "extras") : NULL;
+  if (!extra) return NULL;
+  uint32_t n_first;
+  STRIDE_CALL(env, napi_get_array_length(env, argv[4], &n_first));
+  Sim *s = &b->sim.main;
+  if (n_first < 1 || n_first > 3 || n_raw != (size_t)s->point_count * n_first * ST_FIELDS || n_refs != (size_t)s->point_count * 3 || n_extras != (size_t)n_first * EX_FIELDS)
+    return stride_throw(env, "simulator: the stored first level does not fit this hierarchy's point table");
+  const double *evictors[3];
+  size_t n_evictors[3];
+  for (uint32_t l = 0; l < n_first; l++) {
+    napi_value e;
+    STRIDE_CALL(env, napi_get_element(env, argv[4], l, &e));
+    if (!(evictors[l] = stride_typed_array(env, e, napi_float64_array, &n_evictors[l], "evictors"))) return NULL;
+    if (n_evictors[l] % 3) return stride_throw(env, "simulator: evictors come as (evictee, evictor, count) triples");
+    n_evictors[l] /= 3;
+  }
+  const char *why = sim_load_first(s, n_first, raw, ref, extra, evictors, n_evictors);
+  if (why) return stride_throw(env, why);
+  report(env, b);
+  return NULL;
+}
+
 static napi_value follow(napi_env env, napi_callback_info info) { return follow_or_adopt(env, info, sim_follow); }
 static napi_value adopt(napi_env env, napi_callback_info info) { return follow_or_adopt(env, info, sim_adopt); }
 
@@ -328,6 +426,12 @@ napi_status stride_register_sim(napi_env env, napi_value exports) {
       {"simCaptureClear", NULL, capture_clear, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simFollow", NULL, follow, NULL, NULL, NULL, napi_enumerable, NULL},
       {"simAdopt", NULL, adopt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simCapturedTake", NULL, captured_take, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simFollowEncoded", NULL, follow_encoded, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simAdvance", NULL, advance, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simRawStats", NULL, raw_stats, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simRefs", NULL, refs, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"simLoadFirst", NULL, load_first, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   return napi_define_properties(env, exports, sizeof d / sizeof d[0], d);
 }

@@ -1,0 +1,97 @@
+/**
+ * A trace's first run keeps its first cache level (stream and state), and a what-if that changes
+ * only the levels below it follows that level instead of replaying the trace: the run it stores
+ * is the replay's, figure for figure (report JSON), per data structure (heap tracked) and with a
+ * data TLB; a damaged block, a trace warmed by the rest of the program, or another first level
+ * leave the what-if to the replay.
+ */
+import { copyFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { RunReport } from '../../shared/domain'
+import { hasTable, openDb } from '../store/open-db'
+import { readFirstLevel } from '../store/first-level-store'
+import { example, fixedEnv, strideOk, tempDir } from '../testing/cli-runner'
+import { followsStored } from './stored-first-level'
+import { timelineIntervalOf } from './session-simulation'
+
+const dir = tempDir('stored-first-level')
+const env = fixedEnv(dir)
+
+const figures = ({ run: _run, ...rest }: RunReport) => rest
+
+/** A copy of `session` with `sql` run on it (the state removed: the what-if replays). */
+function copyWith(session: string, name: string, sql: string): string {
+  const copy = join(dir, name)
+  copyFileSync(session, copy)
+  const db = openDb(copy)
+  db.exec(sql)
+  db.close()
+  return copy
+}
+
+function whatIf(session: string, caches: string[], extra: string[] = []): RunReport {
+  return JSON.parse(strideOk(['simulate', session, ...caches.flatMap((c) => ['--cache', c]), ...extra, '--json'], env)) as RunReport
+}
+
+/** The session's stored first level, and whether `caches` (with `tlb`) can follow it. */
+function stored(session: string, caches: string[], tlb: string[] = [], compatible = false) {
+  const db = openDb(session, { readonly: true })
+  try {
+    if (!hasTable(db, 'first_level_state')) return null
+    // Kept by the built CLI: read under its build's identity (the sources' is another).
+    const identity = db.prepare('SELECT identity FROM first_level_state').pluck().get()
+    if (typeof identity !== 'string') return null
+    const s = readFirstLevel(db, (JSON.parse(identity.split('#')[0]!) as string[])[2])
+    if (!s) return null
+    const parse = (spec: string) => {
+      const [name, size, assoc, line] = spec.split(':')
+      return { name: name!, size: Number(size), assoc: Number(assoc), lineSize: Number(line), policy: 'lru' as const }
+    }
+    const config = { levels: caches.map(parse), tlb: tlb.map((t) => { const [name, entries, assoc, page] = t.split(':'); return { name: name!, entries: Number(entries), assoc: Number(assoc), pageSize: Number(page) } }), cachegrindCompatible: compatible }
+    // Every block reads back (the caller's damaged copy: the first does not).
+    const blocksRead = Array.from({ length: s.blocks }, (_, i) => s.block(i) !== null)
+    return { blocks: s.blocks, blocksRead, follows: followsStored(s, config, s.state.accesses, timelineIntervalOf(config, s.state.accesses), s.state.byTouch), state: s.state }
+  } finally {
+    db.close()
+  }
+}
+
+describe('a what-if below the first run\'s first level', () => {
+  it('follows the stored first level and stores the replay\'s run (heap tracked, a data TLB, three levels)', () => {
+    const session = join(dir, 'randidx.stride')
+    strideOk(['trace', '--launch', example('randidx'), '--out', session, '--cache', 'D1:4096:4:64', '--cache', 'LL:65536:8:64', '--tlb', 'DTLB:16:4:4096'], env)
+    const tlb = ['DTLB:16:4:4096']
+    for (const caches of [['D1:4096:4:64', 'LL:262144:16:64'], ['D1:4096:4:64', 'L2:16384:4:128', 'L3:524288:8:64']]) {
+      const s = stored(session, caches, tlb)
+      expect(s?.follows, caches.join(' ')).toBe(true)
+      expect(s!.state.byTouch).toBe(true)
+      expect(s!.blocksRead.every(Boolean) && s!.blocks > 0).toBe(true)
+      const followed = whatIf(session, caches, tlb.flatMap((t) => ['--tlb', t]))
+      const replayed = whatIf(copyWith(session, 'replay.stride', 'DELETE FROM first_level_state'), caches, tlb.flatMap((t) => ['--tlb', t]))
+      expect(figures(followed), caches.join(' ')).toEqual(figures(replayed))
+    }
+    // Another first level, or no TLB, cannot follow it (the what-if replays).
+    expect(stored(session, ['D1:8192:4:64', 'LL:262144:16:64'], tlb)?.follows).toBe(false)
+    expect(stored(session, ['D1:4096:4:64', 'LL:262144:16:64'])?.follows).toBe(false)
+    // A damaged block does not read back: the what-if replays, and stores the same run.
+    const damaged = copyWith(session, 'damaged.stride', 'UPDATE first_level_stream SET data = zeroblob(length(data)) WHERE seq = 1')
+    expect(stored(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], tlb)!.blocksRead[0]).toBe(false)
+    expect(figures(whatIf(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], ['--tlb', tlb[0]!]))).toEqual(figures(whatIf(copyWith(session, 'replay2.stride', 'DELETE FROM first_level_state'), ['D1:4096:4:64', 'LL:262144:16:64'], ['--tlb', tlb[0]!])))
+  })
+
+  it('in Cachegrind-compatible mode, without heap tracking', () => {
+    const session = join(dir, 'mult.stride')
+    strideOk(['trace', '--launch', example('mult'), '--no-heap', '--out', session, '--cache', 'D1:8192:2:64', '--cache', 'LL:131072:4:64', '--cachegrind-compatible'], env)
+    const caches = ['D1:8192:2:64', 'LL:1048576:16:64']
+    const s = stored(session, caches, [], true)
+    expect(s?.follows).toBe(true)
+    expect(figures(whatIf(session, caches, ['--cachegrind-compatible']))).toEqual(figures(whatIf(copyWith(session, 'mult-replay.stride', 'DELETE FROM first_level_state'), caches, ['--cachegrind-compatible'])))
+  })
+
+  it('keeps no first level for a function\'s trace warmed by the rest of the program', () => {
+    const session = join(dir, 'warm.stride')
+    strideOk(['trace', '--launch', example('mult'), '--functions', 'do_mult', '--out', session, '--cache', 'D1:8192:2:64', '--cache', 'LL:131072:4:64'], env)
+    expect(stored(session, ['D1:8192:2:64', 'LL:1048576:16:64'])).toBeNull()
+  })
+})
