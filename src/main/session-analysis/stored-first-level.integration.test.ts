@@ -35,7 +35,7 @@ function whatIf(session: string, caches: string[], extra: string[] = []): RunRep
 }
 
 /** The session's stored first level, and whether `caches` (with `tlb`) can follow it. */
-function stored(session: string, caches: string[], tlb: string[] = [], compatible = false) {
+async function stored(session: string, caches: string[], tlb: string[] = [], compatible = false) {
   const db = openDb(session, { readonly: true })
   try {
     if (!hasTable(db, 'first_level_state')) return null
@@ -50,7 +50,7 @@ function stored(session: string, caches: string[], tlb: string[] = [], compatibl
     }
     const config = { levels: caches.map(parse), tlb: tlb.map((t) => { const [name, entries, assoc, page] = t.split(':'); return { name: name!, entries: Number(entries), assoc: Number(assoc), pageSize: Number(page) } }), cachegrindCompatible: compatible }
     // Every block reads back (the caller's damaged copy: the first does not).
-    const blocksRead = Array.from({ length: s.blocks }, (_, i) => s.block(i) !== null)
+    const blocksRead = await Promise.all(Array.from({ length: s.blocks }, async (_, i) => (await s.block(i)) !== null))
     return { blocks: s.blocks, blocksRead, follows: followsStored(s, config, s.state.accesses, timelineIntervalOf(config, s.state.accesses), s.state.byTouch), state: s.state }
   } finally {
     db.close()
@@ -58,12 +58,12 @@ function stored(session: string, caches: string[], tlb: string[] = [], compatibl
 }
 
 describe('a what-if below the first run\'s first level', () => {
-  it('follows the stored first level and stores the replay\'s run (heap tracked, a data TLB, three levels)', () => {
+  it('follows the stored first level and stores the replay\'s run (heap tracked, a data TLB, three levels)', async () => {
     const session = join(dir, 'randidx.stride')
     strideOk(['trace', '--launch', example('randidx'), '--out', session, '--cache', 'D1:4096:4:64', '--cache', 'LL:65536:8:64', '--tlb', 'DTLB:16:4:4096'], env)
     const tlb = ['DTLB:16:4:4096']
     for (const caches of [['D1:4096:4:64', 'LL:262144:16:64'], ['D1:4096:4:64', 'L2:16384:4:128', 'L3:524288:8:64']]) {
-      const s = stored(session, caches, tlb)
+      const s = await stored(session, caches, tlb)
       expect(s?.follows, caches.join(' ')).toBe(true)
       expect(s!.state.byTouch).toBe(true)
       expect(s!.blocksRead.every(Boolean) && s!.blocks > 0).toBe(true)
@@ -72,26 +72,26 @@ describe('a what-if below the first run\'s first level', () => {
       expect(figures(followed), caches.join(' ')).toEqual(figures(replayed))
     }
     // Another first level, or no TLB, cannot follow it (the what-if replays).
-    expect(stored(session, ['D1:8192:4:64', 'LL:262144:16:64'], tlb)?.follows).toBe(false)
-    expect(stored(session, ['D1:4096:4:64', 'LL:262144:16:64'])?.follows).toBe(false)
+    expect((await stored(session, ['D1:8192:4:64', 'LL:262144:16:64'], tlb))?.follows).toBe(false)
+    expect((await stored(session, ['D1:4096:4:64', 'LL:262144:16:64']))?.follows).toBe(false)
     // A damaged block does not read back: the what-if replays, and stores the same run.
     const damaged = copyWith(session, 'damaged.stride', 'UPDATE first_level_stream SET data = zeroblob(length(data)) WHERE seq = 1')
-    expect(stored(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], tlb)!.blocksRead[0]).toBe(false)
+    expect((await stored(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], tlb))!.blocksRead[0]).toBe(false)
     expect(figures(whatIf(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], ['--tlb', tlb[0]!]))).toEqual(figures(whatIf(copyWith(session, 'replay2.stride', 'DELETE FROM first_level_state'), ['D1:4096:4:64', 'LL:262144:16:64'], ['--tlb', tlb[0]!])))
   })
 
-  it('in Cachegrind-compatible mode, without heap tracking', () => {
+  it('in Cachegrind-compatible mode, without heap tracking', async () => {
     const session = join(dir, 'mult.stride')
     strideOk(['trace', '--launch', example('mult'), '--no-heap', '--out', session, '--cache', 'D1:8192:2:64', '--cache', 'LL:131072:4:64', '--cachegrind-compatible'], env)
     const caches = ['D1:8192:2:64', 'LL:1048576:16:64']
-    const s = stored(session, caches, [], true)
+    const s = await stored(session, caches, [], true)
     expect(s?.follows).toBe(true)
     expect(figures(whatIf(session, caches, ['--cachegrind-compatible']))).toEqual(figures(whatIf(copyWith(session, 'mult-replay.stride', 'DELETE FROM first_level_state'), caches, ['--cachegrind-compatible'])))
   })
 
-  it('keeps no first level for a function\'s trace warmed by the rest of the program', () => {
+  it('keeps no first level for a function\'s trace warmed by the rest of the program', async () => {
     const session = join(dir, 'warm.stride')
     strideOk(['trace', '--launch', example('mult'), '--functions', 'do_mult', '--out', session, '--cache', 'D1:8192:2:64', '--cache', 'LL:131072:4:64'], env)
-    expect(stored(session, ['D1:8192:2:64', 'LL:1048576:16:64'])).toBeNull()
+    expect(await stored(session, ['D1:8192:2:64', 'LL:1048576:16:64'])).toBeNull()
   })
 })

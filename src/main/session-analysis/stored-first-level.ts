@@ -67,13 +67,13 @@ export interface FollowedRun {
  * timeline variables are the session's per point. `between(done)` between blocks: false stops
  * (null is returned, as for a block that does not read back or a state that does not fit).
  */
-export function followStored(
+export async function followStored(
   stored: StoredFirstLevel,
   config: HierarchyConfig,
   kinds: Uint8Array,
   options: { pointVariables: Int32Array; variableCount: number; timelineInterval: number },
   between: (done: number) => boolean
-): FollowedRun | null {
+): Promise<FollowedRun | null> {
   const s = stored.state
   const unsplit = { ...options, tlbThread: false }
   let hierarchy: NativeHierarchy | TouchHierarchy
@@ -88,11 +88,20 @@ export function followStored(
   }
   const native = hierarchy instanceof TouchHierarchy ? hierarchy.native : hierarchy
   try {
+    // The next block decompresses on the thread pool while this one is followed.
+    let next = stored.blocks > 0 ? stored.block(0) : null
     for (let i = 0; i < stored.blocks; i++) {
-      const block = stored.block(i)
-      if (!block) return null
+      const block = await next
+      next = i + 1 < stored.blocks ? stored.block(i + 1) : null
+      if (!block) {
+        await next
+        return null
+      }
       native.followStored(block)
-      if (!between(Math.round((s.accesses * (i + 1)) / stored.blocks))) return null
+      if (!between(Math.round((s.accesses * (i + 1)) / stored.blocks))) {
+        await next
+        return null
+      }
     }
     native.followedTo(s.accesses)
     hierarchy.finish()

@@ -16,7 +16,7 @@
  * never the only copy, never an error.
  */
 import { endianness } from 'node:os'
-import { brotliCompressSync, brotliDecompressSync, constants, crc32 } from 'node:zlib'
+import { brotliCompressSync, brotliDecompress, constants, crc32 } from 'node:zlib'
 import type { HierarchyConfig } from '../../shared/domain'
 import { EXTRA_FIELDS, STAT_FIELDS } from '../simulate/hierarchy'
 import { hasTable, type Db } from './open-db'
@@ -148,8 +148,8 @@ export interface StoredFirstLevel {
   run: number
   state: FirstLevelState
   blocks: number
-  /** Block `i` (0-based), decompressed; null when it is missing or damaged. */
-  block(i: number): Uint8Array | null
+  /** Block `i` (0-based), decompressed on Node's thread pool (the next one meanwhile, by the caller); null when it is missing or damaged. */
+  block(i: number): Promise<Uint8Array | null>
 }
 
 const wholeNumbers = (a: Float64Array): boolean => a.every((x) => Number.isInteger(x) && x >= 0)
@@ -192,14 +192,10 @@ export function readFirstLevel(db: Db, build = BUILD_IDENTITY): StoredFirstLevel
       run: row.run,
       state,
       blocks: h.blocks,
-      block(i) {
+      async block(i) {
         const r = read.get(i + 1) as { data: unknown } | undefined
         if (!r || !(r.data instanceof Uint8Array) || crc32(r.data) !== h.checksums[i]) return null
-        try {
-          return brotliDecompressSync(r.data)
-        } catch {
-          return null
-        }
+        return new Promise((resolve) => brotliDecompress(r.data as Uint8Array, (e, out) => resolve(e ? null : out)))
       }
     }
   } catch {

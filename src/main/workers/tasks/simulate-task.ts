@@ -160,7 +160,7 @@ function figuresNow(db: Db, run: RunId, statics: SessionStatics): Uint8Array | n
  * Every hierarchy over the trace's stored first level instead of the trace, where each can follow
  * it (session-analysis/stored-first-level.ts); null where one cannot (the trace is replayed).
  */
-function followAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext, total: number) {
+async function followAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext, total: number) {
   const stored = readFirstLevel(reader)
   if (!stored) return null
   const byTouch = StoredChunkVariables.open(reader, storedVariableCount(reader)) !== null
@@ -172,7 +172,7 @@ function followAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput
   for (const config of input.configs) {
     const interval = timelineIntervalOf(config, total)
     const options = { pointVariables: timeline.pointVariables, variableCount: timeline.variables.length, timelineInterval: interval }
-    const followed = followStored(stored, config, kinds, options, (done) => {
+    const followed = await followStored(stored, config, kinds, options, (done) => {
       ctx.progress('simulating', done, total)
       return !ctx.shouldStop()
     })
@@ -185,7 +185,7 @@ function followAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput
 /** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
 async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
   const total = countEvents(reader)
-  const followed = followAll(reader, statics, input, ctx, total)
+  const followed = await followAll(reader, statics, input, ctx, total)
   if (followed) return followed
   let placed: Promise<PlacedVariable[]> | null = null
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
