@@ -19,40 +19,17 @@
 //   simulate    stride simulate with the same levels (a what-if), against a Cachegrind re-run
 // Usage: npm run build && node bench/corpus.mjs [R] [program ...]   (R defaults to 3)
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { readFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { cachegrindLevels, corpusDir, prepareCorpus } from './corpus-programs.mjs'
+import { cachegrindLevels } from './corpus-programs.mjs'
+import { commandLine, corpusRun, median, root, sh, stride } from './corpus-run.mjs'
 import { programColumns } from './program-columns.mjs'
 
-const root = join(import.meta.dirname, '..')
-const stride = join(root, 'bin', 'stride.js')
-const args = process.argv.slice(2)
-const R = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
-const wanted = new Set(args)
-
-const corpus = corpusDir()
-const programs = prepareCorpus(corpus, (line) => console.log(line)).filter((p) => wanted.size === 0 || wanted.has(p.name))
-if (programs.length === 0) throw new Error(`no corpus program is named ${[...wanted].join(', ')}`)
-const work = mkdtempSync(join(tmpdir(), 'stride-bench-corpus-'))
-const env = { ...process.env, STRIDE_HOME: join(work, 'home') }
-mkdirSync(env.STRIDE_HOME)
-
-/** Wall and CPU seconds and peak RSS (KiB) of one command, through /usr/bin/time (stderr's last line). */
-function timed(cmd, argv, { cwd = work, stdout = 'ignore' } = {}) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...argv], { cwd, env, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', stdout, 'pipe'] })
-  const last = r.stderr.trim().split('\n').pop() ?? ''
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-1500)}`)
-  const [wall, user, sys, kb] = last.split(' ').map(Number)
-  return { wall, cpu: user + sys, kb, out: r.stdout ?? '' }
-}
+const { R, corpus, programs, work, timed, done } = corpusRun('corpus')
 
 const levels = cachegrindLevels()
 const cacheFlags = levels.flatMap((l) => ['--cache', l])
-
-const sh = (s) => `'${s.replaceAll("'", `'\\''`)}'`
-/** The program's command line for sh, its output discarded (the programs write to stdout). */
-const commandLine = (p) => [p.program, ...p.args].map(sh).join(' ') + (p.stdin ? ` < ${sh(p.stdin)}` : '') + ' > /dev/null'
 
 const cases = programs.flatMap((p) => [
   { p, scope: 'whole', functions: null },
@@ -76,7 +53,6 @@ function strideCommand(argv) {
   return timed(stride, argv, { stdout: 'pipe' })
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const results = cases.map(() => ({ cg: [], trace: [], advise: [], objects: [], simulate: [], rss: 0 }))
 
 const valgrindVersion = spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).stdout.trim()
@@ -125,4 +101,4 @@ cases.forEach((c, i) => {
     ].join(' ')
   )
 })
-rmSync(work, { recursive: true, force: true })
+done()

@@ -11,45 +11,24 @@
 // wall and CPU (user + system) seconds of the whole process tree; medians of R interleaved rounds.
 // Usage: npm run build && node bench/sweep.mjs [R] [program ...]   (R defaults to 3)
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { cachegrindLevels, corpusDir, prepareCorpus } from './corpus-programs.mjs'
+import { cachegrindLevels } from './corpus-programs.mjs'
+import { commandLine, corpusRun, median, root, sh, stride } from './corpus-run.mjs'
 
-const root = join(import.meta.dirname, '..')
-const stride = join(root, 'bin', 'stride.js')
-const args = process.argv.slice(2)
-const R = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3
-const wanted = new Set(args)
+const { R, programs, work, timed, done } = corpusRun('sweep')
 /** The sweep's last levels: sizes of a desktop's L3 and beyond, 16-way, 64-byte lines. */
 const SIZES = [1 << 20, 4 << 20, 8 << 20, 32 << 20]
-
-const programs = prepareCorpus(corpusDir(), (line) => console.log(line)).filter((p) => wanted.size === 0 || wanted.has(p.name))
-if (programs.length === 0) throw new Error(`no corpus program is named ${[...wanted].join(', ')}`)
-const work = mkdtempSync(join(tmpdir(), 'stride-bench-sweep-'))
-const env = { ...process.env, STRIDE_HOME: join(work, 'home') }
-mkdirSync(env.STRIDE_HOME)
-
-function timed(cmd, argv, cwd = work) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', cmd, ...argv], { cwd, env, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'ignore', 'pipe'] })
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-1500)}`)
-  const [wall, user, sys] = (r.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number)
-  return { wall, cpu: user + sys }
-}
-
-const sh = (s) => `'${s.replaceAll("'", `'\\''`)}'`
-const commandLine = (p) => [p.program, ...p.args].map(sh).join(' ') + (p.stdin ? ` < ${sh(p.stdin)}` : '') + ' > /dev/null'
 const [d1, ll] = cachegrindLevels()
 const spec = (size) => `LL:${size}:16:64`
 
 const sessions = programs.map((p) => {
   const out = join(work, `${p.name}.stride`)
   const line = `${[stride, 'trace', '--out', out, '--force', '--cache', d1, '--cache', ll, '--launch', p.program, '--', ...p.args].map(sh).join(' ')}${p.stdin ? ` < ${sh(p.stdin)}` : ''} > /dev/null`
-  timed('sh', ['-c', line], p.cwd)
+  timed('sh', ['-c', line], { cwd: p.cwd })
   return out
 })
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const results = programs.map(() => ({ cg: SIZES.map(() => []), sweep: [], one: [] }))
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
 console.log(`${new Date().toISOString()}  Stride ${commit}  ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}  ${(totalmem() / 2 ** 30).toFixed(0)} GiB  node ${process.version}`)
@@ -57,7 +36,7 @@ console.log(`D1 ${d1}; last levels ${SIZES.map((s) => `${s >> 20} MiB`).join(', 
 for (let round = 0; round < R; round++) {
   programs.forEach((p, i) => {
     const res = results[i]
-    SIZES.forEach((size, k) => res.cg[k].push(timed('sh', ['-c', `valgrind --tool=cachegrind --LL=${size},16,64 --cachegrind-out-file=/dev/null ${commandLine(p)} 2>/dev/null`], p.cwd)))
+    SIZES.forEach((size, k) => res.cg[k].push(timed('sh', ['-c', `valgrind --tool=cachegrind --LL=${size},16,64 --cachegrind-out-file=/dev/null ${commandLine(p)} 2>/dev/null`], { cwd: p.cwd })))
     res.sweep.push(timed(stride, ['simulate', sessions[i], ...SIZES.flatMap((s) => ['--config', `${d1};${spec(s)}`])]))
     res.one.push(timed(stride, ['simulate', sessions[i], '--cache', d1, '--cache', spec(8 << 20)]))
     process.stderr.write(`round ${round + 1}: ${p.name} done\n`)
@@ -76,4 +55,4 @@ programs.forEach((p, i) => {
     [p.name.padEnd(10), f2(cgWall).padStart(11), f2(cgCpu).padStart(10), f2(swWall).padStart(11), f2(swCpu).padStart(10), f2(swWall / cgWall).padStart(14), f2(swCpu / cgCpu).padStart(13), f2(oneWall).padStart(17), f2(swWall / oneWall).padStart(10)].join(' ')
   )
 })
-rmSync(work, { recursive: true, force: true })
+done()
