@@ -62,7 +62,9 @@ describe('a what-if below the first run\'s first level', () => {
     const session = join(dir, 'randidx.stride')
     strideOk(['trace', '--launch', example('randidx'), '--out', session, '--cache', 'D1:4096:4:64', '--cache', 'LL:65536:8:64', '--tlb', 'DTLB:16:4:4096'], env)
     const tlb = ['DTLB:16:4:4096']
-    for (const caches of [['D1:4096:4:64', 'LL:262144:16:64'], ['D1:4096:4:64', 'L2:16384:4:128', 'L3:524288:8:64']]) {
+    const sweep = [['D1:4096:4:64', 'LL:262144:16:64'], ['D1:4096:4:64', 'L2:16384:4:128', 'L3:524288:8:64']]
+    const replays: RunReport[] = []
+    for (const caches of sweep) {
       const s = await stored(session, caches, tlb)
       expect(s?.follows, caches.join(' ')).toBe(true)
       expect(s!.state.byTouch).toBe(true)
@@ -70,7 +72,11 @@ describe('a what-if below the first run\'s first level', () => {
       const followed = whatIf(session, caches, tlb.flatMap((t) => ['--tlb', t]))
       const replayed = whatIf(copyWith(session, 'replay.stride', 'DELETE FROM first_level_state'), caches, tlb.flatMap((t) => ['--tlb', t]))
       expect(figures(followed), caches.join(' ')).toEqual(figures(replayed))
+      replays.push(replayed)
     }
+    // Both in one sweep (each block read once for both): the same runs.
+    const both = JSON.parse(strideOk(['simulate', session, ...sweep.flatMap((c) => ['--config', [...c, ...tlb.map((t) => `tlb=${t}`)].join(';')]), '--json'], env)) as { runs: RunReport[] }
+    both.runs.forEach((r, i) => expect(figures(r), sweep[i]!.join(' ')).toEqual(figures(replays[i]!)))
     // Another first level, or no TLB, cannot follow it (the what-if replays).
     expect((await stored(session, ['D1:8192:4:64', 'LL:262144:16:64'], tlb))?.follows).toBe(false)
     expect((await stored(session, ['D1:4096:4:64', 'LL:262144:16:64']))?.follows).toBe(false)

@@ -63,53 +63,49 @@ export interface FollowedRun {
 }
 
 /**
- * `config`'s run over the stored first level (followsStored holds): `kinds` and the options'
- * timeline variables are the session's per point. `between(done)` between blocks: false stops
- * (null is returned, as for a block that does not read back or a state that does not fit).
+ * Each config's run over the stored first level (followsStored holds for each), every block read
+ * once for all of them: `kinds` and the options' timeline variables are the session's per
+ * point. `between(done)` between blocks: false stops (null is returned, as for a block that does
+ * not read back or a state that does not fit).
  */
 export async function followStored(
   stored: StoredFirstLevel,
-  config: HierarchyConfig,
+  configs: readonly HierarchyConfig[],
   kinds: Uint8Array,
   options: { pointVariables: Int32Array; variableCount: number; timelineInterval: number },
   between: (done: number) => boolean
-): Promise<FollowedRun | null> {
+): Promise<FollowedRun[] | null> {
   const s = stored.state
   const unsplit = { ...options, tlbThread: false }
-  let hierarchy: NativeHierarchy | TouchHierarchy
-  if (s.byTouch) {
-    if (s.touchPoint.some((p) => p >= kinds.length) || s.touchPoint.length !== s.points) return null
+  if (s.byTouch ? s.touchPoint.some((p) => p >= kinds.length) || s.touchPoint.length !== s.points : s.points !== kinds.length) return null
+  const hierarchies = configs.map((config) => {
+    if (!s.byTouch) return new NativeHierarchy(config, kinds, unsplit)
     const touches = new TouchHierarchy(config, kinds, unsplit)
     touches.setTouches(Uint32Array.from(s.touchPoint), Int32Array.from(s.touchVariable))
-    hierarchy = touches
-  } else {
-    if (s.points !== kinds.length) return null
-    hierarchy = new NativeHierarchy(config, kinds, unsplit)
-  }
-  const native = hierarchy instanceof TouchHierarchy ? hierarchy.native : hierarchy
+    return touches
+  })
+  const natives = hierarchies.map((h) => (h instanceof TouchHierarchy ? h.native : h))
   try {
     // The next block decompresses on the thread pool while this one is followed.
     let next = stored.blocks > 0 ? stored.block(0) : null
     for (let i = 0; i < stored.blocks; i++) {
       const block = await next
       next = i + 1 < stored.blocks ? stored.block(i + 1) : null
-      if (!block) {
+      if (!block || !between(Math.round((s.accesses * i) / stored.blocks))) {
         await next
         return null
       }
-      native.followStored(block)
-      if (!between(Math.round((s.accesses * (i + 1)) / stored.blocks))) {
-        await next
-        return null
-      }
+      for (const n of natives) n.followStored(block)
     }
-    native.followedTo(s.accesses)
-    hierarchy.finish()
-    native.loadFirstLevel(s.raw, s.refs, s.extras, s.evictors)
+    hierarchies.forEach((h, k) => {
+      natives[k]!.followedTo(s.accesses)
+      h.finish()
+      natives[k]!.loadFirstLevel(s.raw, s.refs, s.extras, s.evictors)
+    })
   } catch {
     return null
   }
-  return { hierarchy, timeline: mergedTimeline(native.timelineCells(), s.cells, native.names.length - (s.first.tlb?.length ?? 0), options.pointVariables) }
+  return hierarchies.map((hierarchy, k) => ({ hierarchy, timeline: mergedTimeline(natives[k]!.timelineCells(), s.cells, natives[k]!.names.length - (s.first.tlb?.length ?? 0), options.pointVariables) }))
 }
 
 /**

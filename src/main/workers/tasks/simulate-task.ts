@@ -168,17 +168,15 @@ async function followAll(reader: Db, statics: SessionStatics, input: SimulateTas
   const kinds = statics.kinds(reader)
   const timeline = timelineVariables(statics.pointVariables(reader))
   statics.touches(reader)
-  const sims: Simulation[] = []
-  for (const config of input.configs) {
-    const interval = timelineIntervalOf(config, total)
-    const options = { pointVariables: timeline.pointVariables, variableCount: timeline.variables.length, timelineInterval: interval }
-    const followed = await followStored(stored, config, kinds, options, (done) => {
-      ctx.progress('simulating', done, total)
-      return !ctx.shouldStop()
-    })
-    if (!followed) return ctx.shouldStop() ? { sims, variables: timeline.variables, kinds, total, done: 0 } : null
-    sims.push({ config, hierarchy: followed.hierarchy, layout: null, transforms: null, interval, group: null, finished: true, timeline: followed.timeline })
-  }
+  // One interval for all: each equals the stored first level's.
+  const interval = stored.state.interval
+  const options = { pointVariables: timeline.pointVariables, variableCount: timeline.variables.length, timelineInterval: interval }
+  const followed = await followStored(stored, input.configs, kinds, options, (done) => {
+    ctx.progress('simulating', done, total)
+    return !ctx.shouldStop()
+  })
+  if (!followed) return ctx.shouldStop() ? { sims: [], variables: timeline.variables, kinds, total, done: 0 } : null
+  const sims = followed.map(({ hierarchy, timeline: cells }, k): Simulation => ({ config: input.configs[k]!, hierarchy, layout: null, transforms: null, interval, group: null, finished: true, timeline: cells }))
   return { sims, variables: timeline.variables, kinds, total, done: total }
 }
 
