@@ -9,6 +9,12 @@
  * stored trace takes, `timelineIntervalOf`), and folded to names once the points are named.
  * `finish` hands the hierarchy over only when it simulated exactly the stored trace; otherwise
  * it says why and the caller simulates the stored trace as before. It never fails a trace.
+ *
+ * Given a stream writer, it keeps the first cache level for what-ifs below it
+ * (store/first-level-store.ts): without context that level runs on its own and the hierarchy
+ * follows it (simulate/first-level-group.ts: the same run, no second simulation); with context
+ * the run is warmed and what-ifs are cold replays, so a cold first level runs beside it on the
+ * recorded accesses alone.
  */
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
