@@ -95,15 +95,15 @@ export class FirstSimulation {
       reportStreams?: boolean
       /** The tracer feeds `live` the rest of the program's accesses too (feedContext), not the writer its chunks. */
       context?: boolean
-      /** The session being written: the first cache level's stream is kept in it, for (cold) what-ifs below that level. */
+      /** The session being written: the first cache level's stream is kept in it, for what-ifs below that level. */
       session?: Db | null
     } = {}
   ) {
     this.withContext = context
     this.linesOnly = !reportStreams
-    // With context, the first level kept for what-ifs (cold replays) runs on the recorded accesses alone.
-    this.stream = session ? new FirstLevelStreamWriter(session) : null
-    this.live = new LiveSimulation(config, LIVE_MAX_BYTES, this.stream, context)
+    // A first level warmed by the rest of the program is not the one a what-if replays.
+    this.stream = session && !context ? new FirstLevelStreamWriter(session) : null
+    this.live = new LiveSimulation(config, LIVE_MAX_BYTES, this.stream)
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }
 

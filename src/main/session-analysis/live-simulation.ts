@@ -11,14 +11,13 @@
  * it says why and the caller simulates the stored trace as before. It never fails a trace.
  *
  * Given a stream writer, it keeps the first cache level for what-ifs below it
- * (store/first-level-store.ts): without context that level runs on its own and the hierarchy
- * follows it (simulate/first-level-group.ts: the same run, no second simulation); with context
- * the run is warmed and what-ifs are cold replays, so a cold first level runs beside it on the
- * recorded accesses alone.
+ * (store/first-level-store.ts): that level runs on its own and the hierarchy follows it
+ * (simulate/first-level-group.ts: the same run, no second simulation). A run warmed by the rest
+ * of the program keeps none (what-ifs are cold replays: the first replays and keeps it).
  */
 import type { HierarchyConfig } from '../../shared/domain'
 import type { TimelineCell } from '../simulate/hierarchy'
-import { NativeHierarchy, SIM_CONTEXT } from '../simulate/native-hierarchy'
+import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { TouchHierarchy } from '../simulate/touch-hierarchy'
 import { NativeMissClassifier } from '../simulate/native-miss-classes'
 import { tlbThreadPays } from '../simulate/tlb-thread'
@@ -52,12 +51,6 @@ export class LiveSimulation implements ChunkFeed {
   private hierarchy: NativeHierarchy | TouchHierarchy | null = null
   /** Where the first cache level runs on its own, its stream kept (`stream`): the hierarchy above is its member. */
   private group: FirstLevelGroup | null = null
-  /**
-   * With the rest of the program's context, the run is warmed, and what-ifs are cold replays of
-   * the recorded accesses: the first level kept for them runs on those alone, beside the run.
-   */
-  private cold: NativeHierarchy | TouchHierarchy | null = null
-  private recordedBatch = { points: new Uint32Array(0), addresses: new Float64Array(0), sizes: new Uint16Array(0) }
   /** Whether the chunks come with their data structures (decided by the first). */
   private byTouch: boolean | null = null
   private shadow: NativeMissClassifier | null = null
@@ -82,9 +75,7 @@ export class LiveSimulation implements ChunkFeed {
      * Keeps the first cache level's stream for later what-ifs below it (a trace without the rest
      * of the program's context: a warmed first level is not the one a what-if replays).
      */
-    private readonly stream: FirstLevelStreamWriter | null = null,
-    /** The tracer feeds the rest of the program's accesses too (feedContext). */
-    private readonly context = false
+    private readonly stream: FirstLevelStreamWriter | null = null
   ) {}
 
   /** Queues one chunk (`table`: every point it names); resolves once done with the arrays, never rejects. */
@@ -103,7 +94,6 @@ export class LiveSimulation implements ChunkFeed {
     this.failure ??= why
     this.hierarchy = null
     this.group = null
-    this.cold = null
     this.shadow = null
     this.stream?.drop()
   }
@@ -121,36 +111,13 @@ export class LiveSimulation implements ChunkFeed {
       const columns = variables ? variables.subarray(0, count) : null
       const run = this.group ? this.group.runAsync(batch, columns, recorded) : h instanceof TouchHierarchy ? h.runAsync(batch, columns!, recorded) : h.runAsync(batch, recorded)
       // The shadow beside the hierarchy, each on a thread of the pool (they only read the batch).
-      await Promise.all([run, this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known)), this.runCold(batch, columns, recorded)])
+      await Promise.all([run, this.shadow?.runAsync(batch, this.kinds.subarray(0, this.known))])
       this.fed += recorded
-      const bytes = (this.group ? this.group.bytes : (this.hierarchy?.bytes ?? 0)) + (this.cold?.bytes ?? 0)
+      const bytes = this.group ? this.group.bytes : (this.hierarchy?.bytes ?? 0)
       if (bytes > this.maxBytes) this.drop(`its per-point timeline outgrew ${this.maxBytes >> 20} MiB`)
     } catch (e) {
       this.drop(e instanceof Error ? e.message : String(e))
     }
-  }
-
-  /** The batch's recorded accesses (context records left out) through the cold first level, its stream kept. */
-  private async runCold(batch: { count: number; points: Uint32Array; addresses: Float64Array; sizes: Uint16Array }, variables: Int32Array | null, recorded: number): Promise<void> {
-    const cold = this.cold
-    if (!cold || recorded === 0) return
-    let b = batch
-    if (recorded < batch.count) {
-      const r = this.recordedBatch
-      if (r.points.length < recorded) this.recordedBatch = { points: new Uint32Array(recorded), addresses: new Float64Array(recorded), sizes: new Uint16Array(recorded) }
-      const { points, addresses, sizes } = this.recordedBatch
-      let k = 0
-      for (let i = 0; i < batch.count; i++) {
-        if (batch.points[i]! >= SIM_CONTEXT) continue
-        points[k] = batch.points[i]!
-        addresses[k] = batch.addresses[i]!
-        sizes[k++] = batch.sizes[i]!
-      }
-      b = { count: k, points: points.subarray(0, k), addresses: addresses.subarray(0, k), sizes: sizes.subarray(0, k) }
-    }
-    if (cold instanceof TouchHierarchy) await cold.runAsync(b, variables!.subarray(0, b.count))
-    else await cold.runAsync(b)
-    if (this.cold) this.stream!.block(cold instanceof TouchHierarchy ? cold.native.takeCaptured() : cold.takeCaptured())
   }
 
   private addPoints(table: readonly PointRecord[]): void {
@@ -164,7 +131,6 @@ export class LiveSimulation implements ChunkFeed {
     this.known = n
     const kinds = this.kinds.subarray(0, n)
     const variables = this.variables.subarray(0, n)
-    this.cold?.setPointKinds(kinds, variables)
     if (this.group) this.group.setPointKinds(kinds, variables)
     else if (this.hierarchy) this.hierarchy.setPointKinds(kinds, variables)
     else {
@@ -172,19 +138,13 @@ export class LiveSimulation implements ChunkFeed {
       // default count of intervals kept), to merge into timelineIntervalOf's at the end.
       const fixed = this.config.timelineInterval ?? null
       const options = { pointVariables: variables, variableCount: n, timelineInterval: fixed ?? 1, ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }) }
-      const keep = this.stream !== null && firstLevelKey(this.config) !== null
-      if (keep && !this.context) {
+      if (this.stream && firstLevelKey(this.config) !== null) {
         // The first level on its own, its stream kept, and the hierarchy following it (unsplit).
         this.group = new FirstLevelGroup([this.config], kinds, options, this.byTouch!)
-        const stream = this.stream!
+        const stream = this.stream
         this.group.onStream = (block) => stream.block(block)
         this.hierarchy = this.group.members[0]!
       } else {
-        if (keep) {
-          const first = { ...this.config, levels: [this.config.levels[0]!] }
-          this.cold = new (this.byTouch ? TouchHierarchy : NativeHierarchy)(first, kinds, { ...options, tlbThread: false })
-          ;(this.cold instanceof TouchHierarchy ? this.cold.native : this.cold).captureFirstLevel()
-        }
         // The recording keeps two cores busy (the tool and this worker): a TLB thread would take
         // CPU from it, not add any.
         this.hierarchy = new (this.byTouch ? TouchHierarchy : NativeHierarchy)(this.config, kinds, { ...options, tlbThread: tlbThreadPays(3) })
@@ -206,24 +166,16 @@ export class LiveSimulation implements ChunkFeed {
     for (let p = 0; p < this.known; p++) if (this.kinds[p] !== kinds[p]) return `point ${p} changed its kind after it was fed`
     // Points stored with no access fed (none, normally) simply count nothing, as in a simulation of the stored trace.
     const group = this.group
-    const cold = this.cold
-    if (kinds.length > this.known) {
-      const variables = Int32Array.from({ length: kinds.length }, (_, p) => p)
-      ;(group ?? h).setPointKinds(kinds, variables)
-      cold?.setPointKinds(kinds, variables)
-    }
+    if (kinds.length > this.known) (group ?? h).setPointKinds(kinds, Int32Array.from({ length: kinds.length }, (_, p) => p))
     if (group) group.finish()
     else h.finish()
-    cold?.finish()
     const shadow = this.shadow
     this.hierarchy = null
     this.group = null
-    this.cold = null
     this.shadow = null
     const interval = timelineIntervalOf(this.config, total)
     // The first level's own figures after its member took them (a timeline read drops unkept cells).
-    const first = group?.firstLevel ?? cold
-    const firstLevel = first ? firstLevelStateOf(first, this.config, interval) : null
+    const firstLevel = group ? firstLevelStateOf(group.firstLevel, this.config, interval, true) : null
     return { hierarchy: h, interval, cells: atInterval(h.timelineCells(), h.timelineInterval, interval), shadow, firstLevel }
   }
 }

@@ -2,9 +2,9 @@
  * A trace's first run keeps its first cache level (stream and state), and a what-if that changes
  * only the levels below it follows that level instead of replaying the trace: the run it stores
  * is the replay's, figure for figure (report JSON), per data structure (heap tracked) and with a
- * data TLB, and for a function's trace warmed by the rest of the program (its what-ifs are
- * cold: the kept first level ran on the recorded accesses alone); a damaged block or another
- * first level leave the what-if to the replay.
+ * data TLB; a damaged block or another first level leave the what-if to the replay. A session
+ * without one (a function's trace warmed by the rest of the program, an older session) keeps the
+ * first level its first replay simulates.
  */
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -96,12 +96,14 @@ describe('a what-if below the first run\'s first level', () => {
     expect(figures(whatIf(session, caches, ['--cachegrind-compatible']))).toEqual(figures(whatIf(copyWith(session, 'mult-replay.stride', 'DELETE FROM first_level_state'), caches, ['--cachegrind-compatible'])))
   })
 
-  it('keeps the cold first level of a function\'s trace warmed by the rest of the program: its what-ifs are cold replays', async () => {
+  it('a function\'s trace warmed by the rest of the program keeps none; its first (cold) what-if replays and keeps it for the next', async () => {
     const session = join(dir, 'warm.stride')
     strideOk(['trace', '--launch', example('mult'), '--functions', 'do_mult', '--out', session, '--cache', 'D1:8192:2:64', '--cache', 'LL:131072:4:64'], env)
     const caches = ['D1:8192:2:64', 'LL:1048576:16:64']
+    expect(await stored(session, caches)).toBeNull()
+    const replayed = whatIf(session, caches)
     expect((await stored(session, caches))?.follows).toBe(true)
-    const followed = whatIf(session, caches)
-    expect(figures(followed)).toEqual(figures(whatIf(copyWith(session, 'warm-replay.stride', 'DELETE FROM first_level_state'), caches)))
+    expect(figures(whatIf(session, ['D1:8192:2:64', 'LL:2097152:16:64']))).toEqual(figures(whatIf(copyWith(session, 'warm-replay.stride', 'DELETE FROM first_level_state'), ['D1:8192:2:64', 'LL:2097152:16:64'])))
+    expect(figures(whatIf(session, caches))).toEqual(figures(replayed))
   })
 })

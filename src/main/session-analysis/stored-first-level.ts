@@ -15,8 +15,12 @@ import { TouchHierarchy } from '../simulate/touch-hierarchy'
 import type { FirstLevelState, StoredFirstLevel } from '../store/first-level-store'
 import { atInterval } from './session-simulation'
 
-/** The state of a finished first level (a FirstLevelGroup's, after its members adopted it), as stored. `interval`: the run's. */
-export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, config: HierarchyConfig, interval: number): FirstLevelState {
+/**
+ * The state of a finished first level (a FirstLevelGroup's, after its members adopted it), as
+ * stored. `interval`: the run's; `cellsByPoint`: its timeline variables are points (a trace's live
+ * run), else the session's timeline variables (a replay's).
+ */
+export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, config: HierarchyConfig, interval: number, cellsByPoint: boolean): FirstLevelState {
   const native = first instanceof TouchHierarchy ? first.native : first
   const { raw, refs } = native.firstLevelState()
   const nFirst = native.names.length
@@ -41,6 +45,7 @@ export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, confi
     extras: native.levelExtras(),
     evictors: native.evictorEntries().map((level) => Float64Array.from(level.flatMap((e) => [e.evictee, e.evictor, e.count]))),
     cells: Float64Array.from(cells.flatMap((c) => [c.level, c.variable, c.interval, c.misses])),
+    cellsByPoint,
     touchPoint: touches ? Float64Array.from(touches.points) : new Float64Array(0),
     touchVariable: touches ? Float64Array.from(touches.variables) : new Float64Array(0)
   }
@@ -105,15 +110,18 @@ export async function followStored(
   } catch {
     return null
   }
-  return hierarchies.map((hierarchy, k) => ({ hierarchy, timeline: mergedTimeline(natives[k]!.timelineCells(), s.cells, natives[k]!.names.length - (s.first.tlb?.length ?? 0), options.pointVariables) }))
+  // A replay's cells are by the session's timeline variables already (the same for every what-if of it).
+  const groupVariable = s.cellsByPoint ? options.pointVariables : null
+  return hierarchies.map((hierarchy, k) => ({ hierarchy, timeline: mergedTimeline(natives[k]!.timelineCells(), s.cells, natives[k]!.names.length - (s.first.tlb?.length ?? 0), groupVariable) }))
 }
 
 /**
  * The lower levels' cells (levels 1.. of `nCaches`) and the stored first level's (level 0 and
- * TLB levels, per point: each to its data structure's variable), summed per (interval, level,
- * variable) and in that order, as one simulation closes them.
+ * TLB levels; per point, each then to its data structure's variable, `groupVariable`, or per
+ * variable already: null), summed per (interval, level, variable) and in that order, as one
+ * simulation closes them.
  */
-function mergedTimeline(lower: readonly TimelineCell[], stored: Float64Array, nCaches: number, pointVariables: Int32Array): TimelineCell[] {
+function mergedTimeline(lower: readonly TimelineCell[], stored: Float64Array, nCaches: number, groupVariable: Int32Array | null): TimelineCell[] {
   const sums = new Map<string, TimelineCell>()
   const add = (c: TimelineCell) => {
     const key = `${c.interval} ${c.level} ${c.variable}`
@@ -124,7 +132,7 @@ function mergedTimeline(lower: readonly TimelineCell[], stored: Float64Array, nC
   for (const c of lower) add(c)
   for (let i = 0; i < stored.length; i += 4) {
     const level = stored[i]! === 0 ? 0 : nCaches + stored[i]! - 1
-    const variable = pointVariables[stored[i + 1]!]
+    const variable = groupVariable ? groupVariable[stored[i + 1]!] : stored[i + 1]!
     // A point without a timeline variable counts in no cell (as in the simulator).
     if (variable === undefined || variable < 0) continue
     add({ level, variable, interval: stored[i + 2]!, misses: stored[i + 3]! })

@@ -48,8 +48,13 @@ export interface FirstLevelState {
   extras: Float64Array
   /** Per first level, (evictee, evictor, count) triples of simulator points. */
   evictors: Float64Array[]
-  /** (level, group, interval, misses) rows at `interval`, each (interval, level, group) once, in that order; group: the point's (the run's timeline is kept per point). */
+  /**
+   * (level, group, interval, misses) rows at `interval`, each (interval, level, group) once, in
+   * that order; a group is a point (`cellsByPoint`: a trace's live run keeps its timeline per
+   * point) or the session's timeline variable (a replay's, session-simulation.ts timelineVariables).
+   */
   cells: Float64Array
+  cellsByPoint: boolean
   /** Per touch: its point and data structure (byTouch), else empty. */
   touchPoint: Float64Array
   touchVariable: Float64Array
@@ -64,6 +69,7 @@ interface Header {
   points: number
   evictors: number[]
   cells: number
+  cellsByPoint: boolean
   touches: number
   blocks: number
   checksums: number[]
@@ -124,6 +130,7 @@ export function writeFirstLevelState(db: Db, run: number, state: FirstLevelState
     points: state.points,
     evictors: state.evictors.map((e) => e.length),
     cells: state.cells.length,
+    cellsByPoint: state.cellsByPoint,
     touches: state.touchPoint.length,
     blocks: checksums.length,
     checksums: [...checksums]
@@ -184,6 +191,7 @@ export function readFirstLevel(db: Db, build = BUILD_IDENTITY): StoredFirstLevel
       extras: next(lengths[2]!),
       evictors: h.evictors.map((n) => next(n)),
       cells: next(h.cells),
+      cellsByPoint: h.cellsByPoint === true,
       touchPoint: next(h.touches),
       touchVariable: next(h.touches)
     }

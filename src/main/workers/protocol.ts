@@ -92,6 +92,11 @@ export interface SimulateTaskInput {
    * for another worker to open and check the file written a moment ago, then build them again.
    */
   figures?: boolean
+  /**
+   * A session without a stored first level keeps the one this task replays (store/
+   * first-level-store.ts), for later what-ifs below it (default true; one worker of a sweep).
+   */
+  keepFirstLevel?: boolean
 }
 /** `runs[i]` is the stored run of `configs[i]` (empty when cancelled: nothing is stored). */
 export interface SimulateResult {

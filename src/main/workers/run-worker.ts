@@ -173,7 +173,8 @@ export function runSimulatePool(
   const handles = groups.map((group, g) =>
     // Each worker's TLB thread only where the workers leave cores free (as NativeHierarchy's default for one).
     runSimulateWorker(
-      { session, configs: group.map((i) => configs[i]!), withRows: onPending !== undefined, tlbThread: tlbThreadPays(2 * workers) },
+      // One worker keeps the session's first level, where it has none yet (two would write it at once).
+      { session, configs: group.map((i) => configs[i]!), withRows: onPending !== undefined, tlbThread: tlbThreadPays(2 * workers), keepFirstLevel: g === 0 },
       (p) => {
         events[g] = p.events
         totals[g] = p.total

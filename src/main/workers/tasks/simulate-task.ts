@@ -11,8 +11,9 @@ import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { TouchHierarchy } from '../../simulate/touch-hierarchy'
 import { FirstLevelGroup, firstLevelKey, type GroupOptions } from '../../simulate/first-level-group'
 import type { TimelineCell } from '../../simulate/hierarchy'
-import { readFirstLevel } from '../../store/first-level-store'
-import { followsStored, followStored } from '../../session-analysis/stored-first-level'
+import { FirstLevelStreamWriter, readFirstLevel, writeFirstLevelState, type StoredFirstLevel } from '../../store/first-level-store'
+import { firstLevelStateOf, followsStored, followStored } from '../../session-analysis/stored-first-level'
+import { staticsIdentity } from '../../store/statics-identity'
 import { StoredChunkVariables } from '../../store/chunk-variables'
 import { buildLayoutMap, type LayoutMap, type PlacedVariable } from '../../simulate/layout-filter'
 import type { AccessBatch } from '../../simulate/hierarchy'
@@ -22,7 +23,7 @@ import { buildReport, setRunParent, storeRun } from '../../store/runs'
 import { figuresOf } from '../../../shared/report-figures'
 import { JsonText } from '../../services/json-text'
 import type { KeptRun } from '../../store/run-rows'
-import { foldLog, type Db } from '../../store/open-db'
+import { foldLog, openDb, type Db } from '../../store/open-db'
 import { countEvents, openSessionDb } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from '../../session-analysis/session-simulation'
@@ -79,7 +80,7 @@ async function planned(config: HierarchyConfig, pointVariables: Int32Array, vari
  * no transform) and share a first cache level and TLB levels (a sweep of lower levels) run
  * that level once, each its own lower levels over what it lets through (first-level-group.ts).
  */
-function simulations(plans: Planned[], kinds: Uint8Array, tlbThread: boolean | undefined): Simulation[] {
+function simulations(plans: Planned[], kinds: Uint8Array, tlbThread: boolean | undefined, keep: FirstLevelStreamWriter | null): { sims: Simulation[]; kept: Simulation | null } {
   const sharing = new Map<string, number[]>()
   plans.forEach((p, i) => {
     const key = p.layout || p.transforms ? null : firstLevelKey(p.config)
@@ -88,17 +89,25 @@ function simulations(plans: Planned[], kinds: Uint8Array, tlbThread: boolean | u
     sharing.set(id, [...(sharing.get(id) ?? []), i])
   })
   const out: Array<Simulation | null> = plans.map(() => null)
+  let kept: Simulation | null = null
   for (const members of sharing.values()) {
-    if (members.length < 2) continue
+    // The first shared first level is kept when asked, even a hierarchy's alone (as its own run costs).
+    const keeping = keep !== null && kept === null
+    if (members.length < 2 && !keeping) continue
     const first = plans[members[0]!]!
     const group = new FirstLevelGroup(members.map((i) => plans[i]!.config), kinds, first.options, first.byTouch)
     members.forEach((i, k) => (out[i] = { ...plans[i]!, hierarchy: group.members[k]!, group }))
+    if (keeping) {
+      group.onStream = (block) => keep.block(block)
+      kept = out[members[0]!]!
+    }
   }
-  return plans.map((p, i) => {
+  const sims = plans.map((p, i) => {
     if (out[i]) return out[i]!
     const options = { ...p.options, ...(tlbThread === undefined ? {} : { tlbThread }) }
     return { ...p, hierarchy: p.byTouch ? new TouchHierarchy(p.config, kinds, options) : new NativeHierarchy(p.config, kinds, options), group: null }
   })
+  return { sims, kept }
 }
 
 export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
@@ -115,18 +124,32 @@ export async function simulateTask(input: SimulateTaskInput, ctx: TaskContext): 
 async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promise<SimulateResult> {
   // A pool worker outlives its tasks: every handle is closed whatever happens.
   const { db: reader, statics } = ctx.sessions.open(input.session)
-  let simulated: { sims: Simulation[]; variables: string[]; kinds: Uint8Array; total: number; done: number }
+  let simulated: Awaited<ReturnType<typeof simulateAll>>
   try {
     simulated = await simulateAll(reader, statics, input, ctx)
   } finally {
     reader.close()
   }
-  const { sims, variables, kinds, total, done } = simulated
-  if (ctx.shouldStop()) return { runs: [], accesses: done, cancelled: true }
+  const { sims, variables, kinds, total, done, kept, keeper } = simulated
+  try {
+    return storeAll(input, ctx, statics, sims, variables, kinds, total, done, kept, keeper?.stream ?? null)
+  } finally {
+    keeper?.db.close()
+  }
+}
+
+/** The runs stored (and the first level the replay kept, if any: with its run). */
+function storeAll(input: SimulateTaskInput, ctx: TaskContext, statics: SessionStatics, sims: Simulation[], variables: string[], kinds: Uint8Array, total: number, done: number, kept: Simulation | null, stream: FirstLevelStreamWriter | null): SimulateResult {
+  if (ctx.shouldStop()) {
+    stream?.drop()
+    return { runs: [], accesses: done, cancelled: true }
+  }
   ctx.progress('saving', done, total)
   const writer = openSessionDb(input.session)
   try {
     for (const group of new Set(sims.map((s) => s.group))) group?.finish()
+    // After its members took its figures (a timeline read drops unkept cells).
+    const keptState = kept?.group ? firstLevelStateOf(kept.group.firstLevel, kept.config, kept.interval, false) : null
     const runs = sims.map(({ config, hierarchy, interval, group, finished, timeline: cells }, index) => {
       if (!group && !finished) hierarchy.finish()
       const timeline = (cells ?? hierarchy.timelineCells()).map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
@@ -140,6 +163,11 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
     // and reports then skip reading the point table row by row.
     statics.storeCache(writer)
     const figures = input.figures ? figuresNow(writer, runs[0]!, statics) : undefined
+    if (stream) {
+      const checksums = stream.written
+      const stored = kept !== null && keptState !== null && checksums !== null && writeFirstLevelState(writer, runs[sims.indexOf(kept)]!, keptState, checksums, staticsIdentity(writer))
+      if (!stored) stream.drop()
+    }
     foldLog(writer)
     return { runs, accesses: done, cancelled: false, ...(figures === undefined ? {} : { figures }) }
   } finally {
@@ -160,9 +188,7 @@ function figuresNow(db: Db, run: RunId, statics: SessionStatics): Uint8Array | n
  * Every hierarchy over the trace's stored first level instead of the trace, where each can follow
  * it (session-analysis/stored-first-level.ts); null where one cannot (the trace is replayed).
  */
-async function followAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext, total: number) {
-  const stored = readFirstLevel(reader)
-  if (!stored) return null
+async function followAll(reader: Db, stored: StoredFirstLevel, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext, total: number) {
   const byTouch = StoredChunkVariables.open(reader, storedVariableCount(reader)) !== null
   if (!input.configs.every((c) => followsStored(stored, c, total, timelineIntervalOf(c, total), byTouch))) return null
   const kinds = statics.kinds(reader)
@@ -180,11 +206,30 @@ async function followAll(reader: Db, statics: SessionStatics, input: SimulateTas
   return { sims, variables: timeline.variables, kinds, total, done: total }
 }
 
-/** The trace read once, every chunk through every hierarchy; stops between chunks when asked. */
+/**
+ * Every hierarchy over the stored first level where each can follow it, else the trace replayed
+ * (a session without a stored first level keeps the one the replay simulates, when asked).
+ */
 async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext) {
   const total = countEvents(reader)
-  const followed = await followAll(reader, statics, input, ctx, total)
-  if (followed) return followed
+  const stored = readFirstLevel(reader)
+  const followed = stored ? await followAll(reader, stored, statics, input, ctx, total) : null
+  if (followed) return { ...followed, kept: null as Simulation | null, keeper: null }
+  // A session without a first level keeps the one this replay simulates, for later what-ifs.
+  const keeperDb = !stored && input.keepFirstLevel !== false && total > 0 ? openDb(input.session) : null
+  const keeper = keeperDb ? new FirstLevelStreamWriter(keeperDb) : null
+  try {
+    return await replayAll(reader, statics, input, ctx, total, keeper, keeperDb)
+  } catch (e) {
+    keeper?.drop()
+    keeperDb?.close()
+    throw e
+  }
+}
+
+/** The trace replayed: read once, every chunk through every hierarchy; stops between chunks when asked. */
+async function replayAll(reader: Db, statics: SessionStatics, input: SimulateTaskInput, ctx: TaskContext, total: number, keeper: FirstLevelStreamWriter | null, keeperDb: Db | null) {
+  let kept: Simulation | null = null
   let placed: Promise<PlacedVariable[]> | null = null
   // Loaded only for a layout filter: it reads the program's ELF file (elf-reader), which a plain what-if never needs.
   const placedOnce = () => (placed ??= import('../../session-analysis/placed-variables').then((m) => m.readPlacedVariables(reader)))
@@ -220,14 +265,16 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
       statics.touches(reader)
       const plans: Planned[] = []
       for (const config of input.configs) plans.push(await planned(config, timeline.pointVariables, variables.length, total, placedOnce, () => statics.points(reader), columns !== null))
-      sims.push(...simulations(plans, kinds, input.tlbThread))
+      const made = simulations(plans, kinds, input.tlbThread, keeper)
+      sims.push(...made.sims)
+      kept = made.kept
       groups.push(...new Set(sims.flatMap((s) => (s.group ? [s.group] : []))))
     },
     columns
   )
   // A nest that ends the trace is held until now.
   if (!ctx.shouldStop()) for (const s of sims) if (s.transforms) feed(s, refused(() => s.transforms!.finish()), null)
-  return { sims, variables, kinds, total, done }
+  return { sims, variables, kinds, total, done, kept, keeper: keeperDb && keeper ? { db: keeperDb, stream: keeper } : null }
 }
 
 /** Ids of the session's data structures are below this (a column naming another is damage). */
