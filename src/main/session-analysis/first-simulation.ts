@@ -236,13 +236,21 @@ export class FirstSimulation {
     return this.keptAdvice
   }
 
+  /** The kept stream's blocks, once stored (streamStored). */
+  private streamWritten: number[] | null = null
+
+  /** Waits for the first level's stream to be stored whole (before the writer finishes the session). */
+  async streamStored(): Promise<void> {
+    this.streamWritten = (await this.stream?.written()) ?? null
+  }
+
   /**
    * Stores the first run's first level beside its stream, in the session's last steps
    * (SessionWriter.finish's `derived`, under its statics identity `recording`); without a run
    * stored from that stream, the stream's blocks go. Never throws: it is derived.
    */
   keepFirstLevel(db: Db, recording: string | null): void {
-    const checksums = this.stream?.written ?? null
+    const checksums = this.streamWritten
     const kept = this.firstLevel !== null && checksums !== null && writeFirstLevelState(db, this.firstLevel.run, this.firstLevel.state, checksums, recording)
     if (!kept) this.stream?.drop()
     this.firstLevel = null

@@ -16,7 +16,7 @@
  * never the only copy, never an error.
  */
 import { endianness } from 'node:os'
-import { brotliCompressSync, brotliDecompress, constants, crc32 } from 'node:zlib'
+import { brotliCompress, brotliDecompress, constants, crc32 } from 'node:zlib'
 import type { HierarchyConfig } from '../../shared/domain'
 import { EXTRA_FIELDS, STAT_FIELDS } from '../simulate/hierarchy'
 import { hasTable, type Db } from './open-db'
@@ -77,40 +77,56 @@ interface Header {
 
 const bytesOf = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
-/** The stream's blocks as the trace simulates them: compressed, stored, their CRC-32 kept for the state. */
+/**
+ * The stream's blocks as the simulation hands them over: compressed on Node's thread pool (the
+ * simulation goes on meanwhile), stored in order of arrival, their CRC-32s kept for the state.
+ */
 export class FirstLevelStreamWriter {
   private readonly checksums: number[] = []
   private failed = !usable
+  private pending: Promise<void> = Promise.resolve()
+  private blocks = 0
 
   constructor(private readonly db: Db) {}
 
   block(encoded: Uint8Array): void {
     if (this.failed) return
-    try {
-      if (this.checksums.length === 0) this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}; DELETE FROM first_level_state;`)
-      // Quality 1: the stream is a twentieth of the trace's accesses, and a what-if reads it whole.
-      const data = brotliCompressSync(encoded, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: encoded.length } })
-      this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(this.checksums.length + 1, data)
-      this.checksums.push(crc32(data))
-    } catch {
-      // As without a stream: what-ifs replay the trace.
-      this.failed = true
-    }
+    const seq = ++this.blocks
+    // Quality 1: the stream is a twentieth of the trace's accesses, and a what-if reads it whole.
+    const compressed = new Promise<Buffer | null>((resolve) =>
+      brotliCompress(encoded, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: encoded.length } }, (e, data) => resolve(e ? null : data))
+    )
+    this.pending = this.pending.then(async () => {
+      const data = await compressed
+      if (this.failed) return
+      try {
+        if (!data) throw new Error('brotli failed')
+        if (seq === 1) this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}; DELETE FROM first_level_state;`)
+        this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(seq, data)
+        this.checksums.push(crc32(data))
+      } catch {
+        // As without a stream: what-ifs replay the trace.
+        this.failed = true
+      }
+    })
   }
 
-  /** The blocks' CRC-32s, in order; null when a block could not be kept. */
-  get written(): number[] | null {
+  /** Once every block handed over is stored: their CRC-32s, in order; null when a block could not be kept. */
+  async written(): Promise<number[] | null> {
+    await this.pending
     return this.failed ? null : this.checksums
   }
 
-  /** Removes the blocks (no state will vouch for them: the run was not stored from this stream). */
+  /** Removes the blocks (no state will vouch for them: the run was not stored from this stream), after any still being stored: `written` waits for it too. */
   drop(): void {
     this.failed = true
-    try {
-      if (hasTable(this.db, 'first_level_stream')) this.db.exec('DELETE FROM first_level_stream; DELETE FROM first_level_state;')
-    } catch {
-      // Unread without a state.
-    }
+    this.pending = this.pending.then(() => {
+      try {
+        if (hasTable(this.db, 'first_level_stream')) this.db.exec('DELETE FROM first_level_stream; DELETE FROM first_level_state;')
+      } catch {
+        // Unread without a state.
+      }
+    })
   }
 }
 

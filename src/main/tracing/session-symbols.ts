@@ -282,6 +282,7 @@ export async function finishTracedSession(writer: SessionWriter, correlator: Cor
     hasDebugInfo: outcome.elf.hasDebugInfo,
     debugInfoHint: outcome.elf.hasDebugInfo ? null : NO_DEBUG_INFO_HINT
   }
+  await first?.streamStored()
   writer.finish(result, statics, views, first ? (db, recording) => first.keepFirstLevel(db, recording) : undefined)
   first?.finishedWith(writer.staticsKey)
   await ended

@@ -132,16 +132,31 @@ async function simulateLocked(input: SimulateTaskInput, ctx: TaskContext): Promi
   }
   const { sims, variables, kinds, total, done, kept, keeper } = simulated
   try {
-    return storeAll(input, ctx, statics, sims, variables, kinds, total, done, kept, keeper?.stream ?? null)
+    // The kept stream's last blocks are stored before the state that vouches for them.
+    const checksums = keeper ? await keeper.stream.written() : null
+    return storeAll(input, ctx, statics, sims, variables, kinds, total, done, kept, keeper ? { stream: keeper.stream, checksums } : null)
   } finally {
+    // A dropped stream's blocks go before the connection does.
+    if (keeper) await keeper.stream.written()
     keeper?.db.close()
   }
 }
 
 /** The runs stored (and the first level the replay kept, if any: with its run). */
-function storeAll(input: SimulateTaskInput, ctx: TaskContext, statics: SessionStatics, sims: Simulation[], variables: string[], kinds: Uint8Array, total: number, done: number, kept: Simulation | null, stream: FirstLevelStreamWriter | null): SimulateResult {
+function storeAll(
+  input: SimulateTaskInput,
+  ctx: TaskContext,
+  statics: SessionStatics,
+  sims: Simulation[],
+  variables: string[],
+  kinds: Uint8Array,
+  total: number,
+  done: number,
+  kept: Simulation | null,
+  keeping: { stream: FirstLevelStreamWriter; checksums: number[] | null } | null
+): SimulateResult {
   if (ctx.shouldStop()) {
-    stream?.drop()
+    keeping?.stream.drop()
     return { runs: [], accesses: done, cancelled: true }
   }
   ctx.progress('saving', done, total)
@@ -163,8 +178,8 @@ function storeAll(input: SimulateTaskInput, ctx: TaskContext, statics: SessionSt
     // and reports then skip reading the point table row by row.
     statics.storeCache(writer)
     const figures = input.figures ? figuresNow(writer, runs[0]!, statics) : undefined
-    if (stream) {
-      const checksums = stream.written
+    if (keeping) {
+      const { stream, checksums } = keeping
       const stored = kept !== null && keptState !== null && checksums !== null && writeFirstLevelState(writer, runs[sims.indexOf(kept)]!, keptState, checksums, staticsIdentity(writer))
       if (!stored) stream.drop()
     }
@@ -222,6 +237,7 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
     return await replayAll(reader, statics, input, ctx, total, keeper, keeperDb)
   } catch (e) {
     keeper?.drop()
+    await keeper?.written()
     keeperDb?.close()
     throw e
   }
