@@ -17,6 +17,8 @@
 //   advise      stride advise on the stored session
 //   objects     stride objects --method exact on it
 //   simulate    stride simulate with the same levels (a what-if), against a Cachegrind re-run
+//   next        a second what-if on the same session (LL 8 MiB 16-way): where the first one
+//               replayed the trace, it kept the first level this one follows
 // Usage: npm run build && node bench/corpus.mjs [R] [program ...]   (R defaults to 3)
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -53,7 +55,7 @@ function strideCommand(argv) {
   return timed(stride, argv, { stdout: 'pipe' })
 }
 
-const results = cases.map(() => ({ cg: [], trace: [], advise: [], objects: [], simulate: [], rss: 0 }))
+const results = cases.map(() => ({ cg: [], trace: [], advise: [], objects: [], simulate: [], next: [], rss: 0 }))
 
 const valgrindVersion = spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).stdout.trim()
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
@@ -70,13 +72,14 @@ for (let round = 0; round < R; round++) {
     res.advise.push(strideCommand(['advise', session]))
     res.objects.push(strideCommand(['objects', session, '--method', 'exact']))
     res.simulate.push(strideCommand(['simulate', session, ...cacheFlags]))
+    res.next.push(strideCommand(['simulate', session, '--cache', levels[0], '--cache', 'LL:8M:16:64']))
     process.stderr.write(`round ${round + 1}: ${c.p.name} ${c.scope} done\n`)
   })
 }
 
 const f2 = (x) => x.toFixed(2)
 const columns = programColumns(cases)
-console.log('\n' + columns.header('program      scope                       accesses  cg wall  cg cpu  trace wall  trace cpu  wall/cg  cpu/cg  advise s  objects s  simulate wall  simulate/cg  peak MB'))
+console.log('\n' + columns.header('program      scope                       accesses  cg wall  cg cpu  trace wall  trace cpu  wall/cg  cpu/cg  advise s  objects s  simulate wall  simulate/cg  next wall  next/cg  peak MB'))
 cases.forEach((c, i) => {
   const r = results[i]
   const m = (xs, k) => median(xs.map((x) => x[k]))
@@ -97,6 +100,8 @@ cases.forEach((c, i) => {
       f2(m(r.objects, 'wall')).padStart(10),
       f2(simWall).padStart(14),
       f2(simWall / cgWall).padStart(12),
+      f2(m(r.next, 'wall')).padStart(10),
+      f2(m(r.next, 'wall') / cgWall).padStart(8),
       (r.rss / 1024).toFixed(0).padStart(8)
     ].join(' ')
   )
