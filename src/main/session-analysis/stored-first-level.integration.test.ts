@@ -2,9 +2,10 @@
  * A trace's first run keeps its first cache level (stream and state), and a what-if that changes
  * only the levels below it follows that level instead of replaying the trace: the run it stores
  * is the replay's, figure for figure (report JSON), per data structure (heap tracked) and with a
- * data TLB; a damaged block or another first level leave the what-if to the replay. A session
- * without one (a function's trace warmed by the rest of the program, an older session) keeps the
- * first level its first replay simulates.
+ * data TLB; another first level leaves the what-if to the replay, and so does a damaged block,
+ * whose replay keeps a whole first level in its place. A session without one (a function's
+ * trace warmed by the rest of the program, an older session) keeps the first level its first
+ * replay simulates.
  */
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -85,6 +86,10 @@ describe('a what-if below the first run\'s first level', () => {
     const damaged = copyWith(session, 'damaged.stride', 'UPDATE first_level_stream SET data = zeroblob(length(data)) WHERE seq = 1')
     expect((await stored(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], tlb))!.blocksRead[0]).toBe(false)
     expect(figures(whatIf(damaged, ['D1:4096:4:64', 'LL:262144:16:64'], ['--tlb', tlb[0]!]))).toEqual(figures(whatIf(copyWith(session, 'replay2.stride', 'DELETE FROM first_level_state'), ['D1:4096:4:64', 'LL:262144:16:64'], ['--tlb', tlb[0]!])))
+    // That replay kept a whole first level in its place: the next what-if follows it.
+    const mended = await stored(damaged, sweep[1]!, tlb)
+    expect(mended?.follows && mended.blocksRead.every(Boolean)).toBe(true)
+    expect(figures(whatIf(damaged, sweep[1]!, ['--tlb', tlb[0]!]))).toEqual(figures(replays[1]!))
   })
 
   it('in Cachegrind-compatible mode, without heap tracking', async () => {

@@ -216,7 +216,8 @@ async function followAll(reader: Db, stored: StoredFirstLevel, statics: SessionS
     ctx.progress('simulating', done, total)
     return !ctx.shouldStop()
   })
-  if (!followed) return ctx.shouldStop() ? { sims: [], variables: timeline.variables, kinds, total, done: 0 } : null
+  // Stopped, or a block that does not read back (the caller replays and keeps a whole one).
+  if (!followed) return ctx.shouldStop() ? { sims: [], variables: timeline.variables, kinds, total, done: 0 } : 'damaged'
   const sims = followed.map(({ hierarchy, timeline: cells }, k): Simulation => ({ config: input.configs[k]!, hierarchy, layout: null, transforms: null, interval, group: null, finished: true, timeline: cells }))
   return { sims, variables: timeline.variables, kinds, total, done: total }
 }
@@ -229,9 +230,10 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   const total = countEvents(reader)
   const stored = readFirstLevel(reader)
   const followed = stored ? await followAll(reader, stored, statics, input, ctx, total) : null
-  if (followed) return { ...followed, kept: null as Simulation | null, keeper: null }
-  // A session without a first level keeps the one this replay simulates, for later what-ifs.
-  const keeperDb = !stored && input.keepFirstLevel !== false && total > 0 ? openDb(input.session) : null
+  if (followed && followed !== 'damaged') return { ...followed, kept: null as Simulation | null, keeper: null }
+  // A session without a first level (or with a damaged one) keeps the one this replay
+  // simulates, for later what-ifs (one that merely does not fit this what-if stays).
+  const keeperDb = (!stored || followed === 'damaged') && input.keepFirstLevel !== false && total > 0 ? openDb(input.session) : null
   const keeper = keeperDb ? new FirstLevelStreamWriter(keeperDb) : null
   try {
     return await replayAll(reader, statics, input, ctx, total, keeper, keeperDb)
