@@ -989,20 +989,26 @@ const char *sim_adopt(Sim *s, const Sim *first) {
   if (s->n_levels - s->n_caches != n_tlb || first->n_caches != 1) return "the first level's hierarchy does not match the follower's";
   if (s->point_count != first->point_count) return "the follower's point table is not its first level's";
   if (s->accesses != first->accesses) return "the follower has not followed its first level to the end";
-  /* First-level and TLB rows, per point; a level of `first` is level `to` here. */
-  for (uint32_t l = 0; l < first->n_levels; l++) {
-    uint32_t to = l == 0 ? 0 : s->n_caches + (l - 1);
-    for (uint32_t p = 0; p < s->point_count; p++)
-      memcpy(stat_row(s, (int32_t)p, to), first->stats + ((size_t)p * first->n_levels + l) * ST_FIELDS, ST_FIELDS * sizeof *s->stats);
-    memcpy(s->extras + to * EX_FIELDS, first->extras + l * EX_FIELDS, EX_FIELDS * sizeof *s->extras);
-    size_t n;
-    double *rows = evictors_entries(&first->evictors[l], &n);
-    if (!rows) return "out of memory";
-    for (size_t k = 0; k < n; k++) evictors_add(&s->evictors[to], (int32_t)rows[3 * k], (int32_t)rows[3 * k + 1], (uint64_t)rows[3 * k + 2]);
-    free(rows);
-    if (s->evictors[to].failed) return "out of memory";
+  /* The first level's counts as a stored one's (sim_load_first's arrays), taken as a stored one is. */
+  uint32_t n_first = first->n_levels;
+  size_t points = s->point_count;
+  double *raw = malloc((points * n_first * ST_FIELDS + points * 3 + n_first * EX_FIELDS + 1) * sizeof *raw);
+  double *evictors[SIM_MAX_LEVELS] = {0};
+  size_t n_evictors[SIM_MAX_LEVELS] = {0};
+  const char *why = raw ? NULL : "out of memory";
+  for (uint32_t l = 0; l < n_first && !why; l++)
+    if (!(evictors[l] = evictors_entries(&first->evictors[l], &n_evictors[l]))) why = "out of memory";
+  if (!why) {
+    double *refs = raw + points * n_first * ST_FIELDS, *extras = refs + points * 3;
+    sim_raw_stats(first, raw);
+    sim_refs(first, refs);
+    for (uint32_t l = 0; l < n_first; l++)
+      for (int f = 0; f < EX_FIELDS; f++) extras[l * EX_FIELDS + f] = (double)first->extras[l * EX_FIELDS + f];
+    why = sim_load_first(s, n_first, raw, refs, extras, (const double *const *)evictors, n_evictors);
   }
-  memcpy(s->refs, first->refs, (size_t)s->point_count * 3 * sizeof *s->refs);
+  free(raw);
+  for (uint32_t l = 0; l < n_first; l++) free(evictors[l]);
+  if (why) return why;
   /* The timeline: both runs' cells are in (interval, level, variable) order; merged, with the
    * first level's levels renumbered, they are the one run's. */
   size_t total = s->n_cells + first->n_cells;
