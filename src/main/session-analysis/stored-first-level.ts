@@ -25,15 +25,8 @@ export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, confi
   const { raw, refs } = native.firstLevelState()
   const nFirst = native.names.length
   const touches = first instanceof TouchHierarchy ? first.touchResults() : null
-  // Live runs close narrower intervals that merge into the run's: summed per (interval, level, group).
-  const sums = new Map<string, TimelineCell>()
-  for (const c of atInterval(native.timelineCells(), native.timelineInterval, interval)) {
-    const key = `${c.interval} ${c.level} ${c.variable}`
-    const s = sums.get(key)
-    if (s) s.misses += c.misses
-    else sums.set(key, { ...c })
-  }
-  const cells = [...sums.values()].sort((a, b) => a.interval - b.interval || a.level - b.level || a.variable - b.variable)
+  // Live runs close narrower intervals that merge into the run's.
+  const cells = summedCells(atInterval(native.timelineCells(), native.timelineInterval, interval))
   return {
     first: { ...config, levels: [config.levels[0]!] },
     accesses: native.accesses,
@@ -122,20 +115,25 @@ export async function followStored(
  * simulation closes them.
  */
 function mergedTimeline(lower: readonly TimelineCell[], stored: Float64Array, nCaches: number, groupVariable: Int32Array | null): TimelineCell[] {
-  const sums = new Map<string, TimelineCell>()
-  const add = (c: TimelineCell) => {
-    const key = `${c.interval} ${c.level} ${c.variable}`
-    const s = sums.get(key)
-    if (s) s.misses += c.misses
-    else sums.set(key, { ...c })
-  }
-  for (const c of lower) add(c)
+  const cells = [...lower]
   for (let i = 0; i < stored.length; i += 4) {
     const level = stored[i]! === 0 ? 0 : nCaches + stored[i]! - 1
     const variable = groupVariable ? groupVariable[stored[i + 1]!] : stored[i + 1]!
     // A point without a timeline variable counts in no cell (as in the simulator).
     if (variable === undefined || variable < 0) continue
-    add({ level, variable, interval: stored[i + 2]!, misses: stored[i + 3]! })
+    cells.push({ level, variable, interval: stored[i + 2]!, misses: stored[i + 3]! })
+  }
+  return summedCells(cells)
+}
+
+/** Cells summed per (interval, level, variable), in that order: as one simulation closes them. */
+function summedCells(cells: Iterable<TimelineCell>): TimelineCell[] {
+  const sums = new Map<string, TimelineCell>()
+  for (const c of cells) {
+    const key = `${c.interval} ${c.level} ${c.variable}`
+    const s = sums.get(key)
+    if (s) s.misses += c.misses
+    else sums.set(key, { ...c })
   }
   return [...sums.values()].sort((a, b) => a.interval - b.interval || a.level - b.level || a.variable - b.variable)
 }

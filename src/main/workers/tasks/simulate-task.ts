@@ -39,8 +39,7 @@ interface Simulation {
   interval: number
   /** The group whose first level it shares (first-level-group.ts): fed and finished through it. */
   group: FirstLevelGroup | null
-  /** Finished already (it followed the trace's stored first level), with its timeline as merged there. */
-  finished?: boolean
+  /** Its timeline as merged when it followed the session's stored first level (it is finished then); else its hierarchy's. */
   timeline?: TimelineCell[]
 }
 
@@ -165,8 +164,8 @@ function storeAll(
     for (const group of new Set(sims.map((s) => s.group))) group?.finish()
     // After its members took its figures (a timeline read drops unkept cells).
     const keptState = kept?.group ? firstLevelStateOf(kept.group.firstLevel, kept.config, kept.interval, false) : null
-    const runs = sims.map(({ config, hierarchy, interval, group, finished, timeline: cells }, index) => {
-      if (!group && !finished) hierarchy.finish()
+    const runs = sims.map(({ config, hierarchy, interval, group, timeline: cells }, index) => {
+      if (!group && !cells) hierarchy.finish()
       const timeline = (cells ?? hierarchy.timelineCells()).map((c) => ({ level: c.level, variable: variables[c.variable]!, interval: c.interval, misses: c.misses }))
       // With `withRows`, the run's rows go out while the rest of it is written.
       const ahead = input.withRows ? (run: RunId, rows: KeptRun) => ctx.partial({ index, run, rows } satisfies PendingRun) : undefined
@@ -218,7 +217,7 @@ async function followAll(reader: Db, stored: StoredFirstLevel, statics: SessionS
   })
   // Stopped, or a block that does not read back (the caller replays and keeps a whole one).
   if (!followed) return ctx.shouldStop() ? { sims: [], variables: timeline.variables, kinds, total, done: 0 } : 'damaged'
-  const sims = followed.map(({ hierarchy, timeline: cells }, k): Simulation => ({ config: input.configs[k]!, hierarchy, layout: null, transforms: null, interval, group: null, finished: true, timeline: cells }))
+  const sims = followed.map(({ hierarchy, timeline: cells }, k): Simulation => ({ config: input.configs[k]!, hierarchy, layout: null, transforms: null, interval, group: null, timeline: cells }))
   return { sims, variables: timeline.variables, kinds, total, done: total }
 }
 
