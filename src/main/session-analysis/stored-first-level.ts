@@ -8,7 +8,7 @@
  * does not match, or a block that does not read back, leaves the what-if to the replay.
  */
 import type { HierarchyConfig } from '../../shared/domain'
-import { firstLevelKey } from '../simulate/first-level-group'
+import { firstLevelAlone, firstLevelKey, firstLevelOf } from '../simulate/first-level-group'
 import { STAT_FIELDS, type TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { TouchHierarchy } from '../simulate/touch-hierarchy'
@@ -28,7 +28,7 @@ export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, confi
   // Live runs close narrower intervals that merge into the run's.
   const cells = summedCells(atInterval(native.timelineCells(), native.timelineInterval, interval))
   return {
-    first: { ...config, levels: [config.levels[0]!] },
+    first: firstLevelAlone(config),
     accesses: native.accesses,
     interval,
     byTouch: touches !== null,
@@ -47,10 +47,8 @@ export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, confi
 /** Whether `config`'s run can follow the stored first level of a trace of `total` accesses, at `interval`, per touch or not. */
 export function followsStored(stored: StoredFirstLevel, config: HierarchyConfig, total: number, interval: number, byTouch: boolean): boolean {
   const s = stored.state
-  const key = firstLevelKey(config)
-  if (key === null || (config.layout?.length ?? 0) > 0 || (config.transforms?.length ?? 0) > 0) return false
-  // The stored level with any lower level is keyed alike exactly when the first levels are.
-  if (key !== firstLevelKey({ ...s.first, levels: [s.first.levels[0]!, config.levels[1]!] })) return false
+  if (firstLevelKey(config) === null || (config.layout?.length ?? 0) > 0 || (config.transforms?.length ?? 0) > 0) return false
+  if (firstLevelOf(config) !== firstLevelOf(s.first)) return false
   return s.accesses === total && s.interval === interval && s.byTouch === byTouch
 }
 

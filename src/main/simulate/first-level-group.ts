@@ -29,14 +29,18 @@ export function firstLevelKey(config: HierarchyConfig): string | null {
     const fused = (l.policy ?? 'lru') === 'lru' && l.writePolicy !== 'write-through' && l.writeAllocate !== false && !l.inclusive && (l.prefetch ?? 'none') === 'none'
     if (!fused || l.lineSize < caches[0]!.lineSize) return null
   }
-  const tlb = config.tlb ?? []
-  if (tlb.some((t) => (t.policy ?? 'lru') !== 'lru')) return null
-  const first = caches[0]!
-  return JSON.stringify([first.size, first.assoc, first.lineSize, Boolean(config.cachegrindCompatible), tlb.map((t) => [t.entries, t.assoc, t.pageSize])])
+  if ((config.tlb ?? []).some((t) => (t.policy ?? 'lru') !== 'lru')) return null
+  return firstLevelOf(config)
+}
+
+/** What decides a first level's run: its cache level's geometry, the mode and the TLB levels (names aside). */
+export function firstLevelOf(config: HierarchyConfig): string {
+  const first = config.levels[0]!
+  return JSON.stringify([first.size, first.assoc, first.lineSize, Boolean(config.cachegrindCompatible), (config.tlb ?? []).map((t) => [t.entries, t.assoc, t.pageSize])])
 }
 
 /** The hierarchy of the first level alone: its cache level and the TLB levels. */
-function firstLevelOf(config: HierarchyConfig): HierarchyConfig {
+export function firstLevelAlone(config: HierarchyConfig): HierarchyConfig {
   return { ...config, levels: [config.levels[0]!] }
 }
 
@@ -58,7 +62,7 @@ export class FirstLevelGroup {
     // The first level's stream is read from its one Sim: never split.
     const unsplit = { ...options, tlbThread: false }
     if (byTouch) {
-      const first = new TouchHierarchy(firstLevelOf(configs[0]!), pointKinds, unsplit)
+      const first = new TouchHierarchy(firstLevelAlone(configs[0]!), pointKinds, unsplit)
       const members = configs.map((c) => new TouchHierarchy(c, pointKinds, unsplit))
       // Their simulators learn each touch as the first level's does.
       first.onPublish = (kinds, timeline, parents) => {
@@ -67,7 +71,7 @@ export class FirstLevelGroup {
       this.first = first
       this.members = members
     } else {
-      this.first = new NativeHierarchy(firstLevelOf(configs[0]!), pointKinds, unsplit)
+      this.first = new NativeHierarchy(firstLevelAlone(configs[0]!), pointKinds, unsplit)
       this.members = configs.map((c) => new NativeHierarchy(c, pointKinds, unsplit))
     }
     this.nativeOf(this.first).captureFirstLevel()
