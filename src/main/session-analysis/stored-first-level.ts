@@ -64,13 +64,13 @@ export interface FollowedRun {
  * point. `between(done)` between blocks: false stops (null is returned, as for a block that does
  * not read back or a state that does not fit).
  */
-export async function followStored(
+export function followStored(
   stored: StoredFirstLevel,
   configs: readonly HierarchyConfig[],
   kinds: Uint8Array,
   options: { pointVariables: Int32Array; variableCount: number; timelineInterval: number },
   between: (done: number) => boolean
-): Promise<FollowedRun[] | null> {
+): FollowedRun[] | null {
   const s = stored.state
   const unsplit = { ...options, tlbThread: false }
   if (s.byTouch ? s.touchPoint.some((p) => p >= kinds.length) || s.touchPoint.length !== s.points : s.points !== kinds.length) return null
@@ -82,15 +82,9 @@ export async function followStored(
   })
   const natives = hierarchies.map((h) => (h instanceof TouchHierarchy ? h.native : h))
   try {
-    // The next block decompresses on the thread pool while this one is followed.
-    let next = stored.blocks > 0 ? stored.block(0) : null
     for (let i = 0; i < stored.blocks; i++) {
-      const block = await next
-      next = i + 1 < stored.blocks ? stored.block(i + 1) : null
-      if (!block || !between(Math.round((s.accesses * i) / stored.blocks))) {
-        await next
-        return null
-      }
+      const block = stored.block(i)
+      if (!block || !between(Math.round((s.accesses * i) / stored.blocks))) return null
       for (const n of natives) n.followStored(block)
     }
     hierarchies.forEach((h, k) => {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { writeFullChunks } from '../testing/stored-chunks'
-import { checkedSessions, trustChecks } from './checked-sessions'
+import { checkedSessions, settled, trustChecks } from './checked-sessions'
 import { checkIntegrity } from './integrity'
 import { openDb } from './open-db'
 import { openSessionDb } from './session-reader'
@@ -134,12 +134,43 @@ describe('a settled session', () => {
 })
 
 describe('a session written moments ago', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('is checked on every open (a write within the same tick of the file clock would not show)', () => {
     vi.mocked(checkIntegrity).mockClear()
     const path = writeFullChunks(join(dir, `s${serial++}.stride`), 1)
+    // The clock at the file's last change: within its tick, however long the write took.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Number(statSync(path, { bigint: true }).ctimeNs / 1_000_000n) + 5)
     expect([open(path), open(path)]).toEqual(['opened', 'opened'])
     expect(checks()).toBe(2)
     expect(checkedSessions().some((c) => c.path === path)).toBe(false)
+    trustChecks([])
+  })
+
+  it('is settled a tick later where the file system keeps fractions of a second, seconds later where it keeps whole seconds', () => {
+    const at = (ms: number) => BigInt(ms) * 1_000_000n
+    const fine = { newestNs: at(1_000_123) + 456n, fine: true }
+    expect(settled(fine, 1_000_130)).toBe(false)
+    expect(settled(fine, 1_000_200)).toBe(true)
+    const whole = { newestNs: at(1_000_000), fine: false }
+    expect(settled(whole, 1_000_200)).toBe(false)
+    expect(settled(whole, 1_002_000)).toBe(false)
+    expect(settled(whole, 1_003_000)).toBe(true)
+  })
+
+  it('written a tick before it is opened (times with fractions of a second, as here), is checked once', () => {
+    vi.mocked(checkIntegrity).mockClear()
+    const path = writeFullChunks(join(dir, `s${serial++}.stride`), 1)
+    const changed = statSync(path, { bigint: true }).ctimeNs
+    // This machine's file system keeps fine times (the CI's and developers' ext4/overlay/tmpfs).
+    expect(changed % 1_000_000_000n).not.toBe(0n)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Number(changed / 1_000_000n) + 200)
+    expect([open(path), open(path)]).toEqual(['opened', 'opened'])
+    expect(checks()).toBe(1)
     trustChecks([])
   })
 })

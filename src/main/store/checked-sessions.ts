@@ -6,17 +6,19 @@
  *
  * A check is kept under the file's stamp (file-stamp.ts: the session's and its write-ahead
  * log's identity, size and times) and the digests the file stores, and used while both are the
- * same. Same stamp, same content, where the stamp is settled: every time in it SETTLE_MS or
- * more before the clock when it was taken. A write sets the file's modification and change
- * times to the clock's time (a coarse clock, a few ms per tick; some file systems keep whole or
- * even two seconds): a write after a settled stamp is later than any time in it, and changes
- * it; setting the times back changes the change time; a file renamed over it has another
- * inode. So a check is kept only when the stamp taken before the open was settled and is the
- * same after the check (nothing was written or renamed meanwhile), and used only when the
- * stamp before the open and after it is the kept one. A file written within SETTLE_MS might
- * be written again within the same tick, unseen: its check is not kept.
- * Not seen: the clock stepped back by more than SETTLE_MS, a network file system whose clock
- * runs that far behind this machine's, a disk changing under its file system.
+ * same. Same stamp, same content, where the stamp is settled: every time in it older, when it
+ * was taken, than one tick of the file system's clock. A write sets the file's modification
+ * and change times to that clock's time: a write after a settled stamp is later than any time
+ * in it, and changes it; setting the times back changes the change time; a file renamed over
+ * it has another inode. So a check is kept only when the stamp taken before the open was
+ * settled and is the same after the check (nothing was written or renamed meanwhile), and used
+ * only when the stamp before the open and after it is the kept one. A file written within the
+ * tick might be written again within it, unseen: its check is not kept.
+ * The tick: where the file system keeps fractions of a second (fine times), the kernel's coarse
+ * clock's (4-10 ms; exFAT's 10 ms), FINE_SETTLE_MS covering it; where it keeps whole seconds (or
+ * FAT's two), SETTLE_MS. A script that traces and then simulates at once has its check kept.
+ * Not seen: the clock stepped back by more than the settle time, a network file system whose
+ * clock runs that far behind this machine's, a disk changing under its file system.
  *
  * Per thread (module state): a worker is handed its parent's (`trustChecks`), each entry still
  * used only while its file's stamp is unchanged.
@@ -35,10 +37,18 @@ export interface CheckedSession {
 /** Longer than any file system's time granularity (FAT: 2 s) and the coarse clock's tick. */
 const SETTLE_MS = 3000
 
+/** Where the times have fractions of a second: five ticks of a 100 Hz kernel's coarse clock. */
+const FINE_SETTLE_MS = 50
+
 /** Sessions kept; a command opens one or two, the app a handful. */
 const KEPT = 16
 
 const checked = new Map<string, CheckedSession>()
+
+/** Whether every time in `stamp` is older than one tick of its file system's clock at `nowMs`. */
+export function settled(stamp: Pick<FileStamp, 'newestNs' | 'fine'>, nowMs: number): boolean {
+  return stamp.newestNs <= BigInt(nowMs - (stamp.fine ? FINE_SETTLE_MS : SETTLE_MS)) * 1_000_000n
+}
 
 /** The digests the session stores (`integrity` table), as one text. */
 function storedDigests(db: Db): string {
@@ -86,8 +96,7 @@ export function checkedBefore(db: Db, before: BeforeOpening): boolean {
  */
 export function checkedNow(db: Db, before: BeforeOpening): void {
   checked.delete(before.full)
-  const settled = before.stamp.newestNs <= BigInt(before.nowMs - SETTLE_MS) * 1_000_000n
-  if (!settled) return
+  if (!settled(before.stamp, before.nowMs)) return
   const digests = storedDigests(db)
   if (unchanged(before)) keep({ path: before.full, stamp: before.stamp.key, digests })
 }

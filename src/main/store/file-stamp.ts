@@ -14,6 +14,11 @@ export interface FileStamp {
   newestNs: bigint
   /** Whether the session file is there (a stamp of a missing one says nothing of a connection's file). */
   present: boolean
+  /**
+   * Whether every time in it has a fraction of a second: the file system keeps fine times
+   * (ext4, xfs, btrfs, tmpfs: ns; exFAT: 10 ms), not whole seconds (FAT's 2 s, ext3's 1 s).
+   */
+  fine: boolean
 }
 
 const statOf = (path: string): BigIntStats | null => statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null
@@ -24,6 +29,12 @@ export function fileStamp(path: string): FileStamp {
   const log = wal && wal.size > 0n ? wal : null
   const of = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
   let newestNs = 0n
-  for (const s of [file, log]) if (s) for (const t of [s.mtimeNs, s.ctimeNs]) if (t > newestNs) newestNs = t
-  return { key: `${file ? of(file) : 'missing'}|${log ? of(log) : 'empty'}`, newestNs, present: file !== null }
+  let fine = file !== null
+  for (const s of [file, log])
+    if (s)
+      for (const t of [s.mtimeNs, s.ctimeNs]) {
+        if (t > newestNs) newestNs = t
+        if (t % 1_000_000_000n === 0n) fine = false
+      }
+  return { key: `${file ? of(file) : 'missing'}|${log ? of(log) : 'empty'}`, newestNs, present: file !== null, fine }
 }

@@ -5,8 +5,10 @@
  * (simulate/first-level-group.ts; session-analysis/stored-first-level.ts reads them back).
  *
  * The stream is written while the trace records, a block per simulated batch: the first level's
- * misses and write-backs in order (the core's encoding, NativeHierarchy.takeCaptured),
- * brotli-compressed. The state is written once the run is stored, at the trace's end: the first
+ * misses and write-backs in order (the core's encoding, NativeHierarchy.takeCaptured), as
+ * encoded: brotli's quality 1 kept a third of it off (lz4's whole program: 13.1 to 8.6 MB) for
+ * the same time again to compress at the trace and to decompress at every what-if (84 ms each),
+ * where the what-if's follow itself takes ~90 ms. The state is written once the run is stored, at the trace's end: the first
  * level's and the TLB levels' counts (raw, per simulator point), references, extras, evictors and
  * timeline cells, the touch table, the level's configuration and mode, the run's interval and
  * length, and each block's CRC-32. It is read only under the identity it was written with
@@ -16,7 +18,7 @@
  * never the only copy, never an error.
  */
 import { endianness } from 'node:os'
-import { brotliCompress, brotliDecompress, constants, crc32 } from 'node:zlib'
+import { crc32 } from 'node:zlib'
 import type { HierarchyConfig } from '../../shared/domain'
 import { EXTRA_FIELDS, STAT_FIELDS } from '../simulate/hierarchy'
 import { hasTable, type Db } from './open-db'
@@ -27,8 +29,8 @@ import { identityOf } from './view-cache'
 /** Typed arrays as this machine lays them out: a big-endian machine neither writes nor reads them. */
 const usable = endianness() === 'LE'
 
-/** The state's layout; another is not read. */
-const FORMAT = 1
+/** The state's layout (2: stream blocks as encoded; 1's were brotli's); another is not read. */
+const FORMAT = 2
 
 /** A first level as a trace's first run left it (the arrays as the simulator keeps them). */
 export interface FirstLevelState {
@@ -78,8 +80,8 @@ interface Header {
 const bytesOf = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 /**
- * The stream's blocks as the simulation hands them over: compressed on Node's thread pool (the
- * simulation goes on meanwhile), stored in order of arrival, their CRC-32s kept for the state.
+ * The stream's blocks as the simulation hands them over, stored in order (after the first
+ * block's clearing of an older stream), their CRC-32s kept for the state.
  */
 export class FirstLevelStreamWriter {
   private readonly checksums: number[] = []
@@ -92,18 +94,13 @@ export class FirstLevelStreamWriter {
   block(encoded: Uint8Array): void {
     if (this.failed) return
     const seq = ++this.blocks
-    // Quality 1: the stream is a twentieth of the trace's accesses, and a what-if reads it whole.
-    const compressed = new Promise<Buffer | null>((resolve) =>
-      brotliCompress(encoded, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: encoded.length } }, (e, data) => resolve(e ? null : data))
-    )
-    this.pending = this.pending.then(async () => {
-      const data = await compressed
+    // Behind a drop() still pending, as the order of calls says.
+    this.pending = this.pending.then(() => {
       if (this.failed) return
       try {
-        if (!data) throw new Error('brotli failed')
         if (seq === 1) this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}; DELETE FROM first_level_state;`)
-        this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(seq, data)
-        this.checksums.push(crc32(data))
+        this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(seq, encoded)
+        this.checksums.push(crc32(encoded))
       } catch {
         // As without a stream: what-ifs replay the trace.
         this.failed = true
@@ -171,8 +168,8 @@ export interface StoredFirstLevel {
   run: number
   state: FirstLevelState
   blocks: number
-  /** Block `i` (0-based), decompressed on Node's thread pool (the next one meanwhile, by the caller); null when it is missing or damaged. */
-  block(i: number): Promise<Uint8Array | null>
+  /** Block `i` (0-based), read and checked; null when it is missing or damaged. */
+  block(i: number): Uint8Array | null
 }
 
 const wholeNumbers = (a: Float64Array): boolean => a.every((x) => Number.isInteger(x) && x >= 0)
@@ -216,10 +213,9 @@ export function readFirstLevel(db: Db, build = BUILD_IDENTITY): StoredFirstLevel
       run: row.run,
       state,
       blocks: h.blocks,
-      async block(i) {
+      block(i) {
         const r = read.get(i + 1) as { data: unknown } | undefined
-        if (!r || !(r.data instanceof Uint8Array) || crc32(r.data) !== h.checksums[i]) return null
-        return new Promise((resolve) => brotliDecompress(r.data as Uint8Array, (e, out) => resolve(e ? null : out)))
+        return r && r.data instanceof Uint8Array && crc32(r.data) === h.checksums[i] ? r.data : null
       }
     }
   } catch {

@@ -211,7 +211,7 @@ async function followAll(reader: Db, stored: StoredFirstLevel, statics: SessionS
   // One interval for all: each equals the stored first level's.
   const interval = stored.state.interval
   const options = { pointVariables: timeline.pointVariables, variableCount: timeline.variables.length, timelineInterval: interval }
-  const followed = await followStored(stored, input.configs, kinds, options, (done) => {
+  const followed = followStored(stored, input.configs, kinds, options, (done) => {
     ctx.progress('simulating', done, total)
     return !ctx.shouldStop()
   })
