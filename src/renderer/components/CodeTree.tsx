@@ -1,5 +1,9 @@
-/** Files → functions → loops the run touched, by misses; a click opens the node's hottest line. */
-import { useState } from 'react'
+/**
+ * Files → functions → loops the run touched, by misses; a click opens the node's hottest line.
+ * Memoized: the session view re-renders at every change of its store (a what-if's progress,
+ * its run added), and a whole program's tree (thousands of nodes) took ~60 ms each time.
+ */
+import { memo, useState } from 'react'
 import type { CodeNode } from '../logic/code-tree'
 import { formatCompact } from '../logic/format'
 
@@ -9,7 +13,7 @@ interface Props {
   onOpen(file: string, line: number | null): void
 }
 
-function Node({ node, depth, currentFile, onOpen }: { node: CodeNode; depth: number; currentFile: string | null; onOpen: Props['onOpen'] }) {
+const Node = memo(function Node({ node, depth, currentFile, onOpen }: { node: CodeNode; depth: number; currentFile: string | null; onOpen: Props['onOpen'] }) {
   const [open, setOpen] = useState(node.kind === 'file')
   const hasChildren = node.children.length > 0
   return (
@@ -49,9 +53,9 @@ function Node({ node, depth, currentFile, onOpen }: { node: CodeNode; depth: num
       )}
     </li>
   )
-}
+})
 
-export function CodeTree({ nodes, currentFile, onOpen }: Props) {
+export const CodeTree = memo(function CodeTree({ nodes, currentFile, onOpen }: Props) {
   if (nodes.length === 0) return null
   return (
     <section aria-label="Code" data-testid="code-tree">
@@ -63,4 +67,4 @@ export function CodeTree({ nodes, currentFile, onOpen }: Props) {
       </ul>
     </section>
   )
-}
+})

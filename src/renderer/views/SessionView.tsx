@@ -1,5 +1,5 @@
 /** An open session: summary, runs and recent sessions on the side; heatmap and table in the middle. */
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { CodeTree } from '../components/CodeTree'
 import { ReferenceTable } from '../components/ReferenceTable'
 import { computeCodeTree } from '../logic/code-tree'
@@ -47,6 +47,16 @@ export function SessionView() {
   const files = useMemo(() => (report ? computeSourceFiles(report) : []), [report])
   const rows = useMemo(() => (report && level ? computeReferenceRows(report, level) : []), [report, level])
   const tree = useMemo(() => (report && level ? computeCodeTree(report, level) : []), [report, level])
+  const { setTab, select, setFile } = s
+  // Stable, so that the memoized tree is not drawn again at every change of the store.
+  const openCode = useCallback(
+    (f: string, line: number | null) => {
+      setTab('source')
+      if (line !== null) select(f, line)
+      else setFile(f)
+    },
+    [setTab, select, setFile]
+  )
   const base = s.baselineReport
   // The active run against the baseline paints the source; none when the baseline is the active run itself.
   const baseIsActive = s.baseline !== null && s.baseline.session === s.path && s.baseline.run === s.run
@@ -78,15 +88,7 @@ export function SessionView() {
           <h3 className="side-title">Runs</h3>
           <RunList runs={info.runs} current={s.run} onSelect={(r) => void s.selectRun(r)} onRename={(r, label) => void s.renameRun(r, label)} />
         </section>
-        <CodeTree
-          nodes={tree}
-          currentFile={file}
-          onOpen={(f, line) => {
-            s.setTab('source')
-            if (line !== null) s.select(f, line)
-            else s.setFile(f)
-          }}
-        />
+        <CodeTree nodes={tree} currentFile={file} onOpen={openCode} />
         <SessionFunctionStreams info={info} />
         <RecentPanel />
       </aside>
