@@ -97,6 +97,59 @@ describe('FirstLevelGroup', () => {
     )
   })
 
+  it("follows the stored stream (onStream's blocks, read back block by block) to the run the members get in memory", () => {
+    fc.assert(
+      fc.property(groupArb, traceArb, fc.integer({ min: 1, max: 30 }), (configs, trace, interval) => {
+        const kinds = Uint8Array.from({ length: POINTS }, (_, p) => p % 3)
+        const options = { pointVariables: Int32Array.from([0, 1, -1, 0, 2, 1]), variableCount: 3, timelineInterval: interval }
+        const group = new FirstLevelGroup(configs, kinds, options, false)
+        const blocks: Uint8Array[] = []
+        group.onStream = (block) => blocks.push(block)
+        const cut = [0, trace.length >> 1, trace.length]
+        for (let k = 0; k + 1 < cut.length; k++) if (cut[k + 1]! > cut[k]!) group.run(toBatch(trace.slice(cut[k], cut[k + 1])), null)
+        group.finish()
+        // A what-if's follower: the lower levels over the stored blocks. What a level counts of
+        // the accesses reaching it (its reads and writes: the first level's misses) and the first
+        // level's own figures come from the stored state (stored-first-level.ts, whose
+        // integration test compares whole reports); here the lower levels' misses, evictors and timeline.
+        configs.forEach((config, i) => {
+          const follower = new NativeHierarchy(config, kinds, { ...options, tlbThread: false })
+          for (const block of blocks) follower.followStored(block)
+          follower.followedTo(trace.length)
+          follower.finish()
+          const below = (h: NativeHierarchy) => {
+            const caches = config.levels.length
+            return {
+              misses: h.levelTotals().slice(1, caches).map((t) => [t.name, t.readMisses, t.writeMisses]),
+              evictors: h.evictorEntries().slice(1, caches),
+              timeline: h.timelineCells().filter((c) => c.level >= 1 && c.level < caches)
+            }
+          }
+          expect(below(follower)).toEqual(below(group.members[i] as NativeHierarchy))
+        })
+      }),
+      { numRuns: 150 }
+    )
+  })
+
+  it('refuses, in one line, a stored block that is cut short, runs on, or holds an event no first level makes', () => {
+    const d1 = level(128, 2, 32, { name: 'D1' })
+    const config: HierarchyConfig = { levels: [d1, level(1024, 4, 64, { name: 'LL' })], tlb: [], cachegrindCompatible: false }
+    const group = new FirstLevelGroup([config], new Uint8Array(2), {}, false)
+    const blocks: Uint8Array[] = []
+    group.onStream = (block) => blocks.push(block)
+    group.run(batch(Array.from({ length: 40 }, (_, i) => [i % 2, i * 96, 8] as [number, number, number])), null)
+    const block = blocks[0]!
+    expect(block.length).toBeGreaterThan(8)
+    const follow = (bytes: Uint8Array) => () => new NativeHierarchy(config, new Uint8Array(2), {}).followStored(bytes)
+    expect(follow(block)).not.toThrow()
+    expect(follow(block.subarray(0, block.length - 1))).toThrow(/^a first-level block is cut short$/)
+    expect(follow(Uint8Array.from([...block, 0]))).toThrow(/^a first-level block has bytes after its events$/)
+    expect(follow(Uint8Array.from([200, 1, 0, 0, 0, 0]))).toThrow(/^a first-level block counts more events than it holds$/)
+    // One event: index +0, point 1, address +64, size 8 and kind 3 (none).
+    expect(follow(Uint8Array.from([1, 0, 2, 128, 1, 8 * 4 + 3]))).toThrow(/^a first-level block holds an event no first level makes$/)
+  })
+
   it('shares a first level only where a replay would run it alike', () => {
     const d1 = level(32768, 8, 64, { name: 'D1' })
     const ll = level(8 << 20, 16, 64, { name: 'LL' })

@@ -912,24 +912,48 @@ static const char *demand_below(Sim *s, int32_t point, uint64_t address, uint32_
   return NULL;
 }
 
-const char *sim_follow_stream(Sim *s, const SimOutbound *o) {
-  if (!s->fused || s->capture || s->n_caches < 2) return "only a fused hierarchy of two or more cache levels can follow a first level";
-  for (size_t k = 0; k < o->n; k++) {
-    if (o->index[k] < s->accesses) return "the first level's stream goes back in time";
-    advance_to(s, o->index[k]);
-    uint32_t kind = o->size_kind[k] & 3, bytes = o->size_kind[k] >> 2;
-    s->index = 0;
-    if (kind == OUT_WRITE_BACK) {
-      if (s->n_caches > 1) fused_write_back(s, 1, o->address[k], bytes);
-      continue;
-    }
-    if (o->point[k] < 0 || (uint32_t)o->point[k] >= s->point_count) return "a followed access's point is outside the point table";
-    const char *why = demand_below(s, o->point[k], o->address[k], bytes, kind == OUT_WRITE);
-    if (why) return why;
+/* One event of a first level's stream through the levels below it. */
+static inline const char *follow_event(Sim *s, uint64_t index, int32_t point, uint64_t address, uint32_t bytes, uint32_t kind) {
+  if (index < s->accesses) return "the first level's stream goes back in time";
+  advance_to(s, index);
+  s->index = 0;
+  if (kind == OUT_WRITE_BACK) {
+    fused_write_back(s, 1, address, bytes);
+    return NULL;
   }
+  if (point < 0 || (uint32_t)point >= s->point_count) return "a followed access's point is outside the point table";
+  return demand_below(s, point, address, bytes, kind == OUT_WRITE);
+}
+
+static const char *can_follow(const Sim *s) {
+  return !s->fused || s->capture || s->n_caches < 2 ? "only a fused hierarchy of two or more cache levels can follow a first level" : NULL;
+}
+
+static const char *followed(Sim *s) {
   for (uint32_t l = 0; l < s->n_levels; l++)
     if (s->evictors[l].failed) s->failed = true;
   return s->failed ? "out of memory in the simulator" : NULL;
+}
+
+const char *sim_follow_stream(Sim *s, const SimOutbound *o) {
+  const char *why = can_follow(s);
+  for (size_t k = 0; !why && k < o->n; k++) why = follow_event(s, o->index[k], o->point[k], o->address[k], o->size_kind[k] >> 2, o->size_kind[k] & 3);
+  return why ? why : followed(s);
+}
+
+const char *sim_follow_encoded(Sim *s, const uint8_t *data, size_t length) {
+  const char *why = can_follow(s);
+  OutboundReader r;
+  if (!why) why = outbound_reader_open(&r, data, length);
+  for (bool more = true; !why;) {
+    uint64_t index, address;
+    int32_t point;
+    uint32_t bytes, kind;
+    why = outbound_next(&r, &more, &index, &point, &address, &bytes, &kind);
+    if (why || !more) break;
+    why = follow_event(s, index, point, address, bytes, kind);
+  }
+  return why ? why : followed(s);
 }
 
 const char *sim_advance(Sim *s, uint64_t accesses) {

@@ -124,9 +124,12 @@ const char *sim_capture(Sim *s);
 void sim_capture_clear(Sim *s);
 const char *sim_follow(Sim *s, const Sim *first);
 const char *sim_adopt(Sim *s, const Sim *first);
-/* The same from a stored stream (outbound_decode's), the accesses up to its last event; then
- * sim_advance to the run's end. */
+/* The same from a stream in memory (another Sim's capture), the accesses up to its last event;
+ * then sim_advance to the run's end. */
 const char *sim_follow_stream(Sim *s, const SimOutbound *o);
+/* The same from outbound_encode's bytes, each event run as it is read (no arrays between). A
+ * block found damaged part-way leaves the follower part-way: the caller discards it. */
+const char *sim_follow_encoded(Sim *s, const uint8_t *data, size_t length);
 const char *sim_advance(Sim *s, uint64_t accesses);
 /* Per point x level x ST_FIELDS as kept (not as sim_stat_row derives them), and per point x kind
  * the references: what sim_load_first puts back. */

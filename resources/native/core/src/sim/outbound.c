@@ -37,7 +37,6 @@ void outbound_free(SimOutbound *o) {
 }
 
 static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
-static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
 
 static size_t put(uint8_t *out, uint64_t v) {
   size_t n = 0;
@@ -68,34 +67,10 @@ bool outbound_encode(const SimOutbound *o, uint8_t **out, size_t *length) {
   return true;
 }
 
-/* A varint of at most 10 bytes within [*at, end); false when cut short or too long. */
-static bool get(const uint8_t *data, size_t end, size_t *at, uint64_t *v) {
-  uint64_t x = 0;
-  for (int shift = 0; shift < 70 && *at < end; shift += 7) {
-    uint8_t b = data[(*at)++];
-    x |= (uint64_t)(b & 0x7f) << shift;
-    if (!(b & 0x80)) {
-      *v = x;
-      return true;
-    }
-  }
-  return false;
-}
-
-const char *outbound_decode(const uint8_t *data, size_t length, SimOutbound *o) {
-  size_t at = 0;
-  uint64_t count, index = 0, address = 0;
-  if (!get(data, length, &at, &count)) return "a first-level block is cut short";
-  /* Each event takes at least four bytes: a larger count is damage, not a reason to allocate. */
-  if (count > (length - at) / 4) return "a first-level block counts more events than it holds";
-  for (uint64_t k = 0; k < count; k++) {
-    uint64_t di, point, da, size_kind;
-    if (!get(data, length, &at, &di) || !get(data, length, &at, &point) || !get(data, length, &at, &da) || !get(data, length, &at, &size_kind))
-      return "a first-level block is cut short";
-    index += (uint64_t)unzigzag(di);
-    address += (uint64_t)unzigzag(da);
-    if (point > (uint64_t)INT32_MAX + 1 || size_kind > UINT32_MAX || (size_kind & 3) == 3) return "a first-level block holds an event no first level makes";
-    if (!outbound_push(o, index, (int32_t)((int64_t)point - 1), address, (uint32_t)size_kind >> 2, (uint32_t)size_kind & 3)) return "out of memory";
-  }
-  return at == length ? NULL : "a first-level block has bytes after its events";
+const char *outbound_reader_open(OutboundReader *r, const uint8_t *data, size_t length) {
+  *r = (OutboundReader){.data = data, .length = length};
+  if (!outbound_varint(data, length, &r->at, &r->left)) return "a first-level block is cut short";
+  /* Each event takes at least four bytes: a larger count is damage. */
+  if (r->left > (length - r->at) / 4) return "a first-level block counts more events than it holds";
+  return NULL;
 }

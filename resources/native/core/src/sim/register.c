@@ -335,10 +335,7 @@ static napi_value follow_encoded(napi_env env, napi_callback_info info) {
   SimBox *b = stride_args(env, info, 2, argv) ? whole_box(env, argv[0]) : NULL;
   const uint8_t *bytes = b ? stride_typed_array(env, argv[1], napi_uint8_array, &n, "bytes") : NULL;
   if (!bytes) return NULL;
-  SimOutbound o = {0};
-  const char *why = outbound_decode(bytes, n, &o);
-  if (!why) why = sim_follow_stream(&b->sim.main, &o);
-  outbound_free(&o);
+  const char *why = sim_follow_encoded(&b->sim.main, bytes, n);
   if (why) return stride_throw(env, why);
   report(env, b);
   return NULL;
