@@ -95,14 +95,14 @@ export class FirstSimulation {
       reportStreams?: boolean
       /** The tracer feeds `live` the rest of the program's accesses too (feedContext), not the writer its chunks. */
       context?: boolean
-      /** The session being written: the first cache level's stream is kept in it, for what-ifs below that level. */
-      session?: Db | null
+      /** The session being written: the first cache level's stream is kept in it, for what-ifs below that level, while it stays within a multiple of the trace's chunks stored so far. */
+      session?: { db: Db; storedByteCount: number } | null
     } = {}
   ) {
     this.withContext = context
     this.linesOnly = !reportStreams
     // A first level warmed by the rest of the program is not the one a what-if replays.
-    this.stream = session && !context ? new FirstLevelStreamWriter(session) : null
+    this.stream = session && !context ? new FirstLevelStreamWriter(session.db, () => session.storedByteCount) : null
     this.live = new LiveSimulation(config, LIVE_MAX_BYTES, this.stream)
     this.statics = new SessionStatics({ streams: reportStreams, keyed: reportStreams })
   }

@@ -5,10 +5,13 @@
  * (simulate/first-level-group.ts; session-analysis/stored-first-level.ts reads them back).
  *
  * The stream is written while the trace records, a block per simulated batch: the first level's
- * misses and write-backs in order (the core's encoding, NativeHierarchy.takeCaptured), as
- * encoded: brotli's quality 1 kept a third of it off (lz4's whole program: 13.1 to 8.6 MB) for
- * the same time again to compress at the trace and to decompress at every what-if (84 ms each),
- * where the what-if's follow itself takes ~90 ms. The state is written once the run is stored, at the trace's end: the first
+ * misses and write-backs in order (the core's encoding, NativeHierarchy.takeCaptured), each
+ * block as encoded or brotli-compressed, whichever its first bytes say (blockForm): a real
+ * program's irregular misses barely compress (lz4's whole program: 13.1 MB, 8.6 at brotli's
+ * quality 1, for 84 ms more at the trace and at every what-if, whose follow takes ~60 ms), a
+ * loop kernel's regular ones to a twentieth. A stream larger than STREAM_FLOOR and STREAM_RATIO
+ * times the trace's chunks is not kept (a loop nest over a large array misses at every line
+ * and compresses to almost nothing in the trace): what-ifs then replay the trace. The state is written once the run is stored, at the trace's end: the first
  * level's and the TLB levels' counts (raw, per simulator point), references, extras, evictors and
  * timeline cells, the touch table, the level's configuration and mode, the run's interval and
  * length, and each block's CRC-32. It is read only under the identity it was written with
@@ -18,7 +21,7 @@
  * never the only copy, never an error.
  */
 import { endianness } from 'node:os'
-import { crc32 } from 'node:zlib'
+import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, crc32 } from 'node:zlib'
 import type { HierarchyConfig } from '../../shared/domain'
 import { EXTRA_FIELDS, STAT_FIELDS } from '../simulate/hierarchy'
 import { hasTable, type Db } from './open-db'
@@ -29,8 +32,56 @@ import { identityOf } from './view-cache'
 /** Typed arrays as this machine lays them out: a big-endian machine neither writes nor reads them. */
 const usable = endianness() === 'LE'
 
-/** The state's layout (2: stream blocks as encoded; 1's were brotli's); another is not read. */
-const FORMAT = 2
+/**
+ * The state's layout, and its stream blocks': 3, a form byte (BLOCK_PLAIN, BLOCK_BROTLI) before
+ * each block's bytes; 2's blocks were as encoded, 1's brotli's. Another is not read.
+ */
+const FORMAT = 3
+const BLOCK_PLAIN = 0
+const BLOCK_BROTLI = 1
+
+/** The stream is kept while it is at most this large, or STREAM_RATIO times the trace's chunks. */
+const STREAM_FLOOR = 64 << 20
+const STREAM_RATIO = 4
+
+/** No block decompresses past this (a block is one simulated batch's stream: a few MB). */
+const MOST_BLOCK_BYTES = 256 << 20
+
+/** A stored block's encoded stream (its form undone), or null when it is not one. */
+export function blockBytes(stored: Uint8Array): Uint8Array | null {
+  const body = stored.subarray(1)
+  if (stored[0] === BLOCK_PLAIN) return body
+  if (stored[0] !== BLOCK_BROTLI) return null
+  try {
+    return brotliDecompressSync(body, { maxOutputLength: MOST_BLOCK_BYTES })
+  } catch {
+    return null
+  }
+}
+
+/** The state row of a session whose stream outgrew its budget (FirstLevelStreamWriter.decline). */
+const DECLINED = '{"declined":true}'
+
+/** Whether the session's first level was not kept because its stream outgrew the trace (what-ifs replay; none keeps it again). */
+export function firstLevelDeclined(db: Db): boolean {
+  if (!hasTable(db, 'first_level_state')) return false
+  const row = db.prepare('SELECT format, header FROM first_level_state WHERE id = 1').get() as { format: unknown; header: unknown } | undefined
+  return row?.format === FORMAT && row.header === DECLINED
+}
+
+/** Bytes of a block's start tried at brotli's quality 1 (~0.1 ms). */
+const SAMPLE_BYTES = 16 << 10
+
+/**
+ * A block compressed only where its sample shrinks to at most half: where it does not, brotli
+ * saves a third at most and costs as much again to undo at every what-if.
+ */
+export function blockForm(encoded: Uint8Array): typeof BLOCK_PLAIN | typeof BLOCK_BROTLI {
+  const sample = encoded.subarray(0, SAMPLE_BYTES)
+  if (sample.length < 256) return BLOCK_PLAIN
+  const packed = brotliCompressSync(sample, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: sample.length } })
+  return packed.length * 2 <= sample.length ? BLOCK_BROTLI : BLOCK_PLAIN
+}
 
 /** A first level as a trace's first run left it (the arrays as the simulator keeps them). */
 export interface FirstLevelState {
@@ -81,29 +132,68 @@ const bytesOf = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset,
 
 /**
  * The stream's blocks as the simulation hands them over, stored in order (after the first
- * block's clearing of an older stream), their CRC-32s kept for the state.
+ * block's clearing of an older stream; a compressed one after its brotli on Node's thread
+ * pool), their CRC-32s kept for the state. `traceBytes`: the trace's chunks stored so far, the
+ * stream's budget (STREAM_RATIO times them, or STREAM_FLOOR); past it the stream is dropped.
  */
 export class FirstLevelStreamWriter {
   private readonly checksums: number[] = []
   private failed = !usable
   private pending: Promise<void> = Promise.resolve()
   private blocks = 0
+  private bytes = 0
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly traceBytes: () => number,
+    private readonly budget: { floor: number; ratio: number } = { floor: STREAM_FLOOR, ratio: STREAM_RATIO }
+  ) {}
 
   block(encoded: Uint8Array): void {
     if (this.failed) return
+    this.bytes += encoded.length
+    if (this.bytes > Math.max(this.budget.floor, this.budget.ratio * this.traceBytes())) {
+      this.decline()
+      return
+    }
     const seq = ++this.blocks
+    const form = blockForm(encoded)
+    const data =
+      form === BLOCK_PLAIN
+        ? Promise.resolve(Buffer.concat([Buffer.of(BLOCK_PLAIN), encoded]))
+        : new Promise<Buffer | null>((resolve) =>
+            brotliCompress(encoded, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: encoded.length } }, (e, out) =>
+              resolve(e ? null : Buffer.concat([Buffer.of(BLOCK_BROTLI), out]))
+            )
+          )
     // Behind a drop() still pending, as the order of calls says.
-    this.pending = this.pending.then(() => {
+    this.pending = this.pending.then(async () => {
+      const stored = await data
       if (this.failed) return
       try {
+        if (!stored) throw new Error('brotli failed')
         if (seq === 1) this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}; DELETE FROM first_level_state;`)
-        this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(seq, encoded)
-        this.checksums.push(crc32(encoded))
+        this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(seq, stored)
+        this.checksums.push(crc32(stored))
       } catch {
         // As without a stream: what-ifs replay the trace.
         this.failed = true
+      }
+    })
+  }
+
+  /**
+   * The stream outgrew its budget: its blocks go, and the session says so (firstLevelDeclined),
+   * so that no later what-if writes it again only to drop it.
+   */
+  private decline(): void {
+    this.failed = true
+    this.pending = this.pending.then(() => {
+      try {
+        this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}`)
+        this.db.prepare("INSERT OR REPLACE INTO first_level_state (id, format, run, identity, header, data) VALUES (1, ?, -1, '', ?, x'')").run(FORMAT, DECLINED)
+      } catch {
+        // Then a later what-if may try again.
       }
     })
   }
@@ -215,7 +305,7 @@ export function readFirstLevel(db: Db, build = BUILD_IDENTITY): StoredFirstLevel
       blocks: h.blocks,
       block(i) {
         const r = read.get(i + 1) as { data: unknown } | undefined
-        return r && r.data instanceof Uint8Array && crc32(r.data) === h.checksums[i] ? r.data : null
+        return r && r.data instanceof Uint8Array && crc32(r.data) === h.checksums[i] ? blockBytes(r.data) : null
       }
     }
   } catch {

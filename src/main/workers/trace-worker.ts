@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const withContext = launched !== null && contextLine !== null
   const first =
     input.simulate && FirstSimulation.runsBeside(input.simulate)
-      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines', context: withContext, session: writer.db })
+      ? new FirstSimulation(input.simulate, (events, total) => post({ type: 'progress', phase: 'simulating', events, total }), { reportStreams: input.reportFirstRun !== 'lines', context: withContext, session: writer })
       : null
   // It simulates each chunk as it is sealed, while the program runs; with context, the tracer
   // feeds it the recorded and the rest of the program's accesses in order instead.

@@ -11,7 +11,7 @@ import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { TouchHierarchy } from '../../simulate/touch-hierarchy'
 import { FirstLevelGroup, firstLevelKey, type GroupOptions } from '../../simulate/first-level-group'
 import type { TimelineCell } from '../../simulate/hierarchy'
-import { FirstLevelStreamWriter, readFirstLevel, writeFirstLevelState, type StoredFirstLevel } from '../../store/first-level-store'
+import { firstLevelDeclined, FirstLevelStreamWriter, readFirstLevel, writeFirstLevelState, type StoredFirstLevel } from '../../store/first-level-store'
 import { firstLevelStateOf, followsStored, followStored } from '../../session-analysis/stored-first-level'
 import { staticsIdentity } from '../../store/statics-identity'
 import { StoredChunkVariables } from '../../store/chunk-variables'
@@ -221,6 +221,11 @@ async function followAll(reader: Db, stored: StoredFirstLevel, statics: SessionS
   return { sims, variables: timeline.variables, kinds, total, done: total }
 }
 
+/** Bytes of the session's stored chunks (the kept stream's budget). */
+function storedTraceBytes(db: Db): number {
+  return (db.prepare('SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM trace_chunks').get() as { n: number }).n
+}
+
 /**
  * Every hierarchy over the stored first level where each can follow it, else the trace replayed
  * (a session without a stored first level keeps the one the replay simulates, when asked).
@@ -231,9 +236,12 @@ async function simulateAll(reader: Db, statics: SessionStatics, input: SimulateT
   const followed = stored ? await followAll(reader, stored, statics, input, ctx, total) : null
   if (followed && followed !== 'damaged') return { ...followed, kept: null as Simulation | null, keeper: null }
   // A session without a first level (or with a damaged one) keeps the one this replay
-  // simulates, for later what-ifs (one that merely does not fit this what-if stays).
-  const keeperDb = (!stored || followed === 'damaged') && input.keepFirstLevel !== false && total > 0 ? openDb(input.session) : null
-  const keeper = keeperDb ? new FirstLevelStreamWriter(keeperDb) : null
+  // simulates, for later what-ifs (one that merely does not fit this what-if stays; one whose
+  // stream outgrew the trace is not tried again).
+  const keep = (!stored || followed === 'damaged') && input.keepFirstLevel !== false && total > 0 && !firstLevelDeclined(reader)
+  const keeperDb = keep ? openDb(input.session) : null
+  const traceBytes = keep ? storedTraceBytes(reader) : 0
+  const keeper = keeperDb ? new FirstLevelStreamWriter(keeperDb, () => traceBytes) : null
   try {
     return await replayAll(reader, statics, input, ctx, total, keeper, keeperDb)
   } catch (e) {
