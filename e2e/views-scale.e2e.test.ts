@@ -227,7 +227,10 @@ describe('views at a real program size', () => {
     const bands = await chart.locator('path[data-series]').count()
     expect(bands).toBeGreaterThan(2)
     expect(await page.getByTestId('timeline-legend').locator('li[data-series]').count()).toBe(bands)
-    console.log(`[views-scale] timeline: ${await page.getByTestId('timeline-summary').textContent()}`)
+    const summary = (await page.getByTestId('timeline-summary').textContent()) ?? ''
+    console.log(`[views-scale] timeline: ${summary}`)
+    // The run's accesses as the session says them, not the steps' whole span.
+    expect(summary).toContain(` over ${sessionInfo(session, fixedEnv(dir)).events.toLocaleString('en-US')} accesses in `)
     await screenshot(page, 'views-scale-timeline-1920x1080')
     await page.setViewportSize({ width: 1280, height: 720 })
     await page.waitForTimeout(300)

@@ -256,7 +256,7 @@ export function SessionView() {
         {/* ---- over time ---- */}
         {s.tab === 'timeline' && report && level && (
           <div className="tab-panel" role="tabpanel" id="tabpanel-timeline" aria-labelledby="tab-timeline">
-            <TimelineView report={report} level={level} />
+            <TimelineView report={report} level={level} accesses={info.runs.find((r) => r.run === report.run)?.accesses ?? null} />
           </div>
         )}
         {/* ---- threads ---- */}

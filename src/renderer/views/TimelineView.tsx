@@ -25,7 +25,8 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width]
 }
 
-export function TimelineView({ report, level }: { report: RunReport; level: string }) {
+/** `accesses`: the run's (its summary's), said as the runs list and the session say it; the steps' span is their whole intervals. */
+export function TimelineView({ report, level, accesses }: { report: RunReport; level: string; accesses: number | null }) {
   const names = useMemo(() => computeDataNames(report), [report])
   const model = useMemo(() => computeTimeline(report, level, names), [report, level, names])
   const [box, width] = useWidth()
@@ -35,7 +36,7 @@ export function TimelineView({ report, level }: { report: RunReport; level: stri
       {model ? (
         <>
           <p className="muted small" data-testid="timeline-summary">
-            {model.level}: {formatCount(model.series.reduce((s, x) => s + x.total, 0))} misses over {formatCount(model.count * model.interval)} accesses in {model.count} steps of {formatCount(model.interval)};{' '}
+            {model.level}: {formatCount(model.series.reduce((s, x) => s + x.total, 0))} misses over {formatCount(accesses ?? model.count * model.interval)} accesses in {model.count} steps of {formatCount(model.interval)};{' '}
             {model.structures} data structure{model.structures === 1 ? '' : 's'} missed
             {model.structures > model.series.length ? `, the ${model.series.length - 1} with most misses drawn apart` : ''}.
           </p>
