@@ -11,8 +11,10 @@
  * quality 1, for 84 ms more at the trace and at every what-if, whose follow takes ~60 ms), a
  * loop kernel's regular ones to a twentieth. A stream larger than STREAM_FLOOR and STREAM_RATIO
  * times the trace's chunks is not kept (a loop nest over a large array misses at every line
- * and compresses to almost nothing in the trace): what-ifs then replay the trace. The state is written once the run is stored, at the trace's end: the first
- * level's and the TLB levels' counts (raw, per simulator point), references, extras, evictors and
+ * and compresses to almost nothing in the trace): what-ifs then replay the trace.
+ *
+ * The state is written once the run is stored, at the trace's end: the first level's and the
+ * TLB levels' counts (raw, per simulator point), references, extras, evictors and
  * timeline cells, the touch table, the level's configuration and mode, the run's interval and
  * length, and each block's CRC-32. It is read only under the identity it was written with
  * (view-cache.ts identityOf: the recording, the run, the Stride build, a CRC-32 of it) and
