@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
 import { hasTable, openDb } from '../store/open-db'
-import { readFirstLevel } from '../store/first-level-store'
+import { firstLevelDeclined, readFirstLevel } from '../store/first-level-store'
 import { example, fixedEnv, strideOk, tempDir } from '../testing/cli-runner'
 import { followsStored } from './stored-first-level'
 import { timelineIntervalOf } from './session-simulation'
@@ -110,5 +110,34 @@ describe('a what-if below the first run\'s first level', () => {
     expect((await stored(session, caches))?.follows).toBe(true)
     expect(figures(whatIf(session, ['D1:8192:2:64', 'LL:2097152:16:64']))).toEqual(figures(whatIf(copyWith(session, 'warm-replay.stride', 'DELETE FROM first_level_state'), ['D1:8192:2:64', 'LL:2097152:16:64'])))
     expect(figures(whatIf(session, caches))).toEqual(figures(replayed))
+  })
+
+  it('a session whose first level was declined (its stream outgrew the trace) replays, and no what-if keeps it again', async () => {
+    const session = join(dir, 'mult-kept.stride')
+    strideOk(['trace', '--launch', example('mult'), '--out', session, '--cache', 'D1:8192:2:64', '--cache', 'LL:131072:4:64'], env)
+    const caches = ['D1:8192:2:64', 'LL:1048576:16:64']
+    // As FirstLevelStreamWriter leaves a stream past its budget: no blocks, the state row says declined.
+    const declined = copyWith(session, 'mult-declined.stride', `DELETE FROM first_level_stream; UPDATE first_level_state SET run = -1, identity = '', header = '{"declined":true}', data = x''`)
+    const rows = (file: string) => {
+      const db = openDb(file, { readonly: true })
+      try {
+        return { blocks: db.prepare('SELECT COUNT(*) FROM first_level_stream').pluck().get(), header: db.prepare('SELECT header FROM first_level_state').pluck().get() }
+      } finally {
+        db.close()
+      }
+    }
+    const isDeclined = (file: string) => {
+      const db = openDb(file, { readonly: true })
+      try {
+        return firstLevelDeclined(db)
+      } finally {
+        db.close()
+      }
+    }
+    expect(isDeclined(declined)).toBe(true)
+    expect(isDeclined(session)).toBe(false)
+    const replayed = whatIf(declined, caches)
+    expect(rows(declined)).toEqual({ blocks: 0, header: '{"declined":true}' })
+    expect(figures(replayed)).toEqual(figures(whatIf(session, caches)))
   })
 })
