@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { openDb } from '../store/open-db'
 import { SCHEMA_VERSION } from '../store/schema'
 import { example, fixedEnv, stride, strideOk, tempDir } from '../testing/cli-runner'
+import { copiedWith } from '../testing/session-mutations'
 
 const dir = tempDir('integrity-cli')
 const env = fixedEnv(dir)
@@ -23,14 +24,7 @@ function oneLine(r: { status: number | null; stderr: string }, status = 2): stri
   return lines[0]!
 }
 
-function damaged(name: string, sql: string): string {
-  const path = join(dir, name)
-  copyFileSync(session, path)
-  const db = openDb(path)
-  db.exec(sql)
-  db.close()
-  return path
-}
+const damaged = (name: string, sql: string): string => copiedWith(session, join(dir, name), sql)
 
 describe('stride on damaged and crafted input', () => {
   beforeAll(() => {

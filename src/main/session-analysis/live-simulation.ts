@@ -24,7 +24,7 @@ import { tlbThreadPays } from '../simulate/tlb-thread'
 import type { ChunkFeed, PointRecord } from '../store/session-writer'
 import { grownFor } from '../typed-arrays'
 import { atInterval, DEFAULT_INTERVALS, timelineIntervalOf } from './session-simulation'
-import { FirstLevelGroup, firstLevelKey } from '../simulate/first-level-group'
+import { FirstLevelGroup, shareableFirstLevel } from '../simulate/first-level-group'
 import type { FirstLevelState, FirstLevelStreamWriter } from '../store/first-level-store'
 import { firstLevelStateOf } from './stored-first-level'
 
@@ -138,7 +138,7 @@ export class LiveSimulation implements ChunkFeed {
       // default count of intervals kept), to merge into timelineIntervalOf's at the end.
       const fixed = this.config.timelineInterval ?? null
       const options = { pointVariables: variables, variableCount: n, timelineInterval: fixed ?? 1, ...(fixed ? {} : { adaptiveIntervals: DEFAULT_INTERVALS }) }
-      if (this.stream && firstLevelKey(this.config) !== null) {
+      if (this.stream && shareableFirstLevel(this.config) !== null) {
         // The first level on its own, its stream kept, and the hierarchy following it (unsplit).
         this.group = new FirstLevelGroup([this.config], kinds, options, this.byTouch!)
         const stream = this.stream

@@ -7,13 +7,13 @@
  * trace warmed by the rest of the program, an older session) keeps the first level its first
  * replay simulates.
  */
-import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunReport } from '../../shared/domain'
 import { hasTable, openDb } from '../store/open-db'
 import { firstLevelDeclined, readFirstLevel } from '../store/first-level-store'
 import { example, fixedEnv, strideOk, tempDir } from '../testing/cli-runner'
+import { copiedWith } from '../testing/session-mutations'
 import { followsStored } from './stored-first-level'
 import { timelineIntervalOf } from './session-simulation'
 
@@ -23,14 +23,7 @@ const env = fixedEnv(dir)
 const figures = ({ run: _run, ...rest }: RunReport) => rest
 
 /** A copy of `session` with `sql` run on it (the state removed: the what-if replays). */
-function copyWith(session: string, name: string, sql: string): string {
-  const copy = join(dir, name)
-  copyFileSync(session, copy)
-  const db = openDb(copy)
-  db.exec(sql)
-  db.close()
-  return copy
-}
+const copyWith = (session: string, name: string, sql: string): string => copiedWith(session, join(dir, name), sql)
 
 function whatIf(session: string, caches: string[], extra: string[] = []): RunReport {
   return JSON.parse(strideOk(['simulate', session, ...caches.flatMap((c) => ['--cache', c]), ...extra, '--json'], env)) as RunReport

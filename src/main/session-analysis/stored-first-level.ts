@@ -8,7 +8,7 @@
  * does not match, or a block that does not read back, leaves the what-if to the replay.
  */
 import type { HierarchyConfig } from '../../shared/domain'
-import { firstLevelAlone, firstLevelKey, firstLevelOf } from '../simulate/first-level-group'
+import { firstLevelAlone, firstLevelOf, shareableFirstLevel } from '../simulate/first-level-group'
 import { STAT_FIELDS, type TimelineCell } from '../simulate/hierarchy'
 import { NativeHierarchy } from '../simulate/native-hierarchy'
 import { TouchHierarchy } from '../simulate/touch-hierarchy'
@@ -47,8 +47,7 @@ export function firstLevelStateOf(first: NativeHierarchy | TouchHierarchy, confi
 /** Whether `config`'s run can follow the stored first level of a trace of `total` accesses, at `interval`, per touch or not. */
 export function followsStored(stored: StoredFirstLevel, config: HierarchyConfig, total: number, interval: number, byTouch: boolean): boolean {
   const s = stored.state
-  if (firstLevelKey(config) === null || (config.layout?.length ?? 0) > 0 || (config.transforms?.length ?? 0) > 0) return false
-  if (firstLevelOf(config) !== firstLevelOf(s.first)) return false
+  if (shareableFirstLevel(config) !== firstLevelOf(s.first)) return false
   return s.accesses === total && s.interval === interval && s.byTouch === byTouch
 }
 

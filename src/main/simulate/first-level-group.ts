@@ -33,6 +33,15 @@ export function firstLevelKey(config: HierarchyConfig): string | null {
   return firstLevelOf(config)
 }
 
+/**
+ * firstLevelKey for a run that reads the trace as it is: a layout filter or a loop transform
+ * feeds its hierarchy other accesses than the first level's own run would see, so it shares
+ * and follows none.
+ */
+export function shareableFirstLevel(config: HierarchyConfig): string | null {
+  return (config.layout?.length ?? 0) > 0 || (config.transforms?.length ?? 0) > 0 ? null : firstLevelKey(config)
+}
+
 /** What decides a first level's run: its cache level's geometry, the mode and the TLB levels (names aside). */
 export function firstLevelOf(config: HierarchyConfig): string {
   const first = config.levels[0]!

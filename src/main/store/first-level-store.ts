@@ -168,13 +168,12 @@ export class FirstLevelStreamWriter {
               resolve(e ? null : Buffer.concat([Buffer.of(BLOCK_BROTLI), out]))
             )
           )
-    // Behind a drop() still pending, as the order of calls says.
-    this.pending = this.pending.then(async () => {
+    this.after(async () => {
       const stored = await data
       if (this.failed) return
       try {
         if (!stored) throw new Error('brotli failed')
-        if (seq === 1) this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}; DELETE FROM first_level_state;`)
+        if (seq === 1) clearKept(this.db)
         this.db.prepare('INSERT INTO first_level_stream (seq, data) VALUES (?, ?)').run(seq, stored)
         this.checksums.push(crc32(stored))
       } catch {
@@ -190,14 +189,15 @@ export class FirstLevelStreamWriter {
    */
   private decline(): void {
     this.failed = true
-    this.pending = this.pending.then(() => {
-      try {
-        this.db.exec(`${FIRST_LEVEL_STREAM_TABLE}; DELETE FROM first_level_stream; ${FIRST_LEVEL_STATE_TABLE}`)
-        this.db.prepare("INSERT OR REPLACE INTO first_level_state (id, format, run, identity, header, data) VALUES (1, ?, -1, '', ?, x'')").run(FORMAT, DECLINED)
-      } catch {
-        // Then a later what-if may try again.
-      }
+    this.after(() => {
+      clearKept(this.db)
+      this.db.prepare("INSERT INTO first_level_state (id, format, run, identity, header, data) VALUES (1, ?, -1, '', ?, x'')").run(FORMAT, DECLINED)
     })
+  }
+
+  /** `step` once every write handed over before it is done (in the order of the calls); its failure is as no stream. */
+  private after(step: () => void | Promise<void>): void {
+    this.pending = this.pending.then(step).catch(() => {})
   }
 
   /** Once every block handed over is stored: their CRC-32s, in order; null when a block could not be kept. */
@@ -209,14 +209,15 @@ export class FirstLevelStreamWriter {
   /** Removes the blocks (no state will vouch for them: the run was not stored from this stream), after any still being stored: `written` waits for it too. */
   drop(): void {
     this.failed = true
-    this.pending = this.pending.then(() => {
-      try {
-        if (hasTable(this.db, 'first_level_stream')) this.db.exec('DELETE FROM first_level_stream; DELETE FROM first_level_state;')
-      } catch {
-        // Unread without a state.
-      }
+    this.after(() => {
+      if (hasTable(this.db, 'first_level_stream')) clearKept(this.db)
     })
   }
+}
+
+/** No kept first level: the tables there, empty. */
+function clearKept(db: Db): void {
+  db.exec(`${FIRST_LEVEL_STREAM_TABLE}; ${FIRST_LEVEL_STATE_TABLE}; DELETE FROM first_level_stream; DELETE FROM first_level_state;`)
 }
 
 /**

@@ -4,12 +4,24 @@
  * (store/integrity-fuzz.test.ts) and the built CLI's fuzz (cli/mutation-cli.integration.test.ts),
  * so both draw the same kinds of damage from one seed.
  */
-import { closeSync, openSync, statSync, truncateSync, writeSync } from 'node:fs'
+import { closeSync, copyFileSync, openSync, statSync, truncateSync, writeSync } from 'node:fs'
 import { openDb, type Db } from '../store/open-db'
 
 export type Mutation = (db: Db, random: () => number) => void
 export type DamagedPart = 'chunks' | 'points' | 'meta' | 'pages'
 export const DAMAGED_PARTS: readonly DamagedPart[] = ['chunks', 'points', 'meta', 'pages']
+
+/** A copy of the session `source` at `path` with `sql` run on it (a crafted or damaged copy); `path`. */
+export function copiedWith(source: string, path: string, sql: string): string {
+  copyFileSync(source, path)
+  const db = openDb(path)
+  try {
+    db.exec(sql)
+  } finally {
+    db.close()
+  }
+  return path
+}
 
 export const pick = <T,>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!
 

@@ -4,7 +4,7 @@
  * and the rest are spread so that each worker replays the trace about as often. Pure.
  */
 import type { HierarchyConfig } from '../../shared/domain'
-import { firstLevelKey } from '../simulate/first-level-group'
+import { shareableFirstLevel } from '../simulate/first-level-group'
 
 /** What one more hierarchy on a shared first level costs, against a whole replay (lz4's LL sweep: ~0.1 of one). */
 const FOLLOWER_COST = 0.15
@@ -13,8 +13,7 @@ const FOLLOWER_COST = 0.15
 export function sweepJobs(configs: readonly HierarchyConfig[], size: number): number[][] {
   const units = new Map<string, number[]>()
   configs.forEach((c, i) => {
-    // Layout filters and transforms read the trace their own way: never shared.
-    const key = c.layout?.length || c.transforms?.length ? null : firstLevelKey(c)
+    const key = shareableFirstLevel(c)
     const id = key === null ? `alone ${i}` : `key ${key}|${c.timelineInterval ?? ''}`
     units.set(id, [...(units.get(id) ?? []), i])
   })

@@ -9,7 +9,7 @@ import { StrideError } from '../../../shared/errors'
 import type { HierarchyConfig, RunId } from '../../../shared/domain'
 import { NativeHierarchy } from '../../simulate/native-hierarchy'
 import { TouchHierarchy } from '../../simulate/touch-hierarchy'
-import { FirstLevelGroup, firstLevelKey, type GroupOptions } from '../../simulate/first-level-group'
+import { FirstLevelGroup, shareableFirstLevel, type GroupOptions } from '../../simulate/first-level-group'
 import type { TimelineCell } from '../../simulate/hierarchy'
 import { firstLevelDeclined, FirstLevelStreamWriter, readFirstLevel, writeFirstLevelState, type StoredFirstLevel } from '../../store/first-level-store'
 import { firstLevelStateOf, followsStored, followStored } from '../../session-analysis/stored-first-level'
@@ -82,7 +82,7 @@ async function planned(config: HierarchyConfig, pointVariables: Int32Array, vari
 function simulations(plans: Planned[], kinds: Uint8Array, tlbThread: boolean | undefined, keep: FirstLevelStreamWriter | null): { sims: Simulation[]; kept: Simulation | null } {
   const sharing = new Map<string, number[]>()
   plans.forEach((p, i) => {
-    const key = p.layout || p.transforms ? null : firstLevelKey(p.config)
+    const key = shareableFirstLevel(p.config)
     if (key === null) return
     const id = `${key}|${p.interval}|${p.byTouch}`
     sharing.set(id, [...(sharing.get(id) ?? []), i])
