@@ -11,9 +11,10 @@
 static bool sink_grow_points(PrsdSink *s, uint32_t points) {
   if (points <= s->points_cap) return true;
   uint32_t n = points > 2 * s->points_cap ? points : 2 * s->points_cap;
-  uint32_t **arrays[] = {&s->pending, &s->point_irr, &s->point_desc, &s->touched};
-  for (int i = 0; i < 4; i++)
+  uint32_t **arrays[] = {&s->pending, &s->point_irr, &s->point_desc, &s->point_desc_bytes, &s->touched};
+  for (int i = 0; i < 5; i++)
     if (!grow_zeroed((void **)arrays[i], (size_t)n * 4)) return false;
+  if (!grow_zeroed((void **)&s->last_start, (size_t)n * 8)) return false;
   s->points_cap = n;
   return true;
 }
@@ -21,31 +22,48 @@ static bool sink_grow_points(PrsdSink *s, uint32_t points) {
 static void sink_reset(PrsdSink *s) {
   for (size_t k = 0; k < s->touched_count; k++) {
     uint32_t p = s->touched[k];
-    s->pending[p] = s->point_irr[p] = s->point_desc[p] = 0;
+    s->pending[p] = s->point_irr[p] = s->point_desc[p] = s->point_desc_bytes[p] = 0;
   }
   s->touched_count = s->irr_count = s->desc_count = 0;
+  s->desc_log.length = 0;
 }
 
 static inline void touch(PrsdSink *s, uint32_t p) {
   if (s->point_irr[p] == 0 && s->point_desc[p] == 0) s->touched[s->touched_count++] = p;
 }
 
+/* Logs the descriptor as write_points lays it out: the irregular addresses before it, its
+ * height, its start from the point's previous descriptor's (0 for the first), then per level
+ * from the top its length and stride. */
 void prsd_sink_descriptor(PrsdSink *s, uint32_t p, const Prsd *d) {
   size_t c = s->desc_cap;
   if (s->desc_count == c) {
-    size_t c1 = c, c2 = c, c3 = c;
-    if (!grow_to((void **)&s->desc_point, &c1, c + 1, 4) || !grow_to((void **)&s->desc_before, &c2, c + 1, 4) ||
-        !grow_to((void **)&s->desc, &c3, c + 1, sizeof(Prsd))) {
+    size_t c1 = c, c2 = c;
+    if (!grow_to((void **)&s->desc_point, &c1, c + 1, 4) || !grow_to((void **)&s->desc_bytes, &c2, c + 1, 2)) {
       s->failed = true;
       return;
     }
     s->desc_cap = c1;
   }
   touch(s, p);
+  ByteBuf *w = &s->desc_log;
+  size_t from = w->length;
+  bytes_uint(w, s->pending[p]);
+  bytes_uint(w, (uint64_t)d->height);
+  bytes_int(w, d->start - (s->point_desc[p] ? s->last_start[p] : 0));
+  for (int l = d->height; l >= 0; l--) {
+    bytes_uint(w, (uint64_t)d->length[l]);
+    bytes_int(w, d->stride[l]);
+  }
+  if (w->failed) {
+    s->failed = true;
+    return;
+  }
   size_t k = s->desc_count++;
   s->desc_point[k] = p;
-  s->desc_before[k] = s->pending[p];
-  s->desc[k] = *d;
+  s->desc_bytes[k] = (uint16_t)(w->length - from); /* at most 16 + 20 * (PRSD_MAX_LEVEL + 1) */
+  s->point_desc_bytes[p] += (uint32_t)(w->length - from);
+  s->last_start[p] = d->start;
   s->pending[p] = 0;
   s->point_desc[p]++;
 }
@@ -81,10 +99,11 @@ bool encoder_init(ChunkEncoder *e, uint32_t max_events, int version) {
   if (version >= 3) e->folder.chains = &e->chains;
   prsd_init(&e->detector, &e->out);
   metrics_init(&e->metrics);
+  bytes_init(&e->out.desc_log, 1 << 16);
   bytes_init(&e->structure, 1 << 16);
   bytes_init(&e->residue, 1 << 16);
   e->exceptions = pages_alloc((size_t)max_events * 2 * 4 + 8);
-  if (e->metrics.failed || e->structure.failed || e->residue.failed || !e->exceptions) {
+  if (e->metrics.failed || e->out.desc_log.failed || e->structure.failed || e->residue.failed || !e->exceptions) {
     encoder_free(e);
     return false;
   }
@@ -98,9 +117,11 @@ void encoder_free(ChunkEncoder *e) {
   prsd_free(&e->detector);
   metrics_free(&e->metrics);
   PrsdSink *s = &e->out;
-  pages_free(s->irr_point), pages_free(s->irr_address), pages_free(s->desc_point), pages_free(s->desc_before), pages_free(s->desc);
-  pages_free(s->pending), pages_free(s->point_irr), pages_free(s->point_desc), pages_free(s->touched);
-  pages_free(e->size_of), pages_free(e->exceptions), pages_free(e->order), pages_free(e->ordered);
+  pages_free(s->irr_point), pages_free(s->irr_address), pages_free(s->desc_point), pages_free(s->desc_bytes);
+  bytes_free(&s->desc_log);
+  pages_free(s->pending), pages_free(s->point_irr), pages_free(s->point_desc), pages_free(s->point_desc_bytes), pages_free(s->last_start);
+  pages_free(s->touched);
+  pages_free(e->size_of), pages_free(e->exceptions), pages_free(e->grouped), pages_free(e->ordered);
   bytes_free(&e->structure);
   bytes_free(&e->residue);
   memset(e, 0, sizeof *e);
@@ -114,34 +135,30 @@ static int ascending(const void *a, const void *b) {
 static const char *out_of_memory = "out of memory while encoding a trace chunk";
 
 /* Writes each used point's size, counts and descriptors, and lays its irregular addresses
- * out as eight byte planes, points ascending. */
+ * out as eight byte planes, points ascending. Both logs are grouped by point (stable) by a
+ * scatter: read in order, each entry written at its point's cursor (`pending`, free now). */
 static const char *write_points(ChunkEncoder *e) {
   PrsdSink *s = &e->out;
   ByteBuf *w = &e->structure;
   qsort(s->touched, s->touched_count, 4, ascending);
-  /* Group both logs by point (stable): start offsets per point, reusing `pending` as cursor
-   * for descriptors and a second pass for irregular addresses. */
-  size_t total = s->desc_count + s->irr_count;
-  if (!grow_to((void **)&e->order, &e->order_cap, total + 1, 4)) return out_of_memory;
-  uint32_t *desc_order = e->order, *irr_order = e->order + s->desc_count;
+  size_t logged = s->desc_log.length;
+  if (!grow_to((void **)&e->grouped, &e->grouped_cap, logged + 1, 1)) return out_of_memory;
   uint32_t at = 0;
   for (size_t k = 0; k < s->touched_count; k++) {
     uint32_t p = s->touched[k];
     s->pending[p] = at;
-    at += s->point_desc[p];
+    at += s->point_desc_bytes[p];
   }
-  for (size_t i = 0; i < s->desc_count; i++) desc_order[s->pending[s->desc_point[i]]++] = (uint32_t)i;
-  at = 0;
-  for (size_t k = 0; k < s->touched_count; k++) {
-    uint32_t p = s->touched[k];
-    s->pending[p] = at;
-    at += s->point_irr[p];
+  const uint8_t *log = s->desc_log.data;
+  for (size_t i = 0, from = 0; i < s->desc_count; i++) {
+    uint32_t n = s->desc_bytes[i], p = s->desc_point[i];
+    memcpy(e->grouped + s->pending[p], log + from, n);
+    s->pending[p] += n;
+    from += n;
   }
-  for (size_t i = 0; i < s->irr_count; i++) irr_order[s->pending[s->irr_point[i]]++] = (uint32_t)i;
 
   bytes_uint(w, s->touched_count);
   uint32_t prev_point = 0;
-  size_t d = 0;
   for (size_t k = 0; k < s->touched_count; k++) {
     uint32_t p = s->touched[k];
     bytes_uint(w, p - prev_point);
@@ -149,20 +166,14 @@ static const char *write_points(ChunkEncoder *e) {
     bytes_uint(w, (uint64_t)e->size_of[p]);
     bytes_uint(w, s->point_irr[p]);
     bytes_uint(w, s->point_desc[p]);
-    double prev_start = 0;
-    for (uint32_t j = 0; j < s->point_desc[p]; j++, d++) {
-      uint32_t i = desc_order[d];
-      const Prsd *x = &s->desc[i];
-      bytes_uint(w, s->desc_before[i]);
-      bytes_uint(w, (uint64_t)x->height);
-      bytes_int(w, x->start - prev_start);
-      prev_start = x->start;
-      for (int l = x->height; l >= 0; l--) {
-        bytes_uint(w, (uint64_t)x->length[l]);
-        bytes_int(w, x->stride[l]);
-      }
+    uint32_t n = s->point_desc_bytes[p];
+    if (n > 0 && bytes_reserve(w, n)) {
+      /* pending[p] is the end of p's bytes now. */
+      memcpy(w->data + w->length, e->grouped + s->pending[p] - n, n);
+      w->length += n;
     }
   }
+  if (w->failed) return out_of_memory;
   /* The irregular addresses in the residue's order (points ascending), then in its form. */
   size_t n = s->irr_count;
   if (n == 0) {
@@ -170,7 +181,13 @@ static const char *write_points(ChunkEncoder *e) {
     return NULL;
   }
   if (!grow_to((void **)&e->ordered, &e->ordered_cap, n, 8)) return out_of_memory;
-  for (size_t i = 0; i < n; i++) e->ordered[i] = (uint64_t)s->irr_address[irr_order[i]];
+  at = 0;
+  for (size_t k = 0; k < s->touched_count; k++) {
+    uint32_t p = s->touched[k];
+    s->pending[p] = at;
+    at += s->point_irr[p];
+  }
+  for (size_t i = 0; i < n; i++) e->ordered[s->pending[s->irr_point[i]]++] = (uint64_t)s->irr_address[i];
   return residue_write(&e->residue, e->ordered, n, e->version >= 4);
 }
 

@@ -12,17 +12,24 @@
 #include "prsd.h"
 #include "sequitur.h"
 
-/* The detector's output for one chunk, in emission order, and per point how much of it. */
+/* The detector's output for one chunk, in emission order, and per point how much of it.
+ * Descriptors are written as the structure holds them (each point's own deltas) into
+ * `desc_log` as they come, so that grouping them by point moves a few bytes each: gathering
+ * whole descriptors in point order was a cache miss per descriptor, a third of the encoder's
+ * own time on irregular programs. */
 struct PrsdSink {
   uint32_t *irr_point;
   double *irr_address;
   size_t irr_count, irr_cap;
-  uint32_t *desc_point, *desc_before;
-  Prsd *desc;
+  uint32_t *desc_point;
+  uint16_t *desc_bytes; /* each logged descriptor's length in desc_log */
   size_t desc_count, desc_cap;
+  ByteBuf desc_log;
   uint32_t points_cap;
-  /* Per point: irregular addresses since its last descriptor, and its totals this chunk. */
-  uint32_t *pending, *point_irr, *point_desc;
+  /* Per point: irregular addresses since its last descriptor, its totals this chunk, its
+   * descriptors' bytes, and its last descriptor's start (valid while point_desc is non-zero). */
+  uint32_t *pending, *point_irr, *point_desc, *point_desc_bytes;
+  double *last_start;
   uint32_t *touched;
   size_t touched_count;
   bool failed;
@@ -40,8 +47,8 @@ typedef struct {
   int32_t *size_of;
   uint32_t size_of_cap;
   uint32_t *exceptions; /* (event index, size) pairs */
-  uint32_t *order;      /* scratch: log entries grouped by point */
-  size_t order_cap;
+  uint8_t *grouped;     /* scratch: desc_log's entries grouped by point */
+  size_t grouped_cap;
   uint64_t *ordered;    /* scratch: the irregular addresses in the residue's order */
   size_t ordered_cap;
   ByteBuf structure, residue;
