@@ -12,6 +12,7 @@ import { FOLD_MAX_BODY } from './fold'
 import { decodePrsdSequiturChunkNative, decodePrsdSequiturChunkNativeAsync, NativePrsdSequiturEncoder, NativeRsdMetrics } from './native-codec'
 import { CHAIN_SHAPE, decodePrsdSequiturChunk, frameChunk, framed, PrsdSequiturEncoder, type PrsdVersion } from './prsd-codec'
 import { RsdMetrics } from './rsd-metrics'
+import { SEQUITUR_LONGEST_ORDER } from './sequitur'
 
 const arrays = (t: Trace) => ({ points: Uint32Array.from(t.points), addresses: Float64Array.from(t.addresses), sizes: Uint16Array.from(t.sizes) })
 
@@ -185,6 +186,32 @@ describe.each([1, 2, 3, 4] as const)('native prsd-sequitur-v%i equals the TypeSc
     expect(() => one(-8)).toThrow(/not an integer/)
     expect(() => one(8, 1)).toThrow(/outside the point table/)
     expect(() => enc.encode(17, new Uint32Array(17), new Float64Array(17), new Uint16Array(17), 1)).toThrow(/exceeds 16/)
+  })
+})
+
+describe('the order of points in a chunk', () => {
+  it('builds the grammar of an order up to SEQUITUR_LONGEST_ORDER symbols, and writes a longer one as one rule', () => {
+    // Version 1 feeds the points to SEQUITUR as they come (no folding): the order is the chunk.
+    // Pairs (k, 3), k cycling through 9 points: the grammar has rules; one symbol more, none.
+    const order = (n: number): Trace => {
+      const t: Trace = { points: [], addresses: [], sizes: [], pointCount: 9 }
+      for (let i = 0; i < n; i++) {
+        t.points.push(i % 2 === 0 ? (i >> 1) % 9 : 3)
+        t.addresses.push(0x4000 + ((i * 2654435761) % 65521) * 8)
+        t.sizes.push(8)
+      }
+      return t
+    }
+    const ts = new PrsdSequiturEncoder(1 << 14, { version: 1 })
+    for (const [n, grammar] of [
+      [SEQUITUR_LONGEST_ORDER, true],
+      [SEQUITUR_LONGEST_ORDER + 1, false]
+    ] as const) {
+      const { points, addresses, sizes } = arrays(order(n))
+      ts.encode(n, points, addresses, sizes, 9)
+      expect(ts.lastStats!.rules > 1, `${n} symbols`).toBe(grammar)
+      expectSameEncoding([order(n)], 1 << 14, 1)
+    }
   })
 })
 

@@ -53,7 +53,7 @@ import { PrsdDetector, type Prsd, type PrsdSink } from './prsd'
 import { RsdMetrics } from './rsd-metrics'
 import { CHAIN_LEVEL, SuccessorChains, unchain } from './chain'
 import { FOLD_LEVELS, FOLD_MAX_BODY, LoopFolder, unfold, type FoldMarkers } from './fold'
-import { GrammarCursor, readGrammar, Sequitur } from './sequitur'
+import { GrammarCursor, readGrammar, Sequitur, writeOrder } from './sequitur'
 import { planesOf, readResidue, residueV4 } from './residue'
 
 export const PRSD_CODEC = 'prsd-sequitur-v1'
@@ -152,16 +152,29 @@ export class PrsdSequiturEncoder {
   private sizeOf = new Int32Array(0)
   private readonly structure = new ByteWriter(1 << 16)
   private readonly residue = new ByteWriter(1 << 16)
+  /** The chunk's order of points (folded, chained), as it comes: its grammar is built when it is written (writeOrder). */
+  private order = new Int32Array(256)
+  private orderLength = 0
   lastStats: EncodeStats | null = null
 
   constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
     this.sequitur = new Sequitur(maxChunkEvents)
     this.version = options.version ?? PRSD_VERSION
-    const append = (symbol: number): void => this.sequitur.append(symbol)
+    const append = (symbol: number): void => {
+      if (this.orderLength === this.order.length) {
+        const grown = new Int32Array(this.order.length * 2)
+        grown.set(this.order)
+        this.order = grown
+      }
+      this.order[this.orderLength++] = symbol
+    }
+    this.append = append
     this.chains = new SuccessorChains((length) => this.folder.markerSymbol(CHAIN_LEVEL, 1, length), append)
     this.folder = new LoopFolder(this.version >= 3 ? (symbol) => this.chains.add(symbol) : append)
     this.detector = new PrsdDetector(0, this.output)
   }
+
+  private readonly append: (symbol: number) => void
 
   /** The codec name its chunks are stored under. */
   get codec(): string {
@@ -176,6 +189,7 @@ export class PrsdSequiturEncoder {
     const det = this.detector
     const metrics = this.metrics
     seq.reset()
+    this.orderLength = 0
     folder.reset(pointCount)
     this.chains.reset()
     det.grow(pointCount)
@@ -190,7 +204,7 @@ export class PrsdSequiturEncoder {
       if (p >= pointCount) throw new Error(`access point ${p} is outside the point table (${pointCount})`)
       const a = addresses[i]!
       if (fold) folder.add(p)
-      else seq.append(p)
+      else this.append(p)
       det.add(p, a)
       metrics.add(p, a)
       const s = sizes[i]!
@@ -211,7 +225,7 @@ export class PrsdSequiturEncoder {
       this.chains.flush()
       writeMarkers(w, pointCount, folder.markers)
     }
-    seq.writeGrammar(w)
+    const rules = writeOrder(w, this.order, this.orderLength, seq)
     const used = out.touched.slice().sort((a, b) => a - b)
     w.uint(used.length)
     const r = this.residue
@@ -251,7 +265,7 @@ export class PrsdSequiturEncoder {
       events: count,
       descriptors: out.descriptors,
       irregular: out.irregularCount,
-      rules: seq.ruleCount(),
+      rules,
       structureBytes: framed.structureBytes,
       residueBytes: framed.residueBytes
     }

@@ -42,8 +42,9 @@ bool sequitur_init(Sequitur *s, int32_t capacity) {
   s->free_rules = pages_alloc(rules * 4);
   s->new_id = pages_alloc(rules * 4);
   s->order = pages_alloc(rules * 4);
+  s->appended = pages_alloc(nodes * 4); /* a chunk's folded order is at most its events */
   if (!s->nodes || !s->free_nodes || !s->rule_guard || !s->rule_refs ||
-      !s->free_rules || !s->new_id || !s->order || !set_index_size(s, MIN_INDEX)) {
+      !s->free_rules || !s->new_id || !s->order || !s->appended || !set_index_size(s, MIN_INDEX)) {
     sequitur_free(s);
     return false;
   }
@@ -53,7 +54,7 @@ bool sequitur_init(Sequitur *s, int32_t capacity) {
 
 void sequitur_free(Sequitur *s) {
   int32_t **arrays[] = {&s->free_nodes, &s->rule_guard, &s->rule_refs,
-                        &s->free_rules, &s->new_id, &s->order};
+                        &s->free_rules, &s->new_id, &s->order, &s->appended};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
     pages_free(*arrays[i]);
     *arrays[i] = NULL;
@@ -268,18 +269,32 @@ void sequitur_reset(Sequitur *s) {
   s->rule_top = 0;
   s->free_rule_count = 0;
   s->length = 0;
+  s->fed = 0;
   new_rule(s); /* rule 0 is S */
 }
 
 void sequitur_append(Sequitur *s, int32_t terminal) {
+  s->appended[s->length++] = terminal;
+}
+
+/* The grammar takes one more symbol (the algorithm's append). */
+static void feed(Sequitur *s, int32_t terminal) {
   int32_t y = new_symbol(s, terminal);
   int32_t guard = s->rule_guard[0];
   insert_after(s, s->nodes[guard].prev, y);
-  s->length++;
   check(s, s->nodes[y].prev);
 }
 
 void sequitur_write(Sequitur *s, ByteBuf *out) {
+  int32_t n = s->length;
+  if (n > SEQUITUR_LONGEST_ORDER) {
+    bytes_uint(out, 1);
+    bytes_uint(out, (uint64_t)n);
+    for (int32_t i = 0; i < n; i++) bytes_uint(out, 2 * (uint64_t)s->appended[i]);
+    s->fed = -1;
+    return;
+  }
+  for (; s->fed < n; s->fed++) feed(s, s->appended[s->fed]);
   /* new_id is NIL for every rule id ever used (this write puts back what it sets); ids not
    * used before are made NIL here, not at init, whose pass over the whole array touched a
    * page per 1024 rules of a grammar that mostly stays small. */
@@ -312,4 +327,4 @@ void sequitur_write(Sequitur *s, ByteBuf *out) {
   for (int32_t k = 0; k < count; k++) s->new_id[s->order[k]] = NIL;
 }
 
-int32_t sequitur_rules(const Sequitur *s) { return s->rule_top - s->free_rule_count; }
+int32_t sequitur_rules(const Sequitur *s) { return s->fed < 0 ? 1 : s->rule_top - s->free_rule_count; }
