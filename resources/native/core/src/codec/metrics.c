@@ -5,20 +5,19 @@
 #include <string.h>
 
 static bool hist_init(Histogram *h, uint32_t size) {
-  h->point = pages_alloc(size * sizeof *h->point);
-  h->key = pages_alloc(size * sizeof *h->key);
-  h->count = pages_alloc(size * sizeof *h->count);
-  h->used = pages_alloc(size);
+  h->slot = pages_alloc(size * sizeof *h->slot);
   h->size = 0;
   h->mask = size - 1;
-  if (h->point && h->key && h->count && h->used) return true;
-  pages_free(h->point), pages_free(h->key), pages_free(h->count), pages_free(h->used);
+  if (h->slot) {
+    for (uint32_t i = 0; i < size; i++) h->slot[i].used = 0;
+    return true;
+  }
   memset(h, 0, sizeof *h);
   return false;
 }
 
 static void hist_free(Histogram *h) {
-  pages_free(h->point), pages_free(h->key), pages_free(h->count), pages_free(h->used);
+  pages_free(h->slot);
   memset(h, 0, sizeof *h);
 }
 
@@ -34,31 +33,26 @@ static inline uint32_t hist_home(const Histogram *h, uint32_t point, double key)
 }
 
 static bool hist_add(Histogram *h, uint32_t point, double key) {
-  if (!h->used) return false;
+  if (!h->slot) return false;
   uint32_t i = hist_home(h, point, key);
-  while (h->used[i]) {
-    if (h->point[i] == point && h->key[i] == key) {
-      h->count[i] += 1;
+  for (HistogramSlot *s = &h->slot[i]; s->used; s = &h->slot[i]) {
+    if (s->point == point && s->key == key) {
+      s->count += 1;
       return true;
     }
     i = (i + 1) & h->mask;
   }
-  h->used[i] = 1;
-  h->point[i] = point;
-  h->key[i] = key;
-  h->count[i] = 1;
+  h->slot[i] = (HistogramSlot){key, 1, point, 1};
   if (++h->size * 2 <= h->mask + 1) return true;
   /* Load above 1/2: rehash into twice the slots. */
   Histogram bigger;
   if (!hist_init(&bigger, 2 * (h->mask + 1))) return false;
   for (uint32_t j = 0; j <= h->mask; j++) {
-    if (!h->used[j]) continue;
-    uint32_t k = hist_home(&bigger, h->point[j], h->key[j]);
-    while (bigger.used[k]) k = (k + 1) & bigger.mask;
-    bigger.used[k] = 1;
-    bigger.point[k] = h->point[j];
-    bigger.key[k] = h->key[j];
-    bigger.count[k] = h->count[j];
+    const HistogramSlot *s = &h->slot[j];
+    if (!s->used) continue;
+    uint32_t k = hist_home(&bigger, s->point, s->key);
+    while (bigger.slot[k].used) k = (k + 1) & bigger.mask;
+    bigger.slot[k] = *s;
   }
   bigger.size = h->size;
   hist_free(h);
@@ -107,13 +101,13 @@ static bool group(const Histogram *h, uint32_t points, Grouped *g) {
   g->slots = malloc(((size_t)h->size + 1) * 4);
   if (!g->first || !g->slots) return false;
   for (uint32_t j = 0; j <= h->mask; j++)
-    if (h->used[j]) g->first[h->point[j] + 1]++;
+    if (h->slot[j].used) g->first[h->slot[j].point + 1]++;
   for (uint32_t p = 0; p < points; p++) g->first[p + 1] += g->first[p];
   uint32_t *at = malloc(((size_t)points + 1) * 4);
   if (!at) return false;
   memcpy(at, g->first, ((size_t)points + 1) * 4);
   for (uint32_t j = 0; j <= h->mask; j++)
-    if (h->used[j]) g->slots[at[h->point[j]]++] = j;
+    if (h->slot[j].used) g->slots[at[h->slot[j].point]++] = j;
   free(at);
   return true;
 }
@@ -122,9 +116,9 @@ static _Thread_local const Histogram *sorting; /* qsort has no context argument;
 
 static int by_count_then_value(const void *a, const void *b) {
   uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-  double ci = sorting->count[i], cj = sorting->count[j];
+  double ci = sorting->slot[i].count, cj = sorting->slot[j].count;
   if (ci != cj) return ci > cj ? -1 : 1;
-  double ki = sorting->key[i], kj = sorting->key[j];
+  double ki = sorting->slot[i].key, kj = sorting->slot[j].key;
   return ki < kj ? -1 : ki > kj ? 1 : 0;
 }
 
@@ -134,12 +128,12 @@ static uint32_t top(const Histogram *h, uint32_t *slots, uint32_t n, double *out
   qsort(slots, n, 4, by_count_then_value);
   for (uint32_t k = 0; k < n; k++) {
     if (streams) {
-      *streams += h->count[slots[k]];
-      *sum += h->key[slots[k]] * h->count[slots[k]];
+      *streams += h->slot[slots[k]].count;
+      *sum += h->slot[slots[k]].key * h->slot[slots[k]].count;
     }
     if (k < METRICS_HISTOGRAM_LIMIT) {
-      out[2 * k] = h->key[slots[k]];
-      out[2 * k + 1] = h->count[slots[k]];
+      out[2 * k] = h->slot[slots[k]].key;
+      out[2 * k + 1] = h->slot[slots[k]].count;
     }
   }
   return n < METRICS_HISTOGRAM_LIMIT ? n : METRICS_HISTOGRAM_LIMIT;

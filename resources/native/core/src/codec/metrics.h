@@ -7,12 +7,17 @@
 
 #define METRICS_HISTOGRAM_LIMIT 32
 
-/* (point, value) -> count, open addressing: the distinct lengths or strides of every point. */
+/* (point, value) -> count, open addressing: the distinct lengths or strides of every point. A
+ * slot's fields in one record: a run's end probes a random slot, and an array per field was a
+ * cache miss per field (jsoncpp's whole-program trace closes millions of runs). */
 typedef struct {
-  uint32_t *point;
-  double *key;
-  double *count;
-  uint8_t *used;
+  double key, count;
+  uint32_t point;
+  uint8_t used;
+} HistogramSlot;
+
+typedef struct {
+  HistogramSlot *slot;
   uint32_t mask, size;
 } Histogram;
 
