@@ -2,7 +2,9 @@
  * nodes of doubly linked lists in a pool (one cache line holds a node's links and value),
  * each rule a circular list through its guard, and the digram index an open-addressing table
  * with backward-shift deletion. A terminal t is t,
- * rule r's non-terminal is -(r + 1), rule r's guard GUARD_BASE - r. */
+ * rule r's non-terminal is -(r + 1), rule r's guard GUARD_BASE - r. Appended symbols are kept,
+ * and the grammar is built when it is written, for an order no longer than
+ * SEQUITUR_LONGEST_ORDER (sequitur.ts writeOrder and the encoder's order buffer, the reference). */
 /* The node and index stores are int32/uint64; with strict aliasing the compiler keeps the
  * array pointers and the index shape in registers across them (the module is built with
  * -fno-strict-aliasing; nothing here puns types). */
