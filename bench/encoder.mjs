@@ -13,7 +13,9 @@
 //              accesses in batches of 64 K (a trace feeds its 256 K chunks: the state carries across), a fresh set per pass
 // Each over the trace's own accesses (its raw export, `stride export --format raw`), in chunks of
 // the writer's size (256 K events), a fresh encoder per pass as a session has; best of R passes.
-// Usage: npm run build && node bench/encoder.mjs [R]
+// Corpus programs named after R (bench/corpus-programs.mjs: lz4, sort, jsoncpp, ...) are traced
+// too, whole program, their first 30 M accesses (a corpus trace's chunks are these).
+// Usage: npm run build && node bench/encoder.mjs [R] [corpus program ...]
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -26,8 +28,8 @@ const R = Number(process.argv[2] ?? 3)
 const dir = mkdtempSync(join(tmpdir(), 'stride-bench-encoder-'))
 const CHUNK = 1 << 18 // MAX_STORED_CHUNK (src/main/store/session-writer.ts)
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 })
+function run(cmd, args, cwd = undefined) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20, cwd })
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
   return r.stdout
 }
@@ -55,6 +57,12 @@ const programs = [
   { name: 'heat 512 12', program: join(dir, 'heat'), args: ['512', '12'] },
   { name: 'containers', program: join(dir, 'containers'), args: [] }
 ]
+const wanted = new Set(process.argv.slice(3))
+if (wanted.size > 0) {
+  const { corpusDir, prepareCorpus } = await import('./corpus-programs.mjs')
+  for (const p of prepareCorpus(corpusDir(), (line) => console.log(line)).filter((c) => wanted.has(c.name)))
+    programs.push({ name: p.name, program: p.program, args: p.args, cwd: p.cwd, limit: ['--max-events', String(30_000_000), '--stop-at-limit'] })
+}
 
 /** The raw export's accesses as the encoder takes them: points numbered by (pc, kind) in order of first access;
  * and each point's group for the stream detectors, its function in the session's point table. */
@@ -109,7 +117,7 @@ console.log('program            events   points  first s  first Mev/s  whole s  
 for (const p of programs) {
   const session = join(dir, 's.stride')
   const raw = join(dir, 's.raw')
-  run(process.execPath, [cli, 'trace', '--launch', p.program, '--no-heap', '--out', session, '--force', '--', ...p.args])
+  run(process.execPath, [cli, 'trace', ...(p.limit ?? []), '--launch', p.program, '--no-heap', '--out', session, '--force', '--', ...p.args], p.cwd)
   run(process.execPath, [cli, 'export', session, '--format', 'raw', '--out', raw])
   const t = accesses(raw, session)
   rmSync(raw)
