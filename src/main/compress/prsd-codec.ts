@@ -55,6 +55,7 @@ import { CHAIN_LEVEL, SuccessorChains, unchain } from './chain'
 import { FOLD_LEVELS, FOLD_MAX_BODY, LoopFolder, unfold, type FoldMarkers } from './fold'
 import { GrammarCursor, readGrammar, Sequitur, writeOrder } from './sequitur'
 import { planesOf, readResidue, residueV4 } from './residue'
+import { grownFor } from '../typed-arrays'
 
 export const PRSD_CODEC = 'prsd-sequitur-v1'
 export const PRSD_CODEC_V2 = 'prsd-sequitur-v2'
@@ -155,26 +156,20 @@ export class PrsdSequiturEncoder {
   /** The chunk's order of points (folded, chained), as it comes: its grammar is built when it is written (writeOrder). */
   private order = new Int32Array(256)
   private orderLength = 0
+  private readonly append = (symbol: number): void => {
+    this.order = grownFor(this.order, this.orderLength)
+    this.order[this.orderLength++] = symbol
+  }
   lastStats: EncodeStats | null = null
 
   constructor(readonly maxChunkEvents = 1 << 16, private readonly options: EncoderOptions = {}) {
     this.sequitur = new Sequitur(maxChunkEvents)
     this.version = options.version ?? PRSD_VERSION
-    const append = (symbol: number): void => {
-      if (this.orderLength === this.order.length) {
-        const grown = new Int32Array(this.order.length * 2)
-        grown.set(this.order)
-        this.order = grown
-      }
-      this.order[this.orderLength++] = symbol
-    }
-    this.append = append
+    const append = this.append
     this.chains = new SuccessorChains((length) => this.folder.markerSymbol(CHAIN_LEVEL, 1, length), append)
     this.folder = new LoopFolder(this.version >= 3 ? (symbol) => this.chains.add(symbol) : append)
     this.detector = new PrsdDetector(0, this.output)
   }
-
-  private readonly append: (symbol: number) => void
 
   /** The codec name its chunks are stored under. */
   get codec(): string {
