@@ -271,7 +271,6 @@ void sequitur_reset(Sequitur *s) {
   s->rule_top = 0;
   s->free_rule_count = 0;
   s->length = 0;
-  s->fed = 0;
   new_rule(s); /* rule 0 is S */
 }
 
@@ -293,10 +292,9 @@ void sequitur_write(Sequitur *s, ByteBuf *out) {
     bytes_uint(out, 1);
     bytes_uint(out, (uint64_t)n);
     for (int32_t i = 0; i < n; i++) bytes_uint(out, 2 * (uint64_t)s->appended[i]);
-    s->fed = -1;
     return;
   }
-  for (; s->fed < n; s->fed++) feed(s, s->appended[s->fed]);
+  for (int32_t i = 0; i < n; i++) feed(s, s->appended[i]);
   /* new_id is NIL for every rule id ever used (this write puts back what it sets); ids not
    * used before are made NIL here, not at init, whose pass over the whole array touched a
    * page per 1024 rules of a grammar that mostly stays small. */
@@ -329,4 +327,4 @@ void sequitur_write(Sequitur *s, ByteBuf *out) {
   for (int32_t k = 0; k < count; k++) s->new_id[s->order[k]] = NIL;
 }
 
-int32_t sequitur_rules(const Sequitur *s) { return s->fed < 0 ? 1 : s->rule_top - s->free_rule_count; }
+int32_t sequitur_rules(const Sequitur *s) { return s->length > SEQUITUR_LONGEST_ORDER ? 1 : s->rule_top - s->free_rule_count; }

@@ -15,7 +15,6 @@ typedef struct {
   int32_t capacity; /* most symbols one grammar is fed */
   int32_t length;   /* symbols appended since the reset */
   int32_t *appended; /* them, in order (as many as nodes: folding and chains only shorten an order) */
-  int32_t fed;      /* how many of them the grammar took */
   struct SequiturNode {
     /* indexed: how many index slots hold this node (0 lets delete_digram skip the lookup). */
     int32_t next, prev, value, indexed;
