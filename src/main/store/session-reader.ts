@@ -159,6 +159,11 @@ function threadsIn(m: Map<string, unknown>): number | null {
   return typeof n === 'number' ? n : null
 }
 
+/** Bytes of the session's stored chunks, as its writer counted them with each chunk (meta `storedBytes`). */
+export function storedTraceBytes(db: Db): number {
+  return Number(meta(db).get('storedBytes') ?? 0)
+}
+
 export function readSessionInfo(db: Db, path: string): SessionInfo {
   const m = meta(db)
   const points = oneRow(db.prepare('SELECT COUNT(*) AS n FROM points'), { n: 'number' }).n

@@ -24,7 +24,7 @@ import { figuresOf } from '../../../shared/report-figures'
 import { JsonText } from '../../services/json-text'
 import type { KeptRun } from '../../store/run-rows'
 import { foldLog, openDb, type Db } from '../../store/open-db'
-import { countEvents, openSessionDb } from '../../store/session-reader'
+import { countEvents, openSessionDb, storedTraceBytes } from '../../store/session-reader'
 import type { SessionStatics } from '../../store/session-statics'
 import { eachStoredChunk, simulationResult, timelineIntervalOf, timelineVariables } from '../../session-analysis/session-simulation'
 import type { PendingRun, SimulateResult, SimulateTaskInput, TaskContext } from '../protocol'
@@ -219,11 +219,6 @@ async function followAll(reader: Db, stored: StoredFirstLevel, statics: SessionS
   if (!followed) return ctx.shouldStop() ? { sims: [], variables: timeline.variables, kinds, total, done: 0 } : 'damaged'
   const sims = followed.map(({ hierarchy, timeline: cells }, k): Simulation => ({ config: input.configs[k]!, hierarchy, layout: null, transforms: null, interval, group: null, timeline: cells }))
   return { sims, variables: timeline.variables, kinds, total, done: total }
-}
-
-/** Bytes of the session's stored chunks (the kept stream's budget). */
-function storedTraceBytes(db: Db): number {
-  return (db.prepare('SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM trace_chunks').get() as { n: number }).n
 }
 
 /**
