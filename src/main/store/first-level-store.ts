@@ -23,7 +23,7 @@
  * never the only copy, never an error.
  */
 import { endianness } from 'node:os'
-import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, crc32 } from 'node:zlib'
+import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants, crc32, type BrotliOptions } from 'node:zlib'
 import type { HierarchyConfig } from '../../shared/domain'
 import { EXTRA_FIELDS, STAT_FIELDS } from '../simulate/hierarchy'
 import { hasTable, type Db } from './open-db'
@@ -74,6 +74,9 @@ export function firstLevelDeclined(db: Db): boolean {
 /** Bytes of a block's start tried at brotli's quality 1 (~0.1 ms). */
 const SAMPLE_BYTES = 16 << 10
 
+/** Brotli's quality 1 for `bytes` bytes: a block's form is tried, and its block compressed, so. */
+const quality1 = (bytes: number): BrotliOptions => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: bytes } })
+
 /**
  * A block compressed only where its sample shrinks to at most half: where it does not, brotli
  * saves a third at most and costs as much again to undo at every what-if.
@@ -81,7 +84,7 @@ const SAMPLE_BYTES = 16 << 10
 export function blockForm(encoded: Uint8Array): typeof BLOCK_PLAIN | typeof BLOCK_BROTLI {
   const sample = encoded.subarray(0, SAMPLE_BYTES)
   if (sample.length < 256) return BLOCK_PLAIN
-  const packed = brotliCompressSync(sample, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: sample.length } })
+  const packed = brotliCompressSync(sample, quality1(sample.length))
   return packed.length * 2 <= sample.length ? BLOCK_BROTLI : BLOCK_PLAIN
 }
 
@@ -163,11 +166,7 @@ export class FirstLevelStreamWriter {
     const data =
       form === BLOCK_PLAIN
         ? Promise.resolve(Buffer.concat([Buffer.of(BLOCK_PLAIN), encoded]))
-        : new Promise<Buffer | null>((resolve) =>
-            brotliCompress(encoded, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: encoded.length } }, (e, out) =>
-              resolve(e ? null : Buffer.concat([Buffer.of(BLOCK_BROTLI), out]))
-            )
-          )
+        : new Promise<Buffer | null>((resolve) => brotliCompress(encoded, quality1(encoded.length), (e, out) => resolve(e ? null : Buffer.concat([Buffer.of(BLOCK_BROTLI), out]))))
     this.after(async () => {
       const stored = await data
       if (this.failed) return
