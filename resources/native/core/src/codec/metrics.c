@@ -5,13 +5,10 @@
 #include <string.h>
 
 static bool hist_init(Histogram *h, uint32_t size) {
-  h->slot = pages_alloc(size * sizeof *h->slot);
+  h->slot = pages_alloc(size * sizeof *h->slot); /* zeroed: every slot unused */
   h->size = 0;
   h->mask = size - 1;
-  if (h->slot) {
-    for (uint32_t i = 0; i < size; i++) h->slot[i].used = 0;
-    return true;
-  }
+  if (h->slot) return true;
   memset(h, 0, sizeof *h);
   return false;
 }
